@@ -1,0 +1,38 @@
+# Set-up is automatic: the first `make run` or `make test` builds .venv from the pins.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+export QT_API := pyside6
+
+.PHONY: run test lint typecheck pytest bench devnet clean
+
+$(STAMP): pyproject.toml requirements.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -c requirements.lock -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/explorer $(ARGS)
+
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check explorer tests bench
+	$(BIN)/ruff format --check explorer tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy explorer
+
+pytest: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider --timeout=300
+
+bench: $(STAMP)
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+devnet: $(STAMP)
+	$(BIN)/explorer devnet $(ARGS)
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,1 @@
+"""Pure domain: records, hex and units, RSK specifics. No Qt, no IO."""

@@ -1,0 +1,302 @@
+"""Frozen records for blocks, transactions, receipts and logs, parsed leniently."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from explorer.chain.hexutil import (
+    HexFormatError,
+    parse_address,
+    parse_data,
+    parse_hash,
+    parse_optional_address,
+    parse_optional_data,
+    parse_optional_hash,
+    parse_optional_quantity,
+    parse_quantity,
+)
+
+JsonObject = Mapping[str, Any]
+T = TypeVar("T")
+
+
+class RecordFormatError(ValueError):
+    """A node's JSON object lacks a required field or has one of the wrong form."""
+
+
+def _required(obj: JsonObject, key: str, parse: Callable[[object, str], T]) -> T:
+    """Parse a field that must be present and non-null."""
+    if key not in obj or obj[key] is None:
+        raise RecordFormatError(f"missing field {key!r}")
+    try:
+        return parse(obj[key], key)
+    except HexFormatError as exc:
+        raise RecordFormatError(str(exc)) from exc
+
+
+def _optional(obj: JsonObject, key: str, parse: Callable[[object, str], T | None]) -> T | None:
+    """Parse a field that may be absent or null."""
+    try:
+        return parse(obj.get(key), key)
+    except HexFormatError as exc:
+        raise RecordFormatError(str(exc)) from exc
+
+
+def _object(value: object, what: str) -> JsonObject:
+    """Return value as a JSON object; unwrap a one-element array (the spec's own sample)."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, Mapping):
+        raise RecordFormatError(f"{what} must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _hash_list(obj: JsonObject, key: str) -> tuple[str, ...]:
+    """Parse an optional array of 32-byte hashes."""
+    items = obj.get(key) or []
+    if not isinstance(items, list):
+        raise RecordFormatError(f"{key!r} must be an array")
+    try:
+        return tuple(parse_hash(item, key) for item in items)
+    except HexFormatError as exc:
+        raise RecordFormatError(str(exc)) from exc
+
+
+@dataclass(frozen=True)
+class Log:
+    """An event log (spec §2.6); key logs by (transaction_hash, log_index)."""
+
+    address: str
+    topics: tuple[str, ...]
+    data: bytes
+    log_index: int | None
+    transaction_index: int | None
+    transaction_hash: str | None
+    block_hash: str | None
+    block_number: int | None
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, value: object) -> Log:
+        """Parse a log object as any node sends it."""
+        obj = _object(value, "log")
+        return cls(
+            address=_required(obj, "address", parse_address),
+            topics=_hash_list(obj, "topics"),
+            data=_optional(obj, "data", parse_optional_data) or b"",
+            log_index=_optional(obj, "logIndex", parse_optional_quantity),
+            transaction_index=_optional(obj, "transactionIndex", parse_optional_quantity),
+            transaction_hash=_optional(obj, "transactionHash", parse_optional_hash),
+            block_hash=_optional(obj, "blockHash", parse_optional_hash),
+            block_number=_optional(obj, "blockNumber", parse_optional_quantity),
+            raw=obj,
+        )
+
+
+@dataclass(frozen=True)
+class Transaction:
+    """A transaction (spec §2.4); block fields are None while pending."""
+
+    hash: str
+    nonce: int
+    sender: str
+    to: str | None
+    gas: int
+    gas_price: int
+    value: int
+    input: bytes
+    block_hash: str | None
+    block_number: int | None
+    transaction_index: int | None
+    v: int | None
+    r: int | None
+    s: int | None
+    type: int | None
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def is_pending(self) -> bool:
+        """Tell whether the transaction is not yet in a block."""
+        return self.block_hash is None or self.block_number is None
+
+    @property
+    def is_contract_creation(self) -> bool:
+        """Tell whether the transaction creates a contract (no `to`)."""
+        return self.to is None
+
+    @property
+    def chain_id(self) -> int | None:
+        """Return the EIP-155 chain id encoded in `v`, or None (pre-EIP-155 or unsigned)."""
+        if self.v is None or self.v < 35:
+            return None
+        return (self.v - 35) // 2
+
+    @classmethod
+    def from_json(cls, value: object) -> Transaction:
+        """Parse a transaction object, unwrapping a one-element array."""
+        obj = _object(value, "transaction")
+        return cls(
+            hash=_required(obj, "hash", parse_hash),
+            nonce=_required(obj, "nonce", parse_quantity),
+            sender=_required(obj, "from", parse_address),
+            to=_optional(obj, "to", parse_optional_address),
+            gas=_required(obj, "gas", parse_quantity),
+            gas_price=_optional(obj, "gasPrice", parse_optional_quantity) or 0,
+            value=_required(obj, "value", parse_quantity),
+            input=_optional(obj, "input", parse_optional_data) or b"",
+            block_hash=_optional(obj, "blockHash", parse_optional_hash),
+            block_number=_optional(obj, "blockNumber", parse_optional_quantity),
+            transaction_index=_optional(obj, "transactionIndex", parse_optional_quantity),
+            v=_optional(obj, "v", parse_optional_quantity),
+            r=_optional(obj, "r", parse_optional_quantity),
+            s=_optional(obj, "s", parse_optional_quantity),
+            type=_optional(obj, "type", parse_optional_quantity),
+            raw=obj,
+        )
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """A transaction receipt (spec §2.5): `status` and/or `root`, as the node sends."""
+
+    transaction_hash: str
+    transaction_index: int
+    block_hash: str
+    block_number: int
+    sender: str | None
+    to: str | None
+    cumulative_gas_used: int
+    gas_used: int
+    effective_gas_price: int | None
+    contract_address: str | None
+    logs: tuple[Log, ...]
+    logs_bloom: bytes | None
+    status: int | None
+    root: bytes | None
+    type: int | None
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def succeeded(self) -> bool | None:
+        """Return True/False from `status`, or None when only `root` was sent."""
+        return None if self.status is None else self.status == 1
+
+    def fee(self, gas_price: int) -> int:
+        """Return the fee in wei: gasUsed × effective gas price (or the given gas price)."""
+        price = self.effective_gas_price if self.effective_gas_price is not None else gas_price
+        return self.gas_used * price
+
+    @classmethod
+    def from_json(cls, value: object) -> Receipt:
+        """Parse a receipt object as any node sends it."""
+        obj = _object(value, "receipt")
+        logs = obj.get("logs") or []
+        if not isinstance(logs, list):
+            raise RecordFormatError("'logs' must be an array")
+        return cls(
+            transaction_hash=_required(obj, "transactionHash", parse_hash),
+            transaction_index=_required(obj, "transactionIndex", parse_quantity),
+            block_hash=_required(obj, "blockHash", parse_hash),
+            block_number=_required(obj, "blockNumber", parse_quantity),
+            sender=_optional(obj, "from", parse_optional_address),
+            to=_optional(obj, "to", parse_optional_address),
+            cumulative_gas_used=_required(obj, "cumulativeGasUsed", parse_quantity),
+            gas_used=_required(obj, "gasUsed", parse_quantity),
+            effective_gas_price=_optional(obj, "effectiveGasPrice", parse_optional_quantity),
+            contract_address=_optional(obj, "contractAddress", parse_optional_address),
+            logs=tuple(Log.from_json(item) for item in logs),
+            logs_bloom=_optional(obj, "logsBloom", parse_optional_data),
+            status=_optional(obj, "status", parse_optional_quantity),
+            root=_optional(obj, "root", parse_optional_data) or None,
+            type=_optional(obj, "type", parse_optional_quantity),
+            raw=obj,
+        )
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block (spec §2.3) with RSK's fields; None where a node or a pending block omits one."""
+
+    number: int | None
+    hash: str | None
+    parent_hash: str
+    sha3_uncles: str | None
+    logs_bloom: bytes | None
+    transactions_root: str | None
+    state_root: str | None
+    receipts_root: str | None
+    miner: str | None
+    difficulty: int
+    total_difficulty: int | None
+    extra_data: bytes
+    size: int | None
+    gas_limit: int
+    gas_used: int
+    timestamp: int
+    transaction_hashes: tuple[str, ...]
+    transactions: tuple[Transaction, ...] | None
+    uncles: tuple[str, ...]
+    minimum_gas_price: int | None
+    paid_fees: int | None
+    cumulative_difficulty: int | None
+    bitcoin_merged_mining_header: bytes | None
+    bitcoin_merged_mining_coinbase_transaction: bytes | None
+    bitcoin_merged_mining_merkle_proof: bytes | None
+    hash_for_merged_mining: bytes | None
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def is_pending(self) -> bool:
+        """Tell whether this is the sample next block (no number or hash)."""
+        return self.number is None or self.hash is None
+
+    @classmethod
+    def from_json(cls, value: object) -> Block:
+        """Parse a block with transaction hashes or full transaction objects."""
+        obj = _object(value, "block")
+        items = obj.get("transactions") or []
+        if not isinstance(items, list):
+            raise RecordFormatError("'transactions' must be an array")
+        full: tuple[Transaction, ...] | None = None
+        if items and not isinstance(items[0], str):
+            full = tuple(Transaction.from_json(item) for item in items)
+            hashes = tuple(tx.hash for tx in full)
+        else:
+            hashes = _hash_list(obj, "transactions")
+        return cls(
+            number=_optional(obj, "number", parse_optional_quantity),
+            hash=_optional(obj, "hash", parse_optional_hash),
+            parent_hash=_required(obj, "parentHash", parse_hash),
+            sha3_uncles=_optional(obj, "sha3Uncles", parse_optional_hash),
+            logs_bloom=_optional(obj, "logsBloom", parse_optional_data),
+            transactions_root=_optional(obj, "transactionsRoot", parse_optional_hash),
+            state_root=_optional(obj, "stateRoot", parse_optional_hash),
+            receipts_root=_optional(obj, "receiptsRoot", parse_optional_hash),
+            miner=_optional(obj, "miner", parse_optional_address),
+            difficulty=_optional(obj, "difficulty", parse_optional_quantity) or 0,
+            total_difficulty=_optional(obj, "totalDifficulty", parse_optional_quantity),
+            extra_data=_optional(obj, "extraData", parse_optional_data) or b"",
+            size=_optional(obj, "size", parse_optional_quantity),
+            gas_limit=_required(obj, "gasLimit", parse_quantity),
+            gas_used=_required(obj, "gasUsed", parse_quantity),
+            timestamp=_required(obj, "timestamp", parse_quantity),
+            transaction_hashes=hashes,
+            transactions=full,
+            uncles=_hash_list(obj, "uncles"),
+            minimum_gas_price=_optional(obj, "minimumGasPrice", parse_optional_quantity),
+            paid_fees=_optional(obj, "paidFees", parse_optional_quantity),
+            cumulative_difficulty=_optional(obj, "cumulativeDifficulty", parse_optional_quantity),
+            bitcoin_merged_mining_header=_optional(
+                obj, "bitcoinMergedMiningHeader", parse_optional_data
+            ),
+            bitcoin_merged_mining_coinbase_transaction=_optional(
+                obj, "bitcoinMergedMiningCoinbaseTransaction", parse_optional_data
+            ),
+            bitcoin_merged_mining_merkle_proof=_optional(
+                obj, "bitcoinMergedMiningMerkleProof", parse_optional_data
+            ),
+            hash_for_merged_mining=_optional(obj, "hashForMergedMining", parse_optional_data),
+            raw=obj,
+        )

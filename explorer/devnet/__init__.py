@@ -1,0 +1,1 @@
+"""The local node implementing the node access service. No Qt."""

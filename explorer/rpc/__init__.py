@@ -1,0 +1,1 @@
+"""Async JSON-RPC client for the node access service. No Qt."""

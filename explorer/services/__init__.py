@@ -1,0 +1,1 @@
+"""Async use cases over the RPC client. No widgets."""

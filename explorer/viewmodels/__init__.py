@@ -1,0 +1,1 @@
+"""One QObject per screen; no QtWidgets."""

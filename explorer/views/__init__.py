@@ -1,0 +1,1 @@
+"""Widgets only: layout, binding to view models, links, menus."""
