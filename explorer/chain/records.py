@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 from explorer.chain.hexutil import (
     HexFormatError,
     parse_address,
-    parse_data,
     parse_hash,
     parse_optional_address,
     parse_optional_data,
