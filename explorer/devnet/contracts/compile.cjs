@@ -1,0 +1,40 @@
+// Recompile the devnet's contracts into compiled.json with solc-js (EVM version berlin).
+// Usage: npm install solc@0.8.26 in a scratch dir, then
+//   NODE_PATH=<scratch>/node_modules node explorer/devnet/contracts/compile.cjs
+const fs = require("fs");
+const path = require("path");
+const solc = require("solc");
+
+const here = __dirname;
+const sources = {};
+for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".sol")).sort()) {
+  sources[file] = { content: fs.readFileSync(path.join(here, file), "utf8") };
+}
+const input = {
+  language: "Solidity",
+  sources,
+  settings: {
+    evmVersion: "berlin",
+    optimizer: { enabled: true, runs: 200 },
+    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+  },
+};
+const output = JSON.parse(solc.compile(JSON.stringify(input)));
+const errors = (output.errors || []).filter((e) => e.severity === "error");
+if (errors.length) {
+  for (const e of errors) console.error(e.formattedMessage);
+  process.exit(1);
+}
+const contracts = {};
+for (const file of Object.keys(output.contracts).sort()) {
+  for (const [name, c] of Object.entries(output.contracts[file])) {
+    contracts[name] = {
+      abi: c.abi,
+      bytecode: "0x" + c.evm.bytecode.object,
+      deployedBytecode: "0x" + c.evm.deployedBytecode.object,
+    };
+  }
+}
+const result = { compiler: "solc-js " + solc.version(), evmVersion: "berlin", contracts };
+fs.writeFileSync(path.join(here, "compiled.json"), JSON.stringify(result, null, 1) + "\n");
+console.log("wrote compiled.json:", Object.keys(contracts).join(", "));
