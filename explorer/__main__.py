@@ -1,0 +1,45 @@
+"""Command line: `explorer` opens the window; `explorer rpc|devnet …` run a command-line face."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS = {
+    "rpc": "explorer.cli.rpc",
+    "devnet": "explorer.cli.devnet",
+}
+
+
+def gui_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse the options of the window (no subcommand)."""
+    parser = argparse.ArgumentParser(
+        prog="explorer",
+        description="A desktop block explorer for Rootstock (RSK).",
+        epilog="Subcommands: " + ", ".join(f"explorer {name} --help" for name in SUBCOMMANDS),
+    )
+    parser.add_argument(
+        "--smoke-test", action="store_true", help="open the window, print one line, exit 0"
+    )
+    parser.add_argument(
+        "--devnet", action="store_true", help="start the embedded devnet and open the app on it"
+    )
+    return parser.parse_args(list(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch to a subcommand, or open the window."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SUBCOMMANDS:
+        module = importlib.import_module(SUBCOMMANDS[args[0]])
+        return int(module.main(args[1:]))
+    options = gui_arguments(args)
+    from explorer import app
+
+    return app.run(options)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Shared test fixtures: the qasync event loop on the pytest-qt QApplication."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+os.environ.setdefault("QT_API", "pyside6")
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import PySide6.QtWidgets  # noqa: F401  (qasync picks the first Qt binding it finds)
+import pytest
+import qasync
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "rsk-testnet"
+
+
+@pytest.fixture
+def qloop(qapp: object) -> Iterator[qasync.QEventLoop]:
+    """Yield a qasync loop set as the asyncio loop; tear it down without quitting Qt."""
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            gathered = asyncio.gather(*pending, return_exceptions=True)
+            deadline = loop.time() + 5
+            while not gathered.done() and loop.time() < deadline:
+                qapp.processEvents()  # type: ignore[attr-defined]
+        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+        asyncio.events._set_running_loop(None)
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+def run_in_qloop(qtbot: object, coro: object, timeout_ms: int = 10_000) -> object:
+    """Schedule coro on the running qasync loop, wait for it with qtbot, return its result."""
+    future = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+    qtbot.waitUntil(future.done, timeout=timeout_ms)  # type: ignore[attr-defined]
+    return future.result()

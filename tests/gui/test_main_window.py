@@ -1,0 +1,55 @@
+"""The first main window: title, empty search bar, status bar, Ctrl+L."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from PySide6.QtCore import Qt
+
+from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.main_window import TITLE, MainWindow
+
+
+def test_window_opens_with_empty_search_and_status(qtbot: object) -> None:
+    """The window shows its title, an empty search bar and the status text."""
+    shell = ShellViewModel()
+    window = MainWindow(shell)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    window.show()
+    assert window.windowTitle() == TITLE
+    assert window.search_bar.text() == ""
+    shell.on_status("Connected to test")
+    assert window.status_label.text() == "Connected to test"
+    assert window.statusBar().isVisible()
+
+
+def test_ctrl_l_focuses_search(qtbot: object) -> None:
+    """Ctrl+L puts the cursor in the search bar."""
+    window = MainWindow(ShellViewModel())
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    with qtbot.waitActive(window):  # type: ignore[attr-defined]
+        window.show()
+        window.activateWindow()
+    window.search_bar.setText("123")
+    window.home_label.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    window.home_label.setFocus()
+    assert not window.search_bar.hasFocus()
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)  # type: ignore[attr-defined]
+    assert window.search_bar.hasFocus()
+    assert window.search_bar.selectedText() == "123"
+
+
+def test_smoke_test_flag_prints_one_line_and_exits_zero() -> None:
+    """`explorer --smoke-test` opens the window, prints one line and exits 0."""
+    done = subprocess.run(
+        [sys.executable, "-m", "explorer", "--smoke-test"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip().splitlines()) == 1
+    assert "opened" in done.stdout

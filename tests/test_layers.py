@@ -1,0 +1,85 @@
+"""The import rules of DESIGN.md: layers import downwards only, no Qt below view models."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "explorer"
+ORDER = ["chain", "rpc", "services", "viewmodels", "views"]
+ALLOWED: dict[str, set[str]] = {
+    layer: set(ORDER[: index + 1]) for index, layer in enumerate(ORDER)
+} | {"devnet": {"chain", "devnet"}}
+QT_FREE = {"chain", "rpc", "services", "devnet"}
+
+
+def imported_modules(path: Path, root: Path = PACKAGE.parent) -> list[str]:
+    """Return every module name a file imports, absolute or relative to root."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                package = path.relative_to(root).parent.parts
+                base = ".".join(package[: len(package) - node.level + 1])
+                names.append(f"{base}.{node.module}" if node.module else base)
+            elif node.module:
+                names.append(node.module)
+    return names
+
+
+def layer_files(layer: str) -> list[Path]:
+    """Return the Python files of one layer."""
+    return sorted((PACKAGE / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layer_imports_only_layers_below(layer: str) -> None:
+    """A layer imports explorer modules only from itself and the layers below it."""
+    offences = []
+    for path in layer_files(layer):
+        for name in imported_modules(path):
+            parts = name.split(".")
+            if parts[0] != "explorer":
+                continue
+            target = parts[1] if len(parts) > 1 else ""
+            if target not in ALLOWED[layer]:
+                offences.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert offences == []
+
+
+@pytest.mark.parametrize("layer", sorted(QT_FREE))
+def test_no_qt_below_view_models(layer: str) -> None:
+    """chain, rpc, services and devnet never import Qt."""
+    offences = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in layer_files(layer)
+        for name in imported_modules(path)
+        if name.split(".")[0] in {"PySide6", "shiboken6", "qasync"}
+    ]
+    assert offences == []
+
+
+def test_view_models_use_no_widgets() -> None:
+    """View models may use QtCore but never QtWidgets or QtGui widgets."""
+    offences = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in layer_files("viewmodels")
+        for name in imported_modules(path)
+        if name.startswith(("PySide6.QtWidgets", "explorer.views"))
+    ]
+    assert offences == []
+
+
+def test_rule_detects_an_upward_import(tmp_path: Path) -> None:
+    """The checker itself sees a relative upward import (so the rules can fail)."""
+    fake = tmp_path / "explorer" / "chain" / "probe.py"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("from ..views import main_window\nimport PySide6.QtCore\n")
+    names = imported_modules(fake, root=tmp_path)
+    assert "explorer.views" in names
+    assert "PySide6.QtCore" in names
