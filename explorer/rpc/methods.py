@@ -1,0 +1,118 @@
+"""The service's 26 methods (spec §4.2): positional parameters and how to check them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from explorer.rpc.errors import InvalidInput
+from explorer.rpc.params import (
+    address_param,
+    block_param,
+    bool_param,
+    call_param,
+    data_param,
+    filter_param,
+    hash_param,
+    quantity_param,
+)
+
+Checker = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One positional parameter: its name, its checker, and whether it may be left out."""
+
+    name: str
+    check: Checker
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """A method of the service and its positional parameters."""
+
+    name: str
+    params: tuple[Param, ...] = ()
+    resendable: bool = True
+
+    def check(self, args: Sequence[Any]) -> list[Any]:
+        """Validate positional args (Python or JSON values); return the JSON params."""
+        if len(args) > len(self.params):
+            raise InvalidInput(f"{self.name} takes at most {len(self.params)} parameter(s)")
+        missing = [p.name for p in self.params[len(args) :] if p.required]
+        if missing:
+            raise InvalidInput(f"{self.name} needs {', '.join(missing)}")
+        checked = []
+        for param, value in zip(self.params, args, strict=False):
+            if value is None and not param.required:
+                break
+            checked.append(param.check(value))
+        return checked
+
+
+def _named(check: Callable[..., Any], what: str) -> Checker:
+    """Bind the parameter name used in error messages."""
+    return partial(check, what=what)
+
+
+ADDRESS = Param("address", _named(address_param, "address"))
+BLOCK_HASH = Param("block hash", _named(hash_param, "block hash"))
+TX_HASH = Param("transaction hash", _named(hash_param, "transaction hash"))
+NUMBER_OR_TAG = Param("block", _named(block_param, "block"))
+OPT_NUMBER_OR_TAG = Param("block", _named(block_param, "block"), required=False)
+ANY_BLOCK = Param("block", partial(block_param, allow_hash=True, what="block"))
+OPT_ANY_BLOCK = Param("block", ANY_BLOCK.check, required=False)
+FULL = Param("full transactions", _named(bool_param, "full transactions"), required=False)
+INDEX = Param("index", _named(quantity_param, "index"))
+CALL = Param("call object", call_param)
+
+METHODS: dict[str, MethodSpec] = {
+    spec.name: spec
+    for spec in (
+        MethodSpec("eth_accounts"),
+        MethodSpec("eth_blockNumber"),
+        MethodSpec("eth_call", (CALL, NUMBER_OR_TAG)),
+        MethodSpec("eth_chainId"),
+        MethodSpec("eth_estimateGas", (CALL, OPT_NUMBER_OR_TAG)),
+        MethodSpec("eth_gasPrice"),
+        MethodSpec("eth_getBalance", (ADDRESS, OPT_ANY_BLOCK)),
+        MethodSpec("eth_getBlockByHash", (BLOCK_HASH, FULL)),
+        MethodSpec("eth_getBlockByNumber", (NUMBER_OR_TAG, FULL)),
+        MethodSpec("eth_getCode", (ADDRESS, ANY_BLOCK)),
+        MethodSpec("eth_getLogs", (Param("filter", filter_param),)),
+        MethodSpec(
+            "eth_getStorageAt",
+            (ADDRESS, Param("position", _named(quantity_param, "position")), ANY_BLOCK),
+        ),
+        MethodSpec("eth_getTransactionByHash", (TX_HASH,)),
+        MethodSpec("eth_getTransactionCount", (ADDRESS, OPT_ANY_BLOCK)),
+        MethodSpec("eth_getTransactionReceipt", (TX_HASH,)),
+        MethodSpec("eth_getBlockTransactionCountByHash", (BLOCK_HASH,)),
+        MethodSpec("eth_getBlockTransactionCountByNumber", (NUMBER_OR_TAG,)),
+        MethodSpec("eth_getTransactionByBlockHashAndIndex", (BLOCK_HASH, INDEX)),
+        MethodSpec("eth_getTransactionByBlockNumberAndIndex", (NUMBER_OR_TAG, INDEX)),
+        MethodSpec("eth_getUncleCountByBlockHash", (BLOCK_HASH,)),
+        MethodSpec("eth_getUncleCountByBlockNumber", (NUMBER_OR_TAG,)),
+        MethodSpec("eth_protocolVersion"),
+        MethodSpec(
+            "eth_sendRawTransaction",
+            (Param("signed transaction", _named(data_param, "signed transaction")),),
+            resendable=False,
+        ),
+        MethodSpec("net_version"),
+        MethodSpec("web3_clientVersion"),
+        MethodSpec("web3_sha3", (Param("data", _named(data_param, "data")),)),
+    )
+}
+
+
+def method_spec(name: str) -> MethodSpec:
+    """Return the spec of a method of the service, or raise InvalidInput."""
+    try:
+        return METHODS[name]
+    except KeyError:
+        raise InvalidInput(f"unknown method {name!r}; the service has {len(METHODS)}") from None
