@@ -1,0 +1,186 @@
+"""`explorer devnet`: serve the local devnet's test and main networks on 127.0.0.1."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import signal
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from explorer.devnet.node import LogLimits, open_node
+from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
+
+HOST = "127.0.0.1"
+CHAIN_IDS = {"testnet": 31, "mainnet": 30}
+NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet", "mainnet")}
+
+
+def default_cache_dir() -> Path:
+    """The devnet's snapshot cache in the user's cache directory."""
+    return Path(platformdirs.user_cache_dir("explorer")) / "devnet"
+
+
+def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
+    """An argparse type accepting `kind` values in [low, high]."""
+
+    def parse(text: str) -> int | float:
+        value = kind(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not in [{low}, {high}]")
+        return value
+
+    return parse
+
+
+PORT = _bounded(int, 0, 65535)
+POSITIVE = _bounded(int, 1, 2**62)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `explorer devnet`."""
+    parser = argparse.ArgumentParser(
+        prog="explorer devnet",
+        description="Serve a local Rootstock devnet implementing the node access service.",
+    )
+    add = parser.add_argument
+    add("--testnet-port", type=PORT, default=8031, help="port of the test network (0 = free)")
+    add("--mainnet-port", type=PORT, default=8030, help="port of the main network (0 = free)")
+    add("--network", choices=sorted(NETWORK_CHOICES), default="both", help="networks to serve")
+    add("--key", action="append", default=[], help="accepted API key (repeatable)")
+    add(
+        "--block-time",
+        type=_bounded(float, 0, 86400),
+        default=0.0,
+        help="seconds between blocks; 0 = instant",
+    )
+    add("--quota", type=POSITIVE, default=None, help="requests per key per UTC day (default: off)")
+    add("--cache-dir", type=Path, default=None, help="where snapshots of the history live")
+    add("--max-log-blocks", type=POSITIVE, default=2000, help="eth_getLogs uncapped block range")
+    add("--max-logs", type=POSITIVE, default=10000, help="eth_getLogs log cap for longer ranges")
+    add("--max-batch", type=POSITIVE, default=50, help="largest accepted batch")
+    add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
+    add("--verbose", action="store_true", help="log every request (API keys redacted)")
+    return parser
+
+
+def emit(tag: str, payload: object) -> None:
+    """Print one machine-readable line (`TAG {json}`) and flush it."""
+    print(f"{tag} {json.dumps(payload)}", flush=True)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Parsed and completed command-line options."""
+
+    args: argparse.Namespace
+    keys: tuple[str, ...]
+
+    def ports(self) -> dict[str, int]:
+        """Requested port of each network to serve."""
+        wanted = NETWORK_CHOICES[self.args.network]
+        ports = {"testnet": self.args.testnet_port, "mainnet": self.args.mainnet_port}
+        return {name: ports[name] for name in wanted}
+
+
+def _open(name: str, options: Options, executor: ThreadPoolExecutor) -> asyncio.Future[object]:
+    """Open a network's node on its own thread, reporting progress lines."""
+    args = options.args
+
+    def progress(stage: str, fraction: float) -> None:
+        emit("PROGRESS", {"network": name, "stage": stage, "fraction": round(fraction, 3)})
+
+    def build() -> object:
+        return open_node(
+            CHAIN_IDS[name],
+            cache_dir=args.cache_dir or default_cache_dir(),
+            instant_mining=args.block_time <= 0,
+            log_limits=LogLimits(max_blocks=args.max_log_blocks, max_logs=args.max_logs),
+            progress=progress,
+        )
+
+    return asyncio.get_running_loop().run_in_executor(executor, build)
+
+
+def _watch_stdin(stop: asyncio.Event) -> None:
+    """Set `stop` when stdin reaches EOF (the parent closed it or died)."""
+    loop = asyncio.get_running_loop()
+
+    def wait_for_eof() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while sys.stdin.buffer.read(4096):
+                pass
+        loop.call_soon_threadsafe(stop.set)
+
+    threading.Thread(target=wait_for_eof, name="stdin-eof", daemon=True).start()
+
+
+async def serve_until_stopped(options: Options) -> int:
+    """Open the nodes, serve them, print the URLs and READY, then wait for a stop."""
+    args = options.args
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, stop.set)
+    if args.stop_on_stdin_eof:
+        _watch_stdin(stop)
+    config = ServiceConfig(
+        keys=frozenset(options.keys),
+        daily_quota=args.quota,
+        max_batch=args.max_batch,
+        block_time=max(args.block_time, 0.0),
+    )
+    running: dict[str, RunningNetwork] = {}
+    executors: list[ThreadPoolExecutor] = []
+    try:
+        for name, port in options.ports().items():
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"devnet-{name}")
+            executors.append(executor)
+            node = await _open(name, options, executor)
+            running[name] = await serve(node, config, executor, HOST, port)  # type: ignore[arg-type]
+        _announce(running, options.keys)
+        await stop.wait()
+    finally:
+        for network in running.values():
+            await network.close()
+        for executor in executors:
+            executor.shutdown(wait=True, cancel_futures=True)
+    return 0
+
+
+def _announce(running: dict[str, RunningNetwork], keys: tuple[str, ...]) -> None:
+    """Print the URLs to paste into the app, then the READY line."""
+    for name, network in running.items():
+        for key in keys:
+            print(f"{name} (chain id {CHAIN_IDS[name]}): {network.base_url()}/{key}", flush=True)
+    emit("READY", {name: network.base_url() for name, network in running.items()})
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `explorer devnet`; return the exit status."""
+    args = build_parser().parse_args(argv)
+    keys = tuple(args.key)
+    if not keys:
+        keys = (secrets.token_hex(16),)
+        print(f"No --key given; generated API key: {keys[0]}", flush=True)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
+    try:
+        return asyncio.run(serve_until_stopped(Options(args, keys)))
+    except OSError as exc:
+        print(f"explorer devnet: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

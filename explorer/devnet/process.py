@@ -1,0 +1,195 @@
+"""Run `explorer devnet` as a child process and wait for it asynchronously. No Qt."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import sys
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from explorer.devnet.server import redact_key
+
+#: progress(network, stage, fraction) as the child reports it.
+ProgressCallback = Callable[[str, str, float], None]
+
+
+class DevnetStartError(RuntimeError):
+    """The devnet child exited or timed out before it was ready."""
+
+
+def devnet_command() -> list[str]:
+    """The command that runs `explorer devnet` with this interpreter (or frozen build)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "devnet"]
+    return [sys.executable, "-m", "explorer", "devnet"]
+
+
+@dataclass(frozen=True)
+class DevnetOptions:
+    """What to ask of the child devnet."""
+
+    cache_dir: Path | None = None
+    block_time: float = 0.0
+    network: str = "both"
+    quota: int | None = None
+    max_log_blocks: int | None = None
+    max_logs: int | None = None
+    extra_keys: tuple[str, ...] = ()
+
+    def arguments(self, key: str) -> list[str]:
+        """Command-line arguments for these options and the main key."""
+        args = ["--testnet-port", "0", "--mainnet-port", "0", "--stop-on-stdin-eof"]
+        args += ["--network", self.network, "--block-time", str(self.block_time)]
+        for extra in (key, *self.extra_keys):
+            args += ["--key", extra]
+        optional = {
+            "--cache-dir": self.cache_dir,
+            "--quota": self.quota,
+            "--max-log-blocks": self.max_log_blocks,
+            "--max-logs": self.max_logs,
+        }
+        for flag, value in optional.items():
+            if value is not None:
+                args += [flag, str(value)]
+        return args
+
+
+class DevnetProcess:
+    """A devnet child process: start it, wait for READY, expose its URLs, stop it."""
+
+    def __init__(
+        self,
+        options: DevnetOptions | None = None,
+        *,
+        key: str | None = None,
+        on_progress: ProgressCallback | None = None,
+        command: Sequence[str] | None = None,
+    ) -> None:
+        self.options = options or DevnetOptions()
+        self.key = key or secrets.token_hex(16)
+        self.base_urls: dict[str, str] = {}
+        self._on_progress = on_progress
+        self._command = list(command or devnet_command())
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr_tail: deque[str] = deque(maxlen=20)
+        self._readers: list[asyncio.Task[None]] = []
+
+    def url(self, network: str) -> str:
+        """The endpoint of a network with the key (`http://127.0.0.1:P/<KEY>`)."""
+        return f"{self.base_urls[network]}/{self.key}"
+
+    def redacted_url(self, network: str) -> str:
+        """The endpoint with the key redacted, for logs and messages."""
+        return f"{self.base_urls[network]}/{redact_key(self.key)}"
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, None before start."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The child's exit status, None while it runs or before start."""
+        return None if self._process is None else self._process.returncode
+
+    async def start(self, timeout: float = 120.0) -> dict[str, str]:
+        """Start the child and wait for its READY line; return the base URLs by network."""
+        if self._process is not None:
+            raise RuntimeError("devnet already started")
+        self._process = await asyncio.create_subprocess_exec(
+            *self._command,
+            *self.options.arguments(self.key),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        ready: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
+        self._readers = [
+            asyncio.create_task(self._read_stdout(ready)),
+            asyncio.create_task(self._read_stderr()),
+        ]
+        try:
+            self.base_urls = await asyncio.wait_for(ready, timeout)
+        except BaseException:
+            await self.stop()
+            raise
+        return self.base_urls
+
+    async def _read_stdout(self, ready: asyncio.Future[dict[str, str]]) -> None:
+        """Follow the child's stdout: progress, READY, then drain until EOF."""
+        assert self._process is not None and self._process.stdout is not None
+        try:
+            async for raw in self._process.stdout:
+                tag, _, rest = raw.decode("utf-8", "replace").strip().partition(" ")
+                if tag == "READY" and not ready.done():
+                    urls = _parse_object(rest)
+                    ready.set_result({name: str(url) for name, url in urls.items()})
+                elif tag == "PROGRESS" and self._on_progress is not None:
+                    self._report_progress(_parse_object(rest))
+            await self._process.wait()
+        finally:
+            if not ready.done():
+                ready.set_exception(DevnetStartError(self._exit_message()))
+
+    def _report_progress(self, line: dict[str, object]) -> None:
+        """Pass one PROGRESS line to the callback."""
+        assert self._on_progress is not None
+        fraction = line.get("fraction")
+        self._on_progress(
+            str(line.get("network", "")),
+            str(line.get("stage", "")),
+            float(fraction) if isinstance(fraction, int | float) else 0.0,
+        )
+
+    async def _read_stderr(self) -> None:
+        """Keep the last lines of stderr (so the pipe never fills)."""
+        assert self._process is not None and self._process.stderr is not None
+        async for raw in self._process.stderr:
+            line = raw.decode("utf-8", "replace").rstrip()
+            self._stderr_tail.append(line.replace(self.key, redact_key(self.key)))
+
+    def _exit_message(self) -> str:
+        """Why the child stopped before READY, with the key redacted."""
+        tail = "\n".join(self._stderr_tail)
+        assert self._process is not None
+        return f"devnet exited with status {self._process.returncode} before ready\n{tail}"
+
+    async def stop(self, grace: float = 5.0) -> int | None:
+        """Close stdin (the child exits by itself), then terminate, then kill."""
+        process = self._process
+        if process is None:
+            return None
+        if process.stdin is not None:
+            process.stdin.close()
+        for signal_child in (None, process.terminate, process.kill):
+            if signal_child is not None and process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    signal_child()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), grace)
+                break
+        await asyncio.gather(*self._readers, return_exceptions=True)
+        return process.returncode
+
+    async def __aenter__(self) -> DevnetProcess:
+        """Start on entering the context."""
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Stop on leaving the context."""
+        await self.stop()
+
+
+def _parse_object(text: str) -> dict[str, object]:
+    """Parse a JSON object from a status line; {} when it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
