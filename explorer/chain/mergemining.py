@@ -385,8 +385,8 @@ def _output(satoshis: int, script: bytes) -> bytes:
     return satoshis.to_bytes(8, "little") + bytes([len(script)]) + script
 
 
-def _coinbase_transaction(hash_for_merged_mining: bytes, seed: bytes) -> bytes:
-    """Serialize a deterministic coinbase: one input, payout, commitment, RSK tag."""
+def coinbase_transaction(hash_for_merged_mining: bytes, seed: bytes = b"") -> bytes:
+    """Serialize the builder's deterministic coinbase: one input, payout, commitment, tag."""
     extranonce = _derive(b"extranonce", seed, hash_for_merged_mining)[:8]
     script_sig = b"\x08" + extranonce + b"\x10/explorer devnet"
     coinbase_input = b"\x00" * 32 + b"\xff" * 4 + bytes([len(script_sig)]) + script_sig
@@ -427,7 +427,7 @@ def build_merge_mining_fields(
     target = min(target_from_bits(bits), (1 << 256) // max(rsk_difficulty, 1))
     if target < 1 << 224:
         raise ValueError("the target is too hard to grind at build time")
-    transaction = _coinbase_transaction(hash_for_merged_mining, seed)
+    transaction = coinbase_transaction(hash_for_merged_mining, seed)
     hashed_length = transaction.rfind(RSK_TAG) // 64 * 64
     proof = b"".join(
         _derive(b"sibling" + bytes([i]), seed, hash_for_merged_mining) for i in range(sibling_count)
