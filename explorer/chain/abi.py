@@ -1,0 +1,271 @@
+"""Decode transaction input and event logs with the bundled signature table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from eth_abi.abi import decode as abi_decode
+from eth_abi.exceptions import DecodingError
+from eth_abi.grammar import ABIType, TupleType, parse
+
+from explorer.chain.hexutil import HexFormatError, parse_hash
+from explorer.chain.signatures import Param, Signature, SignatureTable, bundled_table
+
+WORD = 32
+
+
+@dataclass(frozen=True)
+class DecodedParam:
+    """One decoded parameter: name, type, plain Python value and display text.
+
+    Addresses are canonical lowercase strings, bytes are bytes, arrays and tuples are tuples.
+    An indexed event parameter of a dynamic type carries only its keccak hash (`hashed`).
+    """
+
+    name: str
+    type: str
+    value: object
+    text: str
+    indexed: bool = False
+    hashed: bool = False
+
+
+@dataclass(frozen=True)
+class DecodedCall:
+    """A decoded function call: the method and its arguments."""
+
+    name: str
+    signature: str
+    canonical: str
+    selector: bytes
+    params: tuple[DecodedParam, ...]
+
+
+@dataclass(frozen=True)
+class DecodedEvent:
+    """A decoded event log: the event and its parameters in declaration order."""
+
+    name: str
+    signature: str
+    canonical: str
+    topic: bytes
+    params: tuple[DecodedParam, ...]
+
+
+class _Undecodable(Exception):
+    """The data cannot be decoded as the candidate signature (or would cost too much)."""
+
+
+def decode_call(data: bytes, table: SignatureTable | None = None) -> DecodedCall | None:
+    """Decode a transaction's input; None when empty, unknown or not decodable."""
+    if len(data) < 4:
+        return None
+    candidates = (table or bundled_table()).functions.get(bytes(data[:4]), ())
+    for signature in candidates:
+        try:
+            values = _decode(signature.params, bytes(data[4:]))
+        except _Undecodable:
+            continue
+        params = tuple(_decoded(p, v) for p, v in zip(signature.params, values, strict=True))
+        return DecodedCall(*_header(signature), params)
+    return None
+
+
+def decode_log(
+    topics: Sequence[str], data: bytes, table: SignatureTable | None = None
+) -> DecodedEvent | None:
+    """Decode an event from its topics (hex) and data; None when unknown or not decodable."""
+    try:
+        raw_topics = [bytes.fromhex(parse_hash(topic)[2:]) for topic in topics]
+    except (HexFormatError, TypeError):
+        return None
+    if not raw_topics:
+        return None
+    candidates = (table or bundled_table()).events.get(raw_topics[0], ())
+    for signature in candidates:
+        if signature.indexed_count != len(raw_topics) - 1:
+            continue
+        try:
+            params = _event_params(signature, raw_topics[1:], bytes(data))
+        except _Undecodable:
+            continue
+        return DecodedEvent(*_header(signature), params)
+    return None
+
+
+def _header(signature: Signature) -> tuple[str, str, str, bytes]:
+    """Return the name, readable text, canonical text and key of a signature."""
+    return signature.name, signature.text, signature.canonical, signature.key
+
+
+def _event_params(
+    signature: Signature, topics: list[bytes], data: bytes
+) -> tuple[DecodedParam, ...]:
+    """Decode indexed parameters from topics and the others from data, in declared order."""
+    unindexed = tuple(p for p in signature.params if not p.indexed)
+    data_values = iter(_decode(unindexed, data))
+    topic_values = iter(topics)
+    params: list[DecodedParam] = []
+    for param in signature.params:
+        if not param.indexed:
+            params.append(_decoded(param, next(data_values)))
+        elif _is_hashed_when_indexed(param.type):
+            topic = next(topic_values)
+            text = f"0x{topic.hex()} (keccak of the value)"
+            params.append(DecodedParam(param.name, param.type, topic, text, True, True))
+        else:
+            (value,) = _decode((param,), next(topic_values))
+            params.append(_decoded(param, value, indexed=True))
+    return tuple(params)
+
+
+def _is_hashed_when_indexed(type_str: str) -> bool:
+    """Tell whether an indexed parameter of this type is stored as a keccak hash."""
+    return type_str in ("string", "bytes") or type_str.endswith("]") or type_str.startswith("(")
+
+
+def _decode(params: Sequence[Param], data: bytes) -> tuple[Any, ...]:
+    """Decode data strictly as the given parameter types, or raise _Undecodable."""
+    types = [p.type for p in params]
+    try:
+        _check_cost([parse(t) for t in types], data)
+        return tuple(abi_decode(types, data))
+    except (DecodingError, ValueError, OverflowError) as exc:
+        raise _Undecodable(str(exc)) from exc
+
+
+def _decoded(param: Param, value: Any, indexed: bool = False) -> DecodedParam:
+    """Build a DecodedParam with a plain value and display text."""
+    plain = _plain(param.type, param.components, value)
+    return DecodedParam(
+        param.name, param.type, plain, _text(param.type, param.components, plain), indexed
+    )
+
+
+def _item_type(type_str: str) -> str:
+    """Return the element type of an array type string."""
+    return type_str[: type_str.rindex("[")]
+
+
+def _plain(type_str: str, components: tuple[Param, ...] | None, value: Any) -> object:
+    """Normalize an eth-abi value: lowercase addresses, tuples for arrays and tuples."""
+    if type_str.endswith("]"):
+        return tuple(_plain(_item_type(type_str), components, item) for item in value)
+    if components is not None:
+        return tuple(
+            _plain(c.type, c.components, item) for c, item in zip(components, value, strict=True)
+        )
+    if type_str == "address":
+        return str(value).lower()
+    return value
+
+
+def _text(type_str: str, components: tuple[Param, ...] | None, value: Any) -> str:
+    """Return readable text for a normalized value."""
+    if type_str.endswith("]"):
+        item_type = _item_type(type_str)
+        return "[" + ", ".join(_text(item_type, components, item) for item in value) + "]"
+    if components is not None:
+        parts = (
+            f"{c.name}: {_text(c.type, c.components, item)}"
+            if c.name
+            else _text(c.type, c.components, item)
+            for c, item in zip(components, value, strict=True)
+        )
+        return "(" + ", ".join(parts) + ")"
+    if type_str == "address":
+        return str(value)
+    return _scalar_text(value)
+
+
+def _scalar_text(value: object) -> str:
+    """Return readable text for one scalar value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, bytes):
+        return "0x" + value.hex()
+    if isinstance(value, str):
+        return _quoted(value)
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    return str(value)
+
+
+def _quoted(text: str) -> str:
+    """Quote a string, escaping characters that would not print (controls, bidi overrides)."""
+    body = "".join(
+        ch if ch.isprintable() and ch not in '"\\' else f"\\u{ord(ch):04x}" for ch in text
+    )
+    return f'"{body}"'
+
+
+class _Meter:
+    """Counts the bytes a decode would materialize and stops past a budget."""
+
+    def __init__(self, budget: int) -> None:
+        """Start with nothing spent."""
+        self.budget = budget
+        self.spent = 0
+
+    def spend(self, amount: int) -> None:
+        """Add amount; raise _Undecodable past the budget."""
+        self.spent += amount
+        if self.spent > self.budget:
+            raise _Undecodable("decoding would materialize far more than the input holds")
+
+
+def _check_cost(types: Sequence[ABIType], data: bytes) -> None:
+    """Refuse data whose pointers would make eth-abi copy it over and over (e.g. bytes[])."""
+    meter = _Meter(4 * len(data) + 4096)
+    _walk_sequence(types, data, 0, meter)
+
+
+def _word(data: bytes, pos: int) -> int:
+    """Read the 32-byte big-endian word at pos, or raise _Undecodable."""
+    if pos < 0 or pos + WORD > len(data):
+        raise _Undecodable("data too short")
+    return int.from_bytes(data[pos : pos + WORD], "big")
+
+
+def _static_size(abi_type: ABIType) -> int:
+    """Return the encoded size of a static type."""
+    if abi_type.is_array:
+        return int(abi_type.arrlist[-1][0]) * _static_size(abi_type.item_type)
+    if isinstance(abi_type, TupleType):
+        return sum(_head_size(c) for c in abi_type.components)
+    return WORD
+
+
+def _head_size(abi_type: ABIType) -> int:
+    """Return the size a type takes in the head of its enclosing tuple."""
+    return WORD if abi_type.is_dynamic else _static_size(abi_type)
+
+
+def _walk_sequence(types: Sequence[ABIType], data: bytes, base: int, meter: _Meter) -> None:
+    """Walk a head/tail sequence starting at base, metering what it holds."""
+    head = base
+    for abi_type in types:
+        if abi_type.is_dynamic:
+            _walk(abi_type, data, base + _word(data, head), meter)
+        else:
+            _walk(abi_type, data, head, meter)
+        head += _head_size(abi_type)
+
+
+def _walk(abi_type: ABIType, data: bytes, start: int, meter: _Meter) -> None:
+    """Meter one value encoded at start."""
+    meter.spend(WORD)
+    if abi_type.is_array:
+        dims = abi_type.arrlist[-1]
+        count = int(dims[0]) if dims else _word(data, start)
+        begin = start if dims else start + WORD
+        if count * _head_size(abi_type.item_type) > len(data):
+            raise _Undecodable("array longer than the data")
+        _walk_sequence([abi_type.item_type] * count, data, begin, meter)
+    elif isinstance(abi_type, TupleType):
+        _walk_sequence(abi_type.components, data, start, meter)
+    elif abi_type.is_dynamic:
+        meter.spend(_word(data, start))
