@@ -17,6 +17,7 @@ MAX_BYTES_AFTER_TAG = 128
 MAX_PROOF_SIZE = 960
 DIFFICULTY_ONE_TARGET = 0xFFFF << 208
 REGTEST_BITS = 0x207FFFFF
+MIN_BUILD_TARGET = 1 << 240
 
 
 def double_sha256(data: bytes) -> bytes:
@@ -425,7 +426,7 @@ def build_merge_mining_fields(
     if not 0 <= sibling_count <= MAX_PROOF_SIZE // 32 or not 0 <= time <= 0xFFFFFFFF:
         raise ValueError(f"0 to {MAX_PROOF_SIZE // 32} siblings and a 32-bit time")
     target = min(target_from_bits(bits), (1 << 256) // max(rsk_difficulty, 1))
-    if target < 1 << 224:
+    if target < MIN_BUILD_TARGET:
         raise ValueError("the target is too hard to grind at build time")
     transaction = coinbase_transaction(hash_for_merged_mining, seed)
     hashed_length = transaction.rfind(RSK_TAG) // 64 * 64

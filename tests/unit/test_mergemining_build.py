@@ -67,6 +67,7 @@ def test_rsk_difficulty_is_met() -> None:
         {"time": 2**32},
         {"bits": 0x1D00FFFF},
         {"bits": 0x20FFFFFF},
+        {"rsk_difficulty": 2**17},
     ],
 )
 def test_bad_inputs_are_rejected(kwargs: dict[str, object]) -> None:
