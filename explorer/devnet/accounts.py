@@ -1,0 +1,34 @@
+"""Deterministic devnet accounts: fixed private keys derived from fixed seeds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eth_keys import keys
+from eth_utils import keccak
+
+
+@dataclass(frozen=True)
+class DevAccount:
+    """A devnet account: a label, its private key (a devnet key, never a real one), address."""
+
+    label: str
+    private_key: bytes
+    address: bytes
+
+    @property
+    def address_hex(self) -> str:
+        """The address as canonical lowercase hex."""
+        return "0x" + self.address.hex()
+
+
+def derive_account(label: str) -> DevAccount:
+    """The account whose private key is keccak of `explorer-devnet:<label>`."""
+    secret = keccak(f"explorer-devnet:{label}".encode())
+    address = keys.PrivateKey(secret).public_key.to_canonical_address()
+    return DevAccount(label=label, private_key=secret, address=address)
+
+
+def derive_accounts(prefix: str, count: int) -> tuple[DevAccount, ...]:
+    """count accounts labelled `<prefix>-<i>`."""
+    return tuple(derive_account(f"{prefix}-{i}") for i in range(count))

@@ -1,0 +1,146 @@
+"""Assemble RSK-shaped blocks: header RLP, hashes, uncles, merge mining, REMASC."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import rlp
+from trie import HexaryTrie
+from eth_utils import keccak
+
+from explorer.chain.mergemining import build_merge_mining_fields, compose_hash_for_merged_mining
+from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRecord
+
+MINIMUM_GAS_PRICE = 60_000_000
+BASE_DIFFICULTY = 0x1AA2B738
+EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
+
+
+@dataclass(frozen=True)
+class BlockDraft:
+    """What a new block is made of, before its header and hashes exist."""
+
+    number: int
+    timestamp: int
+    miner: bytes
+    gas_limit: int
+    state_root: bytes
+    transactions: tuple[TxRecord, ...]
+    receipts: tuple[ReceiptRecord, ...]
+    uncle_count: int = 0
+    recent_uncles: int = 0
+    extra_data: bytes = b""
+
+
+def difficulty_of(number: int) -> int:
+    """A deterministic, slightly varying difficulty for block number."""
+    return BASE_DIFFICULTY + int.from_bytes(keccak(b"difficulty" + number.to_bytes(8, "big"))[:2])
+
+
+def trie_root(items: Sequence[list[object]]) -> bytes:
+    """Root of the trie of RLP-encoded items keyed by their index."""
+    nodes: dict[bytes, bytes] = {}
+    trie = HexaryTrie(nodes)
+    with trie.squash_changes() as batch:
+        for index, item in enumerate(items):
+            batch[rlp.encode(index)] = rlp.encode(item)
+    return bytes(trie.root_hash)
+
+
+def _uncle_headers(draft: BlockDraft, parent_hash: bytes) -> list[list[object]]:
+    """Sibling headers standing for this block's uncles."""
+    return [
+        [
+            parent_hash,
+            EMPTY_UNCLES_HASH,
+            keccak(b"uncle-miner" + bytes([i]))[:20],
+            draft.number,
+            _uncle_difficulty(draft.number, i),
+            draft.timestamp - 1 - i,
+        ]
+        for i in range(draft.uncle_count)
+    ]
+
+
+def _uncle_difficulty(number: int, index: int) -> int:
+    """The difficulty of uncle index of block number."""
+    return difficulty_of(number + index + 1)
+
+
+def _merge_mining(plain_header_hash: bytes, draft: BlockDraft, parent_hash: bytes) -> MergeMining:
+    """Merge-mining fields for a header hash, verifiable end to end."""
+    fork_detection = keccak(b"fork-detection" + parent_hash)[:7]
+    uncle_byte = min(draft.recent_uncles, 0xFF)
+    hash_for_mm = compose_hash_for_merged_mining(
+        plain_header_hash, fork_detection, uncle_byte, draft.number
+    )
+    fields = build_merge_mining_fields(
+        hash_for_mm,
+        previous_block_hash=keccak(b"bitcoin-parent" + draft.number.to_bytes(8, "big")),
+        time=draft.timestamp,
+        seed=draft.number.to_bytes(8, "big"),
+    )
+    return MergeMining(fields.header, fields.coinbase, fields.merkle_proof, hash_for_mm)
+
+
+def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
+    """Build the block record: header fields, merge mining and the block hash."""
+    parent_hash = parent.hash if parent else bytes(32)
+    uncles = _uncle_headers(draft, parent_hash)
+    uncles_hash = keccak(rlp.encode(uncles))
+    difficulty = difficulty_of(draft.number)
+    cumulative = difficulty + sum(_uncle_difficulty(draft.number, i) for i in range(len(uncles)))
+    bloom = 0
+    for receipt in draft.receipts:
+        bloom |= receipt.bloom
+    gas_used = draft.receipts[-1].cumulative_gas_used if draft.receipts else 0
+    paid_fees = sum(r.gas_used * t.gas_price for r, t in zip(draft.receipts, draft.transactions))
+    tx_items = [tx.rlp_fields() for tx in draft.transactions]
+    tx_root = trie_root(tx_items)
+    receipts_root = trie_root([r.rlp_fields() for r in draft.receipts])
+    header: list[object] = [
+        parent_hash,
+        uncles_hash,
+        draft.miner,
+        draft.state_root,
+        tx_root,
+        receipts_root,
+        bloom.to_bytes(256, "big"),
+        difficulty,
+        draft.number,
+        draft.gas_limit,
+        gas_used,
+        draft.timestamp,
+        draft.extra_data,
+        paid_fees,
+        MINIMUM_GAS_PRICE,
+        len(uncles),
+    ]
+    mm = _merge_mining(keccak(rlp.encode(header)), draft, parent_hash)
+    full_header = [*header, mm.header, mm.merkle_proof, mm.coinbase]
+    return DevBlock(
+        number=draft.number,
+        hash=keccak(rlp.encode(full_header)),
+        parent_hash=parent_hash,
+        sha3_uncles=uncles_hash,
+        logs_bloom=bloom,
+        transactions_root=tx_root,
+        state_root=draft.state_root,
+        receipts_root=receipts_root,
+        miner=draft.miner,
+        difficulty=difficulty,
+        total_difficulty=(parent.total_difficulty if parent else 0) + cumulative,
+        cumulative_difficulty=cumulative,
+        extra_data=draft.extra_data,
+        size=len(rlp.encode([full_header, tx_items, uncles])),
+        gas_limit=draft.gas_limit,
+        gas_used=gas_used,
+        timestamp=draft.timestamp,
+        minimum_gas_price=MINIMUM_GAS_PRICE,
+        paid_fees=paid_fees,
+        uncles=tuple(keccak(rlp.encode(u)) for u in uncles),
+        transactions=draft.transactions,
+        receipts=draft.receipts,
+        merge_mining=mm,
+    )

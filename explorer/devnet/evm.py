@@ -1,0 +1,191 @@
+"""The EVM engine: py-evm's Berlin VM in a mining chain without proof of work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from eth.abc import BlockHeaderAPI, ComputationAPI, ReceiptAPI, SignedTransactionAPI, StateAPI
+from eth.chains.base import MiningChain
+from eth.consensus.noproof import NoProofConsensus
+from eth.db.atomic import AtomicDB
+from eth.db.backends.memory import MemoryDB
+from eth.estimators.gas import binary_gas_search
+from eth.vm.forks import BerlinVM
+from eth.vm.spoof import SpoofTransaction
+from eth_keys import keys
+
+DevnetVM = BerlinVM.configure(__name__="DevnetBerlinVM", consensus_class=NoProofConsensus)
+
+GAS_LIMIT = 40_000_000
+REMASC_ADDRESS = bytes.fromhex("0000000000000000000000000000000001000008")
+ZERO_ADDRESS = bytes(20)
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    """A call or gas estimate: the fields of the call object, parsed."""
+
+    sender: bytes
+    to: bytes | None
+    gas: int | None
+    gas_price: int
+    value: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class MinedBatch:
+    """What py-evm produced for one block: its header, receipts and computations."""
+
+    header: BlockHeaderAPI
+    receipts: tuple[ReceiptAPI, ...]
+    computations: tuple[ComputationAPI, ...]
+
+
+def _chain_class(chain_id: int) -> type[MiningChain]:
+    """A mining chain class for this chain id (the CHAINID opcode answers it)."""
+    return cast(
+        "type[MiningChain]",
+        MiningChain.configure(
+            __name__=f"DevnetChain{chain_id}",
+            vm_configuration=((0, DevnetVM),),
+            chain_id=chain_id,
+            gas_estimator=binary_gas_search(tolerance=1),
+        ),
+    )
+
+
+class Engine:
+    """py-evm state and execution under the devnet's own block records."""
+
+    def __init__(self, chain: MiningChain, db: AtomicDB) -> None:
+        self._chain = chain
+        self._db = db
+
+    @classmethod
+    def create(
+        cls, chain_id: int, genesis_state: Mapping[bytes, dict[str, Any]], timestamp: int
+    ) -> Engine:
+        """A fresh chain whose genesis holds genesis_state."""
+        params = {
+            "difficulty": 1,
+            "gas_limit": GAS_LIMIT,
+            "timestamp": timestamp,
+            "coinbase": REMASC_ADDRESS,
+            "extra_data": b"",
+            "nonce": bytes(8),
+            "mix_hash": bytes(32),
+        }
+        db = AtomicDB()
+        chain = _chain_class(chain_id).from_genesis(db, params, dict(genesis_state))  # type: ignore[arg-type]
+        return cls(cast(MiningChain, chain), db)
+
+    @classmethod
+    def restore(cls, chain_id: int, store: dict[bytes, bytes]) -> Engine:
+        """Reopen a chain from a key-value store saved by `store()`."""
+        db = AtomicDB(MemoryDB(store))
+        return cls(_chain_class(chain_id)(db), db)
+
+    def store(self) -> dict[bytes, bytes]:
+        """The whole database as a dict, for the snapshot."""
+        return cast(dict[bytes, bytes], cast(MemoryDB, self._db.wrapped_db).kv_store)
+
+    @property
+    def chain_id(self) -> int:
+        """The chain id the VM runs with."""
+        return int(self._chain.chain_id)
+
+    def sign(
+        self,
+        private_key: bytes,
+        *,
+        nonce: int,
+        gas_price: int,
+        gas: int,
+        to: bytes | None,
+        value: int = 0,
+        data: bytes = b"",
+    ) -> SignedTransactionAPI:
+        """A legacy transaction signed with an EIP-155 v for this chain."""
+        unsigned = DevnetVM.create_unsigned_transaction(
+            nonce=nonce, gas_price=gas_price, gas=gas, to=to or b"", value=value, data=data
+        )
+        return unsigned.as_signed_transaction(keys.PrivateKey(private_key), chain_id=self.chain_id)
+
+    @staticmethod
+    def decode_transaction(raw: bytes) -> SignedTransactionAPI:
+        """Decode a signed legacy transaction (raises on anything else)."""
+        if not raw or raw[0] < 0xC0:
+            raise ValueError("only legacy transactions are supported")
+        return cast(SignedTransactionAPI, DevnetVM.get_transaction_builder().decode(raw))
+
+    def mine(self, transactions: Sequence[SignedTransactionAPI], timestamp: int) -> MinedBatch:
+        """Execute transactions into one new block at timestamp (raises if one is invalid)."""
+        self._chain.header = self._chain.header.copy(timestamp=timestamp, gas_limit=GAS_LIMIT)
+        result, receipts, computations = self._chain.mine_all(
+            transactions, timestamp=timestamp, gas_limit=GAS_LIMIT
+        )
+        return MinedBatch(result.imported_block.header, tuple(receipts), tuple(computations))
+
+    def header_at(self, number: int) -> BlockHeaderAPI:
+        """The py-evm header of block number."""
+        return self._chain.get_canonical_block_header_by_number(number)  # type: ignore[arg-type]
+
+    def state_at(self, number: int) -> StateAPI:
+        """The state after block number (read it; do not persist changes)."""
+        return self._chain.get_vm(self.header_at(number)).state
+
+    def _spoof(self, state: StateAPI, request: CallRequest, gas: int) -> SignedTransactionAPI:
+        """An unsigned transaction posing as signed by request.sender."""
+        unsigned = DevnetVM.create_unsigned_transaction(
+            nonce=state.get_nonce(request.sender),
+            gas_price=request.gas_price,
+            gas=gas,
+            to=request.to or b"",
+            value=request.value,
+            data=request.data,
+        )
+        return cast(SignedTransactionAPI, SpoofTransaction(unsigned, from_=request.sender))
+
+    def call(self, request: CallRequest, number: int) -> ComputationAPI:
+        """Run a call on top of block number without keeping its effects."""
+        vm = self._chain.get_vm(self.header_at(number))
+        with vm.in_costless_state() as state:
+            gas = min(request.gas or GAS_LIMIT, GAS_LIMIT)
+            return state.costless_execute_transaction(self._spoof(state, request, gas))
+
+    def estimate_gas(self, request: CallRequest, number: int) -> int:
+        """Smallest gas that runs the call to the end; an estimate even when it fails."""
+        for attempt in (request, _without_value(request)):
+            try:
+                return self._search(attempt, number)
+            except Exception:
+                continue
+        return self._failed_gas(request, number)
+
+    def _search(self, request: CallRequest, number: int) -> int:
+        """py-evm's binary search for the gas a call needs."""
+        vm = self._chain.get_vm(self.header_at(number))
+        with vm.in_costless_state() as state:
+            return int(self._chain.gas_estimator(state, self._spoof(state, request, GAS_LIMIT)))
+
+    def _failed_gas(self, request: CallRequest, number: int) -> int:
+        """Gas a failing call burns, or its intrinsic gas when it cannot even start."""
+        try:
+            return int(self.call(_without_value(request), number).get_gas_used())
+        except Exception:
+            vm = self._chain.get_vm(self.header_at(number))
+            with vm.in_costless_state() as state:
+                return int(self._spoof(state, request, GAS_LIMIT).intrinsic_gas)
+
+
+def _without_value(request: CallRequest) -> CallRequest:
+    """The same call sending no value (estimates survive an empty balance)."""
+    return CallRequest(request.sender, request.to, request.gas, 0, 0, request.data)
+
+
+def senders(transactions: Iterable[SignedTransactionAPI]) -> list[bytes]:
+    """The recovered sender of each transaction."""
+    return [bytes(tx.sender) for tx in transactions]

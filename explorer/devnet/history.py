@@ -1,0 +1,376 @@
+"""The deterministic seeded history: accounts, contracts, activity, a big block, pending txs."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from eth._utils.address import generate_contract_address
+from eth.abc import SignedTransactionAPI
+from eth_utils import keccak
+
+from explorer.chain.namehash import namehash, reverse_node
+from explorer.devnet.abi import call_data, constructor_data
+from explorer.devnet.accounts import DevAccount, derive_account, derive_accounts
+from explorer.devnet.blockdata import DevBlock
+from explorer.devnet.contracts import load_artifact
+from explorer.devnet.evm import Engine
+from explorer.devnet.ledger import Ledger
+from explorer.devnet.manifest import SeedManifest
+
+GENESIS_TIMESTAMP = 1_735_689_600  # 2025-01-01T00:00:00Z
+BLOCK_INTERVAL = 30
+RBTC = 10**18
+MULTICALL3 = bytes.fromhex("ca11bde05977b3631167028862be2a173976ca11")
+RNS_REGISTRIES = {
+    30: bytes.fromhex("cb868aeabd31e2b66f74e9a55cf064abb31a4ad5"),
+    31: bytes.fromhex("7d284aaac6e925aad802a53c0c69efe3764597b8"),
+}
+RNS_RESOLVER = keccak(b"explorer-devnet:rns-resolver")[:20]
+RNS_NAMES = ("alice.rsk", "bob.rsk", "carol.rsk")
+Progress = Callable[[str, float], None]
+
+
+@dataclass(frozen=True)
+class SeedSize:
+    """How big the seeded history is; FULL for the app, SMALL for fast tests."""
+
+    name: str
+    head: int
+    users: int
+    big_block_txs: int
+    airdrops: int
+    airdrop_size: int
+    empty_run: int
+
+
+FULL = SeedSize(
+    "full", head=2600, users=20, big_block_txs=1000, airdrops=60, airdrop_size=200, empty_run=50
+)
+SMALL = SeedSize(
+    "small", head=90, users=6, big_block_txs=40, airdrops=3, airdrop_size=10, empty_run=8
+)
+
+
+@dataclass
+class _Facts:
+    """Hashes and numbers gathered while building, for the manifest."""
+
+    hashes: dict[str, str] = field(default_factory=dict)
+    empty_runs: list[tuple[int, int]] = field(default_factory=list)
+    uncle_blocks: list[int] = field(default_factory=list)
+    big_block: int = 0
+    transfer_logs: int = 0
+
+
+def _hex(value: bytes) -> str:
+    """0x-prefixed lowercase hex."""
+    return "0x" + value.hex()
+
+
+class HistoryBuilder:
+    """Builds the seeded chain block by block with fixed keys and timestamps."""
+
+    def __init__(self, chain_id: int, size: SeedSize, progress: Progress | None = None) -> None:
+        self.size = size
+        self.chain_id = chain_id
+        self.deployer = derive_account("deployer")
+        self.users = derive_accounts("user", size.users)
+        self.miners = tuple(derive_account(f"miner-{i}").address for i in range(3))
+        self._progress = progress
+        self._random = random.Random(f"explorer-devnet/{chain_id}/{size.name}")
+        self._nonces: dict[bytes, int] = {}
+        self._facts = _Facts()
+        self.engine = Engine.create(chain_id, self._genesis_state(), GENESIS_TIMESTAMP)
+        self.ledger = Ledger(self.engine, ())
+        self.ledger.add_genesis(self.miners[0], GENESIS_TIMESTAMP)
+        self.token = generate_contract_address(self.deployer.address, 0)
+        self.collectible = generate_contract_address(self.deployer.address, 1)
+        self.reverter = generate_contract_address(self.deployer.address, 2)
+        self.pending: list[SignedTransactionAPI] = []
+
+    def _genesis_state(self) -> dict[bytes, dict[str, object]]:
+        """Funded accounts, Multicall3 and the RNS registry and resolver."""
+        admin = int.from_bytes(self.deployer.address, "big")
+        state: dict[bytes, dict[str, object]] = {
+            account.address: _account(10_000_000 * RBTC) for account in (self.deployer, *self.users)
+        }
+        registry = RNS_REGISTRIES.get(self.chain_id, RNS_REGISTRIES[31])
+        state[MULTICALL3] = _account(0, load_artifact("Multicall3").deployed_bytecode)
+        state[registry] = _account(0, load_artifact("RnsRegistry").deployed_bytecode, {0: admin})
+        state[RNS_RESOLVER] = _account(
+            0, load_artifact("RnsResolver").deployed_bytecode, {0: admin}
+        )
+        return state
+
+    # --- transactions -------------------------------------------------------------------
+
+    def send(
+        self,
+        account: DevAccount,
+        to: bytes | None,
+        *,
+        value: int = 0,
+        data: bytes = b"",
+        gas: int = 21_000,
+    ) -> SignedTransactionAPI:
+        """Sign the account's next transaction with a gas price a little above the minimum."""
+        nonce = self._nonces.get(account.address, 0)
+        self._nonces[account.address] = nonce + 1
+        gas_price = 65_000_000 + 1_000_000 * self._random.randrange(5)
+        return self.engine.sign(
+            account.private_key,
+            nonce=nonce,
+            gas_price=gas_price,
+            gas=gas,
+            to=to,
+            value=value,
+            data=data,
+        )
+
+    def token_transfer(self, sender: DevAccount, to: bytes, amount: int) -> SignedTransactionAPI:
+        """An ERC-20 transfer."""
+        data = call_data("transfer(address,uint256)", to, amount)
+        return self.send(sender, self.token, data=data, gas=80_000)
+
+    # --- blocks -------------------------------------------------------------------------
+
+    def mine(self, transactions: list[SignedTransactionAPI]) -> DevBlock:
+        """Mine one block at the next fixed timestamp; some blocks get uncles."""
+        number = self.ledger.head.number + 1
+        uncles = 2 if number % 199 == 0 else 1 if number % 41 == 0 else 0
+        if uncles:
+            self._facts.uncle_blocks.append(number)
+        block = self.ledger.mine(
+            transactions,
+            timestamp=GENESIS_TIMESTAMP + BLOCK_INTERVAL * number,
+            miner=self.miners[number % len(self.miners)],
+            uncle_count=uncles,
+        )
+        self._facts.transfer_logs += _transfer_logs(block)
+        if self._progress and number % 100 == 0:
+            self._progress(f"building block {number}", min(number / self.size.head, 1.0))
+        return block
+
+    def mine_empty(self, count: int) -> None:
+        """A run of blocks holding only their REMASC transaction."""
+        first = self.ledger.head.number + 1
+        for _ in range(count):
+            self.mine([])
+        self._facts.empty_runs.append((first, first + count - 1))
+
+    def note(self, key: str, tx: SignedTransactionAPI) -> SignedTransactionAPI:
+        """Remember a transaction's hash under a manifest key."""
+        self._facts.hashes[key] = _hex(bytes(tx.hash))
+        return tx
+
+    # --- the phases -----------------------------------------------------------------------
+
+    def build(self) -> SeedManifest:
+        """Run every phase and return the manifest."""
+        self._deploy()
+        self._first_activity()
+        self.mine_empty(self.size.empty_run)
+        self._activity(self.size.head // 40)
+        self._big_block()
+        self._activity(self.size.head // 40)
+        self._airdrops()
+        tail = self.size.head - self.ledger.head.number - 2 * self.size.empty_run - 20
+        self._activity(max(tail, 0))
+        self.mine_empty(2 * self.size.empty_run)
+        self._activity(max(self.size.head - self.ledger.head.number, 0))
+        self._leave_pending()
+        return self._manifest()
+
+    def _deploy(self) -> None:
+        """Deploy the token, the collectible and the reverter (three creations)."""
+        token_code = constructor_data(
+            load_artifact("DevToken").bytecode,
+            ["string", "string", "uint256"],
+            "Devnet Token",
+            "DVT",
+            10**9 * RBTC,
+        )
+        nft_code = constructor_data(
+            load_artifact("DevCollectible").bytecode,
+            ["string", "string"],
+            "Devnet Collectible",
+            "DVC",
+        )
+        creation = self.note(
+            "contract_creation", self.send(self.deployer, None, data=token_code, gas=3_000_000)
+        )
+        self.mine([creation])
+        self.mine(
+            [
+                self.send(self.deployer, None, data=nft_code, gas=3_000_000),
+                self.send(
+                    self.deployer, None, data=load_artifact("Reverter").bytecode, gas=1_000_000
+                ),
+            ]
+        )
+
+    def _first_activity(self) -> None:
+        """One of each kind of transaction the manifest points at."""
+        users = self.users
+        plain = [
+            self.send(self.deployer, u.address, value=(i + 1) * RBTC) for i, u in enumerate(users)
+        ]
+        self.note("plain_transfer", plain[0])
+        self.mine(plain)
+        tokens = [self.token_transfer(self.deployer, u.address, 1_000_000 * RBTC) for u in users]
+        self.note("token_transfer", tokens[0])
+        self.mine(tokens)
+        approve = self.send(
+            users[0],
+            self.token,
+            gas=80_000,
+            data=call_data("approve(address,uint256)", users[1].address, 500 * RBTC),
+        )
+        spend = self.send(
+            users[1],
+            self.token,
+            gas=100_000,
+            data=call_data(
+                "transferFrom(address,address,uint256)",
+                users[0].address,
+                users[2].address,
+                200 * RBTC,
+            ),
+        )
+        self.mine([self.note("approval", approve), spend])
+        mints = [
+            self.send(
+                self.deployer,
+                self.collectible,
+                gas=150_000,
+                data=call_data("mint(address,uint256)", u.address, i + 1),
+            )
+            for i, u in enumerate(users)
+        ]
+        self.note("nft_mint", mints[0])
+        self.mine(mints)
+        move = self.send(
+            users[0],
+            self.collectible,
+            gas=150_000,
+            data=call_data(
+                "transferFrom(address,address,uint256)", users[0].address, users[2].address, 1
+            ),
+        )
+        self.mine([self.note("nft_transfer", move)])
+        good = self.send(users[3], self.reverter, gas=100_000, data=call_data("poke(uint256)", 5))
+        bad = self.send(users[3], self.reverter, gas=100_000, data=call_data("poke(uint256)", 50))
+        self.mine([good, self.note("failed_tx", bad)])
+        self.mine(self._rns_transactions())
+
+    def _rns_transactions(self) -> list[SignedTransactionAPI]:
+        """Register the demo names forward and reverse."""
+        registry = RNS_REGISTRIES.get(self.chain_id, RNS_REGISTRIES[31])
+        txs = []
+        for name, user in zip(RNS_NAMES, self.users):
+            node = namehash(name)
+            reverse = reverse_node(user.address_hex)
+            for target, data in (
+                (registry, call_data("setResolver(bytes32,address)", node, RNS_RESOLVER)),
+                (registry, call_data("setResolver(bytes32,address)", reverse, RNS_RESOLVER)),
+                (RNS_RESOLVER, call_data("setAddr(bytes32,address)", node, user.address)),
+                (RNS_RESOLVER, call_data("setName(bytes32,string)", reverse, name)),
+            ):
+                txs.append(self.send(self.deployer, target, data=data, gas=150_000))
+        return txs
+
+    def _activity(self, blocks: int) -> None:
+        """Blocks with a few random transfers, token moves and pokes (some empty)."""
+        for _ in range(blocks):
+            count = self._random.choice((0, 0, 1, 1, 2, 3, 5))
+            self.mine([self._random_tx() for _ in range(count)])
+
+    def _random_tx(self) -> SignedTransactionAPI:
+        """One random everyday transaction between the users."""
+        sender, receiver = self._random.sample(self.users, 2)
+        kind = self._random.randrange(4)
+        if kind == 0:
+            return self.token_transfer(
+                sender, receiver.address, self._random.randrange(1, 10**4) * RBTC
+            )
+        if kind == 1:
+            return self.send(
+                sender,
+                self.reverter,
+                gas=100_000,
+                data=call_data("poke(uint256)", self._random.randrange(12)),
+            )
+        return self.send(sender, receiver.address, value=self._random.randrange(1, 10**6) * 10**12)
+
+    def _big_block(self) -> None:
+        """One block of big_block_txs transactions: plain transfers and token transfers."""
+        txs = []
+        for i in range(self.size.big_block_txs):
+            sender = self.users[i % len(self.users)]
+            receiver = self.users[(i + 1) % len(self.users)]
+            if i % 5 < 3:
+                txs.append(self.send(sender, receiver.address, value=RBTC // 1000 + i))
+            else:
+                txs.append(self.token_transfer(sender, receiver.address, RBTC + i))
+        self._facts.big_block = self.mine(txs).number
+
+    def _airdrops(self) -> None:
+        """Batch token transfers that fill the logs: airdrop_size Transfer events each."""
+        recipients = [keccak(b"airdrop" + bytes([i]))[:20] for i in range(50)]
+        for i in range(self.size.airdrops):
+            chosen = [recipients[(i + j) % len(recipients)] for j in range(self.size.airdrop_size)]
+            data = call_data("airdrop(address[],uint256)", chosen, RBTC)
+            self.mine([self.send(self.deployer, self.token, data=data, gas=8_000_000)])
+
+    def _leave_pending(self) -> None:
+        """Transactions with a nonce gap: they wait in the pool."""
+        for user, gap in ((self.users[4], 1), (self.users[4], 2), (self.users[5], 3)):
+            self._nonces[user.address] = self._nonces.get(user.address, 0) + gap
+            self.pending.append(self.send(user, self.users[0].address, value=RBTC))
+
+    def _manifest(self) -> SeedManifest:
+        """Facts of the built history."""
+        facts = self._facts
+        registry = RNS_REGISTRIES.get(self.chain_id, RNS_REGISTRIES[31])
+        return SeedManifest(
+            chain_id=self.chain_id,
+            head_at_build=self.ledger.head.number,
+            accounts=tuple(u.address_hex for u in (self.deployer, *self.users)),
+            private_keys=tuple(_hex(u.private_key) for u in (self.deployer, *self.users)),
+            token=_hex(self.token),
+            collectible=_hex(self.collectible),
+            reverter=_hex(self.reverter),
+            multicall=_hex(MULTICALL3),
+            rns_registry=_hex(registry),
+            rns_resolver=_hex(RNS_RESOLVER),
+            rns_names=tuple((n, u.address_hex) for n, u in zip(RNS_NAMES, self.users)),
+            pending_txs=tuple(_hex(bytes(tx.hash)) for tx in self.pending),
+            big_block=facts.big_block,
+            big_block_tx_count=self.size.big_block_txs + 1,
+            empty_runs=tuple(facts.empty_runs),
+            uncle_blocks=tuple(facts.uncle_blocks),
+            transfer_log_count=facts.transfer_logs,
+            **facts.hashes,
+        )
+
+
+TRANSFER_TOPIC = keccak(b"Transfer(address,address,uint256)")
+
+
+def _transfer_logs(block: DevBlock) -> int:
+    """How many Transfer events a block holds."""
+    return sum(
+        1
+        for r in block.receipts
+        for log in r.logs
+        if log.topics and log.topics[0] == TRANSFER_TOPIC
+    )
+
+
+def _account(
+    balance: int, code: bytes = b"", storage: dict[int, int] | None = None
+) -> dict[str, object]:
+    """A genesis account entry for py-evm."""
+    return {"balance": balance, "nonce": 0, "code": code, "storage": storage or {}}

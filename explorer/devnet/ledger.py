@@ -1,0 +1,108 @@
+"""The mined chain: the engine's state under RSK-shaped block records, with indexes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from eth._utils.address import generate_contract_address
+from eth.abc import ReceiptAPI, SignedTransactionAPI
+
+from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
+from explorer.devnet.blocks import BlockDraft, assemble_block
+from explorer.devnet.evm import GAS_LIMIT, Engine
+
+UNCLE_WINDOW = 32
+
+
+@dataclass(frozen=True)
+class TxLocation:
+    """Where a mined transaction sits: block number and index."""
+
+    number: int
+    index: int
+
+
+def remasc_receipt(cumulative_gas_used: int) -> ReceiptRecord:
+    """The receipt of a REMASC transaction: success, no gas, no logs."""
+    return ReceiptRecord(1, 0, cumulative_gas_used, None, (), 0)
+
+
+class Ledger:
+    """Blocks by number and hash, transactions by hash, and the engine below them."""
+
+    def __init__(self, engine: Engine, blocks: Sequence[DevBlock]) -> None:
+        self.engine = engine
+        self.blocks: list[DevBlock] = []
+        self.by_hash: dict[bytes, int] = {}
+        self.tx_locations: dict[bytes, TxLocation] = {}
+        for block in blocks:
+            self._index(block)
+
+    @property
+    def head(self) -> DevBlock:
+        """The latest mined block."""
+        return self.blocks[-1]
+
+    def _index(self, block: DevBlock) -> None:
+        """Add a block to the indexes."""
+        self.blocks.append(block)
+        self.by_hash[block.hash] = block.number
+        for index, tx in enumerate(block.transactions):
+            self.tx_locations[tx.hash] = TxLocation(block.number, index)
+
+    def add_genesis(self, miner: bytes, timestamp: int) -> DevBlock:
+        """Record block 0 (no transactions) over the engine's genesis state."""
+        draft = BlockDraft(0, timestamp, miner, GAS_LIMIT, self._state_root(0), (), ())
+        block = assemble_block(draft, None)
+        self._index(block)
+        return block
+
+    def _state_root(self, number: int) -> bytes:
+        """The engine's state root after block number."""
+        return bytes(self.engine.header_at(number).state_root)
+
+    def mine(
+        self,
+        transactions: Sequence[SignedTransactionAPI],
+        *,
+        timestamp: int,
+        miner: bytes,
+        uncle_count: int = 0,
+        extra_data: bytes = b"",
+    ) -> DevBlock:
+        """Execute transactions into a new block ending with its REMASC transaction."""
+        batch = self.engine.mine(transactions, timestamp)
+        number = int(batch.header.block_number)
+        records = [TxRecord.from_signed(tx) for tx in transactions]
+        receipts = _receipts(records, batch.receipts)
+        records.append(TxRecord.remasc(number))
+        receipts.append(remasc_receipt(receipts[-1].cumulative_gas_used if receipts else 0))
+        recent = self.blocks[-(UNCLE_WINDOW - 1) :]
+        draft = BlockDraft(
+            number=number,
+            timestamp=timestamp,
+            miner=miner,
+            gas_limit=GAS_LIMIT,
+            state_root=bytes(batch.header.state_root),
+            transactions=tuple(records),
+            receipts=tuple(receipts),
+            uncle_count=uncle_count,
+            recent_uncles=uncle_count + sum(len(b.uncles) for b in recent),
+            extra_data=extra_data,
+        )
+        block = assemble_block(draft, self.head)
+        self._index(block)
+        return block
+
+
+def _receipts(records: Sequence[TxRecord], receipts: Sequence[ReceiptAPI]) -> list[ReceiptRecord]:
+    """Receipt records with each transaction's own gas and created contract."""
+    result: list[ReceiptRecord] = []
+    previous = 0
+    for tx, receipt in zip(records, receipts):
+        cumulative = receipt.gas_used
+        created = None if tx.to else generate_contract_address(tx.sender, tx.nonce)
+        result.append(ReceiptRecord.from_receipt(receipt, cumulative - previous, created))
+        previous = cumulative
+    return result

@@ -1,0 +1,119 @@
+"""eth_getLogs: the filter object of §4.3 and the limits of §8."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from explorer.devnet import params
+from explorer.devnet.blockdata import DevBlock, LogRecord
+from explorer.devnet.errors import LOG_LIMIT_EXCEEDED, RpcFailure, invalid_params
+from explorer.devnet.shapes import Json, log_json
+
+FILTER_FIELDS = {"fromBlock", "toBlock", "blockHash", "address", "topics"}
+MAX_TOPICS = 4
+
+
+@dataclass(frozen=True)
+class LogLimits:
+    """§8: a range longer than max_blocks may return at most max_logs logs."""
+
+    max_blocks: int = 2000
+    max_logs: int = 10000
+
+
+@dataclass(frozen=True)
+class LogFilter:
+    """A parsed filter: a block range or hash, addresses and topic alternatives."""
+
+    from_block: params.BlockRef | None
+    to_block: params.BlockRef | None
+    block_hash: bytes | None
+    addresses: frozenset[bytes]
+    topics: tuple[frozenset[bytes] | None, ...]
+
+    def matches(self, log: LogRecord) -> bool:
+        """Tell whether a log passes the address and topic conditions."""
+        if self.addresses and log.address not in self.addresses:
+            return False
+        return all(
+            wanted is None or (i < len(log.topics) and log.topics[i] in wanted)
+            for i, wanted in enumerate(self.topics)
+        )
+
+
+def parse_filter(value: object) -> LogFilter:
+    """Parse the filter object, enforcing blockHash XOR a range."""
+    if not isinstance(value, dict) or not set(value) <= FILTER_FIELDS:
+        raise invalid_params("filter must be an object with the fields of §4.3")
+    has_range = value.get("fromBlock") is not None or value.get("toBlock") is not None
+    if value.get("blockHash") is not None and has_range:
+        raise invalid_params("blockHash cannot be combined with fromBlock or toBlock")
+    return LogFilter(
+        from_block=_optional_ref(value.get("fromBlock")),
+        to_block=_optional_ref(value.get("toBlock")),
+        block_hash=params.block_hash(value["blockHash"]) if value.get("blockHash") else None,
+        addresses=_addresses(value.get("address")),
+        topics=_topics(value.get("topics")),
+    )
+
+
+def _optional_ref(value: object) -> params.BlockRef | None:
+    """A block number or tag, or None when absent."""
+    return None if value is None else params.block_ref(value, allow_hash=False)
+
+
+def _addresses(value: object) -> frozenset[bytes]:
+    """One address or a list of them (empty means any)."""
+    if value is None:
+        return frozenset()
+    if isinstance(value, list):
+        return frozenset(params.address(item) for item in value)
+    return frozenset({params.address(value)})
+
+
+def _topics(value: object) -> tuple[frozenset[bytes] | None, ...]:
+    """Up to four positions, each null (any), a topic or a list of topics (any of them)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_TOPICS:
+        raise invalid_params(f"topics must be a list of at most {MAX_TOPICS} entries")
+    return tuple(_topic_position(entry) for entry in value)
+
+
+def _topic_position(entry: Any) -> frozenset[bytes] | None:
+    """One topic position: null, a topic, or a list of alternatives."""
+    if entry is None:
+        return None
+    if isinstance(entry, list):
+        if any(item is None for item in entry):
+            return None
+        return frozenset(params.block_hash(item, "topic") for item in entry)
+    return frozenset({params.block_hash(entry, "topic")})
+
+
+def limit_message(limits: LogLimits) -> str:
+    """rskj's words for a query over both limits."""
+    return (
+        f"Cannot query more than {limits.max_blocks} blocks at once. "
+        f"Filter returned more than {limits.max_logs} logs."
+    )
+
+
+def collect_logs(
+    blocks: Sequence[DevBlock], log_filter: LogFilter, limits: LogLimits
+) -> list[Json]:
+    """The matching logs of consecutive blocks; -32012 when over both limits."""
+    capped = len(blocks) > limits.max_blocks
+    found: list[Json] = []
+    for block in blocks:
+        log_index = 0
+        for tx_index, receipt in enumerate(block.receipts):
+            for log in receipt.logs:
+                if log_filter.matches(log):
+                    found.append(log_json(log, block, tx_index, log_index))
+                    if capped and len(found) > limits.max_logs:
+                        raise RpcFailure(LOG_LIMIT_EXCEEDED, limit_message(limits))
+                log_index += 1
+    return found

@@ -1,0 +1,353 @@
+"""DevnetNode: every JSON-RPC method of the service over the devnet's chain."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from eth.abc import StateAPI
+from eth.exceptions import Revert
+from eth_utils import keccak
+
+from explorer.chain.hexutil import to_data, to_quantity
+from explorer.chain.revert import decode_revert_reason
+from explorer.devnet import params
+from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
+from explorer.devnet.blocks import BlockDraft, assemble_block
+from explorer.devnet.errors import (
+    EXECUTION_REVERTED,
+    INTERNAL_ERROR,
+    METHOD_NOT_FOUND,
+    RpcFailure,
+    invalid_params,
+)
+from explorer.devnet.evm import GAS_LIMIT
+from explorer.devnet.ledger import Ledger, remasc_receipt
+from explorer.devnet.logs import LogLimits, collect_logs, parse_filter
+from explorer.devnet.manifest import SeedManifest
+from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
+from explorer.devnet.txpool import TxPool, decode_signed
+
+__all__ = ["DevnetNode", "LogLimits", "RpcFailure", "SeedManifest", "open_node"]
+
+CLIENT_VERSION = "RskJ/6.2.0-devnet/Linux/Python3.11/EXPLORER-DEVNET"
+PROTOCOL_VERSION = "0x3e"
+Handler = Callable[[list[Any]], Any]
+
+
+class DevnetNode:
+    """A local RSK-like node: the seeded chain, a pool, and the 26 methods of the spec."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        manifest: SeedManifest,
+        pool: TxPool,
+        *,
+        instant_mining: bool = True,
+        log_limits: LogLimits = LogLimits(),
+        miner: bytes = bytes(20),
+    ) -> None:
+        self.chain_id = ledger.engine.chain_id
+        self.manifest = manifest
+        self.log_limits = log_limits
+        self.instant_mining = instant_mining
+        self._ledger = ledger
+        self._pool = pool
+        self._miner = miner
+        self._lock = threading.RLock()
+        self._methods: dict[str, Handler] = {
+            name[len("_m_") :]: getattr(self, name) for name in dir(self) if name.startswith("_m_")
+        }
+
+    @property
+    def head_number(self) -> int:
+        """The number of the latest block."""
+        return self._ledger.head.number
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The names of the methods handle() answers."""
+        return tuple(sorted(self._methods))
+
+    def handle(self, method: str, params: list[Any]) -> Any:
+        """JSON-ready result for one JSON-RPC call; raises RpcFailure."""
+        try:
+            handler = self._methods.get(method) if isinstance(method, str) else None
+            if handler is None:
+                shown = method[:80] if isinstance(method, str) else "?"
+                raise RpcFailure(
+                    METHOD_NOT_FOUND, f"The method {shown} does not exist/is not available"
+                )
+            if params is None:
+                params = []
+            if not isinstance(params, list):
+                raise invalid_params("params must be an array")
+            with self._lock:
+                return handler(list(params))
+        except RpcFailure:
+            raise
+        except Exception:
+            raise RpcFailure(INTERNAL_ERROR, "Internal error") from None
+
+    def mine_block(self) -> int:
+        """Mine the pool's ready transactions (possibly none) into a new block."""
+        with self._lock:
+            state = self._state(self.head_number)
+            ready = self._pool.take_ready(state.get_nonce, state.get_balance)
+            timestamp = max(int(time.time()), self._ledger.head.timestamp + 1)
+            return self._ledger.mine(ready, timestamp=timestamp, miner=self._miner).number
+
+    # --- resolution helpers -------------------------------------------------------------
+
+    def _state(self, number: int) -> StateAPI:
+        """The state after block number."""
+        return self._ledger.engine.state_at(number)
+
+    def _block_number(self, ref: params.BlockRef) -> int | None:
+        """The mined block a selector names (pending means latest here), or None."""
+        if ref.tag == "earliest":
+            return 0
+        if ref.tag in ("latest", "pending"):
+            return self.head_number
+        if ref.block_hash is not None:
+            return self._ledger.by_hash.get(ref.block_hash)
+        assert ref.number is not None
+        return ref.number if ref.number <= self.head_number else None
+
+    def _state_number(self, value: object, *, default_latest: bool = True) -> int:
+        """The block whose state a state query reads; -32602 when it does not exist."""
+        if value is None and default_latest:
+            return self.head_number
+        number = self._block_number(params.block_ref(value, allow_hash=True))
+        if number is None:
+            raise invalid_params("block not found")
+        return number
+
+    def _block(self, ref: params.BlockRef) -> DevBlock | None:
+        """The block a selector names; the sample pending block for `pending`."""
+        if ref.tag == "pending":
+            return self._pending_block()
+        number = self._block_number(ref)
+        return None if number is None else self._ledger.blocks[number]
+
+    def _pending_block(self) -> DevBlock:
+        """A sample next block made of the pool's transactions and a REMASC transaction."""
+        head = self._ledger.head
+        number = head.number + 1
+        records = [TxRecord.from_signed(tx) for tx in self._pool.transactions()]
+        records.append(TxRecord.remasc(number))
+        receipts = [ReceiptRecord(1, 0, 0, None, (), 0) for _ in records[:-1]]
+        receipts.append(remasc_receipt(0))
+        draft = BlockDraft(
+            number=number,
+            timestamp=max(int(time.time()), head.timestamp + 1),
+            miner=self._miner,
+            gas_limit=GAS_LIMIT,
+            state_root=head.state_root,
+            transactions=tuple(records),
+            receipts=tuple(receipts),
+        )
+        return assemble_block(draft, head)
+
+    def _block_json(self, ref: params.BlockRef, full: bool) -> Json | None:
+        """A block object for a selector, or None."""
+        block = self._block(ref)
+        return None if block is None else block_json(block, full=full, pending=ref.tag == "pending")
+
+    # --- the methods of the spec, one handler each ----------------------------------------
+
+    def _m_eth_accounts(self, args: list[Any]) -> list[str]:
+        params.arity(args, 0)
+        return []
+
+    def _m_eth_blockNumber(self, args: list[Any]) -> str:
+        params.arity(args, 0)
+        return to_quantity(self.head_number)
+
+    def _m_eth_chainId(self, args: list[Any]) -> str:
+        params.arity(args, 0)
+        return to_quantity(self.chain_id)
+
+    def _m_net_version(self, args: list[Any]) -> str:
+        params.arity(args, 0)
+        return str(self.chain_id)
+
+    def _m_eth_protocolVersion(self, args: list[Any]) -> str:
+        params.arity(args, 0)
+        return PROTOCOL_VERSION
+
+    def _m_web3_clientVersion(self, args: list[Any]) -> str:
+        params.arity(args, 0)
+        return CLIENT_VERSION
+
+    def _m_web3_sha3(self, args: list[Any]) -> str:
+        (value,) = params.arity(args, 1)
+        return to_data(keccak(params.data(value)))
+
+    def _m_eth_gasPrice(self, args: list[Any]) -> str:
+        params.arity(args, 0)
+        return to_quantity(self._ledger.head.minimum_gas_price)
+
+    def _m_eth_getBalance(self, args: list[Any]) -> str:
+        account, selector = params.arity(args, 1, 1)
+        state = self._state(self._state_number(selector))
+        return to_quantity(state.get_balance(params.address(account)))
+
+    def _m_eth_getTransactionCount(self, args: list[Any]) -> str:
+        account, selector = params.arity(args, 1, 1)
+        sender = params.address(account)
+        nonce = self._state(self._state_number(selector)).get_nonce(sender)
+        if selector == "pending":
+            nonce = self._pool.next_nonce(sender, nonce)
+        return to_quantity(nonce)
+
+    def _m_eth_getCode(self, args: list[Any]) -> str:
+        account, selector = params.arity(args, 1, 1)
+        state = self._state(self._state_number(selector))
+        return to_data(state.get_code(params.address(account)))
+
+    def _m_eth_getStorageAt(self, args: list[Any]) -> str:
+        account, position, selector = params.arity(args, 2, 1)
+        state = self._state(self._state_number(selector))
+        value = state.get_storage(params.address(account), params.quantity(position, "position"))
+        return to_data(value.to_bytes(32, "big"))
+
+    def _m_eth_getBlockByHash(self, args: list[Any]) -> Json | None:
+        block_hash, full = params.arity(args, 1, 1)
+        ref = params.BlockRef(block_hash=params.block_hash(block_hash))
+        return self._block_json(ref, params.boolean(full) if full is not None else False)
+
+    def _m_eth_getBlockByNumber(self, args: list[Any]) -> Json | None:
+        selector, full = params.arity(args, 1, 1)
+        ref = params.block_ref(selector, allow_hash=False)
+        return self._block_json(ref, params.boolean(full) if full is not None else False)
+
+    def _count(self, ref: params.BlockRef, what: Callable[[DevBlock], int]) -> str | None:
+        """A count about the selected block, or None when there is no such block."""
+        block = self._block(ref)
+        return None if block is None else to_quantity(what(block))
+
+    def _m_eth_getBlockTransactionCountByHash(self, args: list[Any]) -> str | None:
+        (block_hash,) = params.arity(args, 1)
+        ref = params.BlockRef(block_hash=params.block_hash(block_hash))
+        return self._count(ref, lambda b: len(b.transactions))
+
+    def _m_eth_getBlockTransactionCountByNumber(self, args: list[Any]) -> str | None:
+        (selector,) = params.arity(args, 1)
+        return self._count(
+            params.block_ref(selector, allow_hash=False), lambda b: len(b.transactions)
+        )
+
+    def _m_eth_getUncleCountByBlockHash(self, args: list[Any]) -> str | None:
+        (block_hash,) = params.arity(args, 1)
+        ref = params.BlockRef(block_hash=params.block_hash(block_hash))
+        return self._count(ref, lambda b: len(b.uncles))
+
+    def _m_eth_getUncleCountByBlockNumber(self, args: list[Any]) -> str | None:
+        (selector,) = params.arity(args, 1)
+        return self._count(params.block_ref(selector, allow_hash=False), lambda b: len(b.uncles))
+
+    def _tx_at(self, ref: params.BlockRef, index_value: object) -> Json | None:
+        """The transaction at an index of the selected block, with `_id`."""
+        index = params.quantity(index_value, "index")
+        block = self._block(ref)
+        if block is None or index >= len(block.transactions):
+            return None
+        mined = None if ref.tag == "pending" else block
+        return tx_json(block.transactions[index], mined, index, with_id=True)
+
+    def _m_eth_getTransactionByBlockHashAndIndex(self, args: list[Any]) -> Json | None:
+        block_hash, index = params.arity(args, 2)
+        return self._tx_at(params.BlockRef(block_hash=params.block_hash(block_hash)), index)
+
+    def _m_eth_getTransactionByBlockNumberAndIndex(self, args: list[Any]) -> Json | None:
+        selector, index = params.arity(args, 2)
+        return self._tx_at(params.block_ref(selector, allow_hash=False), index)
+
+    def _m_eth_getTransactionByHash(self, args: list[Any]) -> Json | None:
+        (value,) = params.arity(args, 1)
+        tx_hash = params.block_hash(value, "transaction hash")
+        location = self._ledger.tx_locations.get(tx_hash)
+        if location is not None:
+            block = self._ledger.blocks[location.number]
+            return tx_json(block.transactions[location.index], block, location.index)
+        waiting = self._pool.get(tx_hash)
+        return None if waiting is None else tx_json(TxRecord.from_signed(waiting), None, None)
+
+    def _m_eth_getTransactionReceipt(self, args: list[Any]) -> Json | None:
+        (value,) = params.arity(args, 1)
+        location = self._ledger.tx_locations.get(params.block_hash(value, "transaction hash"))
+        if location is None:
+            return None
+        return receipt_json(self._ledger.blocks[location.number], location.index)
+
+    def _m_eth_getLogs(self, args: list[Any]) -> list[Json]:
+        (value,) = params.arity(args, 1)
+        log_filter = parse_filter(value)
+        if log_filter.block_hash is not None:
+            number = self._ledger.by_hash.get(log_filter.block_hash)
+            blocks = [] if number is None else [self._ledger.blocks[number]]
+        else:
+            latest = params.BlockRef(tag="latest")
+            first = self._block_number(log_filter.from_block or latest)
+            last = self._block_number(log_filter.to_block or latest)
+            first = self.head_number + 1 if first is None else first
+            last = self.head_number if last is None else last
+            blocks = self._ledger.blocks[first : last + 1]
+        return collect_logs(blocks, log_filter, self.log_limits)
+
+    def _m_eth_call(self, args: list[Any]) -> str:
+        call, selector = params.arity(args, 1, 1)
+        request = params.call_request(call)
+        computation = self._ledger.engine.call(request, self._state_number(selector))
+        if computation.is_error:
+            raise _execution_failure(computation.error, bytes(computation.output))
+        return to_data(bytes(computation.output))
+
+    def _m_eth_estimateGas(self, args: list[Any]) -> str:
+        call, selector = params.arity(args, 1, 1)
+        request = params.call_request(call)
+        return to_quantity(self._ledger.engine.estimate_gas(request, self._state_number(selector)))
+
+    def _m_eth_sendRawTransaction(self, args: list[Any]) -> str:
+        (value,) = params.arity(args, 1)
+        tx = decode_signed(params.data(value, "signed transaction"), self.chain_id)
+        self._pool.admit(tx, self._state(self.head_number))
+        if self.instant_mining:
+            self.mine_block()
+        return to_data(bytes(tx.hash))
+
+
+def _execution_failure(error: Exception, output: bytes) -> RpcFailure:
+    """-32015 for a failed call: the revert reason and revert bytes when it reverted."""
+    if isinstance(error, Revert):
+        reason = decode_revert_reason(output) or ""
+        message = f"VM Exception while processing transaction: revert {reason}".rstrip()
+        return RpcFailure(EXECUTION_REVERTED, message, to_data(output))
+    return RpcFailure(EXECUTION_REVERTED, f"VM Exception while processing transaction: {error}")
+
+
+def open_node(
+    chain_id: int,
+    *,
+    cache_dir: Path,
+    instant_mining: bool = True,
+    log_limits: LogLimits = LogLimits(),
+    progress: Callable[[str, float], None] | None = None,
+    seed: Any = None,
+) -> DevnetNode:
+    """Load the seeded history from the snapshot in cache_dir, or build and save it."""
+    from explorer.devnet.snapshot import load_or_build
+
+    return load_or_build(
+        chain_id,
+        cache_dir=cache_dir,
+        instant_mining=instant_mining,
+        log_limits=log_limits,
+        progress=progress,
+        seed=seed,
+    )

@@ -1,0 +1,116 @@
+"""Parse JSON-RPC params; anything malformed is an invalid-params failure (-32602)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from explorer.chain.hexutil import HexFormatError, parse_data, parse_fixed, parse_quantity
+from explorer.devnet.errors import invalid_params
+from explorer.devnet.evm import ZERO_ADDRESS, CallRequest
+
+T = TypeVar("T")
+MAX_QUANTITY = 2**256 - 1
+TAGS = ("latest", "earliest", "pending")
+
+
+@dataclass(frozen=True)
+class BlockRef:
+    """A block selector: a tag, a number or a hash (exactly one is set)."""
+
+    tag: str | None = None
+    number: int | None = None
+    block_hash: bytes | None = None
+
+
+def _hex(parse: Callable[[object], T], value: object, what: str) -> T:
+    """Run a hexutil parser, turning its failures into -32602."""
+    try:
+        return parse(value)
+    except (HexFormatError, ValueError, TypeError) as error:
+        raise invalid_params(f"{what}: {error}") from None
+
+
+def quantity(value: object, what: str = "quantity") -> int:
+    """A hex quantity of at most 256 bits."""
+    number = _hex(lambda v: parse_quantity(v, what), value, what)
+    if number > MAX_QUANTITY:
+        raise invalid_params(f"{what} is larger than 256 bits")
+    return number
+
+
+def data(value: object, what: str = "data") -> bytes:
+    """Hex data."""
+    return _hex(lambda v: parse_data(v, what), value, what)
+
+
+def address(value: object, what: str = "address") -> bytes:
+    """A 20-byte address."""
+    return bytes.fromhex(_hex(lambda v: parse_fixed(v, 20, what), value, what)[2:])
+
+
+def block_hash(value: object, what: str = "block hash") -> bytes:
+    """A 32-byte hash."""
+    return bytes.fromhex(_hex(lambda v: parse_fixed(v, 32, what), value, what)[2:])
+
+
+def boolean(value: object, what: str = "flag") -> bool:
+    """A JSON boolean."""
+    if not isinstance(value, bool):
+        raise invalid_params(f"{what} must be true or false")
+    return value
+
+
+def block_ref(value: object, *, allow_hash: bool) -> BlockRef:
+    """A block number or tag, or (when allowed) a block hash or EIP-1898 object."""
+    if isinstance(value, dict) and allow_hash:
+        return _block_object(value)
+    if isinstance(value, str) and value in TAGS:
+        return BlockRef(tag=value)
+    if allow_hash and isinstance(value, str) and len(value) == 66:
+        return BlockRef(block_hash=block_hash(value))
+    if not isinstance(value, str):
+        raise invalid_params("invalid block identifier")
+    return BlockRef(number=quantity(value, "block number"))
+
+
+def _block_object(value: dict[str, Any]) -> BlockRef:
+    """An EIP-1898 selector: {"blockHash": …} or {"blockNumber": …}."""
+    if set(value) <= {"blockHash", "requireCanonical"} and "blockHash" in value:
+        return BlockRef(block_hash=block_hash(value["blockHash"]))
+    if set(value) == {"blockNumber"}:
+        return block_ref(value["blockNumber"], allow_hash=False)
+    raise invalid_params("invalid block identifier")
+
+
+def arity(params: list[Any], required: int, optional: int = 0) -> list[Any]:
+    """Check the number of params; pad the optional ones with None."""
+    if not required <= len(params) <= required + optional:
+        raise invalid_params(f"expected {required} to {required + optional} params")
+    return params + [None] * (required + optional - len(params))
+
+
+CALL_FIELDS = {"from", "to", "gas", "gasPrice", "value", "data", "input", "nonce", "type"}
+
+
+def call_request(value: object) -> CallRequest:
+    """A call object (§2.2); `to` may be absent to simulate a contract creation."""
+    if not isinstance(value, dict) or not set(value) <= CALL_FIELDS:
+        raise invalid_params("call object must be an object with the fields of §2.2")
+    raw_data = value.get("data", value.get("input"))
+    to = value.get("to")
+    gas = value.get("gas")
+    return CallRequest(
+        sender=address(value["from"], "from") if value.get("from") is not None else ZERO_ADDRESS,
+        to=address(to, "to") if to is not None else None,
+        gas=quantity(gas, "gas") if gas is not None else None,
+        gas_price=_optional_quantity(value.get("gasPrice"), "gasPrice"),
+        value=_optional_quantity(value.get("value"), "value"),
+        data=data(raw_data, "data") if raw_data is not None else b"",
+    )
+
+
+def _optional_quantity(value: object, what: str) -> int:
+    """A quantity that defaults to zero when absent."""
+    return 0 if value is None else quantity(value, what)

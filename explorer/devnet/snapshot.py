@@ -1,0 +1,119 @@
+"""Snapshots of the seeded history in the cache dir: keyed by the seed definition, atomic."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from explorer.devnet.blockdata import DevBlock
+from explorer.devnet.contracts import compiled_digest
+from explorer.devnet.evm import Engine
+from explorer.devnet.history import FULL, HistoryBuilder, SeedSize
+from explorer.devnet.ledger import Ledger
+from explorer.devnet.logs import LogLimits
+from explorer.devnet.manifest import SeedManifest
+from explorer.devnet.node import DevnetNode
+from explorer.devnet.txpool import TxPool
+
+#: Bump when the history or the block format changes: old snapshots are then rebuilt.
+SEED_VERSION = "devnet-seed-1"
+Progress = Callable[[str, float], None]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything needed to reopen the seeded chain."""
+
+    store: dict[bytes, bytes]
+    blocks: list[DevBlock]
+    manifest: SeedManifest
+    pending: list[bytes]
+
+
+def seed_key(chain_id: int, size: SeedSize) -> str:
+    """Hash of the seed definition: code version, contract bytecode, chain id and size."""
+    text = f"{SEED_VERSION}|{compiled_digest()}|{chain_id}|{size}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def snapshot_path(cache_dir: Path, chain_id: int, size: SeedSize) -> Path:
+    """Where the snapshot of this seed lives."""
+    return cache_dir / f"devnet-{chain_id}-{size.name}-{seed_key(chain_id, size)}.pickle"
+
+
+def build_snapshot(chain_id: int, size: SeedSize, progress: Progress | None = None) -> Snapshot:
+    """Build the seeded history from scratch."""
+    builder = HistoryBuilder(chain_id, size, progress)
+    manifest = builder.build()
+    pending = [tx.encode() for tx in builder.pending]
+    return Snapshot(builder.engine.store(), builder.ledger.blocks, manifest, pending)
+
+
+def save_snapshot(path: Path, snapshot: Snapshot) -> None:
+    """Write atomically: a temp file in the same dir, then rename over the target."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(snapshot, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def load_snapshot(path: Path) -> Snapshot | None:
+    """Read a snapshot; None when it is missing or unreadable."""
+    try:
+        with path.open("rb") as handle:
+            snapshot = pickle.load(handle)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+        return None
+    return snapshot if isinstance(snapshot, Snapshot) else None
+
+
+def node_from_snapshot(
+    chain_id: int, snapshot: Snapshot, *, instant_mining: bool, log_limits: LogLimits
+) -> DevnetNode:
+    """A node over a snapshot's chain, its pending transactions back in the pool."""
+    engine = Engine.restore(chain_id, snapshot.store)
+    ledger = Ledger(engine, snapshot.blocks)
+    pool = TxPool(Engine.decode_transaction(raw) for raw in snapshot.pending)
+    return DevnetNode(
+        ledger,
+        snapshot.manifest,
+        pool,
+        instant_mining=instant_mining,
+        log_limits=log_limits,
+        miner=snapshot.blocks[-1].miner,
+    )
+
+
+def load_or_build(
+    chain_id: int,
+    *,
+    cache_dir: Path,
+    instant_mining: bool,
+    log_limits: LogLimits,
+    progress: Progress | None,
+    seed: SeedSize | None,
+) -> DevnetNode:
+    """Open the node from its snapshot, building and saving the snapshot first if needed."""
+    size = seed or FULL
+    path = snapshot_path(cache_dir, chain_id, size)
+    snapshot = load_snapshot(path)
+    if snapshot is None:
+        if progress:
+            progress("building the seeded history", 0.0)
+        snapshot = build_snapshot(chain_id, size, progress)
+        save_snapshot(path, snapshot)
+    elif progress:
+        progress("loaded the snapshot", 1.0)
+    return node_from_snapshot(
+        chain_id, snapshot, instant_mining=instant_mining, log_limits=log_limits
+    )
