@@ -184,20 +184,20 @@ def compose_hash_for_merged_mining(
 class MergeMiningReport:
     """Everything decoded from a block's merge-mining fields and why it does not verify."""
 
-    header: BitcoinHeader | None
-    coinbase: CoinbaseMidstate | None
-    proof_hashes: tuple[str, ...]
-    hash_for_merged_mining: bytes | None
-    parts: HashForMergedMiningParts | None
-    tag: bytes | None
-    tag_offset: int | None
-    tag_matches: bool
-    coinbase_txid: bytes | None
-    folded_root: bytes | None
-    root_matches: bool
-    block_number_matches: bool | None
-    meets_rsk_target: bool | None
-    problems: tuple[str, ...]
+    header: BitcoinHeader | None = None
+    coinbase: CoinbaseMidstate | None = None
+    proof_hashes: tuple[str, ...] = ()
+    hash_for_merged_mining: bytes | None = None
+    parts: HashForMergedMiningParts | None = None
+    tag: bytes | None = None
+    tag_offset: int | None = None
+    tag_matches: bool = False
+    coinbase_txid: bytes | None = None
+    folded_root: bytes | None = None
+    root_matches: bool = False
+    block_number_matches: bool | None = None
+    meets_rsk_target: bool | None = None
+    problems: tuple[str, ...] = ()
 
     @property
     def verified(self) -> bool:
@@ -283,11 +283,26 @@ def _check_tag(tail: bytes, expected: bytes | None, problems: list[str]) -> int 
     return offset
 
 
-def _meets_rsk_target(header: BitcoinHeader | None, difficulty: int | None) -> bool | None:
-    """Tell whether the Bitcoin hash meets the RSK block's target (2^256 / difficulty)."""
+def _check_root(root: bytes | None, header: BitcoinHeader | None, problems: list[str]) -> bool:
+    """Tell whether the folded root equals the header's merkle root; note a mismatch."""
+    if root is None or header is None:
+        return False
+    if display_hex(root) != header.merkle_root:
+        problems.append("folded merkle root does not equal the Bitcoin header's merkle root")
+        return False
+    return True
+
+
+def _check_target(
+    header: BitcoinHeader | None, difficulty: int | None, problems: list[str]
+) -> bool | None:
+    """Tell whether the Bitcoin hash meets the RSK target (2^256 / difficulty); note a miss."""
     if header is None or difficulty is None or difficulty <= 0:
         return None
-    return header.hash_value <= (1 << 256) // difficulty
+    if header.hash_value > (1 << 256) // difficulty:
+        problems.append("Bitcoin block hash is above the RSK block's target")
+        return False
+    return True
 
 
 def verify_merge_mining(
@@ -300,58 +315,29 @@ def verify_merge_mining(
     difficulty: int | None = None,
 ) -> MergeMiningReport:
     """Decode and check a block's merge-mining fields; never raises on garbage."""
-    fields = (header, coinbase, hash_for_merged_mining)
+    if all(field is None for field in (header, coinbase, proof, hash_for_merged_mining)):
+        return MergeMiningReport(problems=(NO_DATA_ABSENT,))
+    if not (header or coinbase or hash_for_merged_mining):
+        return MergeMiningReport(
+            hash_for_merged_mining=hash_for_merged_mining or None, problems=(NO_DATA_PENDING,)
+        )
     problems: list[str] = []
-    if all(field is None for field in (*fields, proof)):
-        problems.append(NO_DATA_ABSENT)
-    elif not any(fields):
-        problems.append(NO_DATA_PENDING)
-    else:
-        decoded_header = _decoded_header(header, problems)
-        decoded_coinbase = _decoded_coinbase(coinbase, problems)
-        hashes = _proof_hashes(proof, problems)
-        parts = _parts(hash_for_merged_mining, problems)
-        return _report(
-            decoded_header, decoded_coinbase, hashes, proof, hash_for_merged_mining, parts,
-            block_number, difficulty, problems,
-        )  # fmt: skip
-    return _report(None, None, None, None, hash_for_merged_mining, None, None, None, problems)
-
-
-def _report(
-    header: BitcoinHeader | None,
-    coinbase: CoinbaseMidstate | None,
-    hashes: tuple[str, ...] | None,
-    proof: bytes | None,
-    hash_for_merged_mining: bytes | None,
-    parts: HashForMergedMiningParts | None,
-    block_number: int | None,
-    difficulty: int | None,
-    problems: list[str],
-) -> MergeMiningReport:
-    """Run the cross-checks (tag, txid, root, target) and assemble the report."""
-    offset = (
-        None if coinbase is None else _check_tag(coinbase.tail, hash_for_merged_mining, problems)
-    )
-    tag = None if coinbase is None else find_rsk_tag(coinbase.tail)
-    txid = None if coinbase is None else coinbase_txid(coinbase)
-    root = (
-        None if txid is None or hashes is None or proof is None else fold_merkle_proof(txid, proof)
-    )
-    root_matches = (
-        root is not None and header is not None and display_hex(root) == header.merkle_root
-    )
-    if root is not None and header is not None and not root_matches:
-        problems.append("folded merkle root does not equal the Bitcoin header's merkle root")
-    meets_target = _meets_rsk_target(header, difficulty)
-    if meets_target is False:
-        problems.append("Bitcoin block hash is above the RSK block's target")
-    number_matches = None
-    if parts is not None and block_number is not None:
-        number_matches = parts.block_number == block_number
+    decoded_header = _decoded_header(header, problems)
+    decoded_coinbase = _decoded_coinbase(coinbase, problems)
+    hashes = _proof_hashes(proof, problems)
+    parts = _parts(hash_for_merged_mining, problems)
+    offset = tag = txid = root = None
+    if decoded_coinbase is not None:
+        offset = _check_tag(decoded_coinbase.tail, hash_for_merged_mining, problems)
+        tag = find_rsk_tag(decoded_coinbase.tail)
+        txid = coinbase_txid(decoded_coinbase)
+        if hashes is not None and proof is not None:
+            root = fold_merkle_proof(txid, proof)
+    root_matches = _check_root(root, decoded_header, problems)
+    meets_target = _check_target(decoded_header, difficulty, problems)
     return MergeMiningReport(
-        header=header,
-        coinbase=coinbase,
+        header=decoded_header,
+        coinbase=decoded_coinbase,
         proof_hashes=hashes or (),
         hash_for_merged_mining=hash_for_merged_mining,
         parts=parts,
@@ -361,7 +347,9 @@ def _report(
         coinbase_txid=txid,
         folded_root=root,
         root_matches=root_matches,
-        block_number_matches=number_matches,
+        block_number_matches=None
+        if parts is None or block_number is None
+        else parts.block_number == block_number,
         meets_rsk_target=meets_target,
         problems=tuple(problems),
     )
