@@ -259,7 +259,7 @@ def test_split_and_compose_hash_for_merged_mining() -> None:
 maybe_bytes = st.one_of(st.none(), st.binary(max_size=300))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(maybe_bytes, maybe_bytes, maybe_bytes, maybe_bytes)
 def test_garbage_never_raises(
     header: bytes | None, coinbase: bytes | None, proof: bytes | None, hfmm: bytes | None
@@ -269,6 +269,7 @@ def test_garbage_never_raises(
     assert report.problems
 
 
+@settings(deadline=None)
 @given(st.binary(min_size=80, max_size=80), st.binary(min_size=40, max_size=200))
 def test_well_sized_garbage_never_raises(header: bytes, coinbase: bytes) -> None:
     report = verify_merge_mining(header, coinbase, coinbase[:64], coinbase[:32], difficulty=7)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.chain.mergemining import (
@@ -80,6 +80,7 @@ def test_bad_inputs_are_rejected(kwargs: dict[str, object]) -> None:
         build_merge_mining_fields(**arguments)  # type: ignore[arg-type]
 
 
+@settings(deadline=None)
 @given(
     st.binary(min_size=32, max_size=32),
     st.binary(min_size=32, max_size=32),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.chain.records import Block, Log, Receipt, RecordFormatError, Transaction
@@ -275,6 +275,7 @@ json_values = st.recursive(
 )
 
 
+@settings(deadline=None)
 @given(st.sampled_from(FIXTURE_NAMES), st.data())
 def test_any_field_value_gives_a_record_or_record_format_error(
     name: str, data: st.DataObject

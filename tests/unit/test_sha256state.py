@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.chain import sha256state
@@ -22,6 +22,7 @@ def test_padding_boundaries(length: int) -> None:
     assert sha256state.resume(sha256state.INITIAL_STATE, 0, data) == hashlib.sha256(data).digest()
 
 
+@settings(deadline=None)
 @given(st.binary(max_size=400), st.data())
 def test_resume_from_any_block_boundary_matches_hashlib(data: bytes, draw: st.DataObject) -> None:
     cut = draw.draw(st.integers(min_value=0, max_value=len(data) // 64)) * 64
