@@ -10,6 +10,7 @@ from collections.abc import Sequence
 SUBCOMMANDS = {
     "rpc": "explorer.cli.rpc",
     "devnet": "explorer.cli.devnet",
+    "report": "explorer.cli.report",
 }
 
 

@@ -20,6 +20,9 @@ class Key(Generic[T]):
 
 NETWORK = Key("network/current", "")
 WINDOW_GEOMETRY = Key("ui/window_geometry", "")
+USE_PUBLIC_NODE = Key("network/use_public_node", False)
+OPEN_TABS = "ui/open_tabs"
+RECENT_SEARCHES = "search/recent"
 
 
 class Settings:
@@ -41,6 +44,17 @@ class Settings:
     def set(self, key: Key[T], value: T) -> None:
         """Store a value under the key."""
         self._store.setValue(key.name, value)
+
+    def get_list(self, name: str) -> list[str]:
+        """Return a stored list of strings (empty when absent or malformed)."""
+        value = self._store.value(name, [])
+        if isinstance(value, str):
+            return [value] if value else []
+        return [str(item) for item in value] if isinstance(value, list) else []
+
+    def set_list(self, name: str, values: list[str]) -> None:
+        """Store a list of strings."""
+        self._store.setValue(name, list(values))
 
     def api_key(self, network: str) -> str:
         """Return the API key stored for a network, or an empty string."""

@@ -1,44 +1,139 @@
-"""The main window's state: network, connection, head block, devnet start-up."""
+"""The main window's state: the session, its chain-id check, head block and status line."""
 
 from __future__ import annotations
 
+import asyncio
+
 from PySide6.QtCore import QObject, Signal
+
+from explorer.rpc.errors import RpcError
+from explorer.services.networks import chain_name
+from explorer.services.routes import Route
+from explorer.services.session import HeadEvent, Session
+from explorer.viewmodels.page import PageViewModel
+
+HEAD_POLL_SECONDS = 5.0
 
 
 class ShellViewModel(QObject):
-    """State of the window frame (title, status bar).
+    """State of the window frame: network, connection check, head, requests, banner.
 
     Signals:
-        status_changed: the status-bar text changed.
-        network_changed: the network name changed.
+        status_changed(str): the status-bar text changed.
+        network_changed(str): the network name changed.
+        banner_changed(str): the warning banner text changed ('' hides it).
+        head_changed(int): a newer head block was seen.
+        session_changed(): a new session replaced the old one.
     """
 
     status_changed = Signal(str)
     network_changed = Signal(str)
+    banner_changed = Signal(str)
+    head_changed = Signal(int)
+    session_changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._status = "Not connected"
-        self._network = "No network"
-
-    @property
-    def status(self) -> str:
-        """The status-bar text."""
-        return self._status
-
-    @property
-    def network(self) -> str:
-        """The name of the network the window shows."""
-        return self._network
+        self.session: Session | None = None
+        self.status = "Not connected"
+        self.network = "No network"
+        self.banner = ""
+        self.head: int | None = None
+        self.chain_check = "not checked"
+        self.info = ""
+        self._connect_task: asyncio.Task[None] | None = None
+        self._closing: asyncio.Future[None] | None = None
 
     def on_status(self, text: str) -> None:
-        """Show a new status line."""
-        if text != self._status:
-            self._status = text
+        """Show a free-form status line (e.g. devnet start-up progress)."""
+        if text != self.status:
+            self.status = text
             self.status_changed.emit(text)
 
     def on_network(self, name: str) -> None:
         """Show the network the window is bound to."""
-        if name != self._network:
-            self._network = name
+        if name != self.network:
+            self.network = name
             self.network_changed.emit(name)
+
+    def set_banner(self, text: str) -> None:
+        """Show or hide (empty text) the warning banner."""
+        if text != self.banner:
+            self.banner = text
+            self.banner_changed.emit(text)
+
+    def set_session(self, session: Session, info: str = "") -> None:
+        """Bind a new session: probe the chain id, then follow the head."""
+        old = self.session
+        if old is not None:
+            old.stop_following()
+            self._closing = asyncio.ensure_future(old.aclose())
+        self.session, self.head, self.info = session, None, info
+        self.chain_check = "checking chain id…"
+        self.on_network(f"{session.network.name} · {session.endpoint.redacted}")
+        self.set_banner(info)
+        self.session_changed.emit()
+        self._refresh_status()
+        if self._connect_task is not None:
+            self._connect_task.cancel()
+        self._connect_task = asyncio.ensure_future(self._connect(session))
+
+    async def _connect(self, session: Session) -> None:
+        """Probe the node; flag a chain mismatch; start the head follower."""
+        try:
+            probe = await session.connect()
+        except RpcError as error:
+            if session is self.session:
+                self.chain_check = f"not connected ({error.kind.value})"
+                self.set_banner(f"Cannot reach the node: {error.message}")
+                self._refresh_status()
+                session.follow_head(self._on_head, self._on_head_error, HEAD_POLL_SECONDS)
+            return
+        if session is not self.session:
+            return
+        mismatch = probe.mismatch()
+        if mismatch is not None:
+            self.chain_check = f"chain id {probe.chain_id} ≠ {session.network.chain_id}"
+            self.set_banner(
+                f"Chain mismatch: {mismatch.message} ({chain_name(probe.chain_id)}). "
+                f"Nothing from this node is shown as {session.network.name}; fix the endpoint "
+                "in Settings."
+            )
+        else:
+            self.chain_check = f"chain id {probe.chain_id} ✓"
+            self.set_banner(self.info)
+        self._refresh_status()
+        session.follow_head(self._on_head, self._on_head_error, HEAD_POLL_SECONDS)
+
+    def _on_head(self, event: HeadEvent) -> None:
+        """Show a newer head block."""
+        self.head = event.number
+        if self.banner.startswith("Cannot reach"):
+            self.set_banner(self.info)
+        self.head_changed.emit(event.number)
+        self._refresh_status()
+
+    def _on_head_error(self, error: RpcError) -> None:
+        """Show that the head could not be read."""
+        self.chain_check = f"{self.chain_check.split(' (')[0]} (head: {error.kind.value})"
+        self._refresh_status()
+
+    def _refresh_status(self) -> None:
+        """Rebuild the status line from its parts."""
+        session = self.session
+        if session is None:
+            return
+        parts = [self.chain_check]
+        parts.append("head —" if self.head is None else f"head #{self.head:,}")
+        if session.last_latency is not None:
+            parts.append(f"last request {session.last_latency * 1000:.0f} ms")
+        parts.append(f"{session.client.stats.today:,} requests today")
+        self.on_status(" · ".join(parts))
+
+    def create_page(self, route: Route) -> PageViewModel | None:
+        """Return a view model for a route's page (None for the home page or no session)."""
+        if self.session is None or route.page.value == "home":
+            return None
+        page = PageViewModel(self.session, route, self)
+        page.load()
+        return page

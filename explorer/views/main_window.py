@@ -1,53 +1,218 @@
-"""The main window: search bar, page area and status bar."""
+"""The main window: navigation bar with search, tabs of pages, banner and status bar."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QLineEdit, QMainWindow, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtGui import QKeySequence, QMouseEvent, QShortcut
+from PySide6.QtWidgets import (
+    QCompleter,
+    QLineEdit,
+    QMainWindow,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
+from explorer.services.routes import Page, Route
+from explorer.viewmodels.document import Tone
+from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.document_view import plain_label, tone_palette
+from explorer.views.page_view import PageView
 
 TITLE = "Rootstock Explorer"
+HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 
 
 class MainWindow(QMainWindow):
-    """Top-level window bound to a ShellViewModel."""
+    """Top-level window bound to the shell, navigator and search view models."""
 
-    def __init__(self, shell: ShellViewModel) -> None:
+    def __init__(
+        self,
+        shell: ShellViewModel,
+        navigator: Navigator | None = None,
+        search: SearchViewModel | None = None,
+    ) -> None:
         super().__init__()
-        self._shell = shell
+        self.shell = shell
+        self.navigator = navigator or Navigator(self)
+        self.search = search or SearchViewModel(parent=self)
         self.setWindowTitle(TITLE)
         self.resize(1200, 800)
+        self._build_toolbar()
+        self._build_body()
+        self._build_status_bar()
+        self._bind()
+        if self.navigator.count == 0:
+            self.navigator.open_tab()
+
+    def _build_toolbar(self) -> None:
+        """Back, forward, the search bar."""
+        toolbar = QToolBar("Navigation")
+        toolbar.setMovable(False)
+        self.back_action = toolbar.addAction("◀ Back", self.navigator.back)
+        self.back_action.setToolTip("Back (Alt+Left)")
+        self.forward_action = toolbar.addAction("Forward ▶", self.navigator.forward)
+        self.forward_action.setToolTip("Forward (Alt+Right)")
         self.search_bar = QLineEdit()
         self.search_bar.setPlaceholderText(
             "Search by block number, transaction or block hash, address, or name.rsk"
         )
         self.search_bar.setClearButtonEnabled(True)
-        toolbar = QToolBar("Search")
-        toolbar.setMovable(False)
+        completer = QCompleter(self.search.recent, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.search_bar.setCompleter(completer)
         toolbar.addWidget(self.search_bar)
         self.addToolBar(toolbar)
-        QShortcut(QKeySequence("Ctrl+L"), self).activated.connect(self.focus_search)
-        self.home_label = QLabel("Paste a transaction hash, a block number or an address above.")
-        self.home_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.home_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+    def _build_body(self) -> None:
+        """Banner, inline search message, tabs."""
         central = QWidget()
         layout = QVBoxLayout(central)
-        layout.addWidget(self.home_label)
+        layout.setContentsMargins(6, 4, 6, 4)
+        self.banner = plain_label("")
+        self.banner.setWordWrap(True)
+        self.banner.setVisible(False)
+        self.search_message = plain_label("")
+        self.search_message.setVisible(False)
+        tone_palette(self.search_message, Tone.BAD)
+        self.tabs = QTabWidget()
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(False)
+        self.tabs.setDocumentMode(True)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.search_message)
+        layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
-        self.network_label = QLabel()
-        self.network_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.status_label = QLabel()
-        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
+
+    def _build_status_bar(self) -> None:
+        """Network and connection status."""
+        self.network_label = plain_label(self.shell.network, selectable=False)
+        self.status_label = plain_label(self.shell.status, selectable=False)
         self.statusBar().addWidget(self.network_label)
         self.statusBar().addWidget(self.status_label, 1)
-        shell.network_changed.connect(self.network_label.setText)
-        shell.status_changed.connect(self.status_label.setText)
-        self.network_label.setText(shell.network)
-        self.status_label.setText(shell.status)
+
+    def _bind(self) -> None:
+        """Connect view models, shortcuts and widgets."""
+        self.shell.network_changed.connect(self.network_label.setText)
+        self.shell.status_changed.connect(self.status_label.setText)
+        self.shell.banner_changed.connect(self._show_banner)
+        self.shell.session_changed.connect(self.reload_all)
+        self.search.message_changed.connect(self._show_search_message)
+        self.search.navigate.connect(self._open_text_route)
+        self.search_bar.returnPressed.connect(lambda: self.search.on_submit(self.search_bar.text()))
+        nav = self.navigator
+        nav.tab_opened.connect(self._on_tab_opened)
+        nav.tab_closed.connect(self._on_tab_closed)
+        nav.current_changed.connect(self.tabs.setCurrentIndex)
+        nav.route_changed.connect(self._on_route_changed)
+        self.tabs.currentChanged.connect(nav.set_current)
+        self.tabs.tabCloseRequested.connect(nav.close_tab)
+        for keys, slot in (
+            ("Ctrl+L", self.focus_search),
+            ("Alt+Left", nav.back),
+            ("Alt+Right", nav.forward),
+            ("Ctrl+T", lambda: nav.open_tab()),
+            ("Ctrl+W", lambda: nav.close_tab(nav.current_index)),
+        ):
+            QShortcut(QKeySequence(keys), self).activated.connect(slot)
+        self._show_banner(self.shell.banner)
 
     def focus_search(self) -> None:
         """Put the cursor in the search bar with its text selected."""
         self.search_bar.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_bar.selectAll()
+
+    def _show_banner(self, text: str) -> None:
+        """Show or hide the banner."""
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
+        tone_palette(
+            self.banner, Tone.BAD if text.startswith(("Chain mismatch", "Cannot")) else Tone.WAITING
+        )
+
+    def _show_search_message(self, text: str) -> None:
+        """Show or hide the inline search message."""
+        self.search_message.setText(text)
+        self.search_message.setVisible(bool(text))
+
+    def _open_text_route(self, text: str, new_tab: bool) -> None:
+        """Open a route given as text (from search or a link)."""
+        try:
+            route = Route.parse(text)
+        except ValueError:
+            return
+        self.navigator.go(route, new_tab=new_tab)
+
+    def _page_widget(self, route: Route) -> QWidget:
+        """Return the widget of a route's page."""
+        model = self.shell.create_page(route)
+        if model is None:
+            home = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
+            home.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return home
+        view = PageView(model)
+        view.link_activated.connect(self._open_text_route)
+        return view
+
+    @staticmethod
+    def _tab_title(route: Route) -> str:
+        """Return a short tab title for a route."""
+        if route.page is Page.HOME:
+            return "Home"
+        target = route.target
+        short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
+        return f"{route.page.value.capitalize()} {short}"
+
+    def _on_tab_opened(self, index: int, text: str) -> None:
+        """Add a tab's widget."""
+        route = Route.parse(text)
+        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+
+    def _on_tab_closed(self, index: int) -> None:
+        """Remove a tab's widget and stop its work."""
+        widget = self.tabs.widget(index)
+        self.tabs.removeTab(index)
+        self._dispose(widget)
+
+    def _on_route_changed(self, index: int, text: str) -> None:
+        """Replace a tab's page after navigation."""
+        route = Route.parse(text)
+        old = self.tabs.widget(index)
+        self.tabs.blockSignals(True)
+        self.tabs.removeTab(index)
+        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.tabs.setCurrentIndex(index)
+        self.tabs.blockSignals(False)
+        self._dispose(old)
+
+    def reload_all(self) -> None:
+        """Rebuild every tab for a new session."""
+        for index in range(self.tabs.count()):
+            self._on_route_changed(index, str(self.navigator.route(index)))
+        self.tabs.setCurrentIndex(max(self.navigator.current_index, 0))
+
+    @staticmethod
+    def _dispose(widget: QWidget | None) -> None:
+        """Cancel a page's work and delete its widget."""
+        if isinstance(widget, PageView):
+            widget.model.dispose()
+        if widget is not None:
+            widget.deleteLater()
+
+    def current_page(self) -> PageView | None:
+        """Return the page view of the current tab, if it shows one."""
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, PageView) else None
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        """Mouse back/forward buttons move through the current tab's history."""
+        if event.button() == Qt.MouseButton.BackButton:
+            self.navigator.back()
+        elif event.button() == Qt.MouseButton.ForwardButton:
+            self.navigator.forward()
+        else:
+            super().mouseReleaseEvent(event)

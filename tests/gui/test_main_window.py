@@ -33,8 +33,8 @@ def test_ctrl_l_focuses_search(qtbot: object) -> None:
         window.show()
         window.activateWindow()
     window.search_bar.setText("123")
-    window.home_label.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-    window.home_label.setFocus()
+    window.tabs.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    window.tabs.setFocus()
     assert not window.search_bar.hasFocus()
     qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)  # type: ignore[attr-defined]
     assert window.search_bar.hasFocus()

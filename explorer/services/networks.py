@@ -1,0 +1,101 @@
+"""The networks the explorer knows: hosted, public, local devnet and custom endpoints."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from explorer.rpc.endpoint import Endpoint, UrlForm
+
+GET_A_KEY = (
+    "Rootstock Mainnet and Testnet need an API key from the Rootstock RPC API dashboard "
+    "(create an app, choose the network, copy its key into Settings), "
+    "or use the rate-limited public node without a key."
+)
+
+
+class NetworkKind(enum.Enum):
+    """Where a network's node lives."""
+
+    HOSTED = "hosted"
+    DEVNET = "devnet"
+    CUSTOM = "custom"
+
+
+@dataclass(frozen=True)
+class Network:
+    """A chain the user can browse and how to reach it."""
+
+    id: str
+    name: str
+    chain_id: int
+    currency: str
+    kind: NetworkKind
+    hosted_base: str | None = None
+    public_url: str | None = None
+    rns_registry: str | None = None
+
+    def endpoint(self, api_key: str | None, *, v2: bool = False) -> Endpoint:
+        """Return the hosted endpoint with the key, or the public node when there is none."""
+        if api_key and self.hosted_base:
+            form = UrlForm.V2_KEY if v2 else UrlForm.KEY
+            return Endpoint(self.hosted_base, api_key, form)
+        if self.public_url:
+            return Endpoint(self.public_url, None, UrlForm.NO_KEY)
+        raise ValueError(f"{self.name} has no endpoint without an API key")
+
+
+MAINNET = Network(
+    id="mainnet",
+    name="Rootstock Mainnet",
+    chain_id=30,
+    currency="RBTC",
+    kind=NetworkKind.HOSTED,
+    hosted_base="https://rpc.mainnet.rootstock.io",
+    public_url="https://public-node.rsk.co",
+    rns_registry="0xcb868aeabd31e2b66f74e9a55cf064abb31a4ad5",
+)
+TESTNET = Network(
+    id="testnet",
+    name="Rootstock Testnet",
+    chain_id=31,
+    currency="tRBTC",
+    kind=NetworkKind.HOSTED,
+    hosted_base="https://rpc.testnet.rootstock.io",
+    public_url="https://public-node.testnet.rsk.co",
+    rns_registry="0x7d284aaac6e925aad802a53c0c69efe3764597b8",
+)
+DEVNET = Network(
+    id="devnet",
+    name="Local devnet",
+    chain_id=31,
+    currency="tRBTC",
+    kind=NetworkKind.DEVNET,
+    rns_registry=TESTNET.rns_registry,
+)
+BUILTIN = (MAINNET, TESTNET, DEVNET)
+
+CHAIN_NAMES = {
+    30: "Rootstock Mainnet",
+    31: "Rootstock Testnet",
+    32: "RSK devnet",
+    33: "RSK regtest",
+}
+
+
+def chain_name(chain_id: int | None) -> str:
+    """Return a human name for a chain id, e.g. `chain 1` when unknown."""
+    if chain_id is None:
+        return "unknown chain"
+    return CHAIN_NAMES.get(chain_id, f"chain {chain_id}")
+
+
+def custom_network(name: str, chain_id: int, currency: str = "RBTC") -> Network:
+    """Return a user-defined network (its endpoint is stored with the settings)."""
+    return Network(
+        id=f"custom:{name}",
+        name=name,
+        chain_id=chain_id,
+        currency=currency,
+        kind=NetworkKind.CUSTOM,
+    )

@@ -1,0 +1,172 @@
+"""Reads pages' data through the client, caching what can no longer change."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from explorer.chain.records import Block, Receipt, Transaction
+from explorer.chain.revert import decode_revert_reason
+from explorer.rpc.errors import NodeError, RpcError
+from explorer.rpc.params import BlockSelector
+from explorer.rpc.wrappers import TypedCalls
+
+T = TypeVar("T")
+
+SAFE_CONFIRMATIONS = 12
+
+
+class LruCache:
+    """A small least-recently-used map."""
+
+    def __init__(self, capacity: int = 2048) -> None:
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._capacity = capacity
+
+    def get(self, key: Any) -> Any:
+        """Return the cached value or None, marking it recently used."""
+        if key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def put(self, key: Any, value: Any) -> None:
+        """Store a value, evicting the least recently used beyond capacity."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._capacity:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        """Return how many entries are cached."""
+        return len(self._items)
+
+
+@dataclass(frozen=True)
+class TxBundle:
+    """A transaction with its receipt and the time of its block, as the page needs them."""
+
+    tx: Transaction
+    receipt: Receipt | None
+    block_timestamp: int | None
+    revert_reason: str | None
+
+
+class ChainReader:
+    """Page-level reads over the client: concurrent where possible, cached when settled."""
+
+    def __init__(self, client: TypedCalls) -> None:
+        self.client = client
+        self.head: int | None = None
+        self._cache = LruCache()
+
+    def note_head(self, number: int) -> None:
+        """Record the newest head seen (from the head follower or a read)."""
+        if self.head is None or number > self.head:
+            self.head = number
+
+    def _settled(self, number: int | None) -> bool:
+        """Tell whether a block number is deep enough that a reorganisation is unlikely."""
+        return (
+            number is not None
+            and self.head is not None
+            and self.head - number >= SAFE_CONFIRMATIONS
+        )
+
+    async def latest_number(self) -> int:
+        """Ask the node for the head and remember it."""
+        number = await self.client.block_number()
+        self.note_head(number)
+        return number
+
+    async def head_number(self) -> int:
+        """Return the known head, asking the node only when none is known."""
+        return self.head if self.head is not None else await self.latest_number()
+
+    async def block(self, selector: BlockSelector | str, *, full: bool = False) -> Block | None:
+        """Return a block by number, tag or hash; settled blocks come from the cache."""
+        key = ("block", str(selector).lower(), full)
+        if (cached := self._cache.get(key)) is not None:
+            return cached  # type: ignore[no-any-return]
+        if isinstance(selector, str) and len(selector) == 66:
+            block = await self.client.get_block_by_hash(selector, full)
+        else:
+            block = await self.client.get_block_by_number(selector, full)
+        if block is not None and block.number is not None:
+            if selector == "latest":
+                self.note_head(block.number)
+            self._remember_block(block, full)
+        return block
+
+    def _remember_block(self, block: Block, full: bool) -> None:
+        """Cache a mined block by hash, and by number once settled."""
+        self._cache.put(("block", str(block.hash), full), block)
+        if self._settled(block.number):
+            self._cache.put(("block", str(block.number), full), block)
+        if full and block.transactions:
+            for tx in block.transactions:
+                self._remember_tx(tx)
+
+    def _remember_tx(self, tx: Transaction) -> None:
+        """Cache a settled transaction by hash."""
+        if self._settled(tx.block_number):
+            self._cache.put(("tx", tx.hash), tx)
+
+    async def transaction(self, tx_hash: str) -> Transaction | None:
+        """Return a transaction by hash (cached once settled)."""
+        if (cached := self._cache.get(("tx", tx_hash))) is not None:
+            return cached  # type: ignore[no-any-return]
+        tx = await self.client.get_transaction_by_hash(tx_hash)
+        if tx is not None:
+            self._remember_tx(tx)
+        return tx
+
+    async def receipt(self, tx_hash: str) -> Receipt | None:
+        """Return a receipt by transaction hash (cached once settled)."""
+        if (cached := self._cache.get(("receipt", tx_hash))) is not None:
+            return cached  # type: ignore[no-any-return]
+        receipt = await self.client.get_transaction_receipt(tx_hash)
+        if receipt is not None and self._settled(receipt.block_number):
+            self._cache.put(("receipt", tx_hash), receipt)
+        return receipt
+
+    async def tx_bundle(self, tx_hash: str) -> TxBundle | None:
+        """Return a transaction with receipt, block time and revert reason; None if unknown."""
+        tx, receipt = await asyncio.gather(self.transaction(tx_hash), self.receipt(tx_hash))
+        if tx is None:
+            return None
+        if tx.is_pending or tx.block_number is None:
+            return TxBundle(tx, None, None, None)
+        block_task = self.block(tx.block_hash or tx.block_number)
+        reason_task = self._revert_reason(tx, receipt)
+        block, reason = await asyncio.gather(block_task, reason_task)
+        return TxBundle(tx, receipt, block.timestamp if block else None, reason)
+
+    async def _revert_reason(self, tx: Transaction, receipt: Receipt | None) -> str | None:
+        """Replay a failed transaction with eth_call at its parent block to learn why it failed."""
+        if receipt is None or receipt.succeeded is not False or tx.block_number is None:
+            return None
+        call: dict[str, Any] = {"from": tx.sender, "gas": hex(tx.gas), "value": hex(tx.value)}
+        call["gasPrice"] = hex(tx.gas_price)
+        call["data"] = "0x" + tx.input.hex()
+        if tx.to is None:
+            return None
+        call["to"] = tx.to
+        key = ("revert", tx.hash)
+        if (cached := self._cache.get(key)) is not None:
+            return str(cached)
+        try:
+            await self.client.eth_call(call, hex(max(tx.block_number - 1, 0)))
+        except NodeError as error:
+            reason = error.revert_reason or error.message
+        except RpcError:
+            return None
+        else:
+            reason = "out of gas or an error that does not repeat in a replay"
+        self._cache.put(key, reason)
+        return reason
+
+
+__all__ = ["ChainReader", "LruCache", "TxBundle", "decode_revert_reason"]

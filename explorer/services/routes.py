@@ -1,0 +1,57 @@
+"""Routes: where a link or a search leads (`block/123`, `tx/0x…`, `address/0x…`)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Page(enum.Enum):
+    """The kinds of page the explorer shows."""
+
+    HOME = "home"
+    BLOCK = "block"
+    TX = "tx"
+    ADDRESS = "address"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One page and the entity it shows (block number, tag or hash; tx hash; address)."""
+
+    page: Page
+    target: str = ""
+
+    def __str__(self) -> str:
+        """Return the route as text, e.g. `tx/0xabc…`."""
+        return self.page.value if self.page is Page.HOME else f"{self.page.value}/{self.target}"
+
+    @classmethod
+    def parse(cls, text: str) -> Route:
+        """Parse a route's text form; ValueError when it is not one."""
+        page_name, _, target = text.partition("/")
+        try:
+            page = Page(page_name)
+        except ValueError:
+            raise ValueError(f"not a route: {text!r}") from None
+        if (page is Page.HOME) != (target == ""):
+            raise ValueError(f"not a route: {text!r}")
+        return cls(page, target)
+
+
+HOME = Route(Page.HOME)
+
+
+def block_route(number_or_hash: int | str) -> Route:
+    """Return the route of a block by number, tag or hash."""
+    return Route(Page.BLOCK, str(number_or_hash))
+
+
+def tx_route(tx_hash: str) -> Route:
+    """Return the route of a transaction."""
+    return Route(Page.TX, tx_hash)
+
+
+def address_route(address: str) -> Route:
+    """Return the route of an address."""
+    return Route(Page.ADDRESS, address.lower())

@@ -1,0 +1,52 @@
+"""Turns a parsed search query into a route, asking the node only what it must."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from explorer.chain import query as q
+from explorer.services.reader import ChainReader
+from explorer.services.rns import RnsError, resolve_name
+from explorer.services.routes import Route, address_route, block_route, tx_route
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where a search leads (route), or why it leads nowhere (message); warnings travel along."""
+
+    route: Route | None
+    message: str = ""
+    warning: str = ""
+
+
+async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None) -> Resolution:
+    """Resolve a parsed query; not found is a message, RPC failures raise RpcError."""
+    match query:
+        case q.Invalid(message=message):
+            return Resolution(None, message)
+        case q.BlockNumberQuery(number=number):
+            return Resolution(block_route(number))
+        case q.BlockTagQuery(tag=tag):
+            return Resolution(block_route(tag))
+        case q.AddressQuery(address=address, warning=warning):
+            return Resolution(address_route(address), warning=warning or "")
+        case q.HashQuery(hash=value):
+            return await _resolve_hash(value, reader)
+        case q.RnsQuery(name=name):
+            try:
+                address = await resolve_name(reader.client, rns_registry, name)
+            except RnsError as error:
+                return Resolution(None, str(error))
+            return Resolution(address_route(address), warning=f"{name} → {address}")
+    return Resolution(None, "This search is not recognised.")
+
+
+async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
+    """Ask for a transaction and a block with this hash at once; take what exists."""
+    tx, block = await asyncio.gather(reader.transaction(value), reader.block(value))
+    if tx is not None:
+        return Resolution(tx_route(value))
+    if block is not None:
+        return Resolution(block_route(value))
+    return Resolution(None, f"No transaction or block with hash {value} on this network.")

@@ -1,0 +1,97 @@
+"""One connection to one network: endpoint, client, reader, chain-id check and head follower."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from explorer.rpc.client import ProbeResult, RpcClient
+from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import RpcError
+from explorer.services.networks import Network
+from explorer.services.reader import ChainReader
+
+HeadListener = Callable[[int], None]
+ErrorListener = Callable[[RpcError], None]
+
+
+@dataclass(frozen=True)
+class HeadEvent:
+    """A head number read from the node, with how long the read took."""
+
+    number: int
+    latency: float
+
+
+class Session:
+    """Everything needed to read one network; close it when switching networks."""
+
+    def __init__(
+        self, network: Network, endpoint: Endpoint, client: RpcClient | None = None
+    ) -> None:
+        self.network = network
+        self.endpoint = endpoint
+        self.client = client or RpcClient(endpoint)
+        self.reader = ChainReader(self.client)
+        self.probe: ProbeResult | None = None
+        self.last_latency: float | None = None
+        self._follower: asyncio.Task[None] | None = None
+
+    @property
+    def chain_matches(self) -> bool | None:
+        """True/False once probed: does the node serve the network's chain id?"""
+        return None if self.probe is None else self.probe.matches
+
+    async def connect(self) -> ProbeResult:
+        """Probe the node's chain id and version; remember the verdict."""
+        self.probe = await self.client.probe(self.network.chain_id)
+        self.last_latency = self.probe.latency
+        return self.probe
+
+    async def read_head(self) -> HeadEvent:
+        """Ask the node for its head, timing the request."""
+        started = time.perf_counter()
+        number = await self.reader.latest_number()
+        self.last_latency = time.perf_counter() - started
+        return HeadEvent(number, self.last_latency)
+
+    def follow_head(
+        self, on_head: Callable[[HeadEvent], None], on_error: ErrorListener, interval: float = 5.0
+    ) -> None:
+        """Poll the head every interval seconds, reporting each new head or error."""
+        self.stop_following()
+        self._follower = asyncio.ensure_future(self._follow(on_head, on_error, interval))
+
+    async def _follow(
+        self, on_head: Callable[[HeadEvent], None], on_error: ErrorListener, interval: float
+    ) -> None:
+        """The polling loop; only a strictly newer head is reported (latest wins)."""
+        newest = -1
+        while True:
+            try:
+                event = await self.read_head()
+            except RpcError as error:
+                on_error(error)
+            else:
+                if event.number > newest:
+                    newest = event.number
+                    on_head(event)
+            await asyncio.sleep(interval)
+
+    def stop_following(self) -> None:
+        """Stop the head follower, if any."""
+        if self._follower is not None:
+            self._follower.cancel()
+            self._follower = None
+
+    async def aclose(self) -> None:
+        """Stop following and close the client."""
+        follower, self._follower = self._follower, None
+        if follower is not None:
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
+        await self.client.aclose()

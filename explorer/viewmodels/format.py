@@ -1,0 +1,107 @@
+"""Small display formatters shared by the page documents."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from explorer.chain.checksum import to_checksum_address
+from explorer.chain.units import format_gwei, format_rbtc
+from explorer.viewmodels.document import Field, Kind, Tone
+
+
+def age(seconds: float) -> str:
+    """Return a short age such as `42 s ago`, `5 min ago`, `3 h 2 min ago`, `4 days ago`."""
+    if seconds < 0:
+        return "in the future"
+    if seconds < 60:
+        return f"{int(seconds)} s ago"
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return f"{minutes} min ago"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes} min ago" if minutes else f"{hours} h ago"
+    days = hours // 24
+    return f"{days} day ago" if days == 1 else f"{days} days ago"
+
+
+def utc_text(timestamp: int) -> str:
+    """Return a Unix time as `YYYY-MM-DD HH:MM:SS UTC`."""
+    return datetime.fromtimestamp(timestamp, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def timestamp_text(timestamp: int, now: float) -> tuple[str, str]:
+    """Return (`age · UTC time`, tooltip with local and UTC time)."""
+    utc = utc_text(timestamp)
+    local = datetime.fromtimestamp(timestamp, tz=UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
+    return f"{age(now - timestamp)} · {utc}", f"Local: {local}\nUTC: {utc}\nUnix: {timestamp}"
+
+
+def time_field(label: str, timestamp: int, now: float) -> Field:
+    """Return a time field with age, UTC and local time."""
+    text, tooltip = timestamp_text(timestamp, now)
+    return Field(label, text, Kind.TIME, timestamp, tooltip)
+
+
+def amount_field(label: str, wei: int, symbol: str) -> Field:
+    """Return an amount field: exact RBTC, exact wei on hover."""
+    return Field(label, format_rbtc(wei, symbol), Kind.AMOUNT, wei, f"{wei:,} wei")
+
+
+def price_field(label: str, wei: int, symbol: str) -> Field:
+    """Return a gas-price field in gwei and RBTC."""
+    return Field(
+        label, f"{format_gwei(wei)} ({format_rbtc(wei, symbol)})", Kind.AMOUNT, wei, f"{wei:,} wei"
+    )
+
+
+def address_field(
+    label: str, address: str | None, chain_id: int, name: str | None = None, empty: str = "—"
+) -> Field:
+    """Return an address field in the chain's EIP-1191 checksum, with a known name if any."""
+    if address is None:
+        return Field(label, empty, Kind.TEXT, tone=Tone.MUTED)
+    shown = to_checksum_address(address, chain_id)
+    text = f"{shown} ({name})" if name else shown
+    return Field(label, text, Kind.ADDRESS, address, link=f"address/{address}")
+
+
+def hash_field(label: str, value: str | None, kind: Kind, empty: str = "—") -> Field:
+    """Return a hash field linking to its transaction or block when kind says so."""
+    if value is None:
+        return Field(label, empty, Kind.TEXT, tone=Tone.MUTED)
+    link = {Kind.TX_HASH: f"tx/{value}", Kind.BLOCK: f"block/{value}"}.get(kind)
+    return Field(label, value, kind, value, link=link)
+
+
+def block_field(label: str, number: int | None, empty: str = "pending") -> Field:
+    """Return a block-number field linking to the block."""
+    if number is None:
+        return Field(label, empty, Kind.TEXT, tone=Tone.WAITING)
+    return Field(label, f"{number:,}", Kind.BLOCK, number, link=f"block/{number}")
+
+
+def gas_used_text(used: int, limit: int) -> str:
+    """Return `used of limit (pct %)`."""
+    share = f" ({used / limit:.2%})" if limit else ""
+    return f"{used:,} of {limit:,}{share}"
+
+
+def hex_field(label: str, data: bytes | None, empty: str = "0x") -> Field:
+    """Return a hex field; long data are shown in the hex viewer."""
+    if data is None:
+        return Field(label, "—", Kind.TEXT, tone=Tone.MUTED)
+    text = "0x" + data.hex() if data else empty
+    return Field(label, text, Kind.HEX, data, f"{len(data):,} bytes")
+
+
+def text_field(label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "") -> Field:
+    """Return a plain text field."""
+    return Field(label, text, Kind.TEXT, tooltip=tooltip, tone=tone)
+
+
+def quantity_field(label: str, value: int | None) -> Field:
+    """Return an integer field with thousands separators."""
+    if value is None:
+        return Field(label, "—", Kind.TEXT, tone=Tone.MUTED)
+    return Field(label, f"{value:,}", Kind.TEXT, value, hex(value))

@@ -1,0 +1,144 @@
+"""Tabs, each with its own back/forward history of routes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, Signal
+
+from explorer.services.routes import HOME, Route
+
+
+@dataclass
+class History:
+    """A browser-style history: a current route with back and forward stacks."""
+
+    current: Route = HOME
+    back_stack: list[Route] = field(default_factory=list)
+    forward_stack: list[Route] = field(default_factory=list)
+
+    def go(self, route: Route) -> None:
+        """Visit a new route; forward history is dropped."""
+        if route == self.current:
+            return
+        self.back_stack.append(self.current)
+        self.forward_stack.clear()
+        self.current = route
+
+    def back(self) -> bool:
+        """Step back; False when there is nowhere to go."""
+        if not self.back_stack:
+            return False
+        self.forward_stack.append(self.current)
+        self.current = self.back_stack.pop()
+        return True
+
+    def forward(self) -> bool:
+        """Step forward; False when there is nowhere to go."""
+        if not self.forward_stack:
+            return False
+        self.back_stack.append(self.current)
+        self.current = self.forward_stack.pop()
+        return True
+
+
+class Navigator(QObject):
+    """The open tabs and the current one.
+
+    Signals:
+        tab_opened(int, str): a tab was added at an index, showing a route.
+        tab_closed(int): the tab at an index was closed.
+        current_changed(int): another tab became current.
+        route_changed(int, str): the tab at an index now shows another route.
+    """
+
+    tab_opened = Signal(int, str)
+    tab_closed = Signal(int)
+    current_changed = Signal(int)
+    route_changed = Signal(int, str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tabs: list[History] = []
+        self._current = -1
+
+    @property
+    def current_index(self) -> int:
+        """Index of the current tab (-1 before the first is opened)."""
+        return self._current
+
+    @property
+    def count(self) -> int:
+        """Number of open tabs."""
+        return len(self._tabs)
+
+    def route(self, index: int | None = None) -> Route:
+        """Return the route the tab shows (the current tab by default)."""
+        return self._tabs[self._current if index is None else index].current
+
+    def history(self, index: int | None = None) -> History:
+        """Return a tab's history (the current tab by default)."""
+        return self._tabs[self._current if index is None else index]
+
+    def open_tab(self, route: Route = HOME, *, activate: bool = True) -> int:
+        """Open a tab at the end showing route; return its index."""
+        self._tabs.append(History(route))
+        index = len(self._tabs) - 1
+        self.tab_opened.emit(index, str(route))
+        if activate or self._current < 0:
+            self.set_current(index)
+        return index
+
+    def close_tab(self, index: int) -> None:
+        """Close a tab; the last tab is replaced by a fresh home tab."""
+        if not 0 <= index < len(self._tabs):
+            return
+        del self._tabs[index]
+        self.tab_closed.emit(index)
+        if not self._tabs:
+            self._current = -1
+            self.open_tab(HOME)
+            return
+        self.set_current(
+            min(self._current if self._current < index else self._current - 1, len(self._tabs) - 1)
+        )
+
+    def set_current(self, index: int) -> None:
+        """Make a tab current."""
+        if 0 <= index < len(self._tabs) and index != self._current:
+            self._current = index
+            self.current_changed.emit(index)
+
+    def go(self, route: Route, *, new_tab: bool = False) -> None:
+        """Show a route in the current tab, or in a new one."""
+        if new_tab or self._current < 0:
+            self.open_tab(route, activate=not new_tab or self._current < 0)
+            return
+        history = self._tabs[self._current]
+        before = history.current
+        history.go(route)
+        if history.current != before:
+            self.route_changed.emit(self._current, str(history.current))
+
+    def back(self) -> bool:
+        """Go back in the current tab."""
+        return self._step(History.back)
+
+    def forward(self) -> bool:
+        """Go forward in the current tab."""
+        return self._step(History.forward)
+
+    def _step(self, move: Callable[[History], bool]) -> bool:
+        """Apply a history move to the current tab and announce the new route."""
+        if self._current < 0:
+            return False
+        history = self._tabs[self._current]
+        if not move(history):
+            return False
+        self.route_changed.emit(self._current, str(history.current))
+        return True
+
+    def routes(self) -> list[str]:
+        """Return every tab's route as text (for remembering open tabs)."""
+        return [str(tab.current) for tab in self._tabs]

@@ -1,0 +1,165 @@
+"""A page's view model: loading, loaded, not found, error and chain-mismatch states."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import Awaitable, Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from explorer.chain.records import Block
+from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.services.routes import Page, Route
+from explorer.services.session import Session
+from explorer.viewmodels.document import Document
+from explorer.viewmodels.loaders import load_block, load_document, load_tx
+from explorer.viewmodels.tx_document import tx_document
+from explorer.viewmodels.tx_table import BlockTransactionsModel
+
+PENDING_REFRESH_MS = 3000
+
+
+class PageState(enum.Enum):
+    """What a page shows; each state looks different."""
+
+    LOADING = "loading"
+    LOADED = "loaded"
+    NOT_FOUND = "not found"
+    ERROR = "error"
+    MISMATCH = "chain mismatch"
+
+
+class PageViewModel(QObject):
+    """Loads one route's document; late results of a superseded load are dropped.
+
+    Signals:
+        changed: state, document or error changed.
+    """
+
+    changed = Signal()
+
+    def __init__(self, session: Session, route: Route, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.route = route
+        self.state = PageState.LOADING
+        self.document: Document | None = None
+        self.error_kind: ErrorKind | None = None
+        self.error_message = ""
+        self.load_seconds: float | None = None
+        self.transactions = BlockTransactionsModel(session.network, self)
+        self.transactions.fetch_receipt = session.reader.receipt
+        self._task: asyncio.Task[None] | None = None
+        self._generation = 0
+        self._refresh = QTimer(self)
+        self._refresh.setSingleShot(True)
+        self._refresh.timeout.connect(self.on_refresh)
+
+    @property
+    def not_found_text(self) -> str:
+        """Return the not-found message for this route."""
+        what = {Page.BLOCK: "block", Page.TX: "transaction", Page.ADDRESS: "address"}
+        name = what.get(self.route.page, "page")
+        return f"No {name} {self.route.target} on {self.session.network.name}."
+
+    def load(self) -> None:
+        """Start (or restart) loading; a running load is cancelled."""
+        self.dispose_task()
+        self._generation += 1
+        if self.session.chain_matches is False:
+            self._set(PageState.MISMATCH)
+            return
+        if self.document is None:
+            self._set(PageState.LOADING)
+        self._task = asyncio.ensure_future(self._run(self._generation))
+
+    def on_retry(self) -> None:
+        """Load again after an error."""
+        self.document = None
+        self.load()
+
+    def on_refresh(self) -> None:
+        """Reload in place (pending transactions and blocks refresh until mined)."""
+        self.load()
+
+    async def _run(self, generation: int) -> None:
+        """Load the document and publish it unless a newer load started meanwhile."""
+        started = time.perf_counter()
+        try:
+            document, pending = await self._fetch()
+        except asyncio.CancelledError:
+            raise
+        except RpcError as error:
+            if generation == self._generation:
+                self.error_kind, self.error_message = error.kind, error.message
+                self._set(PageState.ERROR)
+            return
+        if generation != self._generation:
+            return
+        self.load_seconds = time.perf_counter() - started
+        self.document = document
+        self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
+        if pending:
+            self._refresh.start(PENDING_REFRESH_MS)
+
+    async def _fetch(self) -> tuple[Document | None, bool]:
+        """Return (document or None when not found, whether to refresh it later)."""
+        loader = self._loaders().get(self.route.page)
+        if loader is None:
+            return None, False
+        return await loader()
+
+    def _loaders(self) -> dict[Page, Callable[[], Awaitable[tuple[Document | None, bool]]]]:
+        """Return the fetch function of each page kind."""
+        return {
+            Page.BLOCK: self._fetch_block,
+            Page.TX: self._fetch_tx,
+            Page.ADDRESS: self._fetch_any,
+        }
+
+    async def _fetch_any(self) -> tuple[Document | None, bool]:
+        """Load a page through the shared loader (no refresh)."""
+        session = self.session
+        return await load_document(session.reader, session.network, self.route), False
+
+    async def _fetch_block(self) -> tuple[Document | None, bool]:
+        """Load a block and fill the transactions table."""
+        loaded = await load_block(self.session.reader, self.session.network, self.route.target)
+        if loaded is None:
+            return None, False
+        document, block = loaded
+        self._show_transactions(block)
+        return document, block.is_pending
+
+    def _show_transactions(self, block: Block) -> None:
+        """Hand the block's transactions to the lazy table model."""
+        self.transactions.set_block(block)
+
+    async def _fetch_tx(self) -> tuple[Document | None, bool]:
+        """Load a transaction; a pending one refreshes until it is mined."""
+        facts = await load_tx(self.session.reader, self.session.network, self.route.target)
+        if facts is None:
+            return None, False
+        network = self.session.network
+        document = tx_document(
+            facts, chain_id=network.chain_id, currency=network.currency, now=time.time()
+        )
+        return document, facts.tx.is_pending
+
+    def _set(self, state: PageState) -> None:
+        """Change state and tell the view."""
+        self.state = state
+        self.changed.emit()
+
+    def dispose_task(self) -> None:
+        """Cancel the running load, if any."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+    def dispose(self) -> None:
+        """Stop all work: the load and the refresh timer."""
+        self._refresh.stop()
+        self.dispose_task()

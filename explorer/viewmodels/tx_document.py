@@ -1,0 +1,195 @@
+"""The transaction page as a document: status first, then §2.4, the receipt (§2.5), input, logs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from explorer.chain.abi import decode_call, decode_log
+from explorer.chain.records import Log, Receipt, Transaction
+from explorer.viewmodels import format as fmt
+from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
+
+REMASC = "0x0000000000000000000000000000000001000008"
+BRIDGE = "0x0000000000000000000000000000000001000006"
+
+
+@dataclass(frozen=True)
+class TxFacts:
+    """What the transaction page knows: the records and the context they are read in."""
+
+    tx: Transaction
+    receipt: Receipt | None
+    block_timestamp: int | None
+    head: int | None
+    revert_reason: str | None = None
+
+
+def status_field(facts: TxFacts) -> Field:
+    """Return the one-line status: pending, success or failed (with why), unmistakable."""
+    tx, receipt = facts.tx, facts.receipt
+    if tx.is_pending:
+        return fmt.text_field(
+            "Status", "PENDING — in the node's pool, not in a block yet", Tone.WAITING
+        )
+    confirmations = ""
+    if facts.head is not None and tx.block_number is not None:
+        confirmations = f" · {max(facts.head - tx.block_number + 1, 0):,} confirmations"
+    if receipt is None:
+        return fmt.text_field(
+            "Status", "MINED — the node has no receipt for it" + confirmations, Tone.MUTED
+        )
+    if receipt.succeeded is None:
+        return fmt.text_field(
+            "Status", "MINED — receipt has a state root, no status" + confirmations
+        )
+    if receipt.succeeded:
+        return fmt.text_field("Status", "SUCCESS" + confirmations, Tone.GOOD)
+    why = f": reverted with “{facts.revert_reason}”" if facts.revert_reason else ""
+    return fmt.text_field("Status", "FAILED" + why + confirmations, Tone.BAD)
+
+
+def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> Document:
+    """Build the transaction page from a transaction, its receipt and context."""
+    tx = facts.tx
+    sections = [_overview(facts, chain_id, currency, now), _input(tx), _signature(tx)]
+    if facts.receipt is not None:
+        sections.append(_receipt(facts.receipt, chain_id, currency))
+        sections.append(_logs(facts.receipt.logs, chain_id))
+    raw = {"transaction": dict(tx.raw)}
+    if facts.receipt is not None:
+        raw["receipt"] = dict(facts.receipt.raw)
+    return Document(f"Transaction {tx.hash}", status_field(facts), tuple(sections), raw)
+
+
+def _kind_label(tx: Transaction) -> str | None:
+    """Return REMASC / Bridge / contract creation labels."""
+    if tx.to == REMASC:
+        return "REMASC (miner reward distribution)"
+    if tx.to == BRIDGE:
+        return "Bridge (2-way peg)"
+    if tx.is_contract_creation:
+        return "Contract creation"
+    return None
+
+
+def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Section:
+    """Return who, what, when and how much."""
+    tx, receipt = facts.tx, facts.receipt
+    fields = [
+        fmt.hash_field("Transaction hash", tx.hash, Kind.TX_HASH),
+        status_field(facts),
+        fmt.block_field("Block", tx.block_number),
+    ]
+    if facts.block_timestamp is not None:
+        fields.append(fmt.time_field("Timestamp", facts.block_timestamp, now))
+    fields.append(fmt.address_field("From", tx.sender, chain_id))
+    if tx.is_contract_creation:
+        created = receipt.contract_address if receipt else None
+        fields.append(fmt.address_field("Contract created", created, chain_id, empty="(pending)"))
+    else:
+        fields.append(fmt.address_field("To", tx.to, chain_id, _kind_label(tx)))
+    if (label := _kind_label(tx)) is not None:
+        fields.append(fmt.text_field("Kind", label))
+    fields.append(fmt.amount_field("Value", tx.value, currency))
+    if receipt is not None:
+        fields.append(fmt.amount_field("Fee", receipt.fee(tx.gas_price), currency))
+    fields.append(fmt.price_field("Gas price", tx.gas_price, currency))
+    if receipt is not None:
+        fields.append(fmt.text_field("Gas used", fmt.gas_used_text(receipt.gas_used, tx.gas)))
+    else:
+        fields.append(fmt.quantity_field("Gas limit", tx.gas))
+    fields += [
+        fmt.quantity_field("Nonce", tx.nonce),
+        fmt.quantity_field("Position in block", tx.transaction_index),
+        fmt.text_field("Type", "legacy (0)" if not tx.type else str(tx.type)),
+    ]
+    return Section("Overview", tuple(fields))
+
+
+def _input(tx: Transaction) -> Section:
+    """Return the input decoded with the bundled signature table, plus the raw hex."""
+    fields: list[Field] = []
+    if not tx.input:
+        return Section("Input", (fmt.text_field("Input", "none (plain transfer)", Tone.MUTED),))
+    call = None if tx.is_contract_creation else decode_call(tx.input)
+    if call is not None:
+        fields.append(fmt.text_field("Method", call.signature))
+        fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in call.params]
+    elif tx.is_contract_creation:
+        fields.append(fmt.text_field("Method", "contract creation code", Tone.MUTED))
+    else:
+        selector = "0x" + tx.input[:4].hex()
+        fields.append(fmt.text_field("Method", f"unknown selector {selector}", Tone.MUTED))
+    fields.append(fmt.hex_field("Raw input", tx.input))
+    return Section("Input", tuple(fields))
+
+
+def _signature(tx: Transaction) -> Section:
+    """Return v, r, s and the chain id read from v."""
+    if tx.v is None or tx.v == 0:
+        chain = "none (unsigned system transaction)" if tx.v is not None else "not sent"
+    elif tx.chain_id is None:
+        chain = "pre-EIP-155 (no chain id in v)"
+    else:
+        chain = f"{tx.chain_id} (EIP-155)"
+    return Section(
+        "Signature",
+        (
+            fmt.text_field("Chain id from v", chain),
+            fmt.text_field("v", "null" if tx.v is None else hex(tx.v)),
+            fmt.text_field("r", "null" if tx.r is None else hex(tx.r)),
+            fmt.text_field("s", "null" if tx.s is None else hex(tx.s)),
+        ),
+    )
+
+
+def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
+    """Return every field of the receipt (§2.5)."""
+    status = (
+        "—"
+        if receipt.status is None
+        else f"{receipt.status} ({'success' if receipt.status == 1 else 'failure'})"
+    )
+    fields = [
+        fmt.text_field("Status", status),
+        fmt.hash_field("Block hash", receipt.block_hash, Kind.BLOCK),
+        fmt.block_field("Block number", receipt.block_number),
+        fmt.quantity_field("Transaction index", receipt.transaction_index),
+        fmt.address_field("From", receipt.sender, chain_id),
+        fmt.address_field("To", receipt.to, chain_id, empty="null (contract creation)"),
+        fmt.address_field("Contract address", receipt.contract_address, chain_id, empty="null"),
+        fmt.quantity_field("Gas used", receipt.gas_used),
+        fmt.quantity_field("Cumulative gas used", receipt.cumulative_gas_used),
+    ]
+    if receipt.effective_gas_price is not None:
+        fields.append(fmt.price_field("Effective gas price", receipt.effective_gas_price, currency))
+    if receipt.root is not None:
+        fields.append(fmt.hex_field("Root (pre-Byzantium)", receipt.root))
+    fields += [
+        fmt.text_field("Type", "—" if receipt.type is None else str(receipt.type)),
+        fmt.text_field("Logs", f"{len(receipt.logs)}"),
+        fmt.hex_field("Logs bloom", receipt.logs_bloom),
+    ]
+    return Section("Receipt", tuple(fields))
+
+
+def log_fields(log: Log, chain_id: int) -> list[Field]:
+    """Return one log: its emitter, the decoded event when known, raw topics and data."""
+    index = "?" if log.log_index is None else str(log.log_index)
+    fields = [fmt.address_field(f"Log {index} · emitted by", log.address, chain_id)]
+    event = decode_log(log.topics, log.data)
+    if event is not None:
+        fields.append(fmt.text_field("  Event", event.signature))
+        fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in event.params]
+    else:
+        fields.append(fmt.text_field("  Event", "unknown event", Tone.MUTED))
+    fields += [fmt.text_field(f"  topic {i}", topic) for i, topic in enumerate(log.topics)]
+    fields.append(fmt.hex_field("  data", log.data))
+    return fields
+
+
+def _logs(logs: tuple[Log, ...], chain_id: int) -> Section:
+    """Return the receipt's logs."""
+    if not logs:
+        return Section("Logs", (), note="This transaction emitted no logs.")
+    return Section("Logs", tuple(f for log in logs for f in log_fields(log, chain_id)))

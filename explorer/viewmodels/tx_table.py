@@ -1,0 +1,201 @@
+"""A lazy table of a block's transactions: rows in batches, receipts only for rows on screen."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from explorer.chain.abi import decode_call
+from explorer.chain.checksum import to_checksum_address
+from explorer.chain.records import Block, Receipt, Transaction
+from explorer.chain.units import format_rbtc
+from explorer.rpc.errors import RpcError
+from explorer.services.networks import Network
+from explorer.viewmodels.tx_document import BRIDGE, REMASC
+
+BATCH = 200
+Index = QModelIndex | QPersistentModelIndex
+ReceiptFetcher = Callable[[str], Awaitable[Receipt | None]]
+ROUTE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class Column(enum.IntEnum):
+    """The table's columns."""
+
+    HASH = 0
+    FROM = 1
+    TO = 2
+    VALUE = 3
+    FEE = 4
+    STATUS = 5
+    METHOD = 6
+
+
+HEADERS = ("Hash", "From", "To", "Value", "Fee", "Status", "Method")
+
+
+def method_text(tx: Transaction) -> str:
+    """Return the method column: decoded name, selector, transfer or creation."""
+    if tx.to == REMASC:
+        return "REMASC"
+    if tx.is_contract_creation:
+        return "Contract creation"
+    if not tx.input:
+        return "Transfer"
+    call = decode_call(tx.input)
+    return call.name if call is not None else "0x" + tx.input[:4].hex()
+
+
+class BlockTransactionsModel(QAbstractTableModel):
+    """The block's transactions; `rowCount` counts loaded rows and fetchMore adds batches."""
+
+    def __init__(self, network: Network, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._network = network
+        self._txs: tuple[Transaction, ...] = ()
+        self._rows: dict[str, int] = {}
+        self._loaded = 0
+        self._receipts: dict[str, Receipt | None] = {}
+        self._asked: set[str] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
+        self.fetch_receipt: ReceiptFetcher | None = None
+
+    def set_block(self, block: Block) -> None:
+        """Show a block's transactions (full objects), first batch only."""
+        self.beginResetModel()
+        self._txs = block.transactions or ()
+        self._rows = {tx.hash: row for row, tx in enumerate(self._txs)}
+        self._loaded = min(BATCH, len(self._txs))
+        self._receipts.clear()
+        self._asked.clear()
+        self.endResetModel()
+
+    @property
+    def total(self) -> int:
+        """Return how many transactions the block has."""
+        return len(self._txs)
+
+    def transaction(self, row: int) -> Transaction:
+        """Return the transaction shown in a row."""
+        return self._txs[row]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of loaded rows."""
+        return 0 if parent.isValid() else self._loaded
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of columns."""
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def canFetchMore(self, parent: Index) -> bool:
+        """Tell whether more rows wait to be loaded."""
+        return not parent.isValid() and self._loaded < len(self._txs)
+
+    def fetchMore(self, parent: Index) -> None:
+        """Load the next batch of rows."""
+        if parent.isValid():
+            return
+        more = min(BATCH, len(self._txs) - self._loaded)
+        if more <= 0:
+            return
+        self.beginInsertRows(QModelIndex(), self._loaded, self._loaded + more - 1)
+        self._loaded += more
+        self.endInsertRows()
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Return column titles and row numbers."""
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return str(section)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Return a cell's text, tooltip or route."""
+        if not index.isValid() or index.row() >= self._loaded:
+            return None
+        tx = self._txs[index.row()]
+        column = Column(index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(tx, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(tx, column)
+        if role == ROUTE_ROLE:
+            return self._route(tx, column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (Column.VALUE, Column.FEE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _address(self, address: str | None) -> str:
+        """Return an address in the network's checksum, with RSK's system labels."""
+        if address is None:
+            return "(contract creation)"
+        if address == REMASC:
+            return "REMASC"
+        if address == BRIDGE:
+            return "Bridge"
+        return to_checksum_address(address, self._network.chain_id)
+
+    def _text(self, tx: Transaction, column: Column) -> str:
+        """Return the display text of one cell."""
+        if column is Column.HASH:
+            return tx.hash
+        if column is Column.FROM:
+            return self._address(tx.sender)
+        if column is Column.TO:
+            return self._address(tx.to)
+        if column is Column.VALUE:
+            return format_rbtc(tx.value, self._network.currency)
+        if column is Column.METHOD:
+            return method_text(tx)
+        receipt = self._receipt(tx)
+        if receipt is None:
+            return "…"
+        if column is Column.FEE:
+            return format_rbtc(receipt.fee(tx.gas_price), self._network.currency)
+        return {True: "Success", False: "Failed", None: "Mined"}[receipt.succeeded]
+
+    def _tooltip(self, tx: Transaction, column: Column) -> str | None:
+        """Return a cell's tooltip (exact wei for amounts, full hashes)."""
+        if column is Column.VALUE:
+            return f"{tx.value:,} wei"
+        if column in (Column.HASH, Column.FROM, Column.TO):
+            return self._text(tx, column)
+        return None
+
+    def _route(self, tx: Transaction, column: Column) -> str | None:
+        """Return where a click on a cell leads."""
+        if column is Column.FROM:
+            return f"address/{tx.sender}"
+        if column is Column.TO and tx.to is not None:
+            return f"address/{tx.to}"
+        return f"tx/{tx.hash}"
+
+    def _receipt(self, tx: Transaction) -> Receipt | None:
+        """Return the row's receipt, asking for it (once) when it is first shown."""
+        if tx.hash in self._receipts:
+            return self._receipts[tx.hash]
+        if self.fetch_receipt is not None and tx.hash not in self._asked:
+            self._asked.add(tx.hash)
+            self._tasks.add(task := asyncio.ensure_future(self._load_receipt(tx.hash)))
+            task.add_done_callback(self._tasks.discard)
+        return None
+
+    async def _load_receipt(self, tx_hash: str) -> None:
+        """Fetch one receipt and repaint its row."""
+        assert self.fetch_receipt is not None
+        try:
+            receipt = await self.fetch_receipt(tx_hash)
+        except RpcError:
+            self._asked.discard(tx_hash)  # the cell stays "…" and is asked again when repainted
+            return
+        self._receipts[tx_hash] = receipt
+        row = self._rows.get(tx_hash)
+        if row is not None and row < self._loaded:
+            self.dataChanged.emit(self.index(row, Column.FEE), self.index(row, Column.STATUS))

@@ -1,0 +1,158 @@
+"""One page in a tab: loading skeleton, not found, error with retry, chain mismatch, or content."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.services.routes import Page
+from explorer.viewmodels.page import PageState, PageViewModel
+from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.views.document_view import DocumentView, plain_label, raw_json_box
+
+
+def skeleton(rows: int = 8) -> QWidget:
+    """Return grey placeholder bars shown while a page loads."""
+    widget = QWidget()
+    layout = QVBoxLayout(widget)
+    layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+    layout.addWidget(plain_label("Loading…", selectable=False))
+    for row in range(rows):
+        bar = QFrame()
+        bar.setFixedHeight(14)
+        bar.setMaximumWidth(700 - (row % 3) * 150)
+        bar.setAutoFillBackground(True)
+        palette = bar.palette()
+        palette.setColor(QPalette.ColorRole.Window, palette.color(QPalette.ColorRole.Midlight))
+        bar.setPalette(palette)
+        layout.addWidget(bar)
+    return widget
+
+
+def message_panel(title: str, detail: str) -> tuple[QWidget, QLabel, QLabel]:
+    """Return a centred title and detail (plain text)."""
+    widget = QWidget()
+    layout = QVBoxLayout(widget)
+    layout.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    heading = plain_label(title)
+    font = heading.font()
+    font.setPointSizeF(font.pointSizeF() * 1.4)
+    font.setBold(True)
+    heading.setFont(font)
+    text = plain_label(detail)
+    text.setWordWrap(True)
+    layout.addWidget(heading, alignment=Qt.AlignmentFlag.AlignHCenter)
+    layout.addWidget(text, alignment=Qt.AlignmentFlag.AlignHCenter)
+    return widget, heading, text
+
+
+class PageView(QStackedWidget):
+    """Binds a PageViewModel: one child per state.
+
+    Signals:
+        link_activated(str, bool): route, whether to open it in a new tab.
+    """
+
+    link_activated = Signal(str, bool)
+
+    def __init__(self, model: PageViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.loading = skeleton()
+        self.not_found, _, self.not_found_text = message_panel("Not found", "")
+        self.error, self.error_title, self.error_text = message_panel("Error", "")
+        self.retry_button = QPushButton("Retry")
+        self.retry_button.clicked.connect(model.on_retry)
+        self.error.layout().addWidget(self.retry_button)  # type: ignore[union-attr]
+        self.mismatch, _, self.mismatch_text = message_panel("Wrong chain", "")
+        self.content = QTabWidget()
+        self.document_view = DocumentView()
+        self.document_view.link_activated.connect(self.link_activated)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.document_view)
+        self.content.addTab(scroll, "Overview")
+        self.table = self._transactions_table()
+        self.raw_json = raw_json_box_placeholder()
+        for widget in (self.loading, self.not_found, self.error, self.mismatch, self.content):
+            self.addWidget(widget)
+        model.changed.connect(self.on_changed)
+        self.on_changed()
+
+    def _transactions_table(self) -> QTableView:
+        """Return the lazy transactions table of a block page."""
+        table = QTableView()
+        table.setModel(self.model.transactions)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        table.verticalHeader().setDefaultSectionSize(22)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in enumerate((180, 150, 150, 130, 130, 70, 120)):
+            table.setColumnWidth(column, width)
+        header.setStretchLastSection(True)
+        table.clicked.connect(self._on_table_click)
+        return table
+
+    def _on_table_click(self, index: QModelIndex) -> None:
+        """Open the route of a clicked cell (Ctrl+click: new tab)."""
+        route = self.model.transactions.data(index, ROUTE_ROLE)
+        if route:
+            ctrl = bool(QGuiApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
+            self.link_activated.emit(str(route), ctrl)
+
+    def on_changed(self) -> None:
+        """Show the widget of the model's state."""
+        model = self.model
+        state = model.state
+        if state is PageState.LOADING:
+            self.setCurrentWidget(self.loading)
+        elif state is PageState.NOT_FOUND:
+            self.not_found_text.setText(model.not_found_text)
+            self.setCurrentWidget(self.not_found)
+        elif state is PageState.ERROR:
+            kind = model.error_kind.value if model.error_kind else "error"
+            self.error_title.setText(f"Could not load this page ({kind.replace('_', ' ')})")
+            self.error_text.setText(model.error_message)
+            self.setCurrentWidget(self.error)
+        elif state is PageState.MISMATCH:
+            self.mismatch_text.setText(
+                "The node does not serve the chain of the chosen network; nothing it returns is "
+                "shown as that network. Fix the endpoint in Settings."
+            )
+            self.setCurrentWidget(self.mismatch)
+        elif model.document is not None:
+            self._show_content()
+
+    def _show_content(self) -> None:
+        """Show the loaded document, the transactions table and the raw JSON."""
+        document = self.model.document
+        assert document is not None
+        self.document_view.show_document(document)
+        while self.content.count() > 1:
+            self.content.removeTab(1)
+        if self.model.route.page is Page.BLOCK:
+            total = self.model.transactions.total
+            self.content.addTab(self.table, f"Transactions ({total:,})")
+        self.raw_json = raw_json_box(document)
+        self.content.addTab(self.raw_json, "Raw JSON")
+        self.setCurrentWidget(self.content)
+
+
+def raw_json_box_placeholder() -> QWidget:
+    """Return an empty widget until a document is loaded."""
+    return QWidget()
