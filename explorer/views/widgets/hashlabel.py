@@ -1,0 +1,51 @@
+"""HashLabel: a transaction or block hash elided in the middle, copy full, link."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from PySide6.QtWidgets import QWidget
+
+from explorer.views.widgets.links import ElidedLinkLabel
+from explorer.views.widgets.value import LinkedValue
+
+HashKind = Literal["tx", "block"]
+_KIND_NAMES = {"tx": "Transaction", "block": "Block"}
+
+
+class HashLabel(LinkedValue):
+    """A 32-byte hash that elides in the middle to fit; links to tx/… or block/….
+
+    Signals:
+        link_activated(route, new_tab): route is "tx/0x…" or "block/0x…".
+    """
+
+    def __init__(self, hash_: str, kind: HashKind, parent: QWidget | None = None):
+        """Show hash_ (shown and routed in lowercase) for kind "tx" or "block"."""
+        super().__init__(ElidedLinkLabel(), "hash", parent)
+        self.kind: HashKind = kind
+        self.hash = ""
+        self.set_hash(hash_)
+
+    @property
+    def elided(self) -> ElidedLinkLabel:
+        """Return the link label, typed as the eliding one."""
+        assert isinstance(self.link, ElidedLinkLabel)
+        return self.link
+
+    def set_hash(self, hash_: str) -> None:
+        """Show another hash of the same kind."""
+        self.hash = hash_.lower()
+        self.elided.set_full_text(self.hash)
+        self.link.set_route(f"{self.kind}/{self.hash}" if self.hash else None)
+        self.link.setToolTip(f"{_KIND_NAMES[self.kind]} {self.hash}")
+        self.link.setAccessibleName(f"{_KIND_NAMES[self.kind]} hash {self.hash}")
+        self._refresh_copy()
+
+    def copy_text(self) -> str:
+        """Copy the full hash."""
+        return self.hash
+
+    def json_value(self) -> object:
+        """Return {"hash", "kind"}."""
+        return {"hash": self.hash, "kind": self.kind}

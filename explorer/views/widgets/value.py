@@ -1,0 +1,87 @@
+"""A base for linked chain values: a link label, an optional tag, a copy button, a menu."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QSizePolicy, QWidget
+
+from explorer.views.widgets.links import CopyButton, LinkLabel, monospace_font_for, plain_label
+from explorer.views.widgets.menus import build_context_menu, copy_to_clipboard
+
+TAG_STYLE = (
+    "QLabel { background-color: palette(alternate-base); color: palette(text);"
+    " border: 1px solid palette(mid); border-radius: 4px; padding: 0px 4px; }"
+)
+
+
+class LinkedValue(QWidget):
+    """A chain value shown as a link with a tag and a copy button.
+
+    Signals:
+        link_activated(route, new_tab): the value's link was clicked (see LinkLabel) or
+        "Open in new tab" was chosen from its context menu.
+    """
+
+    link_activated = Signal(str, bool)
+
+    def __init__(self, link: LinkLabel, what: str, parent: QWidget | None = None):
+        """Lay out link, tag and copy button; `what` names the value in tooltips."""
+        super().__init__(parent)
+        self.link = link
+        monospace_font_for(link)
+        link.link_activated.connect(self.link_activated)
+        self.tag = plain_label()
+        self.tag.setStyleSheet(TAG_STYLE)
+        self.tag.hide()
+        self.copy_button = CopyButton(what)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(link)
+        layout.addWidget(self.tag, 0, Qt.AlignmentFlag.AlignVCenter)
+        layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        layout.addStretch(1)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def copy_text(self) -> str:
+        """Return what Copy puts on the clipboard."""
+        raise NotImplementedError
+
+    def json_value(self) -> object:
+        """Return what Copy as JSON serializes."""
+        raise NotImplementedError
+
+    def route(self) -> str | None:
+        """Return the route the value links to, if any."""
+        return self.link.route()
+
+    def copy(self) -> None:
+        """Copy the value to the clipboard."""
+        copy_to_clipboard(self.copy_text())
+
+    def context_menu(self) -> QMenu:
+        """Build the context menu: Copy, Copy as JSON, Open in new tab."""
+        return build_context_menu(
+            self, self.copy_text(), self.json_value(), self.route(), self.link_activated.emit
+        )
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """Show the context menu."""
+        self.context_menu().exec(event.globalPos())
+
+    def _set_tag(self, text: str | None) -> None:
+        """Show a short tag beside the value, or hide it."""
+        self.tag.setText(text or "")
+        self.tag.setVisible(bool(text))
+
+    def _refresh_copy(self) -> None:
+        """Keep the copy button's text in step with the value."""
+        self.copy_button.set_copy_text(self.copy_text())
+
+
+def tag_label(text: str) -> QLabel:
+    """Return a standalone tag label in the shared style."""
+    label = plain_label(text)
+    label.setStyleSheet(TAG_STYLE)
+    return label
