@@ -36,7 +36,7 @@ def to_checksum_address(address: str, chain_id: int | None) -> str:
     digits = _address_digits(address).lower()
     prefix = "" if chain_id is None else f"{chain_id}0x"
     nibbles = keccak((prefix + digits).encode("ascii")).hex()
-    cased = (c.upper() if int(n, 16) >= 8 else c for c, n in zip(digits, nibbles, strict=False))
+    cased = (c.upper() if int(n, 16) >= 8 else c for c, n in zip(digits, nibbles[:40], strict=True))
     return "0x" + "".join(cased)
 
 
