@@ -90,7 +90,7 @@ class RpcClient(TypedCalls):
         self._owns_http = http is None
         self._http = http if http is not None else make_http_client(timeout, max_in_flight * 2)
         self._url = httpx.URL(endpoint.url)
-        self._timeout = httpx.Timeout(timeout)
+        self._timeout = timeout
         self._max_bytes = max_response_bytes
         self._slots = asyncio.Semaphore(max_in_flight)
         self._ids = itertools.count(1)
