@@ -74,6 +74,15 @@ def decode_call(data: bytes, table: SignatureTable | None = None) -> DecodedCall
     return None
 
 
+def method_label(data: bytes, table: SignatureTable | None = None) -> str:
+    """Return a short method name for a table column: the name, the selector hex, or ""."""
+    if len(data) < 4:
+        return ""
+    candidates = (table or bundled_table()).functions.get(bytes(data[:4]), ())
+    names = dict.fromkeys(s.name for s in candidates)
+    return " | ".join(names) if names else "0x" + bytes(data[:4]).hex()
+
+
 def decode_log(
     topics: Sequence[str], data: bytes, table: SignatureTable | None = None
 ) -> DecodedEvent | None:

@@ -7,6 +7,7 @@ import os
 import time
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QGuiApplication, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
@@ -296,3 +297,18 @@ def test_copy_icon_follows_the_palette(qtbot: QtBot) -> None:
         if image.pixelColor(QPoint(x, y)).alpha() == 255
     }
     assert colors == {"#ff0000"}
+
+
+def test_deleted_age_label_leaves_the_ticker_clean(qtbot: QtBot) -> None:
+    """A destroyed AgeLabel is no longer refreshed (no call into a deleted object)."""
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    AgeLabel(0, parent)
+    survivor = AgeLabel(0, clock=lambda: 1_700_000_000.0)
+    qtbot.addWidget(survivor)
+    parent.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(parent), timeout=1000)
+    with qtbot.captureExceptions() as exceptions:
+        AgeTicker.shared().tick.emit()
+    assert exceptions == []
+    assert survivor.text().endswith("days ago")

@@ -12,7 +12,7 @@ from eth_utils.abi import event_abi_to_log_topic, function_abi_to_4byte_selector
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.chain.abi import decode_call, decode_log
+from explorer.chain.abi import decode_call, decode_log, method_label
 from explorer.chain.known import known_label
 from explorer.chain.signatures import (
     SignatureSyntaxError,
@@ -322,3 +322,11 @@ def test_decode_call_with_known_selector_never_raises(selector: bytes, rest: byt
 def test_decode_log_never_raises(topics: list[str], data: bytes) -> None:
     """Any topics and data: a DecodedEvent or None."""
     decode_log(topics, data)
+
+
+def test_method_label_for_tables() -> None:
+    """The method column: a known name without decoding, the selector, or nothing."""
+    assert method_label(bytes.fromhex("a9059cbb")) == "transfer"
+    assert method_label(bytes.fromhex("deadbeef00")) == "0xdeadbeef"
+    assert method_label(b"") == ""
+    assert method_label(b"\x01\x02") == ""
