@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from eth_abi.abi import encode
+from eth_abi.grammar import TupleType
+from eth_abi.grammar import parse as eth_abi_parse
 from eth_utils.abi import event_abi_to_log_topic, function_abi_to_4byte_selector
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from explorer.chain.abi import decode_call, decode_log, method_label
 from explorer.chain.known import known_label
 from explorer.chain.signatures import (
+    Signature,
     SignatureSyntaxError,
     SignatureTable,
     bundled_table,
@@ -334,3 +337,66 @@ def test_method_label_for_tables() -> None:
     assert method_label(bytes.fromhex("deadbeef00")) == "0xdeadbeef"
     assert method_label(b"") == ""
     assert method_label(b"\x01\x02") == ""
+
+
+def values_for(abi_type: str) -> st.SearchStrategy[object]:
+    """Return a hypothesis strategy of Python values eth-abi can encode as abi_type."""
+    parsed = eth_abi_parse(abi_type)
+    if parsed.is_array:
+        item = values_for(parsed.item_type.to_type_str())
+        dims = parsed.arrlist[-1]
+        size = dims[0] if dims else None
+        return st.lists(item, min_size=size or 0, max_size=size or 3).map(tuple)
+    if isinstance(parsed, TupleType):
+        return st.tuples(*(values_for(c.to_type_str()) for c in parsed.components))
+    base, sub = parsed.base, parsed.sub
+    if base == "uint":
+        return st.integers(0, 2**sub - 1)
+    if base == "int":
+        return st.integers(-(2 ** (sub - 1)), 2 ** (sub - 1) - 1)
+    if base == "address":
+        return st.binary(min_size=20, max_size=20).map(lambda b: "0x" + b.hex())
+    if base == "bool":
+        return st.booleans()
+    if base == "bytes":
+        return st.binary(min_size=sub or 0, max_size=sub or 80)
+    assert base == "string", abi_type
+    return st.text(max_size=20)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([g[0] for g in bundled_table().functions.values()]), st.data())
+def test_every_bundled_function_decodes_its_own_encoding(
+    signature: Signature, data: st.DataObject
+) -> None:
+    """Any values encoded for any bundled function decode back to that function and values."""
+    types = [p.type for p in signature.params]
+    values = [data.draw(values_for(t)) for t in types]
+    decoded = decode_call(signature.key + encode(types, values))
+    assert decoded is not None
+    assert decoded.canonical == signature.canonical
+    expected = json.loads(json.dumps(values, default=bytes.hex).lower())
+    got = [p.value for p in decoded.params]
+    assert json.loads(json.dumps(got, default=bytes.hex).lower()) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([s for g in bundled_table().events.values() for s in g]), st.data())
+def test_every_bundled_event_decodes_its_own_encoding(
+    signature: Signature, data: st.DataObject
+) -> None:
+    """Any values encoded for any bundled event (topics and data) decode back to it."""
+    topics = ["0x" + signature.key.hex()]
+    unindexed_types, unindexed_values = [], []
+    for param in signature.params:
+        value = data.draw(values_for(param.type))
+        if not param.indexed:
+            unindexed_types.append(param.type)
+            unindexed_values.append(value)
+        elif param.type in ("string", "bytes") or param.type.endswith("]"):
+            topics.append("0x" + data.draw(st.binary(min_size=32, max_size=32)).hex())
+        else:
+            topics.append("0x" + encode([param.type], [value]).hex())
+    decoded = decode_log(topics, encode(unindexed_types, unindexed_values))
+    assert decoded is not None
+    assert decoded.signature == signature.text
