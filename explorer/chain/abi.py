@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from eth_abi.abi import decode as abi_decode
+from eth_abi.codec import ABICodec
+from eth_abi.decoding import StringDecoder
 from eth_abi.exceptions import DecodingError
 from eth_abi.grammar import ABIType, TupleType, parse
+from eth_abi.registry import ABIRegistry, registry
 
 from explorer.chain.hexutil import HexFormatError, parse_hash
 from explorer.chain.signatures import Param, Signature, SignatureTable, bundled_table
@@ -53,6 +55,26 @@ class DecodedEvent:
     canonical: str
     topic: bytes
     params: tuple[DecodedParam, ...]
+
+
+class _LenientStringDecoder(StringDecoder):
+    """Decodes `string` values with invalid UTF-8 replaced (U+FFFD) instead of failing."""
+
+    @classmethod
+    def from_type_str(cls, type_str: str, registry: ABIRegistry) -> _LenientStringDecoder:
+        """Return a decoder that replaces undecodable bytes."""
+        return cls(handle_string_errors="replace")
+
+
+def _lenient_codec() -> ABICodec:
+    """Return eth-abi's default codec with lenient string decoding."""
+    lenient: ABIRegistry = registry.copy()  # type: ignore[no-untyped-call]
+    lenient.unregister_decoder("string")
+    lenient.register_decoder("string", _LenientStringDecoder, label="string")
+    return ABICodec(lenient)
+
+
+_CODEC = _lenient_codec()
 
 
 class _Undecodable(Exception):
@@ -141,7 +163,7 @@ def _decode(params: Sequence[Param], data: bytes) -> tuple[Any, ...]:
     types = [p.type for p in params]
     try:
         _check_cost([parse(t) for t in types], data)
-        return tuple(abi_decode(types, data))
+        return tuple(_CODEC.decode(types, data))
     except (DecodingError, ValueError, OverflowError) as exc:
         raise _Undecodable(str(exc)) from exc
 

@@ -157,6 +157,15 @@ def test_strings_are_quoted_with_controls_escaped() -> None:
     assert decoded.params[1].value == "a\u202eb\nc"
 
 
+def test_invalid_utf8_string_is_replaced_not_refused() -> None:
+    """A string argument with invalid UTF-8 still decodes, with U+FFFD in its place."""
+    set_name = parse_signature("function setName(bytes32,string)").key
+    args = encode(["bytes32", "bytes"], [b"\x01" * 32, b"ok\xff"])  # same layout as string
+    decoded = decode_call(set_name + args)
+    assert decoded is not None
+    assert decoded.params[1].value == "ok\ufffd"
+
+
 def test_selector_collision_tries_every_candidate() -> None:
     """When the first candidate does not decode, the next one with that selector is used."""
     table = SignatureTable.build(
