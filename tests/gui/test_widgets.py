@@ -96,6 +96,10 @@ def test_chain_data_is_plain_text(qtbot: QtBot) -> None:
     assert tag.sizeHint().width() >= literal  # rich text would render a narrow bold "x"
     assert tagged in widgets[3].text()  # type: ignore[attr-defined]
     assert "|<b>x</b>|" in widgets[5].text()  # type: ignore[attr-defined]
+    for widget in widgets[:3]:
+        tip = widget.link.toolTip()  # type: ignore[attr-defined]
+        assert "<b>" not in tip
+    assert "&lt;b&gt;x&lt;/b&gt;" in widgets[0].link.toolTip()  # type: ignore[attr-defined]
 
 
 def test_copy_button_and_context_menu_copy(qtbot: QtBot) -> None:

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QWidget
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.known import known_label
-from explorer.views.widgets.links import LinkLabel
+from explorer.views.widgets.links import LinkLabel, plain_tooltip
 from explorer.views.widgets.value import LinkedValue
 
 
@@ -42,7 +42,7 @@ class AddressLabel(LinkedValue):
             self.label = label
             self.link.setText(address)
             self.link.set_route(None)
-            self.link.setToolTip("Not a 20-byte address")
+            self.link.setToolTip(plain_tooltip(f"{address}\nNot a 20-byte address"))
         else:
             self.label = label if label is not None else known_label(self.address, chain_id)
             shown = self.display_text()
@@ -50,7 +50,7 @@ class AddressLabel(LinkedValue):
             self.link.set_route(f"address/{self.address}")
             scheme = "EIP-55" if chain_id is None else f"EIP-1191, chain {chain_id}"
             tip = f"{shown}\n{self.label}" if self.label else shown
-            self.link.setToolTip(f"{tip}\nChecksum: {scheme}")
+            self.link.setToolTip(plain_tooltip(f"{tip}\nChecksum: {scheme}"))
         self.link.setAccessibleName(f"Address {self.display_text()}")
         self._set_tag(self.label)
         self._refresh_copy()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
@@ -27,6 +29,11 @@ def monospace_font_for(widget: QWidget) -> None:
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     font.setPointSizeF(widget.font().pointSizeF())
     widget.setFont(font)
+
+
+def plain_tooltip(text: str) -> str:
+    """Return a tooltip that shows text literally (Qt would guess rich text from tags)."""
+    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
 
 
 def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
