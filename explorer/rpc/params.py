@@ -53,6 +53,8 @@ def quantity_param(value: object, what: str = "quantity") -> str:
         if value < 0:
             raise InvalidInput(f"{what} must not be negative")
         return to_quantity(value)
+    if value in ("0x", "0X"):
+        raise InvalidInput(f"{what} needs at least one hex digit")
     return to_quantity(_checked(parse_quantity, value, what))
 
 
