@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from eth_abi import encode
-from eth_utils import function_signature_to_4byte_selector
+from eth_abi.abi import encode
+from eth_utils.abi import function_signature_to_4byte_selector
 
 
 def call_data(signature: str, *args: Any) -> bytes:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eth_keys import keys
-from eth_utils import keccak
+from eth_hash.auto import keccak
+from eth_keys.datatypes import PrivateKey
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class DevAccount:
 def derive_account(label: str) -> DevAccount:
     """The account whose private key is keccak of `explorer-devnet:<label>`."""
     secret = keccak(f"explorer-devnet:{label}".encode())
-    address = keys.PrivateKey(secret).public_key.to_canonical_address()
+    address = PrivateKey(secret).public_key.to_canonical_address()
     return DevAccount(label=label, private_key=secret, address=address)
 
 

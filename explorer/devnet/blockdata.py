@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import rlp
-from eth.abc import ReceiptAPI, SignedTransactionAPI
-from eth_utils import keccak
+from eth.abc import LegacyTransactionFieldsAPI, ReceiptAPI, SignedTransactionAPI
+from eth_hash.auto import keccak
 
 from explorer.devnet.evm import REMASC_ADDRESS, ZERO_ADDRESS
 
@@ -31,6 +32,7 @@ class TxRecord:
     @classmethod
     def from_signed(cls, tx: SignedTransactionAPI) -> TxRecord:
         """Record a signed py-evm transaction."""
+        legacy = cast(LegacyTransactionFieldsAPI, tx)
         return cls(
             hash=bytes(tx.hash),
             sender=bytes(tx.sender),
@@ -40,7 +42,7 @@ class TxRecord:
             to=bytes(tx.to) or None,
             value=tx.value,
             data=bytes(tx.data),
-            v=tx.v,
+            v=legacy.v,
             r=tx.r,
             s=tx.s,
         )
@@ -54,12 +56,8 @@ class TxRecord:
 
     def rlp_fields(self) -> list[object]:
         """The nine RLP items of the transaction."""
-        to = self.to or b""
-        return [self.nonce, self.gas_price, self.gas, to, self.value, self.data] + [
-            self.v,
-            self.r,
-            self.s,
-        ]
+        head = [self.nonce, self.gas_price, self.gas, self.to or b"", self.value, self.data]
+        return [*head, self.v, self.r, self.s]
 
     @property
     def fee_cap(self) -> int:

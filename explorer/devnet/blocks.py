@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import rlp
-from trie import HexaryTrie
-from eth_utils import keccak
+from eth_hash.auto import keccak
+from trie.hexary import HexaryTrie
 
 from explorer.chain.mergemining import build_merge_mining_fields, compose_hash_for_merged_mining
 from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRecord
@@ -95,7 +95,9 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
     for receipt in draft.receipts:
         bloom |= receipt.bloom
     gas_used = draft.receipts[-1].cumulative_gas_used if draft.receipts else 0
-    paid_fees = sum(r.gas_used * t.gas_price for r, t in zip(draft.receipts, draft.transactions))
+    paid_fees = sum(
+        r.gas_used * t.gas_price for r, t in zip(draft.receipts, draft.transactions, strict=True)
+    )
     tx_items = [tx.rlp_fields() for tx in draft.transactions]
     tx_root = trie_root(tx_items)
     receipts_root = trie_root([r.rlp_fields() for r in draft.receipts])

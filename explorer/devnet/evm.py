@@ -12,11 +12,22 @@ from eth.consensus.noproof import NoProofConsensus
 from eth.db.atomic import AtomicDB
 from eth.db.backends.memory import MemoryDB
 from eth.estimators.gas import binary_gas_search
-from eth.vm.forks import BerlinVM
+from eth.vm.forks.berlin import BerlinVM
 from eth.vm.spoof import SpoofTransaction
-from eth_keys import keys
+from eth_keys.datatypes import PrivateKey
+from eth_typing import Address
 
-DevnetVM = BerlinVM.configure(__name__="DevnetBerlinVM", consensus_class=NoProofConsensus)
+
+def _no_block_reward() -> int:
+    """RSK has no Ethereum-style block reward: miners are paid from fees by REMASC."""
+    return 0
+
+
+DevnetVM = BerlinVM.configure(
+    __name__="DevnetBerlinVM",
+    consensus_class=NoProofConsensus,
+    get_block_reward=staticmethod(_no_block_reward),
+)
 
 GAS_LIMIT = 40_000_000
 REMASC_ADDRESS = bytes.fromhex("0000000000000000000000000000000001000008")
@@ -46,14 +57,11 @@ class MinedBatch:
 
 def _chain_class(chain_id: int) -> type[MiningChain]:
     """A mining chain class for this chain id (the CHAINID opcode answers it)."""
-    return cast(
-        "type[MiningChain]",
-        MiningChain.configure(
-            __name__=f"DevnetChain{chain_id}",
-            vm_configuration=((0, DevnetVM),),
-            chain_id=chain_id,
-            gas_estimator=binary_gas_search(tolerance=1),
-        ),
+    return MiningChain.configure(
+        __name__=f"DevnetChain{chain_id}",
+        vm_configuration=((0, DevnetVM),),
+        chain_id=chain_id,
+        gas_estimator=binary_gas_search(tolerance=1),
     )
 
 
@@ -90,7 +98,7 @@ class Engine:
 
     def store(self) -> dict[bytes, bytes]:
         """The whole database as a dict, for the snapshot."""
-        return cast(dict[bytes, bytes], cast(MemoryDB, self._db.wrapped_db).kv_store)
+        return cast(MemoryDB, self._db.wrapped_db).kv_store
 
     @property
     def chain_id(self) -> int:
@@ -110,16 +118,16 @@ class Engine:
     ) -> SignedTransactionAPI:
         """A legacy transaction signed with an EIP-155 v for this chain."""
         unsigned = DevnetVM.create_unsigned_transaction(
-            nonce=nonce, gas_price=gas_price, gas=gas, to=to or b"", value=value, data=data
+            nonce=nonce, gas_price=gas_price, gas=gas, to=Address(to or b""), value=value, data=data
         )
-        return unsigned.as_signed_transaction(keys.PrivateKey(private_key), chain_id=self.chain_id)
+        return unsigned.as_signed_transaction(PrivateKey(private_key), chain_id=self.chain_id)
 
     @staticmethod
     def decode_transaction(raw: bytes) -> SignedTransactionAPI:
         """Decode a signed legacy transaction (raises on anything else)."""
         if not raw or raw[0] < 0xC0:
             raise ValueError("only legacy transactions are supported")
-        return cast(SignedTransactionAPI, DevnetVM.get_transaction_builder().decode(raw))
+        return DevnetVM.get_transaction_builder().decode(raw)
 
     def mine(self, transactions: Sequence[SignedTransactionAPI], timestamp: int) -> MinedBatch:
         """Execute transactions into one new block at timestamp (raises if one is invalid)."""
@@ -140,10 +148,10 @@ class Engine:
     def _spoof(self, state: StateAPI, request: CallRequest, gas: int) -> SignedTransactionAPI:
         """An unsigned transaction posing as signed by request.sender."""
         unsigned = DevnetVM.create_unsigned_transaction(
-            nonce=state.get_nonce(request.sender),
+            nonce=state.get_nonce(Address(request.sender)),
             gas_price=request.gas_price,
             gas=gas,
-            to=request.to or b"",
+            to=Address(request.to or b""),
             value=request.value,
             data=request.data,
         )

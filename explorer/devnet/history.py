@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from eth._utils.address import generate_contract_address
 from eth.abc import SignedTransactionAPI
-from eth_utils import keccak
+from eth_hash.auto import keccak
+from eth_typing import Address
 
 from explorer.chain.namehash import namehash, reverse_node
 from explorer.devnet.abi import call_data, constructor_data
@@ -42,14 +43,32 @@ class SeedSize:
     big_block_txs: int
     airdrops: int
     airdrop_size: int
+    streams: int
+    stream_parts: int
     empty_run: int
 
 
 FULL = SeedSize(
-    "full", head=2600, users=20, big_block_txs=1000, airdrops=60, airdrop_size=200, empty_run=50
+    "full",
+    head=2600,
+    users=20,
+    big_block_txs=1000,
+    airdrops=10,
+    airdrop_size=100,
+    streams=45,
+    stream_parts=250,
+    empty_run=50,
 )
 SMALL = SeedSize(
-    "small", head=90, users=6, big_block_txs=40, airdrops=3, airdrop_size=10, empty_run=8
+    "small",
+    head=90,
+    users=6,
+    big_block_txs=40,
+    airdrops=2,
+    airdrop_size=10,
+    streams=2,
+    stream_parts=10,
+    empty_run=8,
 )
 
 
@@ -85,9 +104,9 @@ class HistoryBuilder:
         self.engine = Engine.create(chain_id, self._genesis_state(), GENESIS_TIMESTAMP)
         self.ledger = Ledger(self.engine, ())
         self.ledger.add_genesis(self.miners[0], GENESIS_TIMESTAMP)
-        self.token = generate_contract_address(self.deployer.address, 0)
-        self.collectible = generate_contract_address(self.deployer.address, 1)
-        self.reverter = generate_contract_address(self.deployer.address, 2)
+        self.token = generate_contract_address(Address(self.deployer.address), 0)
+        self.collectible = generate_contract_address(Address(self.deployer.address), 1)
+        self.reverter = generate_contract_address(Address(self.deployer.address), 2)
         self.pending: list[SignedTransactionAPI] = []
 
     def _genesis_state(self) -> dict[bytes, dict[str, object]]:
@@ -269,7 +288,7 @@ class HistoryBuilder:
         """Register the demo names forward and reverse."""
         registry = RNS_REGISTRIES.get(self.chain_id, RNS_REGISTRIES[31])
         txs = []
-        for name, user in zip(RNS_NAMES, self.users):
+        for name, user in zip(RNS_NAMES, self.users, strict=False):
             node = namehash(name)
             reverse = reverse_node(user.address_hex)
             for target, data in (
@@ -317,11 +336,17 @@ class HistoryBuilder:
         self._facts.big_block = self.mine(txs).number
 
     def _airdrops(self) -> None:
-        """Batch token transfers that fill the logs: airdrop_size Transfer events each."""
+        """Batch token transfers that fill the logs: many Transfer events per transaction."""
         recipients = [keccak(b"airdrop" + bytes([i]))[:20] for i in range(50)]
         for i in range(self.size.airdrops):
             chosen = [recipients[(i + j) % len(recipients)] for j in range(self.size.airdrop_size)]
             data = call_data("airdrop(address[],uint256)", chosen, RBTC)
+            self.mine([self.send(self.deployer, self.token, data=data, gas=8_000_000)])
+        for i in range(self.size.streams):
+            receiver = self.users[i % len(self.users)].address
+            data = call_data(
+                "transferInParts(address,uint256,uint256)", receiver, RBTC, self.size.stream_parts
+            )
             self.mine([self.send(self.deployer, self.token, data=data, gas=8_000_000)])
 
     def _leave_pending(self) -> None:
@@ -345,7 +370,9 @@ class HistoryBuilder:
             multicall=_hex(MULTICALL3),
             rns_registry=_hex(registry),
             rns_resolver=_hex(RNS_RESOLVER),
-            rns_names=tuple((n, u.address_hex) for n, u in zip(RNS_NAMES, self.users)),
+            rns_names=tuple(
+                (n, u.address_hex) for n, u in zip(RNS_NAMES, self.users, strict=False)
+            ),
             pending_txs=tuple(_hex(bytes(tx.hash)) for tx in self.pending),
             big_block=facts.big_block,
             big_block_tx_count=self.size.big_block_txs + 1,

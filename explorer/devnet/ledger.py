@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from eth._utils.address import generate_contract_address
 from eth.abc import ReceiptAPI, SignedTransactionAPI
+from eth_typing import Address
 
 from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
 from explorer.devnet.blocks import BlockDraft, assemble_block
@@ -100,9 +101,9 @@ def _receipts(records: Sequence[TxRecord], receipts: Sequence[ReceiptAPI]) -> li
     """Receipt records with each transaction's own gas and created contract."""
     result: list[ReceiptRecord] = []
     previous = 0
-    for tx, receipt in zip(records, receipts):
+    for tx, receipt in zip(records, receipts, strict=True):
         cumulative = receipt.gas_used
-        created = None if tx.to else generate_contract_address(tx.sender, tx.nonce)
+        created = None if tx.to else generate_contract_address(Address(tx.sender), tx.nonce)
         result.append(ReceiptRecord.from_receipt(receipt, cumulative - previous, created))
         previous = cumulative
     return result

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -35,7 +35,6 @@ class SeedManifest:
     empty_runs: tuple[tuple[int, int], ...] = ()  # inclusive ranges of blocks with only REMASC
     uncle_blocks: tuple[int, ...] = ()
     transfer_log_count: int = 0
-    extras: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of every field."""

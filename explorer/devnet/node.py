@@ -10,7 +10,7 @@ from typing import Any
 
 from eth.abc import StateAPI
 from eth.exceptions import Revert
-from eth_utils import keccak
+from eth_hash.auto import keccak
 
 from explorer.chain.hexutil import to_data, to_quantity
 from explorer.chain.revert import decode_revert_reason
@@ -36,6 +36,7 @@ __all__ = ["DevnetNode", "LogLimits", "RpcFailure", "SeedManifest", "open_node"]
 CLIENT_VERSION = "RskJ/6.2.0-devnet/Linux/Python3.11/EXPLORER-DEVNET"
 PROTOCOL_VERSION = "0x3e"
 Handler = Callable[[list[Any]], Any]
+DEFAULT_LOG_LIMITS = LogLimits()
 
 
 class DevnetNode:
@@ -48,7 +49,7 @@ class DevnetNode:
         pool: TxPool,
         *,
         instant_mining: bool = True,
-        log_limits: LogLimits = LogLimits(),
+        log_limits: LogLimits = DEFAULT_LOG_LIMITS,
         miner: bytes = bytes(20),
     ) -> None:
         self.chain_id = ledger.engine.chain_id
@@ -336,7 +337,7 @@ def open_node(
     *,
     cache_dir: Path,
     instant_mining: bool = True,
-    log_limits: LogLimits = LogLimits(),
+    log_limits: LogLimits = DEFAULT_LOG_LIMITS,
     progress: Callable[[str, float], None] | None = None,
     seed: Any = None,
 ) -> DevnetNode:

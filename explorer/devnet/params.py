@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from eth_typing import Address
+
 from explorer.chain.hexutil import HexFormatError, parse_data, parse_fixed, parse_quantity
 from explorer.devnet.errors import invalid_params
 from explorer.devnet.evm import ZERO_ADDRESS, CallRequest
@@ -45,9 +47,9 @@ def data(value: object, what: str = "data") -> bytes:
     return _hex(lambda v: parse_data(v, what), value, what)
 
 
-def address(value: object, what: str = "address") -> bytes:
+def address(value: object, what: str = "address") -> Address:
     """A 20-byte address."""
-    return bytes.fromhex(_hex(lambda v: parse_fixed(v, 20, what), value, what)[2:])
+    return Address(bytes.fromhex(_hex(lambda v: parse_fixed(v, 20, what), value, what)[2:]))
 
 
 def block_hash(value: object, what: str = "block hash") -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from eth.abc import SignedTransactionAPI, StateAPI
+from eth_typing import Address
 
 from explorer.devnet import errors
 from explorer.devnet.blocks import MINIMUM_GAS_PRICE
@@ -53,7 +54,7 @@ class TxPool:
 
     def admit(self, tx: SignedTransactionAPI, state: StateAPI) -> None:
         """Run rskj's checks against the head state and keep the transaction."""
-        sender = bytes(tx.sender)
+        sender = Address(bytes(tx.sender))
         if bytes(tx.hash) in self._by_hash:
             raise rejected(errors.ALREADY_KNOWN)
         if tx.gas > GAS_LIMIT:
@@ -86,14 +87,14 @@ class TxPool:
         return nonce
 
     def take_ready(
-        self, nonce_of: Callable[[bytes], int], balance_of: Callable[[bytes], int]
+        self, nonce_of: Callable[[Address], int], balance_of: Callable[[Address], int]
     ) -> list[SignedTransactionAPI]:
         """Remove and return what can be mined now: contiguous nonces the balance covers."""
         ready: list[SignedTransactionAPI] = []
         gas = 0
-        by_sender: dict[bytes, list[SignedTransactionAPI]] = {}
+        by_sender: dict[Address, list[SignedTransactionAPI]] = {}
         for tx in self._by_hash.values():
-            by_sender.setdefault(bytes(tx.sender), []).append(tx)
+            by_sender.setdefault(tx.sender, []).append(tx)
         for sender, txs in by_sender.items():
             nonce, funds = nonce_of(sender), balance_of(sender)
             for tx in sorted(txs, key=lambda t: int(t.nonce)):

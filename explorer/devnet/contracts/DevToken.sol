@@ -49,6 +49,16 @@ contract DevToken {
         }
     }
 
+    /// Send value to one recipient in `parts` equal transfers, one Transfer event each.
+    function transferInParts(address to, uint256 value, uint256 parts) external {
+        require(balanceOf[msg.sender] >= value * parts, "DevToken: balance too low");
+        balanceOf[msg.sender] -= value * parts;
+        balanceOf[to] += value * parts;
+        for (uint256 i = 0; i < parts; i++) {
+            emit Transfer(msg.sender, to, value);
+        }
+    }
+
     function _move(address from, address to, uint256 value) private {
         require(balanceOf[from] >= value, "DevToken: balance too low");
         balanceOf[from] -= value;
