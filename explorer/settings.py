@@ -23,6 +23,17 @@ WINDOW_GEOMETRY = Key("ui/window_geometry", "")
 USE_PUBLIC_NODE = Key("network/use_public_node", False)
 OPEN_TABS = "ui/open_tabs"
 RECENT_SEARCHES = "search/recent"
+CUSTOM_NETWORKS = "networks/custom"
+
+
+def url_v2(network: str) -> Key[bool]:
+    """Return the key of a network's URL form choice: True for `/v2/<KEY>`."""
+    return Key(f"networks/{network}/url_v2", False)
+
+
+def public_node(network: str, default: bool = False) -> Key[bool]:
+    """Return the key of a network's "public node without a key" choice."""
+    return Key(f"networks/{network}/use_public_node", default)
 
 
 class Settings:
@@ -63,3 +74,8 @@ class Settings:
     def set_api_key(self, network: str, key: str) -> None:
         """Store the API key of a network."""
         self._store.setValue(f"api_keys/{network}", key)
+
+    def forget_network(self, network: str) -> None:
+        """Forget a network's API key and per-network choices."""
+        self._store.remove(f"api_keys/{network}")
+        self._store.remove(f"networks/{network}")
