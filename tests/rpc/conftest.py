@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
+import httpx
 import pytest
 from scripted_server import ScriptedServer
 from testnet_node import testnet_node
@@ -38,15 +39,34 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coro)
 
 
-def with_client(endpoint: Endpoint, use: Callable[[RpcClient], Awaitable[T]], **options: Any) -> T:
-    """Create a client (fast retries unless given), run use(client), close it."""
+def with_client(
+    endpoint: Endpoint,
+    use: Callable[[RpcClient], Awaitable[T]],
+    *,
+    plain_httpx: bool = False,
+    **options: Any,
+) -> T:
+    """Create a client (fast retries unless given), run use(client), close it.
+
+    plain_httpx=True hands the client an httpx client on httpx's own transport, so the
+    generic path is used instead of the aiohttp fast path.
+    """
     options.setdefault("retry", FAST_RETRY)
 
     async def main() -> T:
-        client = RpcClient(endpoint, **options)
+        http = httpx.AsyncClient() if plain_httpx else None
+        client = RpcClient(endpoint, http=http, **options)
         try:
             return await use(client)
         finally:
             await client.aclose()
+            if http is not None:
+                await http.aclose()
 
     return run(main())
+
+
+@pytest.fixture(params=["aiohttp", "httpx"])
+def plain_httpx(request: pytest.FixtureRequest) -> bool:
+    """Run a test over both HTTP paths: the aiohttp fast path and plain httpx."""
+    return bool(request.param == "httpx")
