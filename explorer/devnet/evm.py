@@ -61,7 +61,6 @@ def _chain_class(chain_id: int) -> type[MiningChain]:
         __name__=f"DevnetChain{chain_id}",
         vm_configuration=((0, DevnetVM),),
         chain_id=chain_id,
-        gas_estimator=binary_gas_search(tolerance=1),
     )
 
 
@@ -177,16 +176,17 @@ class Engine:
         """py-evm's binary search for the gas a call needs."""
         vm = self._chain.get_vm(self.header_at(number))
         with vm.in_costless_state() as state:
-            return int(self._chain.gas_estimator(state, self._spoof(state, request, GAS_LIMIT)))
+            return int(binary_gas_search(state, self._spoof(state, request, GAS_LIMIT), tolerance=1))
 
     def _failed_gas(self, request: CallRequest, number: int) -> int:
-        """Gas a failing call burns, or its intrinsic gas when it cannot even start."""
+        """Gas a failing call burns (intrinsic gas included), or just its intrinsic gas."""
+        vm = self._chain.get_vm(self.header_at(number))
+        with vm.in_costless_state() as state:
+            intrinsic = int(self._spoof(state, request, GAS_LIMIT).intrinsic_gas)
         try:
-            return int(self.call(_without_value(request), number).get_gas_used())
+            return intrinsic + int(self.call(_without_value(request), number).get_gas_used())
         except Exception:
-            vm = self._chain.get_vm(self.header_at(number))
-            with vm.in_costless_state() as state:
-                return int(self._spoof(state, request, GAS_LIMIT).intrinsic_gas)
+            return intrinsic
 
 
 def _without_value(request: CallRequest) -> CallRequest:
