@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import API_KEY, with_client
 from eth_abi import encode
+from rpc_helpers import API_KEY, with_client
 from scripted_server import (
     Action,
     ScriptedServer,

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from conftest import with_client
+from rpc_helpers import with_client
 from scripted_server import ScriptedServer, result
 from testnet_node import (
     ADDRESS,

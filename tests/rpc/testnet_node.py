@@ -99,7 +99,7 @@ ANSWERS: dict[str, Callable[[list[Any]], Any]] = {
 }
 
 
-def testnet_node(request: Recorded) -> Reply:
+def serve_testnet(request: Recorded) -> Reply:
     """Answer a JSON-RPC request from the samples, like an rskj testnet node."""
     method = request.rpc_method
     answer = ANSWERS.get(method or "")
