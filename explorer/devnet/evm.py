@@ -176,7 +176,9 @@ class Engine:
         """py-evm's binary search for the gas a call needs."""
         vm = self._chain.get_vm(self.header_at(number))
         with vm.in_costless_state() as state:
-            return int(binary_gas_search(state, self._spoof(state, request, GAS_LIMIT), tolerance=1))
+            return int(
+                binary_gas_search(state, self._spoof(state, request, GAS_LIMIT), tolerance=1)
+            )
 
     def _failed_gas(self, request: CallRequest, number: int) -> int:
         """Gas a failing call burns (intrinsic gas included), or just its intrinsic gas."""

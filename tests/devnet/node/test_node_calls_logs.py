@@ -1,0 +1,183 @@
+"""eth_call, eth_estimateGas and eth_getLogs on the small seeded history."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from conftest import failure
+from eth_abi.abi import decode
+from eth_hash.auto import keccak
+
+from explorer.chain.namehash import namehash
+from explorer.chain.revert import decode_revert_reason
+from explorer.devnet.abi import call_data
+from explorer.devnet.errors import EXECUTION_REVERTED, INVALID_PARAMS, LOG_LIMIT_EXCEEDED
+from explorer.devnet.node import DevnetNode
+
+TRANSFER = "0x" + keccak(b"Transfer(address,address,uint256)").hex()
+APPROVAL = "0x" + keccak(b"Approval(address,address,uint256)").hex()
+
+
+def topic(address: str) -> str:
+    """An address as a 32-byte topic."""
+    return "0x" + "00" * 12 + address[2:]
+
+
+def eth_call(node: DevnetNode, to: str, data: bytes, block: str = "latest") -> bytes:
+    """Call a contract and return the raw output."""
+    result = node.handle("eth_call", [{"to": to, "data": "0x" + data.hex()}, block])
+    return bytes.fromhex(result[2:])
+
+
+def test_call_reads_contract_state(node: DevnetNode) -> None:
+    manifest = node.manifest
+    user = manifest.accounts[1]
+    balance = eth_call(
+        node, manifest.token, call_data("balanceOf(address)", bytes.fromhex(user[2:]))
+    )
+    assert decode(["uint256"], balance)[0] > 0
+    before = eth_call(
+        node, manifest.token, call_data("balanceOf(address)", bytes.fromhex(user[2:])), "0x1"
+    )
+    assert decode(["uint256"], before)[0] == 0
+    doubled = eth_call(node, manifest.reverter, call_data("double(uint256)", 4))
+    assert decode(["uint256"], doubled)[0] == 8
+
+
+def test_call_revert_is_32015_with_reason_and_data(node: DevnetNode) -> None:
+    error = failure(
+        node,
+        "eth_call",
+        {"to": node.manifest.reverter, "data": "0x" + call_data("double(uint256)", 11).hex()},
+        "latest",
+    )
+    assert error.code == EXECUTION_REVERTED
+    assert (
+        error.message
+        == "VM Exception while processing transaction: revert Reverter: value too large"
+    )
+    assert error.data is not None
+    assert decode_revert_reason(bytes.fromhex(error.data[2:])) == "Reverter: value too large"
+
+
+def test_rns_names_resolve(node: DevnetNode) -> None:
+    manifest = node.manifest
+    for name, owner in manifest.rns_names:
+        node_hash = namehash(name)
+        resolver = eth_call(node, manifest.rns_registry, call_data("resolver(bytes32)", node_hash))
+        assert "0x" + resolver[12:].hex() == manifest.rns_resolver
+        address = eth_call(node, manifest.rns_resolver, call_data("addr(bytes32)", node_hash))
+        assert "0x" + address[12:].hex() == owner
+
+
+def test_multicall_aggregate3(node: DevnetNode) -> None:
+    manifest = node.manifest
+    inner = call_data("double(uint256)", 3)
+    calls = [
+        (bytes.fromhex(manifest.reverter[2:]), False, inner),
+        (bytes.fromhex(manifest.reverter[2:]), True, call_data("fail()")),
+    ]
+    output = eth_call(
+        node, manifest.multicall, call_data("aggregate3((address,bool,bytes)[])", calls)
+    )
+    (results,) = decode(["(bool,bytes)[]"], output)
+    assert results[0] == (True, (6).to_bytes(32, "big"))
+    assert results[1][0] is False
+
+
+def test_estimate_gas(node: DevnetNode) -> None:
+    manifest = node.manifest
+    sender, receiver = manifest.accounts[1], manifest.accounts[2]
+    plain = node.handle("eth_estimateGas", [{"from": sender, "to": receiver, "value": "0x1"}])
+    assert plain == hex(21_000)
+    data = call_data("transfer(address,uint256)", bytes.fromhex(receiver[2:]), 1)
+    token = node.handle(
+        "eth_estimateGas",
+        [{"from": sender, "to": manifest.token, "data": "0x" + data.hex()}, "latest"],
+    )
+    assert 21_000 < int(token, 16) < 100_000
+
+
+def test_estimate_gas_answers_even_when_execution_would_fail(node: DevnetNode) -> None:
+    broke = "0x" + "11" * 20
+    call = {"from": broke, "to": node.manifest.accounts[1], "value": hex(10**30)}
+    assert int(node.handle("eth_estimateGas", [call]), 16) >= 21_000
+    revert = {"to": node.manifest.reverter, "data": "0x" + call_data("fail()").hex()}
+    assert int(node.handle("eth_estimateGas", [revert]), 16) >= 21_000
+
+
+def logs(node: DevnetNode, **filter_object: Any) -> list[dict[str, Any]]:
+    """eth_getLogs with a filter object."""
+    result: list[dict[str, Any]] = node.handle("eth_getLogs", [filter_object])
+    return result
+
+
+def test_logs_by_address_and_topics(node: DevnetNode) -> None:
+    manifest = node.manifest
+    user = manifest.accounts[1]
+    everything = logs(node, fromBlock="earliest", toBlock="latest")
+    transfers = logs(
+        node, fromBlock="0x0", toBlock="latest", address=manifest.token, topics=[TRANSFER]
+    )
+    assert 0 < len(transfers) < len(everything)
+    assert all(
+        log["address"] == manifest.token and log["topics"][0] == TRANSFER for log in transfers
+    )
+    to_user = logs(node, fromBlock="0x0", toBlock="latest", topics=[TRANSFER, None, topic(user)])
+    assert to_user and all(log["topics"][2] == topic(user) for log in to_user)
+    either = logs(node, fromBlock="0x0", toBlock="latest", topics=[[TRANSFER, APPROVAL]])
+    approvals = logs(node, fromBlock="0x0", toBlock="latest", topics=[APPROVAL])
+    assert len(either) == len(approvals) + len(
+        [x for x in everything if x["topics"][:1] == [TRANSFER]]
+    )
+    listed = logs(
+        node, fromBlock="0x0", toBlock="latest", address=[manifest.token, manifest.collectible]
+    )
+    assert {log["address"] for log in listed} == {manifest.token, manifest.collectible}
+    assert all("removed" not in log for log in everything)
+
+
+def test_logs_by_block_hash_and_default_latest(node: DevnetNode) -> None:
+    receipt = node.handle("eth_getTransactionReceipt", [node.manifest.token_transfer])
+    by_hash = logs(node, blockHash=receipt["blockHash"])
+    by_range = logs(node, fromBlock=receipt["blockNumber"], toBlock=receipt["blockNumber"])
+    assert by_hash == by_range and by_hash
+    keys = {(log["transactionHash"], log["logIndex"]) for log in by_hash}
+    assert len(keys) == len(by_hash)
+    head = node.handle("eth_blockNumber", [])
+    assert logs(node) == logs(node, fromBlock=head, toBlock=head)
+    error = failure(node, "eth_getLogs", {"blockHash": receipt["blockHash"], "fromBlock": "0x1"})
+    assert error.code == INVALID_PARAMS
+
+
+def test_log_limits(node: DevnetNode) -> None:
+    original = node.log_limits
+    every = len(logs(node, fromBlock="0x0", toBlock="latest"))
+    try:
+        node.log_limits = replace(original, max_blocks=10, max_logs=5)
+        error = failure(node, "eth_getLogs", {"fromBlock": "0x0", "toBlock": "latest"})
+        assert error.code == LOG_LIMIT_EXCEEDED
+        assert "Cannot query more than 10 blocks" in error.message
+        assert "more than 5 logs" in error.message
+        assert len(logs(node, fromBlock="0x1", toBlock="0xa")) > 5  # short range: no cap
+        node.log_limits = replace(original, max_blocks=10, max_logs=every)
+        assert len(logs(node, fromBlock="0x0", toBlock="latest")) == every  # few logs: any range
+    finally:
+        node.log_limits = original
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"fromBlock": "0xzz"},
+        {"address": "0x1234"},
+        {"topics": ["0x12"]},
+        {"topics": [None] * 5},
+        {"unknown": 1},
+        "not an object",
+    ],
+)
+def test_bad_filters_are_invalid_params(node: DevnetNode, bad: Any) -> None:
+    assert failure(node, "eth_getLogs", bad).code == INVALID_PARAMS

@@ -1,0 +1,182 @@
+"""eth_sendRawTransaction: rskj's admission checks, instant and manual mining, the pool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import failure
+from eth_account import Account
+from eth_utils import to_checksum_address
+
+from explorer.devnet import errors
+from explorer.devnet.contracts import load_artifact
+from explorer.devnet.node import DevnetNode
+
+GAS_PRICE = 65_000_000
+STRANGER = "0x" + "42" * 20
+
+
+def sign(node: DevnetNode, key_index: int, **fields: Any) -> str:
+    """Sign a legacy transaction from a seeded account; nonce from the node by default."""
+    key = node.manifest.private_keys[key_index]
+    sender = node.manifest.accounts[key_index]
+    tx = {
+        "gas": 21_000,
+        "gasPrice": GAS_PRICE,
+        "value": 1,
+        "to": STRANGER,
+        "chainId": node.chain_id,
+        "data": b"",
+    }
+    tx.update(fields)
+    if "nonce" not in tx:
+        tx["nonce"] = int(node.handle("eth_getTransactionCount", [sender, "pending"]), 16)
+    for name in ("chainId", "to"):
+        if tx[name] is None:
+            del tx[name]
+    if "to" in tx:
+        tx["to"] = to_checksum_address(tx["to"])
+    return "0x" + Account.sign_transaction(tx, key).raw_transaction.hex()
+
+
+def send(node: DevnetNode, raw: str) -> str:
+    """Submit a raw transaction and return its hash."""
+    result: str = node.handle("eth_sendRawTransaction", [raw])
+    return result
+
+
+def test_instant_mining_mines_each_transaction(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    head = int(node.handle("eth_blockNumber", []), 16)
+    tx_hash = send(node, sign(node, 1, value=12345))
+    assert int(node.handle("eth_blockNumber", []), 16) == head + 1
+    receipt = node.handle("eth_getTransactionReceipt", [tx_hash])
+    assert receipt["status"] == "0x1" and receipt["blockNumber"] == hex(head + 1)
+    assert node.handle("eth_getBalance", [STRANGER]) == hex(12345)
+    block = node.handle("eth_getBlockByNumber", ["latest", True])
+    assert block["transactions"][0]["hash"] == tx_hash
+    assert block["transactions"][-1]["to"] == "0x0000000000000000000000000000000001000008"
+    assert block["transactions"][0]["v"] in ("0x61", "0x62")
+
+
+def test_contract_creation_receipt_has_the_address(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    code = load_artifact("Reverter").bytecode
+    tx_hash = send(node, sign(node, 2, to=None, value=0, data=code, gas=500_000))
+    receipt = node.handle("eth_getTransactionReceipt", [tx_hash])
+    assert receipt["to"] is None and receipt["contractAddress"]
+    deployed = node.handle("eth_getCode", [receipt["contractAddress"], "latest"])
+    assert deployed == "0x" + load_artifact("Reverter").deployed_bytecode.hex()
+
+
+def test_failing_transaction_is_mined_with_status_0(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    data = bytes.fromhex("a9cc4718")  # fail()
+    tx_hash = send(node, sign(node, 3, to=node.manifest.reverter, value=0, data=data, gas=60_000))
+    assert node.handle("eth_getTransactionReceipt", [tx_hash])["status"] == "0x0"
+
+
+def test_pre_eip155_signature_is_accepted(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    tx_hash = send(node, sign(node, 1, chainId=None))
+    tx = node.handle("eth_getTransactionByHash", [tx_hash])
+    assert tx["v"] in ("0x1b", "0x1c") and tx["blockNumber"] is not None
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"nonce": 0}, errors.NONCE_TOO_LOW),
+        ({"gasPrice": 59_999_999}, errors.GAS_PRICE_TOO_LOW),
+        ({"value": 10**30}, errors.INSUFFICIENT_FUNDS),
+        ({"gas": 20_000}, errors.BASIC_COST_TOO_HIGH),
+        ({"gas": 50_000_000}, errors.GAS_LIMIT_TOO_HIGH),
+        ({"chainId": 33}, errors.INVALID_CHAIN_ID),
+    ],
+)
+def test_pool_rejections(fresh_node: DevnetNode, fields: dict[str, Any], message: str) -> None:
+    error = failure(fresh_node, "eth_sendRawTransaction", sign(fresh_node, 1, **fields))
+    assert (error.code, error.message) == (errors.TRANSACTION_REJECTED, message)
+
+
+def test_garbage_is_invalid_params(fresh_node: DevnetNode) -> None:
+    for raw in ("0x", "0x1234", "0xc0", "0x02f86b", "nonsense", 12):
+        assert failure(fresh_node, "eth_sendRawTransaction", raw).code == errors.INVALID_PARAMS
+
+
+def test_nonce_gap_stays_pending_until_filled(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    sender = node.manifest.accounts[1]
+    nonce = int(node.handle("eth_getTransactionCount", [sender]), 16)
+    later = send(node, sign(node, 1, nonce=nonce + 1))
+    waiting = node.handle("eth_getTransactionByHash", [later])
+    assert (waiting["blockHash"], waiting["blockNumber"], waiting["transactionIndex"]) == (
+        None,
+    ) * 3
+    assert node.handle("eth_getTransactionReceipt", [later]) is None
+    pending = node.handle("eth_getBlockByNumber", ["pending", False])
+    assert later in pending["transactions"]
+    assert failure(node, "eth_sendRawTransaction", sign(node, 1, nonce=nonce + 1)).message == (
+        errors.ALREADY_KNOWN
+    )
+    first = send(node, sign(node, 1, nonce=nonce))
+    for tx_hash in (first, later):
+        assert node.handle("eth_getTransactionReceipt", [tx_hash])["status"] == "0x1"
+    assert node.handle("eth_getTransactionCount", [sender]) == hex(nonce + 2)
+
+
+def test_seeded_pending_transactions_are_visible(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    pending = node.handle("eth_getBlockByNumber", ["pending", True])
+    assert (pending["number"], pending["hash"], pending["logsBloom"], pending["miner"]) == (
+        None,
+    ) * 4
+    assert pending["totalDifficulty"] == "0x0"
+    assert pending["bitcoinMergedMiningHeader"] == pending["hashForMergedMining"] == "0x"
+    hashes = [tx["hash"] for tx in pending["transactions"]]
+    assert set(node.manifest.pending_txs) <= set(hashes)
+    assert all(tx["blockHash"] is None for tx in pending["transactions"])
+    assert node.handle("eth_getBlockTransactionCountByNumber", ["pending"]) == hex(len(hashes))
+
+
+def test_manual_mining(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    node.instant_mining = False
+    head = int(node.handle("eth_blockNumber", []), 16)
+    tx_hash = send(node, sign(node, 1))
+    assert int(node.handle("eth_blockNumber", []), 16) == head
+    assert tx_hash in node.handle("eth_getBlockByNumber", ["pending", False])["transactions"]
+    sender = node.manifest.accounts[1]
+    latest_nonce = int(node.handle("eth_getTransactionCount", [sender]), 16)
+    assert node.handle("eth_getTransactionCount", [sender, "pending"]) == hex(latest_nonce + 1)
+    assert node.mine_block() == head + 1
+    assert node.handle("eth_getTransactionReceipt", [tx_hash])["blockNumber"] == hex(head + 1)
+    assert node.mine_block() == head + 2
+    empty = node.handle("eth_getBlockByNumber", ["latest", False])
+    assert len(empty["transactions"]) == 1  # only REMASC
+
+
+def test_replacement_needs_a_higher_gas_price(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    node.instant_mining = False
+    sender = node.manifest.accounts[1]
+    nonce = int(node.handle("eth_getTransactionCount", [sender]), 16)
+    send(node, sign(node, 1, nonce=nonce, value=5))
+    error = failure(node, "eth_sendRawTransaction", sign(node, 1, nonce=nonce, value=6))
+    assert error.message == errors.REPLACEMENT_UNDERPRICED
+    better = send(node, sign(node, 1, nonce=nonce, value=7, gasPrice=GAS_PRICE * 2))
+    node.mine_block()
+    assert node.handle("eth_getTransactionReceipt", [better])["status"] == "0x1"
+
+
+def test_main_network_signatures(small_cache: Any) -> None:
+    from explorer.devnet.history import SMALL
+    from explorer.devnet.node import open_node
+
+    node = open_node(30, cache_dir=small_cache, seed=SMALL)
+    tx_hash = send(node, sign(node, 1))
+    assert node.handle("eth_getTransactionByHash", [tx_hash])["v"] in ("0x5f", "0x60")
+    assert failure(node, "eth_sendRawTransaction", sign(node, 1, chainId=31)).message == (
+        errors.INVALID_CHAIN_ID
+    )
