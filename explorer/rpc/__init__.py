@@ -1,1 +1,1 @@
-"""Async JSON-RPC client for the node access service. No Qt."""
+"""Async JSON-RPC client for the node access service (no Qt); start at client.RpcClient."""

@@ -70,7 +70,14 @@ class ProbeResult:
 
 
 class RpcClient(TypedCalls):
-    """A client for one endpoint; share one instance (and one httpx client) per endpoint."""
+    """A client for one endpoint; share one instance (and one httpx client) per endpoint.
+
+    Reads are retried per `retry` on transport failures, 429 (Retry-After honoured up to
+    its cap) and 5xx; eth_sendRawTransaction only when the request never left. At most
+    `max_in_flight` requests run at once; identical reads in flight share one request.
+    Redirects are never followed, not even to the same host: they are ServerErrors.
+    Answers over `max_response_bytes` are MalformedResponse. `stats` counts requests.
+    """
 
     def __init__(
         self,

@@ -1,9 +1,4 @@
-"""A scripted JSON-RPC HTTP server over real sockets that misbehaves on purpose.
-
-Each request takes the next scripted action (or the fallback); an action sees the recorded
-request and returns a Reply: any status, headers and body, a delay, a dropped connection,
-a redirect, an oversized or streamed body. Reusable by any test that needs a bad node.
-"""
+"""A scripted JSON-RPC HTTP server over real sockets that misbehaves on purpose."""
 
 from __future__ import annotations
 
@@ -223,7 +218,13 @@ def _unscripted(request: Recorded) -> Reply:
 
 
 class ScriptedServer:
-    """The server: script actions, read what arrived, use `url` as the endpoint base."""
+    """A threaded HTTP server on a free loopback port, reusable by any test that needs a bad node.
+
+    Each request takes the next scripted action (`script(...)`), else `fallback`; an action
+    sees the Recorded request and returns a Reply: any status, headers and body, a delay, a
+    dropped connection, a redirect, an oversized or streamed body. `requests` lists what
+    arrived; `max_concurrent` is the peak number of requests answered at once.
+    """
 
     def __init__(self, fallback: Action = _unscripted, host: str = "127.0.0.1") -> None:
         """Bind to a free port on host and start serving in a daemon thread."""
