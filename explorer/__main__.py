@@ -6,6 +6,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 SUBCOMMANDS = {
     "rpc": "explorer.cli.rpc",
@@ -27,7 +28,16 @@ def gui_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--devnet", action="store_true", help="start the embedded devnet and open the app on it"
     )
-    return parser.parse_args(list(argv))
+    parser.add_argument(
+        "--screenshot",
+        metavar="DIR",
+        type=Path,
+        help="with --devnet: render every screen to PNG files in DIR (light and dark), then exit",
+    )
+    options = parser.parse_args(list(argv))
+    if options.screenshot is not None:
+        options.devnet = True
+    return options
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")
 
@@ -15,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from explorer import __version__
 from explorer import settings as keys
-from explorer.devnet.process import DevnetProcess, DevnetStartError
+from explorer.devnet.process import DevnetProcess, DevnetStartError, devnet_command
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import BUILTIN, DEVNET, GET_A_KEY, Network
 from explorer.services.routes import Route
@@ -39,6 +42,7 @@ class Application:
         self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
+        self.manifest_file: Path | None = None
         self._restore()
 
     def _restore(self) -> None:
@@ -91,7 +95,10 @@ class Application:
         """Start the devnet child process, showing progress, then open a session on it."""
         self.shell.on_network(DEVNET.name)
         self.shell.on_status("Starting the local devnet…")
-        self.devnet = DevnetProcess(on_progress=self._on_devnet_progress)
+        command = devnet_command()
+        if self.manifest_file is not None:
+            command += ["--manifest-file", str(self.manifest_file)]
+        self.devnet = DevnetProcess(on_progress=self._on_devnet_progress, command=command)
         try:
             await self.devnet.start()
         except (DevnetStartError, TimeoutError, OSError) as error:
@@ -104,6 +111,19 @@ class Application:
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
         """Show devnet start-up progress in the status bar."""
         self.shell.on_status(f"Starting the local devnet ({network}): {stage} {fraction:.0%}")
+
+    async def screenshots(self, directory: Path) -> None:
+        """Wait for the devnet session and its head, then render every screen to PNG."""
+        from explorer.screenshots import take_screenshots, wait_for
+
+        ready = await wait_for(lambda: self.shell.head is not None, timeout=600)
+        if not ready or self.manifest_file is None or not self.manifest_file.exists():
+            print("screenshots: the devnet did not become ready", file=sys.stderr)
+            self.window.close()
+            return
+        manifest = json.loads(self.manifest_file.read_text())["testnet"]
+        written = await take_screenshots(self.window, manifest, directory)
+        print(f"screenshots: {len(written)} PNG files in {directory}")
 
     async def aclose(self) -> None:
         """Close the session and stop the devnet."""
@@ -132,12 +152,16 @@ def run(options: argparse.Namespace) -> int:
     loop = qasync.QEventLoop(qt_app)
     asyncio.set_event_loop(loop)
     app = Application(Settings(), use_devnet=options.devnet)
+    if options.screenshot is not None:
+        app.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "manifest.json"
     app.window.show()
     closed = asyncio.Event()
     qt_app.lastWindowClosed.connect(closed.set)
 
     async def main() -> None:
         starting = asyncio.ensure_future(app.start())
+        if options.screenshot is not None:
+            await app.screenshots(options.screenshot)
         await closed.wait()
         starting.cancel()
         await app.aclose()

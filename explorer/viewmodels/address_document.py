@@ -57,4 +57,4 @@ def address_document(facts: AddressFacts, network: Network) -> Document:
         "code": "0x" + facts.code.hex(),
     }
     title = f"Address {to_checksum_address(facts.address, chain_id)}"
-    return Document(title, headline, tuple(sections), raw)
+    return Document(title, headline, tuple(sections), raw, chain_id)

@@ -22,6 +22,7 @@ def block_document(
             _hashes(block),
         ),
         raw=dict(block.raw),
+        chain_id=chain_id,
     )
 
 

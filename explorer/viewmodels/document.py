@@ -81,6 +81,7 @@ class Document:
     headline: Field
     sections: tuple[Section, ...]
     raw: dict[str, Any] = field(default_factory=dict)
+    chain_id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the document as JSON-ready data (what `explorer report --format json` prints)."""

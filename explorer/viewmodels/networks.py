@@ -107,7 +107,7 @@ class ConnectionReport:
         """Return the one-line result, e.g. `✓ chain 31 · RskJ/6.2.0/… · 120 ms`."""
         if self.chain_id is None or self.latency_ms is None:
             return f"✗ {self.error_kind}: {self.message}"
-        facts = f"{self.client_version or 'no client version'} · {self.latency_ms:.0f} ms"
+        facts = f"{self.client_version or 'no client version'} · {self.latency_ms:.0f}\u00a0ms"
         if self.ok:
             return f"✓ chain {self.chain_id} · {facts}"
         return f"✗ {self.error_kind}: {self.message} · {facts}"
@@ -273,6 +273,20 @@ class NetworksViewModel(QObject):
             return None, "the Local devnet runs only while the app has started it"
         return None, f"{form.name} needs an API key, or the public node. {GET_A_KEY}"
 
+    def preview(self, form: NetworkForm) -> tuple[str, bool | None]:
+        """Return where a form's requests would go (key masked) and True, or what is missing
+        and None (nothing wrong yet) or False (a value is wrong)."""
+        endpoint, reason = self._resolve(form)
+        if endpoint is not None:
+            return endpoint.redacted, True
+        if form.is_custom:
+            return "nowhere yet: complete the fields above", None
+        if form.network_id == DEVNET.id:
+            return "the app starts it when you choose Local devnet", None
+        if form.api_key.strip() and not form.use_public_node:
+            return reason, False
+        return "nowhere yet: enter an API key or use the public node", None
+
     def _form_endpoint(self, form: NetworkForm) -> Endpoint | None:
         """Return the endpoint a form describes, None when it needs a key; InvalidInput."""
         if form.is_custom:
@@ -412,11 +426,12 @@ class NetworksViewModel(QObject):
         """Probe a saved network or unsaved form values: chain id, client, latency, or error."""
         form = target if isinstance(target, NetworkForm) else self.form_for(target.id)
         try:
-            endpoint, reason = self._resolve(form)
+            endpoint = self._form_endpoint(form)
             expected = parse_chain_id(form.chain_id) if form.chain_id.strip() else None
         except InvalidInput as error:
             return ConnectionReport("", False, error_kind=error.kind.value, message=error.message)
         if endpoint is None:
+            reason = self._resolve(form)[1]
             return ConnectionReport("", False, error_kind="not set up", message=reason)
         return await self._probe(endpoint, expected)
 

@@ -134,6 +134,10 @@ class ShellViewModel(QObject):
         """Return a view model for a route's page (None for the home page or no session)."""
         if self.session is None or route.page.value == "home":
             return None
-        page = PageViewModel(self.session, route, self)
+        return self.create_page_for(self.session, route)
+
+    def create_page_for(self, session: Session, route: Route) -> PageViewModel:
+        """Return a loading view model for a route's page read through a given session."""
+        page = PageViewModel(session, route, self)
         page.load()
         return page

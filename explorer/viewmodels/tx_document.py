@@ -58,7 +58,7 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     raw = {"transaction": dict(tx.raw)}
     if facts.receipt is not None:
         raw["receipt"] = dict(facts.receipt.raw)
-    return Document(f"Transaction {tx.hash}", status_field(facts), tuple(sections), raw)
+    return Document(f"Transaction {tx.hash}", status_field(facts), tuple(sections), raw, chain_id)
 
 
 def _kind_label(tx: Transaction) -> str | None:

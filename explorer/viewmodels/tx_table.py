@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from explorer.chain.abi import decode_call
+from explorer.chain.abi import method_label
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.records import Block, Receipt, Transaction
 from explorer.chain.units import format_rbtc
@@ -44,10 +44,7 @@ def method_text(tx: Transaction) -> str:
         return "REMASC"
     if tx.is_contract_creation:
         return "Contract creation"
-    if not tx.input:
-        return "Transfer"
-    call = decode_call(tx.input)
-    return call.name if call is not None else "0x" + tx.input[:4].hex()
+    return method_label(tx.input) or "Transfer"
 
 
 class BlockTransactionsModel(QAbstractTableModel):

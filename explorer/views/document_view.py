@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.viewmodels.document import Document, Field, Kind, Tone
+from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
+from explorer.views.widgets.value import LinkedValue
 
 TONE_COLOURS = {Tone.GOOD: "#1a7f37", Tone.BAD: "#cf222e", Tone.WAITING: "#9a6700"}
 MONO_KINDS = {Kind.ADDRESS, Kind.TX_HASH, Kind.BLOCK, Kind.HASH, Kind.HEX}
@@ -44,36 +46,6 @@ def tone_palette(label: QLabel, tone: Tone) -> None:
     label.setPalette(palette)
 
 
-class LinkLabel(QLabel):
-    """A plain-text value that opens a route when clicked (middle or Ctrl+click: new tab).
-
-    Signals:
-        link_activated(str, bool): route, whether to open it in a new tab.
-    """
-
-    link_activated = Signal(str, bool)
-
-    def __init__(self, text: str, route: str) -> None:
-        super().__init__(text)
-        self.route = route
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        palette = self.palette()
-        palette.setColor(QPalette.ColorRole.WindowText, palette.color(QPalette.ColorRole.Link))
-        self.setPalette(palette)
-        self.setToolTip(route)
-
-    def mouseReleaseEvent(self, event: object) -> None:
-        """Open the route; a middle click or Ctrl+click opens it in a new tab."""
-        button = event.button()  # type: ignore[attr-defined]
-        modifiers = event.modifiers()  # type: ignore[attr-defined]
-        if button == Qt.MouseButton.MiddleButton:
-            self.link_activated.emit(self.route, True)
-        elif button == Qt.MouseButton.LeftButton:
-            ctrl = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
-            self.link_activated.emit(self.route, ctrl)
-
-
 class DocumentView(QWidget):
     """Shows a Document; links bubble up through `link_activated`.
 
@@ -94,11 +66,13 @@ class DocumentView(QWidget):
         self.headline.setFont(font)
         self.title = plain_label("")
         self.value_labels: dict[str, QLabel] = {}
+        self.chain_id: int | None = None
 
     def show_document(self, document: Document) -> None:
         """Replace what is shown with a document."""
         self._clear()
         self.value_labels = {}
+        self.chain_id = document.chain_id
         self.title.setText(document.title)
         self.headline.setText(f"{document.headline.text}")
         tone_palette(self.headline, document.headline.tone)
@@ -128,9 +102,14 @@ class DocumentView(QWidget):
         return box
 
     def _value_widget(self, item: Field) -> QWidget:
-        """Return the widget showing one field's value."""
-        if item.kind is Kind.HEX and len(item.text) > MAX_INLINE_HEX:
-            return hex_box(item.text)
+        """Return the widget showing one field's value: shared display widgets where they fit."""
+        if item.kind is Kind.HEX and isinstance(item.value, bytes) and len(item.value) > 64:
+            return HexViewer(item.value, selector=item.label == "Raw input")
+        linked = self._linked_value(item)
+        if linked is not None:
+            linked.link_activated.connect(self.link_activated)
+            self.value_labels.setdefault(item.label, linked.link)
+            return linked
         if item.link:
             label: QLabel = LinkLabel(item.text, item.link)
             label.link_activated.connect(self.link_activated)  # type: ignore[attr-defined]
@@ -145,15 +124,13 @@ class DocumentView(QWidget):
         self.value_labels.setdefault(item.label, label)
         return label
 
-
-def hex_box(text: str) -> QPlainTextEdit:
-    """Return a read-only monospace box for long hex data."""
-    box = QPlainTextEdit(text)
-    box.setReadOnly(True)
-    box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-    box.setMaximumHeight(120)
-    return box
+    def _linked_value(self, item: Field) -> LinkedValue | None:
+        """Return an address or hash widget (checksum, label, elision, copy, menu) for a field."""
+        if item.kind is Kind.ADDRESS and isinstance(item.value, str):
+            return AddressLabel(item.value, self.chain_id)
+        if item.kind in (Kind.TX_HASH, Kind.BLOCK) and isinstance(item.value, str):
+            return HashLabel(item.value, "tx" if item.kind is Kind.TX_HASH else "block")
+        return None
 
 
 def raw_json_box(document: Document) -> QPlainTextEdit:

@@ -1,0 +1,40 @@
+"""GUI fixtures: a window bound to a session on the devnet, over real HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import qasync
+from qt_helpers import run_in_qloop
+
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.networks import DEVNET
+from explorer.services.session import Session
+from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.search import SearchViewModel
+from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.main_window import MainWindow
+
+
+@pytest.fixture
+def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Any) -> Iterator[Session]:
+    """A session on the devnet's test network."""
+    session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
+    yield session
+    run_in_qloop(qtbot, session.aclose())
+
+
+@pytest.fixture
+def window(qtbot: Any, session: Session) -> MainWindow:
+    """The main window connected to the devnet, head known."""
+    shell = ShellViewModel()
+    search = SearchViewModel()
+    window = MainWindow(shell, Navigator(), search)
+    qtbot.addWidget(window)
+    shell.session_changed.connect(lambda: setattr(search, "session", shell.session))
+    shell.set_session(session)
+    window.show()
+    qtbot.waitUntil(lambda: shell.head is not None, timeout=20_000)
+    return window

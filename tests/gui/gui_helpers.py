@@ -1,0 +1,31 @@
+"""GUI helpers: waiting for pages and reading their fields."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from explorer.viewmodels.page import PageState
+from explorer.views.main_window import MainWindow
+
+
+def wait_loaded(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
+    """Wait until the current page has left the loading state; return its view."""
+    qtbot.waitUntil(
+        lambda: (
+            window.current_page() is not None
+            and window.current_page().model.state is not PageState.LOADING
+        ),  # type: ignore[union-attr]
+        timeout=timeout,
+    )
+    return window.current_page()
+
+
+def field_text(page: Any, label: str) -> str:
+    """Return the shown text of a field by label."""
+    return str(page.document_view.value_labels[label].text())
+
+
+async def settle() -> None:
+    """Yield to the loop once."""
+    await asyncio.sleep(0)

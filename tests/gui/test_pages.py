@@ -1,0 +1,193 @@
+"""Every page and state, driven through the real window against the devnet over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gui_helpers import field_text, wait_loaded
+from PySide6.QtCore import Qt
+from qt_helpers import run_in_qloop
+
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.networks import DEVNET
+from explorer.services.routes import Route, block_route, tx_route
+from explorer.services.session import Session
+from explorer.viewmodels.page import PageState
+from explorer.views.main_window import MainWindow
+from explorer.views.page_view import PageView
+
+MISSING = "0x" + "ab" * 32
+
+
+def open_route(qtbot: Any, window: MainWindow, route: Route) -> PageView:
+    """Navigate the current tab and wait for the page to load."""
+    window.navigator.go(route)
+    return wait_loaded(qtbot, window)
+
+
+def test_block_page_shows_fields_merge_mining_and_transactions(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A mined block: every §2.3 field, the decoded merge mining, the transactions table."""
+    number = devnet_manifest["head_at_build"] - 1
+    page = open_route(qtbot, window, block_route(number))
+    assert page.model.state is PageState.LOADED
+    assert field_text(page, "Number") == f"{number:,}"
+    for label in (
+        "Hash",
+        "Miner",
+        "Gas used",
+        "Minimum gas price",
+        "Paid fees",
+        "Total difficulty",
+        "Cumulative difficulty (block + uncles)",
+        "Bitcoin block hash",
+        "RSKBLOCK: tag",
+        "Folded merkle root",
+        "Height in hashForMergedMining",
+        "State root",
+    ):
+        assert field_text(page, label), label
+    assert "equals hashForMergedMining" in field_text(page, "RSKBLOCK: tag")
+    assert field_text(page, "Height in hashForMergedMining") == f"{number:,}"
+    table = page.model.transactions
+    assert table.total >= 1
+    last = table.rowCount() - 1
+    assert table.data(table.index(last, 2)) == "REMASC"
+    assert page.raw_json.toPlainText().count('"hashForMergedMining"') == 1
+
+
+def test_big_block_table_is_lazy(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """The 1,000-transaction block loads rows in batches and fills receipts for shown rows."""
+    page = open_route(qtbot, window, block_route(devnet_manifest["big_block"]))
+    table = page.model.transactions
+    assert table.total >= 1000
+    assert table.rowCount() < table.total
+    assert table.canFetchMore(table.index(-1, -1).parent())
+    before = table.rowCount()
+    table.fetchMore(table.index(-1, -1).parent())
+    assert table.rowCount() > before
+    table.data(table.index(0, 5))
+    qtbot.waitUntil(lambda: table.data(table.index(0, 5)) in ("Success", "Failed"), timeout=10_000)
+
+
+def test_successful_token_transfer(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A mined, successful transaction says so first, with its fee and decoded input and logs."""
+    page = open_route(qtbot, window, tx_route(devnet_manifest["token_transfer"]))
+    headline = page.document_view.headline.text()
+    assert headline.startswith("SUCCESS") and "confirmations" in headline
+    assert field_text(page, "Method").startswith("transfer(")
+    assert "RBTC" in field_text(page, "Fee")
+    assert field_text(page, "  Event").startswith("Transfer(")
+    assert field_text(page, "Chain id from v") == "31 (EIP-155)"
+
+
+def test_failed_transaction_shows_why(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A failed transaction is marked FAILED with the revert reason from a replay."""
+    page = open_route(qtbot, window, tx_route(devnet_manifest["failed_tx"]))
+    headline = page.document_view.headline.text()
+    assert headline.startswith("FAILED")
+    assert "reverted with" in headline
+
+
+def test_pending_transaction(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A pending transaction is shown as pending, with no block."""
+    page = open_route(qtbot, window, tx_route(devnet_manifest["pending_txs"][0]))
+    assert page.document_view.headline.text().startswith("PENDING")
+    assert field_text(page, "Block") == "pending"
+
+
+def test_contract_creation_links_created_address(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A contract creation links the created contract."""
+    page = open_route(qtbot, window, tx_route(devnet_manifest["contract_creation"]))
+    created = page.document_view.value_labels["Contract created"]
+    assert created.route().startswith("address/0x")  # type: ignore[attr-defined]
+
+
+def test_not_found_is_not_an_error(qtbot: Any, window: MainWindow) -> None:
+    """An unknown hash gives the not-found state, not an error."""
+    page = open_route(qtbot, window, tx_route(MISSING))
+    assert page.model.state is PageState.NOT_FOUND
+    assert page.currentWidget() is page.not_found
+    assert MISSING in page.not_found_text.text()
+
+
+def test_error_state_has_kind_message_and_retry(
+    qtbot: Any, window: MainWindow, devnet: Any
+) -> None:
+    """A wrong key gives an auth error with its message (never the key) and a retry button."""
+    endpoint = Endpoint.parse(devnet.base("testnet") + "/not-the-right-key-123")
+    broken = Session(DEVNET, endpoint)
+    model = window.shell.create_page_for(broken, tx_route(MISSING))
+    page = PageView(model)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: model.state is PageState.ERROR, timeout=20_000)
+    assert page.currentWidget() is page.error
+    assert "auth" in page.error_title.text()
+    assert "not-the-right-key-123" not in page.error_text.text()
+    qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: model.state is PageState.ERROR, timeout=20_000)
+    run_in_qloop(qtbot, broken.aclose())
+
+
+def test_chain_mismatch_banner_and_state(qtbot: Any, window: MainWindow, devnet: Any) -> None:
+    """A node serving chain 30 for a network expecting 31 gets a banner and no page data."""
+    wrong = Session(DEVNET, Endpoint.parse(devnet.url("mainnet")))
+    window.shell.set_session(wrong)
+    qtbot.waitUntil(lambda: window.shell.banner.startswith("Chain mismatch"), timeout=20_000)
+    assert window.banner.isVisible()
+    window.navigator.go(block_route(1))
+    page = wait_loaded(qtbot, window)
+    assert page.model.state is PageState.MISMATCH
+    assert page.currentWidget() is page.mismatch
+
+
+def test_search_routes_and_inline_errors(qtbot: Any, window: MainWindow) -> None:
+    """Bad input gets an inline message and costs no request; a block number opens the block."""
+    stats = window.shell.session.client.stats  # type: ignore[union-attr]
+    before = stats.total
+    window.search_bar.setText("0x123")
+    qtbot.keyClick(window.search_bar, Qt.Key.Key_Return)
+    assert window.search_message.isVisible()
+    assert "hex" in window.search_message.text()
+    assert stats.total == before
+    window.search_bar.setText("12")
+    qtbot.keyClick(window.search_bar, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: str(window.navigator.route()) == "block/12", timeout=10_000)
+    page = wait_loaded(qtbot, window)
+    assert field_text(page, "Number") == "12"
+    assert window.search.recent_searches()[0] == "12"
+
+
+def test_hash_search_finds_transaction(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A 32-byte hash is looked up as a transaction and a block at once."""
+    tx_hash = devnet_manifest["plain_transfer"]
+    window.search.on_submit(tx_hash)
+    qtbot.waitUntil(lambda: str(window.navigator.route()) == f"tx/{tx_hash}", timeout=10_000)
+
+
+def test_history_and_tabs(qtbot: Any, window: MainWindow) -> None:
+    """Back/forward move through a tab's history; links open new tabs on request."""
+    window.navigator.go(block_route(3))
+    window.navigator.go(block_route(4))
+    assert window.navigator.back()
+    assert str(window.navigator.route()) == "block/3"
+    assert window.navigator.forward()
+    assert str(window.navigator.route()) == "block/4"
+    tabs = window.tabs.count()
+    window.navigator.go(block_route(5), new_tab=True)
+    assert window.tabs.count() == tabs + 1
+    window.navigator.close_tab(window.tabs.count() - 1)
+    assert window.tabs.count() == tabs
