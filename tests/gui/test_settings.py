@@ -1,0 +1,475 @@
+"""Network settings: the view model, the Settings dialog and the toolbar combo, on real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QDialog, QLineEdit
+from qt_helpers import run_in_qloop
+
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
+from explorer.settings import Settings
+from explorer.viewmodels.networks import (
+    ConnectionReport,
+    NetworkForm,
+    NetworksViewModel,
+    parse_chain_id,
+)
+from explorer.views.settings_dialog import SettingsDialog, network_combo
+
+KEY = "k3yAbcdefGhijkLMNop0123456789x"
+CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"
+
+
+class TinyNode:
+    """A JSON-RPC node in its own thread: /c<N>/… serves chain N; /auth/… answers 401."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    def _serve(self) -> None:
+        """Run the server loop until stopped."""
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._start())
+        self._ready.set()
+        self._loop.run_forever()
+        self._loop.run_until_complete(self._runner.cleanup())  # type: ignore[union-attr]
+        self._loop.close()
+
+    async def _start(self) -> None:
+        """Bind to a free loopback port."""
+        app = web.Application()
+        app.router.add_post("/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=128)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        """Answer eth_chainId, net_version and web3_clientVersion for the path's chain."""
+        self.paths.append(request.path)
+        mode = request.path.strip("/").split("/")[0]
+        if mode == "auth":
+            return web.Response(status=401, text="Unauthorized")
+        chain_id = int(mode[1:])
+        body: dict[str, Any] = await request.json()
+        results = {
+            "eth_chainId": hex(chain_id),
+            "net_version": str(chain_id),
+            "web3_clientVersion": CLIENT,
+        }
+        return web.json_response(
+            {"jsonrpc": "2.0", "id": body["id"], "result": results[body["method"]]}
+        )
+
+    def url(self, mode: str) -> str:
+        """Return the base URL of one behaviour."""
+        return f"http://127.0.0.1:{self.port}/{mode}"
+
+    def __enter__(self) -> TinyNode:
+        self._thread.start()
+        self._ready.wait(10)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def node() -> Iterator[TinyNode]:
+    """One tiny node for the module."""
+    with TinyNode() as server:
+        yield server
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Real QSettings in an ini file of the test's own."""
+    return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def model(settings: Settings) -> NetworksViewModel:
+    """The view model over those settings."""
+    return NetworksViewModel(settings)
+
+
+@pytest.fixture
+def dialog(model: NetworksViewModel, qtbot: Any) -> SettingsDialog:
+    """An open Settings dialog."""
+    window = SettingsDialog(model)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def custom_form(url: str, name: str = "Mine", chain_id: str = "31", **kw: Any) -> NetworkForm:
+    """Return a new custom endpoint form."""
+    return NetworkForm(name=name, url=url, chain_id=chain_id, **kw)
+
+
+def type_into(qtbot: Any, edit: QLineEdit, text: str) -> None:
+    """Replace an edit's text by typing, then leave the field."""
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, text)
+    edit.editingFinished.emit()
+
+
+def reread(settings_path: Path) -> Settings:
+    """Open the same ini file afresh, as the next start of the app would."""
+    return Settings(QSettings(str(settings_path / "settings.ini"), QSettings.Format.IniFormat))
+
+
+def test_nothing_configured_opens_the_devnet_with_the_key_hint(model: NetworksViewModel) -> None:
+    """Fresh settings: devnet is current; the hint says how to get a key."""
+    assert [n.name for n in model.networks] == [
+        "Rootstock Mainnet",
+        "Rootstock Testnet",
+        "Local devnet",
+    ]
+    assert model.current_id == DEVNET.id
+    assert model.startup() == (DEVNET, GET_A_KEY)
+    assert model.endpoint_for(MAINNET) is None
+    assert GET_A_KEY in model.unavailable_reason(MAINNET)
+
+
+def test_hosted_network_without_key_falls_back_to_devnet_at_start(
+    model: NetworksViewModel,
+) -> None:
+    """A stored hosted network that has no key opens the devnet, saying why."""
+    model.set_current(TESTNET.id)
+    network, info = model.startup()
+    assert network is DEVNET and info.startswith("Rootstock Testnet has no API key")
+    model.save(dataclasses.replace(model.form_for(TESTNET.id), use_public_node=True))
+    assert model.startup() == (TESTNET, "")
+    endpoint = model.endpoint_for(TESTNET)
+    assert endpoint is not None and endpoint.url == "https://public-node.testnet.rsk.co"
+    assert model.hint == ""
+
+
+def test_key_and_url_form_are_stored_and_persist(tmp_path: Path, model: NetworksViewModel) -> None:
+    """The key goes into QSettings; /v2/<KEY> is chosen per network; redacted hides the key."""
+    errors = model.save(dataclasses.replace(model.form_for(MAINNET.id), api_key=KEY, v2=True))
+    assert errors == {}
+    model.settings._store.sync()
+    again = NetworksViewModel(reread(tmp_path))
+    endpoint = again.endpoint_for(MAINNET)
+    assert endpoint is not None
+    assert endpoint.url == f"https://rpc.mainnet.rootstock.io/v2/{KEY}"
+    assert KEY not in endpoint.redacted and endpoint.redacted.endswith(KEY[-4:])
+    assert again.form_for(MAINNET.id).v2 is True
+
+
+def test_bad_key_characters_are_refused_without_echoing_the_key(model: NetworksViewModel) -> None:
+    """A key with a space or slash is an error that does not repeat the key."""
+    errors = model.save(dataclasses.replace(model.form_for(TESTNET.id), api_key="abc/def ghi"))
+    assert set(errors) == {"api_key"} and "abc" not in errors["api_key"]
+    assert model.settings.api_key(TESTNET.id) == ""
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "abc", "3.5", "", "0x0", "३१"])
+def test_chain_id_must_be_a_positive_whole_number(model: NetworksViewModel, text: str) -> None:
+    """Zero, negatives, fractions, words and non-ASCII digits are refused."""
+    errors = model.validate(custom_form("https://node.example", chain_id=text))
+    assert errors == {"chain_id": "the chain id must be a positive whole number, e.g. 31"}
+
+
+def test_chain_id_in_hex_or_decimal() -> None:
+    """31 and 0x1f are the same chain id."""
+    assert parse_chain_id(" 31 ") == parse_chain_id("0x1F") == 31
+
+
+def test_names_must_be_unique_and_present(model: NetworksViewModel) -> None:
+    """A name already used (any case) or empty is refused; nothing is lost."""
+    assert model.save(custom_form("https://a.example", name="Node A")) == {}
+    for name, message in [
+        ("node a", "another network is already called node a"),
+        ("rootstock testnet", "another network is already called rootstock testnet"),
+        ("  ", "give the endpoint a name"),
+    ]:
+        form = custom_form("https://b.example", name=name)
+        assert model.save(form) == {"name": message}
+    assert [c.name for c in model.customs()] == ["Node A"]
+
+
+def test_http_to_a_remote_host_needs_the_explicit_flag(model: NetworksViewModel) -> None:
+    """http:// to another machine is refused unless allowed; loopback http is fine."""
+    form = custom_form("http://rsk.example.org:4444")
+    assert "allow insecure http" in model.validate(form)["url"]
+    assert model.validate(custom_form("http://127.0.0.1:4444")) == {}
+    assert model.save(dataclasses.replace(form, allow_insecure_http=True)) == {}
+    assert model.customs()[0].allow_insecure_http is True
+
+
+def test_key_pasted_in_the_url_is_split_off(model: NetworksViewModel) -> None:
+    """…/v2/<KEY> becomes the base URL, the key and the v2 form; short segments stay path."""
+    assert model.save(custom_form(f"https://rpc.example.org/v2/{KEY}")) == {}
+    form = model.form_for("custom:Mine")
+    assert (form.url, form.api_key, form.v2) == ("https://rpc.example.org", KEY, True)
+    assert model.save(custom_form("https://rpc.example.org/rpc", name="Path")) == {}
+    path = model.form_for("custom:Path")
+    assert (path.url, path.api_key) == ("https://rpc.example.org/rpc", "")
+
+
+def test_rename_and_remove_follow_the_current_network(model: NetworksViewModel, qtbot: Any) -> None:
+    """Renaming the current custom keeps it current (with its key); removing it falls back."""
+    model.save(custom_form("https://a.example", name="Old", api_key=KEY))
+    model.set_current("custom:Old")
+    with qtbot.waitSignal(model.current_changed) as changed:
+        model.save(dataclasses.replace(model.form_for("custom:Old"), name="New"))
+    assert changed.args == ["custom:New"]
+    assert (
+        model.settings.api_key("custom:New") == KEY and model.settings.api_key("custom:Old") == ""
+    )
+    with qtbot.waitSignal(model.current_changed) as changed:
+        model.remove("custom:New")
+    assert changed.args == [DEVNET.id] and model.customs() == []
+    assert model.settings.api_key("custom:New") == ""
+
+
+def test_custom_testnet_endpoint_keeps_currency_and_rns(model: NetworksViewModel) -> None:
+    """A custom endpoint on chain 31 is a testnet: tRBTC and the testnet RNS registry."""
+    model.save(custom_form("http://localhost:4444", name="Local rskj"))
+    network = model.network("custom:Local rskj")
+    assert network is not None
+    assert (network.currency, network.rns_registry) == ("tRBTC", TESTNET.rns_registry)
+
+
+def test_key_field_is_masked_and_saved_on_ok(
+    tmp_path: Path, dialog: SettingsDialog, qtbot: Any
+) -> None:
+    """The key is typed masked, shown masked, and stored only when OK is pressed."""
+    dialog.select(TESTNET.id)
+    type_into(qtbot, dialog.key_edit, KEY)
+    assert dialog.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    assert KEY not in dialog.key_edit.displayText()
+    assert KEY not in dialog.endpoint_label.text() and KEY[-4:] in dialog.endpoint_label.text()
+    assert dialog.model.settings.api_key(TESTNET.id) == ""
+    qtbot.mouseClick(
+        dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
+    )
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    dialog.model.settings._store.sync()
+    assert reread(tmp_path).api_key(TESTNET.id) == KEY
+
+
+def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qtbot: Any) -> None:
+    """Show reveals the key, Hide masks it; choosing another network masks it again."""
+    dialog.select(TESTNET.id)
+    type_into(qtbot, dialog.key_edit, KEY)
+    qtbot.mouseClick(dialog.reveal_button, Qt.MouseButton.LeftButton)
+    assert dialog.key_edit.displayText() == KEY and dialog.reveal_button.text() == "Hide"
+    qtbot.mouseClick(dialog.reveal_button, Qt.MouseButton.LeftButton)
+    assert KEY not in dialog.key_edit.displayText() and dialog.reveal_button.text() == "Show"
+    qtbot.mouseClick(dialog.reveal_button, Qt.MouseButton.LeftButton)
+    dialog.select(MAINNET.id)
+    dialog.select(TESTNET.id)
+    assert dialog.key_edit.text() == KEY
+    assert dialog.key_edit.echoMode() == QLineEdit.EchoMode.Password
+
+
+def test_cancel_keeps_what_was_saved(dialog: SettingsDialog, qtbot: Any) -> None:
+    """Edits and removals are dropped by Cancel."""
+    model = dialog.model
+    model.save(dataclasses.replace(model.form_for(TESTNET.id), api_key=KEY))
+    model.save(custom_form("https://a.example", name="Kept"))
+    window = SettingsDialog(model)
+    qtbot.addWidget(window)
+    window.select(TESTNET.id)
+    type_into(qtbot, window.key_edit, "other-key-1234567890")
+    window.select("custom:Kept")
+    qtbot.mouseClick(window.remove_button, Qt.MouseButton.LeftButton)
+    window.reject()
+    assert model.settings.api_key(TESTNET.id) == KEY
+    assert [c.name for c in model.customs()] == ["Kept"]
+
+
+def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
+    dialog: SettingsDialog, qtbot: Any
+) -> None:
+    """OK with a bad URL stays open, says what is wrong under the field, loses nothing."""
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, dialog.name_edit, "My node")
+    type_into(qtbot, dialog.url_edit, "node.example:4444")
+    type_into(qtbot, dialog.chain_edit, "0x1f")
+    assert dialog.errors["url"].isVisible()
+    dialog.accept()
+    assert dialog.isVisible() and dialog.result() != QDialog.DialogCode.Accepted
+    assert dialog.url_edit.text() == "node.example:4444"
+    assert dialog.name_edit.text() == "My node" and dialog.chain_edit.text() == "0x1f"
+    assert (
+        dialog.errors["url"].text() == "the endpoint URL must start with https:// and name a host"
+    )
+    assert dialog.errors["url"].textFormat() == Qt.TextFormat.PlainText
+    assert not dialog.errors["name"].isVisible()
+    assert dialog.model.customs() == []
+    type_into(qtbot, dialog.url_edit, "https://node.example:4444")
+    assert not dialog.errors["url"].isVisible()
+    dialog.accept()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert [(c.name, c.url, c.chain_id) for c in dialog.model.customs()] == [
+        ("My node", "https://node.example:4444", 31)
+    ]
+
+
+def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qtbot: Any) -> None:
+    """The http:// message shows under the URL and goes once the flag is ticked."""
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, dialog.name_edit, "Plain")
+    type_into(qtbot, dialog.url_edit, "http://rsk.example.org:4444")
+    type_into(qtbot, dialog.chain_edit, "30")
+    dialog.accept()
+    assert "clear text" in dialog.errors["url"].text() and dialog.isVisible()
+    dialog.insecure_check.setChecked(True)
+    assert not dialog.errors["url"].isVisible()
+    dialog.accept()
+    assert dialog.model.customs()[0].allow_insecure_http is True
+
+
+def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qtbot: Any) -> None:
+    """Two new endpoints with one name: OK shows the error and saves neither."""
+    for _ in range(2):
+        qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+        type_into(qtbot, dialog.name_edit, "Twin")
+        type_into(qtbot, dialog.url_edit, "https://twin.example")
+        type_into(qtbot, dialog.chain_edit, "31")
+    assert dialog.errors["name"].text() == "another network is already called Twin"
+    dialog.accept()
+    assert dialog.isVisible() and dialog.model.customs() == []
+
+
+def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: Any) -> None:
+    """Leaving the URL field moves the pasted key into the masked key field."""
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, dialog.url_edit, f"https://rpc.example.org/v2/{KEY}")
+    assert dialog.url_edit.text() == "https://rpc.example.org"
+    assert dialog.key_edit.text() == KEY and dialog.url_form_combo.currentIndex() == 1
+    assert dialog.url_form_combo.currentText() == "https://rpc.example.org/v2/<KEY>"
+
+
+def probe(qtbot: Any, model: NetworksViewModel, target: Any) -> ConnectionReport:
+    """Run a connection test on the qasync loop."""
+    report = run_in_qloop(qtbot, model.test_connection(target))
+    assert isinstance(report, ConnectionReport)
+    return report
+
+
+def test_connection_to_the_expected_chain(
+    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+) -> None:
+    """chain 31 as expected: ✓ with the client version and latency."""
+    report = probe(qtbot, model, custom_form(node.url("c31")))
+    assert report.ok and report.chain_id == 31 and report.client_version == CLIENT
+    assert report.latency_ms is not None and 0 < report.latency_ms < 10_000
+    assert report.text.startswith(f"✓ chain 31 · {CLIENT} · ") and report.text.endswith("ms")
+
+
+def test_connection_to_another_chain_is_a_mismatch(
+    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+) -> None:
+    """The node serves chain 30 where 31 was expected: ✗ chain mismatch."""
+    model.save(custom_form(node.url("c30"), name="Wrong"))
+    network = model.network("custom:Wrong")
+    report = probe(qtbot, model, network)
+    assert not report.ok and (report.chain_id, report.expected_chain_id) == (30, 31)
+    assert report.text.startswith("✗ chain mismatch: the node serves chain 30 (network 30), ")
+
+
+def test_connection_refused_by_auth_never_shows_the_key(
+    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+) -> None:
+    """HTTP 401: ✗ auth with the host, and the key appears nowhere in the report."""
+    report = probe(qtbot, model, custom_form(f"{node.url('auth')}/{KEY}"))
+    assert report.error_kind == "auth" and not report.ok
+    assert report.text == "✗ auth: 127.0.0.1 refused the API key (HTTP 401 Unauthorized)"
+    assert KEY not in repr(report) and KEY[-4:] in report.endpoint
+    assert f"/auth/{KEY}" in node.paths
+
+
+def test_connection_to_a_closed_port_is_a_transport_error(
+    model: NetworksViewModel, qtbot: Any, qloop: object
+) -> None:
+    """Nothing listens: ✗ transport, fast, no retries."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    report = probe(qtbot, model, custom_form(f"http://127.0.0.1:{port}"))
+    assert report.text == "✗ transport: cannot connect to 127.0.0.1"
+
+
+def test_connection_with_an_unfinished_form_costs_no_request(
+    model: NetworksViewModel, qtbot: Any, qloop: object
+) -> None:
+    """A bad URL or a hosted network without a key is reported before anything is sent."""
+    bad = probe(qtbot, model, custom_form("ftp://x"))
+    assert bad.text.startswith("✗ invalid input: the endpoint URL must start with https://")
+    assert probe(qtbot, model, MAINNET).error_kind == "not set up"
+    assert probe(qtbot, model, DEVNET).error_kind == "not set up"
+
+
+def test_dialog_test_button_shows_the_verdict(
+    dialog: SettingsDialog, node: TinyNode, qtbot: Any, qloop: object
+) -> None:
+    """Test connection on unsaved values shows ✓ and then ✗ on a mismatch, in plain text."""
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, dialog.url_edit, node.url("c31"))
+    type_into(qtbot, dialog.chain_edit, "31")
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    assert dialog.test_result.text() == "Testing…"
+    qtbot.waitUntil(lambda: dialog.test_result.text().startswith("✓"), timeout=10_000)
+    assert CLIENT in dialog.test_result.text()
+    assert dialog.test_result.textFormat() == Qt.TextFormat.PlainText
+    type_into(qtbot, dialog.chain_edit, "30")
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: dialog.test_result.text().startswith("✗ chain mismatch"), timeout=10_000
+    )
+    assert dialog.model.customs() == []
+
+
+def test_devnet_endpoint_comes_from_the_app(
+    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+) -> None:
+    """Once the app tells where the devnet listens, it has an endpoint and can be tested."""
+    model.set_devnet_endpoint(Endpoint.parse(node.url("c31") + "/" + KEY))
+    assert model.endpoint_for(DEVNET) is not None
+    report = probe(qtbot, model, DEVNET)
+    assert report.ok and report.endpoint.endswith(KEY[-4:])
+
+
+def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: Any) -> None:
+    """The combo lists every network, sets the current one, follows the model."""
+    combo = network_combo(model)
+    qtbot.addWidget(combo)
+    assert [combo.itemText(i) for i in range(combo.count())] == [n.name for n in model.networks]
+    assert combo.currentData() == DEVNET.id
+    with qtbot.waitSignal(model.current_changed) as changed:
+        combo.activated.emit(combo.findData(TESTNET.id))
+    assert changed.args == [TESTNET.id]
+    assert model.current_id == TESTNET.id
+    model.save(custom_form("https://a.example", name="Added"))
+    assert combo.itemText(combo.count() - 1) == "Added"
+    assert combo.currentData() == TESTNET.id
+    model.set_current("custom:Added")
+    assert combo.currentData() == "custom:Added"
+    tip = combo.itemData(combo.findData(MAINNET.id), Qt.ItemDataRole.ToolTipRole)
+    assert "needs an API key" in tip
