@@ -97,15 +97,17 @@ class SettingsDialog(QDialog):
     def _build(self) -> None:
         """Lay out the list, the form and the buttons."""
         self.network_list = QListWidget()
-        self.network_list.setMinimumWidth(190)
         self.add_button = QPushButton("Add custom endpoint")
         self.remove_button = QPushButton("Remove")
-        left = QVBoxLayout()
+        left_panel = QWidget()
+        left_panel.setFixedWidth(220)
+        left = QVBoxLayout(left_panel)
+        left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.network_list, 1)
         left.addWidget(self.add_button)
         left.addWidget(self.remove_button)
         body = QHBoxLayout()
-        body.addLayout(left)
+        body.addWidget(left_panel)
         body.addWidget(self._build_form(), 1)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -172,6 +174,7 @@ class SettingsDialog(QDialog):
         self._add_row("endpoint", "Requests go to", self.endpoint_label)
         self.hint = self._wrapped(GET_A_KEY)
         tone(self.hint, None)
+        self.form.addRow(self.hint)
         self.test_button = QPushButton("Test connection")
         self.test_result = self._wrapped()
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -182,7 +185,6 @@ class SettingsDialog(QDialog):
             column.addWidget(widget)
         column.addSpacing(6)
         column.addLayout(self.form)
-        column.addWidget(self.hint)
         column.addSpacing(6)
         column.addLayout(test_row)
         column.addStretch(1)
@@ -194,7 +196,9 @@ class SettingsDialog(QDialog):
         """Return a plain-text label that wraps."""
         label = plain_label(text)
         label.setWordWrap(True)
-        label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy = label.sizePolicy()  # keeps the height-for-width flag that word wrap set
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Expanding)
+        label.setSizePolicy(policy)
         return label
 
     def _add_row(self, field: str, caption: str, widget: QWidget) -> None:
@@ -238,6 +242,11 @@ class SettingsDialog(QDialog):
         """Add a list entry for a draft."""
         item = QListWidgetItem(self._forms[draft_id].name or NEW_NAME)
         item.setData(Qt.ItemDataRole.UserRole, draft_id)
+        if draft_id == self.model.current_id:
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+            item.setToolTip("The network the explorer shows now")
         self.network_list.addItem(item)
         return item
 
@@ -348,7 +357,9 @@ class SettingsDialog(QDialog):
         base = (network.hosted_base if hosted and network else None) or self._custom_base(form)
         for index, pattern in enumerate(URL_FORMS):
             self.url_form_combo.setItemText(index, pattern.format(base=base))
-        self.hint.setVisible(hosted and not form.api_key.strip() and not form.use_public_node)
+        no_key = not form.api_key.strip()
+        self.form.setRowVisible(self.hint, hosted and no_key and not form.use_public_node)
+        self.url_form_combo.setEnabled(not no_key)
         text, good = self.model.preview(form)
         self.endpoint_label.setText(text)
         tone(self.endpoint_label, False if good is False else None)
