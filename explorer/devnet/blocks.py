@@ -30,7 +30,6 @@ class BlockDraft:
     receipts: tuple[ReceiptRecord, ...]
     uncle_count: int = 0
     recent_uncles: int = 0
-    extra_data: bytes = b""
 
 
 def difficulty_of(number: int) -> int:
@@ -114,7 +113,7 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         draft.gas_limit,
         gas_used,
         draft.timestamp,
-        draft.extra_data,
+        b"",
         paid_fees,
         MINIMUM_GAS_PRICE,
         len(uncles),
@@ -134,7 +133,7 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         difficulty=difficulty,
         total_difficulty=(parent.total_difficulty if parent else 0) + cumulative,
         cumulative_difficulty=cumulative,
-        extra_data=draft.extra_data,
+        extra_data=b"",
         size=len(rlp.encode([full_header, tx_items, uncles])),
         gas_limit=draft.gas_limit,
         gas_used=gas_used,

@@ -136,6 +136,15 @@ class Engine:
         )
         return MinedBatch(result.imported_block.header, tuple(receipts), tuple(computations))
 
+    def preview(
+        self, transactions: Sequence[SignedTransactionAPI], timestamp: int
+    ) -> tuple[tuple[ReceiptAPI, ...], StateAPI]:
+        """Execute transactions on top of the head without keeping anything: receipts, state."""
+        header = self._chain.header.copy(timestamp=timestamp, gas_limit=GAS_LIMIT)
+        vm = self._chain.get_vm(header)
+        _, receipts, _ = vm.apply_all_transactions(transactions, header)
+        return tuple(receipts), vm.state
+
     def header_at(self, number: int) -> BlockHeaderAPI:
         """The py-evm header of block number."""
         return self._chain.get_canonical_block_header_by_number(number)  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eth._utils.address import generate_contract_address
-from eth.abc import ReceiptAPI, SignedTransactionAPI
+from eth.abc import ReceiptAPI, SignedTransactionAPI, StateAPI
 from eth_typing import Address
 
 from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
@@ -70,31 +70,62 @@ class Ledger:
         timestamp: int,
         miner: bytes,
         uncle_count: int = 0,
-        extra_data: bytes = b"",
     ) -> DevBlock:
         """Execute transactions into a new block ending with its REMASC transaction."""
         batch = self.engine.mine(transactions, timestamp)
-        number = int(batch.header.block_number)
         records = [TxRecord.from_signed(tx) for tx in transactions]
         receipts = _receipts(records, batch.receipts)
+        state_root = bytes(batch.header.state_root)
+        draft = self._draft(records, receipts, state_root, timestamp, miner, uncle_count)
+        block = assemble_block(draft, self.head)
+        self._index(block)
+        return block
+
+    def preview(
+        self,
+        ready: Sequence[SignedTransactionAPI],
+        waiting: Sequence[SignedTransactionAPI],
+        *,
+        timestamp: int,
+        miner: bytes,
+    ) -> tuple[DevBlock, StateAPI]:
+        """The sample next block: ready transactions executed, the waiting ones listed after."""
+        executed, state = self.engine.preview(ready, timestamp)
+        records = [TxRecord.from_signed(tx) for tx in ready]
+        receipts = _receipts(records, executed)
+        gas = receipts[-1].cumulative_gas_used if receipts else 0
+        for tx in waiting:
+            records.append(TxRecord.from_signed(tx))
+            receipts.append(ReceiptRecord(1, 0, gas, None, (), 0))
+        state_root = bytes(state.make_state_root()) if ready else self.head.state_root
+        draft = self._draft(records, receipts, state_root, timestamp, miner, 0)
+        return assemble_block(draft, self.head), state
+
+    def _draft(
+        self,
+        records: list[TxRecord],
+        receipts: list[ReceiptRecord],
+        state_root: bytes,
+        timestamp: int,
+        miner: bytes,
+        uncle_count: int,
+    ) -> BlockDraft:
+        """The next block's draft, its REMASC transaction appended."""
+        number = self.head.number + 1
         records.append(TxRecord.remasc(number))
         receipts.append(remasc_receipt(receipts[-1].cumulative_gas_used if receipts else 0))
         recent = self.blocks[-(UNCLE_WINDOW - 1) :]
-        draft = BlockDraft(
+        return BlockDraft(
             number=number,
             timestamp=timestamp,
             miner=miner,
             gas_limit=GAS_LIMIT,
-            state_root=bytes(batch.header.state_root),
+            state_root=state_root,
             transactions=tuple(records),
             receipts=tuple(receipts),
             uncle_count=uncle_count,
             recent_uncles=uncle_count + sum(len(b.uncles) for b in recent),
-            extra_data=extra_data,
         )
-        block = assemble_block(draft, self.head)
-        self._index(block)
-        return block
 
 
 def _receipts(records: Sequence[TxRecord], receipts: Sequence[ReceiptAPI]) -> list[ReceiptRecord]:

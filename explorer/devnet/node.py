@@ -15,8 +15,7 @@ from eth_hash.auto import keccak
 from explorer.chain.hexutil import to_data, to_quantity
 from explorer.chain.revert import decode_revert_reason
 from explorer.devnet import params
-from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
-from explorer.devnet.blocks import BlockDraft, assemble_block
+from explorer.devnet.blockdata import DevBlock, TxRecord
 from explorer.devnet.errors import (
     EXECUTION_REVERTED,
     INTERNAL_ERROR,
@@ -24,8 +23,7 @@ from explorer.devnet.errors import (
     RpcFailure,
     invalid_params,
 )
-from explorer.devnet.evm import GAS_LIMIT
-from explorer.devnet.ledger import Ledger, remasc_receipt
+from explorer.devnet.ledger import Ledger
 from explorer.devnet.logs import LogLimits, collect_logs, parse_filter
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
@@ -60,6 +58,7 @@ class DevnetNode:
         self._pool = pool
         self._miner = miner
         self._lock = threading.RLock()
+        self._pending_cache: tuple[tuple[int, int], DevBlock, StateAPI] | None = None
         self._methods: dict[str, Handler] = {
             name[len("_m_") :]: getattr(self, name) for name in dir(self) if name.startswith("_m_")
         }
@@ -119,14 +118,20 @@ class DevnetNode:
         assert ref.number is not None
         return ref.number if ref.number <= self.head_number else None
 
-    def _state_number(self, value: object, *, default_latest: bool = True) -> int:
-        """The block whose state a state query reads; -32602 when it does not exist."""
-        if value is None and default_latest:
+    def _state_number(self, value: object) -> int:
+        """The block whose state a call reads (latest when omitted); -32602 when unknown."""
+        if value is None:
             return self.head_number
         number = self._block_number(params.block_ref(value, allow_hash=True))
         if number is None:
             raise invalid_params("block not found")
         return number
+
+    def _state_for(self, value: object) -> StateAPI:
+        """The state a query reads: after a mined block, or the pending block's."""
+        if value == "pending":
+            return self._pending()[1]
+        return self._state(self._state_number(value))
 
     def _block(self, ref: params.BlockRef) -> DevBlock | None:
         """The block a selector names; the sample pending block for `pending`."""
@@ -136,23 +141,20 @@ class DevnetNode:
         return None if number is None else self._ledger.blocks[number]
 
     def _pending_block(self) -> DevBlock:
-        """A sample next block made of the pool's transactions and a REMASC transaction."""
-        head = self._ledger.head
-        number = head.number + 1
-        records = [TxRecord.from_signed(tx) for tx in self._pool.transactions()]
-        records.append(TxRecord.remasc(number))
-        receipts = [ReceiptRecord(1, 0, 0, None, (), 0) for _ in records[:-1]]
-        receipts.append(remasc_receipt(0))
-        draft = BlockDraft(
-            number=number,
-            timestamp=max(int(time.time()), head.timestamp + 1),
-            miner=self._miner,
-            gas_limit=GAS_LIMIT,
-            state_root=head.state_root,
-            transactions=tuple(records),
-            receipts=tuple(receipts),
-        )
-        return assemble_block(draft, head)
+        """The sample next block built from the pool."""
+        return self._pending()[0]
+
+    def _pending(self) -> tuple[DevBlock, StateAPI]:
+        """The sample next block and its state, rebuilt when the head or the pool changes."""
+        key = (self.head_number, self._pool.version)
+        if self._pending_cache is None or self._pending_cache[0] != key:
+            state = self._state(self.head_number)
+            ready = self._pool.ready(state.get_nonce, state.get_balance)
+            waiting = [tx for tx in self._pool.transactions() if tx not in ready]
+            timestamp = max(int(time.time()), self._ledger.head.timestamp + 1)
+            preview = self._ledger.preview(ready, waiting, timestamp=timestamp, miner=self._miner)
+            self._pending_cache = (key, *preview)
+        return self._pending_cache[1], self._pending_cache[2]
 
     def _block_json(self, ref: params.BlockRef, full: bool) -> Json | None:
         """A block object for a selector, or None."""
@@ -195,25 +197,23 @@ class DevnetNode:
 
     def _m_eth_getBalance(self, args: list[Any]) -> str:
         account, selector = params.arity(args, 1, 1)
-        state = self._state(self._state_number(selector))
-        return to_quantity(state.get_balance(params.address(account)))
+        return to_quantity(self._state_for(selector).get_balance(params.address(account)))
 
     def _m_eth_getTransactionCount(self, args: list[Any]) -> str:
         account, selector = params.arity(args, 1, 1)
         sender = params.address(account)
-        nonce = self._state(self._state_number(selector)).get_nonce(sender)
+        nonce = self._state_for(selector).get_nonce(sender)
         if selector == "pending":
             nonce = self._pool.next_nonce(sender, nonce)
         return to_quantity(nonce)
 
     def _m_eth_getCode(self, args: list[Any]) -> str:
         account, selector = params.arity(args, 1, 1)
-        state = self._state(self._state_number(selector))
-        return to_data(state.get_code(params.address(account)))
+        return to_data(self._state_for(selector).get_code(params.address(account)))
 
     def _m_eth_getStorageAt(self, args: list[Any]) -> str:
         account, position, selector = params.arity(args, 2, 1)
-        state = self._state(self._state_number(selector))
+        state = self._state_for(selector)
         value = state.get_storage(params.address(account), params.quantity(position, "position"))
         return to_data(value.to_bytes(32, "big"))
 

@@ -39,6 +39,7 @@ class TxPool:
 
     def __init__(self, transactions: Iterable[SignedTransactionAPI] = ()) -> None:
         self._by_hash: dict[bytes, SignedTransactionAPI] = {bytes(t.hash): t for t in transactions}
+        self.version = 0
 
     def __len__(self) -> int:
         """How many transactions wait."""
@@ -69,6 +70,7 @@ class TxPool:
             raise rejected(errors.INSUFFICIENT_FUNDS)
         self._replace_same_nonce(tx, sender)
         self._by_hash[bytes(tx.hash)] = tx
+        self.version += 1
 
     def _replace_same_nonce(self, tx: SignedTransactionAPI, sender: bytes) -> None:
         """Drop a waiting transaction with the same nonce if the new one pays more."""
@@ -89,7 +91,21 @@ class TxPool:
     def take_ready(
         self, nonce_of: Callable[[Address], int], balance_of: Callable[[Address], int]
     ) -> list[SignedTransactionAPI]:
-        """Remove and return what can be mined now: contiguous nonces the balance covers."""
+        """Remove and return what can be mined now (stale transactions are dropped)."""
+        ready = self.ready(nonce_of, balance_of, drop_stale=True)
+        for tx in ready:
+            del self._by_hash[bytes(tx.hash)]
+        self.version += 1
+        return ready
+
+    def ready(
+        self,
+        nonce_of: Callable[[Address], int],
+        balance_of: Callable[[Address], int],
+        *,
+        drop_stale: bool = False,
+    ) -> list[SignedTransactionAPI]:
+        """What can be mined now: contiguous nonces the balance covers, within the gas limit."""
         ready: list[SignedTransactionAPI] = []
         gas = 0
         by_sender: dict[Address, list[SignedTransactionAPI]] = {}
@@ -99,12 +115,11 @@ class TxPool:
             nonce, funds = nonce_of(sender), balance_of(sender)
             for tx in sorted(txs, key=lambda t: int(t.nonce)):
                 if tx.nonce < nonce:
-                    del self._by_hash[bytes(tx.hash)]
+                    if drop_stale:
+                        del self._by_hash[bytes(tx.hash)]
                     continue
                 if tx.nonce != nonce or _cost(tx) > funds or gas + tx.gas > GAS_LIMIT:
                     break
                 ready.append(tx)
                 nonce, funds, gas = nonce + 1, funds - _cost(tx), gas + tx.gas
-        for tx in ready:
-            del self._by_hash[bytes(tx.hash)]
         return ready

@@ -146,7 +146,12 @@ def test_manual_mining(fresh_node: DevnetNode) -> None:
     head = int(node.handle("eth_blockNumber", []), 16)
     tx_hash = send(node, sign(node, 1))
     assert int(node.handle("eth_blockNumber", []), 16) == head
-    assert tx_hash in node.handle("eth_getBlockByNumber", ["pending", False])["transactions"]
+    pending = node.handle("eth_getBlockByNumber", ["pending", False])
+    assert pending["transactions"][0] == tx_hash
+    assert pending["gasUsed"] == hex(21_000)
+    assert int(pending["paidFees"], 16) == 21_000 * GAS_PRICE
+    assert node.handle("eth_getBalance", [STRANGER, "pending"]) == "0x1"
+    assert node.handle("eth_getBalance", [STRANGER, "latest"]) == "0x0"
     sender = node.manifest.accounts[1]
     latest_nonce = int(node.handle("eth_getTransactionCount", [sender]), 16)
     assert node.handle("eth_getTransactionCount", [sender, "pending"]) == hex(latest_nonce + 1)
