@@ -17,7 +17,7 @@ from explorer.rpc.stats import utc_today
 
 def test_concurrency_cap_per_endpoint(server: ScriptedServer, endpoint: Endpoint) -> None:
     """No more than max_in_flight requests reach the server at once."""
-    server.fallback = slow(0.05, result("0x1"))
+    server.fallback = slow(0.15, result("0x1"))
 
     async def use(client: RpcClient) -> list[int]:
         addresses = [f"0x{i:040x}" for i in range(20)]
@@ -97,7 +97,10 @@ def test_last_waiter_cancelling_cancels_the_call(
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        await asyncio.sleep(0)
+        for _ in range(200):
+            if not client._in_flight:
+                break
+            await asyncio.sleep(0.01)
         in_flight = len(client._in_flight)
         return in_flight, await client.block_number()
 
