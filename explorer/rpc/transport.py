@@ -80,11 +80,9 @@ async def post(
     timeout: float,
     max_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
 ) -> HttpAnswer:
-    """POST body to url and read the answer, at most max_bytes of it; never follow redirects.
-
-    With the aiohttp transport the request goes straight to its aiohttp session (same pool,
-    half the overhead); any other httpx transport is used through httpx.
-    """
+    """POST body to url and read at most max_bytes of the answer; never follow redirects."""
+    # With the aiohttp transport, go straight to its aiohttp session: the same connection
+    # pool at half httpx's per-request overhead. Any other transport is used through httpx.
     session = aiohttp_session(http, url)
     try:
         if session is not None:

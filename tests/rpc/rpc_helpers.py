@@ -29,11 +29,7 @@ def with_client(
     plain_httpx: bool = False,
     **options: Any,
 ) -> T:
-    """Create a client (fast retries unless given), run use(client), close it.
-
-    plain_httpx=True hands the client an httpx client on httpx's own transport, so the
-    generic path is used instead of the aiohttp fast path.
-    """
+    """Run use(client) on a fresh client (fast retries; plain_httpx: httpx's own transport)."""
     options.setdefault("retry", FAST_RETRY)
 
     async def main() -> T:
