@@ -79,3 +79,35 @@ class Settings:
         """Forget a network's API key and per-network choices."""
         self._store.remove(f"api_keys/{network}")
         self._store.remove(f"networks/{network}")
+
+    def current_network(self) -> str:
+        """Return the id of the network chosen last ('' when none)."""
+        return self.get(NETWORK)
+
+    def set_current_network(self, network: str) -> None:
+        """Remember the chosen network."""
+        self.set(NETWORK, network)
+
+    def custom_networks(self) -> list[str]:
+        """Return the stored custom endpoints (one JSON object each, no keys)."""
+        return self.get_list(CUSTOM_NETWORKS)
+
+    def set_custom_networks(self, entries: list[str]) -> None:
+        """Store the custom endpoints."""
+        self.set_list(CUSTOM_NETWORKS, entries)
+
+    def url_v2(self, network: str) -> bool:
+        """Tell whether a network's key goes in the `/v2/<KEY>` URL form."""
+        return self.get(url_v2(network))
+
+    def set_url_v2(self, network: str, v2: bool) -> None:
+        """Store a network's URL form choice."""
+        self.set(url_v2(network), v2)
+
+    def use_public_node(self, network: str) -> bool:
+        """Tell whether a network uses its public node without a key (default: the old global)."""
+        return self.get(public_node(network, self.get(USE_PUBLIC_NODE)))
+
+    def set_use_public_node(self, network: str, public: bool) -> None:
+        """Store a network's public-node choice."""
+        self.set(public_node(network), public)

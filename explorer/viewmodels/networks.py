@@ -7,11 +7,11 @@ import json
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 import httpx
 from PySide6.QtCore import QObject, Signal
 
-from explorer import settings as keys
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint, UrlForm
 from explorer.rpc.errors import InvalidInput, RpcError
@@ -24,12 +24,27 @@ from explorer.services.networks import (
     NetworkKind,
     custom_network,
 )
-from explorer.settings import Settings
 
 FormErrors = dict[str, str]
 TEST_TIMEOUT = 10.0
 _PASTED_KEY = re.compile(r"[A-Za-z0-9._~\-]{16,}")
 _CHAIN_ID_MESSAGE = "the chain id must be a positive whole number, e.g. 31"
+
+
+class NetworkSettings(Protocol):
+    """Where network choices persist (explorer.settings.Settings over QSettings)."""
+
+    def current_network(self) -> str: ...
+    def set_current_network(self, network: str) -> None: ...
+    def custom_networks(self) -> list[str]: ...
+    def set_custom_networks(self, entries: list[str]) -> None: ...
+    def api_key(self, network: str) -> str: ...
+    def set_api_key(self, network: str, key: str) -> None: ...
+    def url_v2(self, network: str) -> bool: ...
+    def set_url_v2(self, network: str, v2: bool) -> None: ...
+    def use_public_node(self, network: str) -> bool: ...
+    def set_use_public_node(self, network: str, public: bool) -> None: ...
+    def forget_network(self, network: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -169,7 +184,7 @@ class NetworksViewModel(QObject):
 
     def __init__(
         self,
-        settings: Settings,
+        settings: NetworkSettings,
         *,
         http: httpx.AsyncClient | None = None,
         parent: QObject | None = None,
@@ -183,7 +198,7 @@ class NetworksViewModel(QObject):
     def customs(self) -> list[CustomEndpoint]:
         """Return the stored custom endpoints, skipping malformed and duplicate entries."""
         found: dict[str, CustomEndpoint] = {}
-        for text in self.settings.get_list(keys.CUSTOM_NETWORKS):
+        for text in self.settings.custom_networks():
             custom = CustomEndpoint.from_json(text)
             if custom is not None and custom.name.casefold() not in found:
                 found[custom.name.casefold()] = custom
@@ -214,7 +229,7 @@ class NetworksViewModel(QObject):
     @property
     def current_id(self) -> str:
         """Return the id of the current network (the Local devnet when none is stored)."""
-        stored = self.settings.get(keys.NETWORK)
+        stored = self.settings.current_network()
         return stored if self.network(stored) is not None else DEVNET.id
 
     @property
@@ -227,7 +242,7 @@ class NetworksViewModel(QObject):
         if self.network(network_id) is None:
             return
         before = self.current_id
-        self.settings.set(keys.NETWORK, network_id)
+        self.settings.set_current_network(network_id)
         if network_id != before:
             self.current_changed.emit(network_id)
 
@@ -307,14 +322,13 @@ class NetworksViewModel(QObject):
         custom = self._custom(network_id)
         public = False
         if network.kind is NetworkKind.HOSTED:
-            default = self.settings.get(keys.USE_PUBLIC_NODE)
-            public = self.settings.get(keys.public_node(network_id, default))
+            public = self.settings.use_public_node(network_id)
         return NetworkForm(
             network_id=network_id,
             name=network.name,
             url=custom.url if custom else network.hosted_base or "",
             api_key=self.settings.api_key(network_id),
-            v2=self.settings.get(keys.url_v2(network_id)),
+            v2=self.settings.url_v2(network_id),
             use_public_node=public,
             chain_id=str(network.chain_id),
             allow_insecure_http=custom.allow_insecure_http if custom else False,
@@ -407,10 +421,10 @@ class NetworksViewModel(QObject):
         for form in forms.values():
             if not form.is_custom and form.network_id != DEVNET.id:
                 self._store(form.network_id, form)
-        self.settings.set_list(keys.CUSTOM_NETWORKS, [c.to_json() for c, _ in entries])
-        stored = self.settings.get(keys.NETWORK)
+        self.settings.set_custom_networks([c.to_json() for c, _ in entries])
+        stored = self.settings.current_network()
         if stored in renamed:
-            self.settings.set(keys.NETWORK, renamed[stored])
+            self.settings.set_current_network(renamed[stored])
         self.networks_changed.emit()
         if self.current_id != before:
             self.current_changed.emit(self.current_id)
@@ -418,9 +432,9 @@ class NetworksViewModel(QObject):
     def _store(self, network_id: str, form: NetworkForm) -> None:
         """Store a network's key, URL form and (hosted only) public-node choice."""
         self.settings.set_api_key(network_id, form.api_key.strip())
-        self.settings.set(keys.url_v2(network_id), form.v2)
+        self.settings.set_url_v2(network_id, form.v2)
         if not form.is_custom:
-            self.settings.set(keys.public_node(network_id), form.use_public_node)
+            self.settings.set_use_public_node(network_id, form.use_public_node)
 
     async def test_connection(self, target: Network | NetworkForm) -> ConnectionReport:
         """Probe a saved network or unsaved form values: chain id, client, latency, or error."""

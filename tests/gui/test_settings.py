@@ -18,7 +18,7 @@ from qt_helpers import run_in_qloop
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
-from explorer.settings import Settings
+from explorer.settings import USE_PUBLIC_NODE, Settings
 from explorer.viewmodels.networks import (
     ConnectionReport,
     NetworkForm,
@@ -100,9 +100,15 @@ def node() -> Iterator[TinyNode]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def store(tmp_path: Path) -> QSettings:
     """Real QSettings in an ini file of the test's own."""
-    return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def settings(store: QSettings) -> Settings:
+    """The typed settings over that file."""
+    return Settings(store)
 
 
 @pytest.fixture
@@ -134,9 +140,10 @@ def type_into(qtbot: Any, edit: QLineEdit, text: str) -> None:
     edit.editingFinished.emit()
 
 
-def reread(settings_path: Path) -> Settings:
-    """Open the same ini file afresh, as the next start of the app would."""
-    return Settings(QSettings(str(settings_path / "settings.ini"), QSettings.Format.IniFormat))
+def reread(store: QSettings) -> Settings:
+    """Write the settings file, then open it afresh as the next start of the app would."""
+    store.sync()
+    return Settings(QSettings(store.fileName(), QSettings.Format.IniFormat))
 
 
 def test_nothing_configured_opens_the_devnet_with_the_key_hint(model: NetworksViewModel) -> None:
@@ -166,12 +173,24 @@ def test_hosted_network_without_key_falls_back_to_devnet_at_start(
     assert model.hint == ""
 
 
-def test_key_and_url_form_are_stored_and_persist(tmp_path: Path, model: NetworksViewModel) -> None:
+def test_the_old_global_public_node_choice_still_counts(settings: Settings) -> None:
+    """network/use_public_node set by an earlier version is each hosted network's default."""
+    settings.set(USE_PUBLIC_NODE, True)
+    settings.set_current_network(MAINNET.id)
+    model = NetworksViewModel(settings)
+    assert model.form_for(TESTNET.id).use_public_node is True
+    assert model.startup() == (MAINNET, "")
+    settings.set_use_public_node(MAINNET.id, False)
+    assert model.startup()[0] is DEVNET
+
+
+def test_key_and_url_form_are_stored_and_persist(
+    store: QSettings, model: NetworksViewModel
+) -> None:
     """The key goes into QSettings; /v2/<KEY> is chosen per network; redacted hides the key."""
     errors = model.save(dataclasses.replace(model.form_for(MAINNET.id), api_key=KEY, v2=True))
     assert errors == {}
-    model.settings._store.sync()
-    again = NetworksViewModel(reread(tmp_path))
+    again = NetworksViewModel(reread(store))
     endpoint = again.endpoint_for(MAINNET)
     assert endpoint is not None
     assert endpoint.url == f"https://rpc.mainnet.rootstock.io/v2/{KEY}"
@@ -255,7 +274,7 @@ def test_custom_testnet_endpoint_keeps_currency_and_rns(model: NetworksViewModel
 
 
 def test_key_field_is_masked_and_saved_on_ok(
-    tmp_path: Path, dialog: SettingsDialog, qtbot: Any
+    store: QSettings, dialog: SettingsDialog, qtbot: Any
 ) -> None:
     """The key is typed masked, shown masked, and stored only when OK is pressed."""
     dialog.select(TESTNET.id)
@@ -268,8 +287,7 @@ def test_key_field_is_masked_and_saved_on_ok(
         dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
     )
     assert dialog.result() == QDialog.DialogCode.Accepted
-    dialog.model.settings._store.sync()
-    assert reread(tmp_path).api_key(TESTNET.id) == KEY
+    assert reread(store).api_key(TESTNET.id) == KEY
 
 
 def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qtbot: Any) -> None:
