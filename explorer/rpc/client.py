@@ -15,7 +15,7 @@ import httpx
 from explorer.rpc.answers import result_of
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
-from explorer.rpc.errors import ChainMismatch, NodeError, RpcError
+from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.retry import RetryPolicy
 from explorer.rpc.stats import RequestStats
@@ -116,7 +116,10 @@ class RpcClient(TypedCalls):
         """Send one call with JSON params as given and return the raw result."""
         spec = METHODS.get(method)
         resendable = spec is not None and spec.resendable
-        params_json = _params_json(list(params))
+        try:
+            params_json = _params_json(list(params))
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(f"{method}: params must be JSON values ({exc})") from None
         if not resendable:
             return await self._send(method, params_json, resendable)
         key = (method, params_json)

@@ -181,6 +181,7 @@ INVALID_CALLS: list[tuple[str, Use]] = [
     ("raw tx odd hex", lambda c: c.send_raw_transaction("0xabc")),
     ("sha3 not hex", lambda c: c.sha3("hello")),
     ("unknown method", lambda c: c.request("eth_sign", ADDRESS, "0x")),
+    ("raw call, params not JSON", lambda c: c.call("eth_getCode", [b"\x01", "latest"])),
 ]
 
 
