@@ -257,12 +257,15 @@ class NetworksViewModel(QObject):
         network = self.current
         if network is DEVNET:
             return DEVNET, self.hint
-        if network.kind is NetworkKind.HOSTED and self.endpoint_for(network) is None:
+        if self.endpoint_for(network) is not None:
+            return network, ""
+        if network.kind is NetworkKind.HOSTED:
             return (
                 DEVNET,
                 f"{network.name} has no API key, so this is the Local devnet. {GET_A_KEY}",
             )
-        return network, ""
+        reason = self.unavailable_reason(network)
+        return DEVNET, f"{network.name} cannot be used ({reason}), so this is the Local devnet."
 
     def set_devnet_endpoint(self, endpoint: Endpoint | None) -> None:
         """Tell where the Local devnet listens once the app has started it (None: stopped)."""

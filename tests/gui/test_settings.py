@@ -173,6 +173,18 @@ def test_hosted_network_without_key_falls_back_to_devnet_at_start(
     assert model.hint == ""
 
 
+def test_a_broken_custom_endpoint_falls_back_to_devnet_at_start(settings: Settings) -> None:
+    """A stored custom endpoint that no longer validates opens the devnet and says why."""
+    entry = '{"name": "Gone", "url": "ftp://x", "chain_id": 31, "allow_insecure_http": false}'
+    settings.set_custom_networks([entry, "not json"])
+    settings.set_current_network("custom:Gone")
+    model = NetworksViewModel(settings)
+    assert [c.name for c in model.customs()] == ["Gone"]
+    network, info = model.startup()
+    assert network is DEVNET
+    assert info.startswith("Gone cannot be used (the endpoint URL must start with https://")
+
+
 def test_the_old_global_public_node_choice_still_counts(settings: Settings) -> None:
     """network/use_public_node set by an earlier version is each hosted network's default."""
     settings.set(USE_PUBLIC_NODE, True)
