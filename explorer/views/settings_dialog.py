@@ -81,7 +81,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.model = model
         self.setWindowTitle("Settings — Networks")
-        self.resize(820, 520)
+        self.resize(860, 540)
         self._saved = {n.id: model.form_for(n.id) for n in model.networks}
         self._forms = dict(self._saved)
         self._removed: list[str] = []
