@@ -20,14 +20,16 @@ from explorer import __version__
 from explorer import settings as keys
 from explorer.devnet.process import DevnetProcess, DevnetStartError, devnet_command
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.networks import BUILTIN, DEVNET, GET_A_KEY, Network
+from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
 from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.main_window import MainWindow
+from explorer.views.settings_dialog import SettingsDialog
 
 
 class Application:
@@ -35,15 +37,26 @@ class Application:
 
     def __init__(self, settings: Settings, use_devnet: bool) -> None:
         self.settings = settings
+        self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
+        self.window.attach_networks(
+            self.networks, lambda: SettingsDialog(self.networks, self.window)
+        )
+        self.networks.current_changed.connect(self._on_network_choice)
+        self.networks.networks_changed.connect(self._on_network_choice)
         self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
         self.manifest_file: Path | None = None
+        self._starting: asyncio.Future[None] | None = None
         self._restore()
+
+    def _settings_dialog(self) -> SettingsDialog:
+        """Return a new Settings dialog over the networks model."""
+        return SettingsDialog(self.networks, self.window)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""
@@ -69,27 +82,33 @@ class Application:
         """Point the search at the current session."""
         self.search.session = self.shell.session
 
-    def chosen_network(self) -> Network | None:
-        """Return the stored network when it has what it needs, else None (devnet)."""
-        wanted = self.settings.get(keys.NETWORK)
-        for network in BUILTIN:
-            usable = self.settings.api_key(network.id) or self.settings.get(keys.USE_PUBLIC_NODE)
-            if network.id == wanted and network is not DEVNET and usable:
-                return network
-        return None
-
     async def start(self) -> None:
-        """Connect to the chosen network, or start the local devnet."""
-        network = None if self.use_devnet else self.chosen_network()
-        if network is not None:
-            key = self.settings.api_key(network.id) or None
-            self.shell.set_session(Session(network, network.endpoint(key)))
+        """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""
+        network, info = (DEVNET, "") if self.use_devnet else self.networks.startup()
+        if network is DEVNET:
+            await self.start_devnet(info)
             return
-        await self.start_devnet(
-            ""
-            if self.use_devnet
-            else "No API key is configured, so this is the Local devnet. " + GET_A_KEY
-        )
+        self._connect(network, info)
+
+    def _connect(self, network: Network, info: str = "") -> None:
+        """Open a session on a network whose endpoint is usable; otherwise say why."""
+        endpoint = self.networks.endpoint_for(network)
+        if endpoint is None:
+            reason = self.networks.unavailable_reason(network)
+            self.shell.set_banner(f"{network.name} cannot be used: {reason}")
+            return
+        current = self.shell.session
+        if current is not None and current.endpoint == endpoint and current.network == network:
+            return
+        self.shell.set_session(Session(network, endpoint), info)
+
+    def _on_network_choice(self, *_: object) -> None:
+        """Follow the network the user picked (toolbar or Settings)."""
+        network = self.networks.current
+        if network is DEVNET and self.devnet is None:
+            self._starting = asyncio.ensure_future(self.start_devnet(""))
+            return
+        self._connect(network)
 
     async def start_devnet(self, info: str) -> None:
         """Start the devnet child process, showing progress, then open a session on it."""
@@ -106,6 +125,7 @@ class Application:
             self.shell.on_status("Devnet failed")
             return
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
+        self.networks.set_devnet_endpoint(endpoint)
         self.shell.set_session(Session(DEVNET, endpoint), info)
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
@@ -122,7 +142,9 @@ class Application:
             self.window.close()
             return
         manifest = json.loads(self.manifest_file.read_text())["testnet"]
-        written = await take_screenshots(self.window, manifest, directory)
+        written = await take_screenshots(
+            self.window, manifest, directory, settings_dialog=self._settings_dialog
+        )
         print(f"screenshots: {len(written)} PNG files in {directory}")
 
     async def aclose(self) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QMouseEvent, QShortcut
 from PySide6.QtWidgets import (
     QCompleter,
+    QDialog,
     QLineEdit,
     QMainWindow,
     QTabWidget,
@@ -17,10 +20,12 @@ from PySide6.QtWidgets import (
 from explorer.services.routes import Page, Route
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.document_view import plain_label, tone_palette
 from explorer.views.page_view import PageView
+from explorer.views.settings_dialog import network_combo
 
 TITLE = "Rootstock Explorer"
 HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
@@ -50,7 +55,7 @@ class MainWindow(QMainWindow):
 
     def _build_toolbar(self) -> None:
         """Back, forward, the search bar."""
-        toolbar = QToolBar("Navigation")
+        self.toolbar = toolbar = QToolBar("Navigation")
         toolbar.setMovable(False)
         self.back_action = toolbar.addAction("◀ Back", self.navigator.back)
         self.back_action.setToolTip("Back (Alt+Left)")
@@ -120,6 +125,16 @@ class MainWindow(QMainWindow):
         ):
             QShortcut(QKeySequence(keys), self).activated.connect(slot)
         self._show_banner(self.shell.banner)
+
+    def attach_networks(
+        self, model: NetworksViewModel, open_settings: Callable[[], QDialog]
+    ) -> None:
+        """Add the network switcher and the Settings button to the toolbar."""
+        self.network_combo = network_combo(model, self)
+        self.network_combo.setToolTip("Network")
+        self.toolbar.addWidget(self.network_combo)
+        self.settings_action = self.toolbar.addAction("Settings…", lambda: open_settings().exec())
+        QShortcut(QKeySequence("Ctrl+,"), self).activated.connect(self.settings_action.trigger)
 
     def focus_search(self) -> None:
         """Put the cursor in the search bar with its text selected."""
