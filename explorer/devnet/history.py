@@ -19,57 +19,19 @@ from explorer.devnet.contracts import load_artifact
 from explorer.devnet.evm import Engine
 from explorer.devnet.ledger import Ledger
 from explorer.devnet.manifest import SeedManifest
+from explorer.devnet.seed import (
+    BLOCK_INTERVAL,
+    GENESIS_TIMESTAMP,
+    MULTICALL3,
+    RBTC,
+    RNS_NAMES,
+    RNS_RESOLVER,
+    SeedSize,
+    genesis_state,
+    rns_registry,
+)
 
-GENESIS_TIMESTAMP = 1_735_689_600  # 2025-01-01T00:00:00Z
-BLOCK_INTERVAL = 30
-RBTC = 10**18
-MULTICALL3 = bytes.fromhex("ca11bde05977b3631167028862be2a173976ca11")
-RNS_REGISTRIES = {
-    30: bytes.fromhex("cb868aeabd31e2b66f74e9a55cf064abb31a4ad5"),
-    31: bytes.fromhex("7d284aaac6e925aad802a53c0c69efe3764597b8"),
-}
-RNS_RESOLVER = keccak(b"explorer-devnet:rns-resolver")[:20]
-RNS_NAMES = ("alice.rsk", "bob.rsk", "carol.rsk")
 Progress = Callable[[str, float], None]
-
-
-@dataclass(frozen=True)
-class SeedSize:
-    """How big the seeded history is; FULL for the app, SMALL for fast tests."""
-
-    name: str
-    head: int
-    users: int
-    big_block_txs: int
-    airdrops: int
-    airdrop_size: int
-    streams: int
-    stream_parts: int
-    empty_run: int
-
-
-FULL = SeedSize(
-    "full",
-    head=2600,
-    users=20,
-    big_block_txs=1000,
-    airdrops=10,
-    airdrop_size=100,
-    streams=45,
-    stream_parts=250,
-    empty_run=50,
-)
-SMALL = SeedSize(
-    "small",
-    head=90,
-    users=6,
-    big_block_txs=40,
-    airdrops=2,
-    airdrop_size=10,
-    streams=2,
-    stream_parts=10,
-    empty_run=8,
-)
 
 
 @dataclass
@@ -101,27 +63,14 @@ class HistoryBuilder:
         self._random = random.Random(f"explorer-devnet/{chain_id}/{size.name}")
         self._nonces: dict[bytes, int] = {}
         self._facts = _Facts()
-        self.engine = Engine.create(chain_id, self._genesis_state(), GENESIS_TIMESTAMP)
+        genesis = genesis_state(chain_id, self.deployer.address, [u.address for u in self.users])
+        self.engine = Engine.create(chain_id, genesis, GENESIS_TIMESTAMP)
         self.ledger = Ledger(self.engine, ())
         self.ledger.add_genesis(self.miners[0], GENESIS_TIMESTAMP)
         self.token = generate_contract_address(Address(self.deployer.address), 0)
         self.collectible = generate_contract_address(Address(self.deployer.address), 1)
         self.reverter = generate_contract_address(Address(self.deployer.address), 2)
         self.pending: list[SignedTransactionAPI] = []
-
-    def _genesis_state(self) -> dict[bytes, dict[str, object]]:
-        """Funded accounts, Multicall3 and the RNS registry and resolver."""
-        admin = int.from_bytes(self.deployer.address, "big")
-        state: dict[bytes, dict[str, object]] = {
-            account.address: _account(10_000_000 * RBTC) for account in (self.deployer, *self.users)
-        }
-        registry = RNS_REGISTRIES.get(self.chain_id, RNS_REGISTRIES[31])
-        state[MULTICALL3] = _account(0, load_artifact("Multicall3").deployed_bytecode)
-        state[registry] = _account(0, load_artifact("RnsRegistry").deployed_bytecode, {0: admin})
-        state[RNS_RESOLVER] = _account(
-            0, load_artifact("RnsResolver").deployed_bytecode, {0: admin}
-        )
-        return state
 
     # --- transactions -------------------------------------------------------------------
 
@@ -286,7 +235,7 @@ class HistoryBuilder:
 
     def _rns_transactions(self) -> list[SignedTransactionAPI]:
         """Register the demo names forward and reverse."""
-        registry = RNS_REGISTRIES.get(self.chain_id, RNS_REGISTRIES[31])
+        registry = rns_registry(self.chain_id)
         txs = []
         for name, user in zip(RNS_NAMES, self.users, strict=False):
             node = namehash(name)
@@ -358,7 +307,7 @@ class HistoryBuilder:
     def _manifest(self) -> SeedManifest:
         """Facts of the built history."""
         facts = self._facts
-        registry = RNS_REGISTRIES.get(self.chain_id, RNS_REGISTRIES[31])
+        registry = rns_registry(self.chain_id)
         return SeedManifest(
             chain_id=self.chain_id,
             head_at_build=self.ledger.head.number,
@@ -394,10 +343,3 @@ def _transfer_logs(block: DevBlock) -> int:
         for log in r.logs
         if log.topics and log.topics[0] == TRANSFER_TOPIC
     )
-
-
-def _account(
-    balance: int, code: bytes = b"", storage: dict[int, int] | None = None
-) -> dict[str, object]:
-    """A genesis account entry for py-evm."""
-    return {"balance": balance, "nonce": 0, "code": code, "storage": storage or {}}

@@ -26,6 +26,7 @@ from explorer.devnet.errors import (
 from explorer.devnet.ledger import Ledger
 from explorer.devnet.logs import LogLimits, collect_logs, parse_filter
 from explorer.devnet.manifest import SeedManifest
+from explorer.devnet.seed import SeedSize
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
 from explorer.devnet.txpool import TxPool, decode_signed
 
@@ -339,7 +340,7 @@ def open_node(
     instant_mining: bool = True,
     log_limits: LogLimits = DEFAULT_LOG_LIMITS,
     progress: Callable[[str, float], None] | None = None,
-    seed: Any = None,
+    seed: SeedSize | None = None,
 ) -> DevnetNode:
     """Load the seeded history from the snapshot in cache_dir, or build and save it."""
     from explorer.devnet.snapshot import load_or_build

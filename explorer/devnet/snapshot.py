@@ -13,11 +13,12 @@ from pathlib import Path
 from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.contracts import compiled_digest
 from explorer.devnet.evm import Engine
-from explorer.devnet.history import FULL, HistoryBuilder, SeedSize
+from explorer.devnet.history import HistoryBuilder
 from explorer.devnet.ledger import Ledger
 from explorer.devnet.logs import LogLimits
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.node import DevnetNode
+from explorer.devnet.seed import FULL, SeedSize
 from explorer.devnet.txpool import TxPool
 
 #: Bump when the history or the block format changes: old snapshots are then rebuilt.

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from explorer.devnet.seed import SMALL
 
 from explorer.devnet.errors import RpcFailure
-from explorer.devnet.history import SMALL
 from explorer.devnet.node import DevnetNode, open_node
 
 QUANTITY = re.compile(r"^0x(0|[1-9a-f][0-9a-f]*)$")

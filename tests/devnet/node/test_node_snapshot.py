@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from explorer.devnet.history import FULL, SMALL
+from explorer.devnet.seed import FULL, SMALL
+
 from explorer.devnet.node import open_node
 from explorer.devnet.snapshot import build_snapshot, load_snapshot, seed_key, snapshot_path
 

@@ -176,7 +176,8 @@ def test_replacement_needs_a_higher_gas_price(fresh_node: DevnetNode) -> None:
 
 
 def test_main_network_signatures(small_cache: Any) -> None:
-    from explorer.devnet.history import SMALL
+    from explorer.devnet.seed import SMALL
+
     from explorer.devnet.node import open_node
 
     node = open_node(30, cache_dir=small_cache, seed=SMALL)

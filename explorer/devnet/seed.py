@@ -1,0 +1,86 @@
+"""The seed definition: history sizes, fixed addresses and the genesis state."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from eth_hash.auto import keccak
+
+from explorer.devnet.contracts import load_artifact
+
+GENESIS_TIMESTAMP = 1_735_689_600  # 2025-01-01T00:00:00Z
+BLOCK_INTERVAL = 30
+RBTC = 10**18
+MULTICALL3 = bytes.fromhex("ca11bde05977b3631167028862be2a173976ca11")
+RNS_REGISTRIES = {
+    30: bytes.fromhex("cb868aeabd31e2b66f74e9a55cf064abb31a4ad5"),
+    31: bytes.fromhex("7d284aaac6e925aad802a53c0c69efe3764597b8"),
+}
+RNS_RESOLVER = keccak(b"explorer-devnet:rns-resolver")[:20]
+RNS_NAMES = ("alice.rsk", "bob.rsk", "carol.rsk")
+
+
+@dataclass(frozen=True)
+class SeedSize:
+    """How big the seeded history is; FULL for the app, SMALL for fast tests."""
+
+    name: str
+    head: int
+    users: int
+    big_block_txs: int
+    airdrops: int
+    airdrop_size: int
+    streams: int
+    stream_parts: int
+    empty_run: int
+
+
+FULL = SeedSize(
+    "full",
+    head=2600,
+    users=20,
+    big_block_txs=1000,
+    airdrops=10,
+    airdrop_size=100,
+    streams=45,
+    stream_parts=250,
+    empty_run=50,
+)
+SMALL = SeedSize(
+    "small",
+    head=90,
+    users=6,
+    big_block_txs=40,
+    airdrops=2,
+    airdrop_size=10,
+    streams=2,
+    stream_parts=10,
+    empty_run=8,
+)
+
+
+def rns_registry(chain_id: int) -> bytes:
+    """The RNS registry address of the network (RSK's own, the test one for other ids)."""
+    return RNS_REGISTRIES.get(chain_id, RNS_REGISTRIES[31])
+
+
+def genesis_state(
+    chain_id: int, admin: bytes, funded: Sequence[bytes]
+) -> dict[bytes, dict[str, object]]:
+    """Funded accounts, Multicall3, and the RNS registry and resolver run by admin."""
+    owner = {0: int.from_bytes(admin, "big")}
+    state = {address: _account(10_000_000 * RBTC) for address in (admin, *funded)}
+    state[MULTICALL3] = _account(0, load_artifact("Multicall3").deployed_bytecode)
+    state[rns_registry(chain_id)] = _account(
+        0, load_artifact("RnsRegistry").deployed_bytecode, owner
+    )
+    state[RNS_RESOLVER] = _account(0, load_artifact("RnsResolver").deployed_bytecode, owner)
+    return state
+
+
+def _account(
+    balance: int, code: bytes = b"", storage: dict[int, int] | None = None
+) -> dict[str, object]:
+    """A genesis account entry for py-evm."""
+    return {"balance": balance, "nonce": 0, "code": code, "storage": storage or {}}
