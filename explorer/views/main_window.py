@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QMouseEvent, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QCompleter,
     QDialog,
     QLineEdit,
@@ -52,6 +53,9 @@ class MainWindow(QMainWindow):
         self._bind()
         if self.navigator.count == 0:
             self.navigator.open_tab()
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
 
     def _build_toolbar(self) -> None:
         """Back, forward, the search bar."""
@@ -223,11 +227,17 @@ class MainWindow(QMainWindow):
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, PageView) else None
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        """Mouse back/forward buttons move through the current tab's history."""
-        if event.button() == Qt.MouseButton.BackButton:
-            self.navigator.back()
-        elif event.button() == Qt.MouseButton.ForwardButton:
-            self.navigator.forward()
-        else:
-            super().mouseReleaseEvent(event)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Mouse back/forward buttons anywhere in this window move through the tab's history."""
+        if event.type() == QEvent.Type.MouseButtonRelease and isinstance(watched, QWidget):
+            button = event.button()  # type: ignore[attr-defined]
+            if watched.window() is self and button in (
+                Qt.MouseButton.BackButton,
+                Qt.MouseButton.ForwardButton,
+            ):
+                if button == Qt.MouseButton.BackButton:
+                    self.navigator.back()
+                else:
+                    self.navigator.forward()
+                return True
+        return super().eventFilter(watched, event)

@@ -8,6 +8,7 @@ import sys
 
 from PySide6.QtCore import Qt
 
+from explorer.services.routes import Route
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.main_window import TITLE, MainWindow
 
@@ -53,3 +54,17 @@ def test_smoke_test_flag_prints_one_line_and_exits_zero() -> None:
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.strip().splitlines()) == 1
     assert "opened" in done.stdout
+
+
+def test_mouse_back_and_forward_buttons(qtbot: object) -> None:
+    """The mouse's back/forward buttons, pressed over any child, move through the history."""
+    window = MainWindow(ShellViewModel())
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    window.show()
+    window.navigator.go(Route.parse("block/1"))
+    window.navigator.go(Route.parse("block/2"))
+    child = window.tabs.currentWidget()
+    qtbot.mouseClick(child, Qt.MouseButton.BackButton)  # type: ignore[attr-defined]
+    assert str(window.navigator.route()) == "block/1"
+    qtbot.mouseClick(window.tabs.currentWidget(), Qt.MouseButton.ForwardButton)  # type: ignore[attr-defined]
+    assert str(window.navigator.route()) == "block/2"

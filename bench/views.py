@@ -1,0 +1,188 @@
+"""Page load speed against bare RPC, GUI-thread stalls, and requests spent per page.
+
+Run: .venv/bin/python bench/views.py  (starts its own devnet child process; Qt offscreen).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
+
+import qasync
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
+from explorer.rpc.client import RpcClient
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.networks import DEVNET
+from explorer.services.session import Session
+from explorer.viewmodels.page import PageState
+from explorer.viewmodels.search import SearchViewModel
+from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.main_window import MainWindow
+
+ROUNDS = 7
+
+
+class Heartbeat:
+    """A 5 ms timer on the GUI thread; the longest gap between ticks is the worst stall."""
+
+    def __init__(self) -> None:
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self._tick)
+        self.last = time.perf_counter()
+        self.worst = 0.0
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.worst = max(self.worst, now - self.last)
+        self.last = now
+
+    def start(self) -> None:
+        """Start measuring afresh."""
+        self.last, self.worst = time.perf_counter(), 0.0
+        self.timer.start()
+
+    def stop(self) -> float:
+        """Stop and return the worst stall in seconds."""
+        self.timer.stop()
+        return self.worst
+
+
+async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait until condition holds."""
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("condition not reached")
+        await asyncio.sleep(0.001)
+
+
+async def timed(action: Callable[[], Awaitable[object]]) -> float:
+    """Return the seconds an awaitable takes."""
+    started = time.perf_counter()
+    await action()
+    return time.perf_counter() - started
+
+
+async def new_window(url: str) -> tuple[MainWindow, Session]:
+    """A window with a fresh (cold) session, head known."""
+    session = Session(DEVNET, Endpoint.parse(url))
+    shell, search = ShellViewModel(), SearchViewModel()
+    window = MainWindow(shell, search=search)
+    shell.set_session(session)
+    search.session = session
+    window.show()
+    await until(lambda: shell.head is not None)
+    return window, session
+
+
+def loaded(window: MainWindow) -> bool:
+    """Tell whether the current tab shows a loaded page."""
+    page = window.current_page()
+    return page is not None and page.model.state is PageState.LOADED
+
+
+async def bench_tx(url: str, tx_hash: str, beat: Heartbeat) -> tuple[float, float, int, float]:
+    """Return (GUI seconds, bare seconds, requests, worst stall) for one cold transaction page."""
+    window, session = await new_window(url)
+    before = session.client.stats.total
+    beat.start()
+    started = time.perf_counter()
+    window.search_bar.setText(tx_hash)
+    window.search_bar.returnPressed.emit()
+    await until(lambda: loaded(window))
+    QApplication.processEvents()
+    gui = time.perf_counter() - started
+    stall = beat.stop()
+    spent = session.client.stats.total - before
+    tx = await session.client.get_transaction_by_hash(tx_hash)
+    assert tx is not None and tx.block_number is not None
+    bare_client = RpcClient(Endpoint.parse(url))
+    bare = await timed(
+        lambda: asyncio.gather(
+            bare_client.call("eth_getTransactionByHash", [tx_hash]),
+            bare_client.call("eth_getTransactionReceipt", [tx_hash]),
+            bare_client.call("eth_getBlockByHash", [tx.block_hash, False]),
+        )
+    )
+    await bare_client.aclose()
+    window.close()
+    await session.aclose()
+    return gui, bare, spent, stall
+
+
+async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, float, float]:
+    """Return (GUI seconds to first table rows, bare seconds, worst stall) for the big block."""
+    window, session = await new_window(url)
+    beat.start()
+    started = time.perf_counter()
+    window.search.on_submit(str(number))
+
+    def rows_shown() -> bool:
+        page = window.current_page()
+        return loaded(window) and page is not None and page.model.transactions.rowCount() > 0
+
+    await until(rows_shown)
+    QApplication.processEvents()
+    gui = time.perf_counter() - started
+    stall = beat.stop()
+    bare_client = RpcClient(Endpoint.parse(url))
+    bare = await timed(lambda: bare_client.call("eth_getBlockByNumber", [hex(number), True]))
+    await bare_client.aclose()
+    window.close()
+    await session.aclose()
+    return gui, bare, stall
+
+
+async def main() -> None:
+    """Start the devnet, run the rounds, print the numbers."""
+    manifest_file = Path(tempfile.mkdtemp(prefix="bench-views-")) / "manifest.json"
+    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
+    devnet = DevnetProcess(DevnetOptions(network="test"), command=command)
+    print("starting the devnet…", file=sys.stderr)
+    await devnet.start(timeout=900)
+    try:
+        manifest = json.loads(manifest_file.read_text())["testnet"]
+        url = devnet.url("testnet")
+        beat = Heartbeat()
+        txs = [await bench_tx(url, manifest["token_transfer"], beat) for _ in range(ROUNDS)]
+        blocks = [await bench_block(url, manifest["big_block"], beat) for _ in range(ROUNDS)]
+    finally:
+        await devnet.stop()
+    tx_gui = statistics.median(r[0] for r in txs)
+    tx_bare = statistics.median(r[1] for r in txs)
+    block_gui = statistics.median(r[0] for r in blocks)
+    block_bare = statistics.median(r[1] for r in blocks)
+    stall = max([r[3] for r in txs] + [r[2] for r in blocks])
+    requests = max(r[2] for r in txs)
+    print(
+        f"transaction page: {tx_gui * 1000:.1f} ms (search submit → rendered), bare RPC "
+        f"{tx_bare * 1000:.1f} ms, ratio {tx_gui / tx_bare:.2f}× (goal ≤ 1.3×)"
+    )
+    print(
+        f"1,000-tx block: {block_gui * 1000:.1f} ms to first rows, bare RPC "
+        f"{block_bare * 1000:.1f} ms, ratio {block_gui / block_bare:.2f}× (goal ≤ 1.3×)"
+    )
+    print(f"longest GUI-thread stall: {stall * 1000:.1f} ms (goal < 50 ms)")
+    print(f"requests for a cold transaction page (incl. search): {requests} (goal ≤ 4)")
+
+
+if __name__ == "__main__":
+    qt_app = QApplication(sys.argv[:1])
+    loop = qasync.QEventLoop(qt_app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        loop.run_until_complete(main())
