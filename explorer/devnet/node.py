@@ -11,6 +11,7 @@ from typing import Any
 from eth.abc import StateAPI
 from eth.exceptions import Revert
 from eth_hash.auto import keccak
+from eth_utils.exceptions import ValidationError
 
 from explorer.chain.hexutil import to_data, to_quantity
 from explorer.chain.revert import decode_revert_reason
@@ -305,7 +306,10 @@ class DevnetNode:
     def _m_eth_call(self, args: list[Any]) -> str:
         call, selector = params.arity(args, 1, 1)
         request = params.call_request(call)
-        computation = self._ledger.engine.call(request, self._state_number(selector))
+        try:
+            computation = self._ledger.engine.call(request, self._state_number(selector))
+        except ValidationError as error:
+            raise invalid_params(f"call cannot run: {error}") from None
         if computation.is_error:
             raise _execution_failure(computation.error, bytes(computation.output))
         return to_data(bytes(computation.output))

@@ -97,3 +97,30 @@ def test_fuzz_only_rpc_failures(node: DevnetNode, method: str, params: list[Any]
         assert isinstance(error.message, str)
         return
     json.dumps(result)
+
+
+HEX = st.integers(min_value=0, max_value=2**80).map(hex)
+CALLS = st.fixed_dictionaries(
+    {},
+    optional={
+        "from": st.sampled_from([ADDRESS, "0x" + "00" * 20]),
+        "to": st.sampled_from([ADDRESS, "0x" + "00" * 19 + "01"]),
+        "gas": HEX,
+        "gasPrice": HEX,
+        "value": HEX,
+        "data": st.binary(max_size=40).map(lambda b: "0x" + b.hex()),
+    },
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(call=CALLS, method=st.sampled_from(["eth_call", "eth_estimateGas"]))
+def test_fuzz_call_objects(node: DevnetNode, call: dict[str, str], method: str) -> None:
+    try:
+        result = node.handle(method, [call, "latest"])
+    except RpcFailure as error:
+        assert error.code != INTERNAL_ERROR, call
+        return
+    assert result.startswith("0x")
