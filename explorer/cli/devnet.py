@@ -16,19 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-from explorer.devnet.node import LogLimits, open_node
-from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
+from explorer.devnet.node import DevnetNode, LogLimits, open_node
+from explorer.devnet.process import default_cache_dir
+from explorer.devnet.server import RunningNetwork, ServiceConfig, big_stack_executor, serve
 
 HOST = "127.0.0.1"
 CHAIN_IDS = {"testnet": 31, "mainnet": 30}
 NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet", "mainnet")}
-
-
-def default_cache_dir() -> Path:
-    """The devnet's snapshot cache in the user's cache directory."""
-    return Path(platformdirs.user_cache_dir("explorer")) / "devnet"
 
 
 def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
@@ -70,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--max-logs", type=POSITIVE, default=10000, help="eth_getLogs log cap for longer ranges")
     add("--max-batch", type=POSITIVE, default=50, help="largest accepted batch")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
+    add("--manifest-file", type=Path, default=None, help="write the seed manifests here (JSON)")
     add("--verbose", action="store_true", help="log every request (API keys redacted)")
     return parser
 
@@ -93,14 +88,14 @@ class Options:
         return {name: ports[name] for name in wanted}
 
 
-def _open(name: str, options: Options, executor: ThreadPoolExecutor) -> asyncio.Future[object]:
+def _open(name: str, options: Options, executor: ThreadPoolExecutor) -> asyncio.Future[DevnetNode]:
     """Open a network's node on its own thread, reporting progress lines."""
     args = options.args
 
     def progress(stage: str, fraction: float) -> None:
         emit("PROGRESS", {"network": name, "stage": stage, "fraction": round(fraction, 3)})
 
-    def build() -> object:
+    def build() -> DevnetNode:
         return open_node(
             CHAIN_IDS[name],
             cache_dir=args.cache_dir or default_cache_dir(),
@@ -142,13 +137,17 @@ async def serve_until_stopped(options: Options) -> int:
         block_time=max(args.block_time, 0.0),
     )
     running: dict[str, RunningNetwork] = {}
+    manifests: dict[str, object] = {}
     executors: list[ThreadPoolExecutor] = []
     try:
         for name, port in options.ports().items():
-            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"devnet-{name}")
+            executor = big_stack_executor(f"devnet-{name}")
             executors.append(executor)
             node = await _open(name, options, executor)
-            running[name] = await serve(node, config, executor, HOST, port)  # type: ignore[arg-type]
+            manifests[name] = node.manifest.to_json()
+            running[name] = await serve(node, config, executor, HOST, port)
+        if args.manifest_file is not None:
+            args.manifest_file.write_text(json.dumps(manifests, indent=1))
         _announce(running, options.keys)
         await stop.wait()
     finally:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
 from explorer.devnet.server import redact_key
 
 #: progress(network, stage, fraction) as the child reports it.
@@ -20,6 +22,11 @@ ProgressCallback = Callable[[str, str, float], None]
 
 class DevnetStartError(RuntimeError):
     """The devnet child exited or timed out before it was ready."""
+
+
+def default_cache_dir() -> Path:
+    """The devnet's snapshot cache in the user's cache directory."""
+    return Path(platformdirs.user_cache_dir("explorer")) / "devnet"
 
 
 def devnet_command() -> list[str]:
@@ -40,6 +47,7 @@ class DevnetOptions:
     max_log_blocks: int | None = None
     max_logs: int | None = None
     extra_keys: tuple[str, ...] = ()
+    manifest_file: Path | None = None
 
     def arguments(self, key: str) -> list[str]:
         """Command-line arguments for these options and the main key."""
@@ -52,6 +60,7 @@ class DevnetOptions:
             "--quota": self.quota,
             "--max-log-blocks": self.max_log_blocks,
             "--max-logs": self.max_logs,
+            "--manifest-file": self.manifest_file,
         }
         for flag, value in optional.items():
             if value is not None:

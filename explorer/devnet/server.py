@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +34,8 @@ UNAUTHORIZED = -32001
 #: Error codes rskj answers with HTTP 400 when the request is not a batch.
 HTTP_400_CODES = frozenset({PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS})
 JSON_CONTENT_TYPES = frozenset({"application/json", "application/json-rpc"})
+THREAD_STACK_BYTES = 256 * 1024 * 1024
+MAX_JSON_DEPTH = 64
 
 Json = Any
 Response = dict[str, Json]
@@ -106,17 +109,51 @@ def error_response(request_id: Json, code: int, message: str, data: Json = None)
     return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
+def big_stack_executor(name: str) -> ThreadPoolExecutor:
+    """A one-thread executor whose thread has a large stack (deep JSON, deep EVM calls).
+
+    py-evm and py_ecc raise the recursion limit to 100,000, so recursion can overflow
+    a default-size C stack (a crash) long before Python raises RecursionError.
+    """
+    previous = threading.stack_size(THREAD_STACK_BYTES)
+    try:
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        executor.submit(int).result()
+    finally:
+        threading.stack_size(previous)
+    return executor
+
+
+def nesting_depth(value: Json) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (iteratively)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
+
+
 def _reject_constant(name: str) -> float:
     """Refuse NaN and Infinity, which are not JSON."""
     raise ValueError(f"{name} is not valid JSON")
 
 
 def parse_body(body: bytes) -> Json:
-    """Decode a request body as strict JSON; raise ValueError when it is not."""
+    """Decode a request body as strict JSON; raise ValueError when it is not.
+
+    Run it on a big_stack_executor thread: the C parser recurses once per nesting level.
+    """
     try:
-        return json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+        payload = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
     except RecursionError as exc:
         raise ValueError("JSON nested too deeply") from exc
+    if nesting_depth(payload) > MAX_JSON_DEPTH:
+        raise ValueError("JSON nested too deeply")
+    return payload
 
 
 def _valid_id(value: Json) -> bool:
@@ -203,9 +240,16 @@ def key_from_path(path: str) -> str | None:
 class RpcService:
     """The aiohttp application of one network: auth, quota, envelope, then the node."""
 
-    def __init__(self, node: Node, config: ServiceConfig, executor: ThreadPoolExecutor) -> None:
+    def __init__(
+        self,
+        node: Node,
+        config: ServiceConfig,
+        executor: ThreadPoolExecutor,
+        parser: ThreadPoolExecutor,
+    ) -> None:
         self._config = config
         self._executor = executor
+        self._parser = parser
         self._dispatcher = Dispatcher(node)
         self._node = node
         self.quota = QuotaBook(config.daily_quota)
@@ -237,8 +281,9 @@ class RpcService:
 
     async def _answer(self, key: str, body: bytes) -> web.Response:
         """Parse the envelope, apply the quota and run the calls on the node's thread."""
+        loop = asyncio.get_running_loop()
         try:
-            payload = parse_body(body)
+            payload = await loop.run_in_executor(self._parser, parse_body, body)
         except ValueError:
             payload = None
             parsed = False
@@ -308,6 +353,7 @@ class RunningNetwork:
     runner: web.AppRunner
     port: int
     mining: asyncio.Task[None] | None
+    parser: ThreadPoolExecutor
 
     def base_url(self, host: str = "127.0.0.1") -> str:
         """The base address, without key."""
@@ -319,6 +365,7 @@ class RunningNetwork:
             self.mining.cancel()
             await asyncio.gather(self.mining, return_exceptions=True)
         await self.runner.cleanup()
+        self.parser.shutdown(wait=False, cancel_futures=True)
 
 
 async def serve(
@@ -329,7 +376,8 @@ async def serve(
     port: int = 0,
 ) -> RunningNetwork:
     """Serve one network on host:port (0 = a free port) until closed."""
-    service = RpcService(node, config, executor)
+    parser = big_stack_executor("devnet-json")
+    service = RpcService(node, config, executor, parser)
     runner = web.AppRunner(
         service.application(),
         access_log_class=RedactingAccessLogger,
@@ -340,4 +388,4 @@ async def serve(
     await site.start()
     bound = runner.addresses[0][1]
     mining = asyncio.create_task(service.mine_forever()) if config.block_time > 0 else None
-    return RunningNetwork(runner, int(bound), mining)
+    return RunningNetwork(runner, int(bound), mining, parser)

@@ -1,0 +1,82 @@
+"""`explorer devnet` as a user runs it: generated key, URLs, READY, ports, exit codes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from fixtures_devnet import devnet_cache_dir
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def devnet_command(*args: str) -> list[str]:
+    """`python -m explorer devnet ARGS` with the shared cache dir."""
+    cache = ["--cache-dir", str(devnet_cache_dir())]
+    return [sys.executable, "-m", "explorer", "devnet", *cache, *args]
+
+
+def read_until_ready(process: subprocess.Popen[str]) -> list[str]:
+    """Lines of stdout up to and including the READY line."""
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        lines.append(line.rstrip("\n"))
+        if line.startswith("READY "):
+            return lines
+    raise AssertionError(f"no READY line; got {lines}")
+
+
+def test_generated_key_urls_and_sigint(tmp_path: Path) -> None:
+    """Without --key a random key is printed, the URLs carry it, SIGINT exits 0."""
+    process = subprocess.Popen(
+        devnet_command("--network", "main", "--mainnet-port", "0"),
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        lines = read_until_ready(process)
+        key = next(line for line in lines if "generated API key" in line).split()[-1]
+        assert len(key) >= 32
+        ready = json.loads(lines[-1].removeprefix("READY "))
+        assert list(ready) == ["mainnet"] and ready["mainnet"].startswith("http://127.0.0.1:")
+        assert f"mainnet (chain id 30): {ready['mainnet']}/{key}" in lines
+        assert all(json.loads(line.split(" ", 1)[1]) for line in lines if line[:8] == "PROGRESS")
+        body = {"jsonrpc": "2.0", "id": 1, "method": "net_version", "params": []}
+        answer = httpx.post(f"{ready['mainnet']}/{key}", json=body).json()
+        assert answer["result"] == "30"
+        process.send_signal(signal.SIGINT)
+        assert process.wait(30) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_port_in_use_exits_1_with_a_message() -> None:
+    """A taken port is reported on stderr with exit status 1, not a traceback."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        result = subprocess.run(
+            devnet_command("--network", "test", "--testnet-port", port, "--key", "k"),
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=280,
+        )
+    assert result.returncode == 1
+    assert "explorer devnet:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_arguments_exit_2() -> None:
+    """argparse rejects unknown networks and negative quotas."""
+    for args in (["--network", "moon"], ["--quota", "-1"], ["--block-time", "-2"]):
+        result = subprocess.run(devnet_command(*args), capture_output=True, cwd=REPO, timeout=60)
+        assert result.returncode == 2, args

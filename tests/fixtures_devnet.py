@@ -1,0 +1,123 @@
+"""Session-scoped devnet fixtures: `explorer devnet` as a child process over real HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from collections.abc import Coroutine, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from explorer.devnet.process import DevnetOptions, DevnetProcess, default_cache_dir
+
+T = TypeVar("T")
+START_TIMEOUT = 280.0
+
+
+def devnet_cache_dir() -> Path:
+    """The snapshot cache shared across test runs (EXPLORER_DEVNET_CACHE overrides it)."""
+    override = os.environ.get("EXPLORER_DEVNET_CACHE")
+    return Path(override) if override else default_cache_dir()
+
+
+class LoopThread:
+    """An asyncio loop running in a daemon thread, so fixtures work beside any test loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        """Run a coroutine on the loop thread and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        """Stop the loop and its thread."""
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+        self.loop.close()
+
+
+@dataclass(frozen=True)
+class Devnet:
+    """A running devnet: the child process and the seed manifest of each network."""
+
+    process: DevnetProcess
+    manifests: dict[str, dict[str, Any]]
+
+    def manifest(self, network: str = "testnet") -> dict[str, Any]:
+        """The seed manifest of a network (addresses, hashes, block numbers)."""
+        return self.manifests[network]
+
+    @property
+    def key(self) -> str:
+        """The API key the devnet accepts."""
+        return self.process.key
+
+    def base(self, network: str = "testnet") -> str:
+        """Base address of a network, without key."""
+        return self.process.base_urls[network]
+
+    def url(self, network: str = "testnet") -> str:
+        """Endpoint of a network with the key."""
+        return self.process.url(network)
+
+
+def start_devnet(
+    loop: LoopThread, workdir: Path, options: DevnetOptions, key: str | None = None
+) -> Devnet:
+    """Start a devnet child on the loop thread, wait until ready, read its manifests."""
+    manifest_file = workdir / "manifest.json"
+    process = DevnetProcess(replace(options, manifest_file=manifest_file), key=key)
+    loop.run(process.start(START_TIMEOUT))
+    return Devnet(process, json.loads(manifest_file.read_text()))
+
+
+@pytest.fixture(scope="session")
+def devnet_loop() -> Iterator[LoopThread]:
+    """The event loop the devnet children are driven from."""
+    loop = LoopThread()
+    yield loop
+    loop.close()
+
+
+@pytest.fixture(scope="session")
+def devnet(devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Devnet]:
+    """Both networks with the seeded history, instant mining and the service's limits."""
+    workdir = tmp_path_factory.mktemp("devnet")
+    running = start_devnet(devnet_loop, workdir, DevnetOptions(cache_dir=devnet_cache_dir()))
+    yield running
+    devnet_loop.run(running.process.stop())
+
+
+LIMITED_KEYS = ("limits-key-0001", "quota-key-00001")
+LIMITED_QUOTA = 200
+
+
+@pytest.fixture(scope="session")
+def devnet_limited(
+    devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Devnet]:
+    """The test network with tiny log limits, a daily quota and a block every 2 s.
+
+    Its main key is for the limit and mining tests; `quota-key-00001` is the one to spend.
+    """
+    options = DevnetOptions(
+        cache_dir=devnet_cache_dir(),
+        network="test",
+        block_time=2.0,
+        quota=LIMITED_QUOTA,
+        max_log_blocks=10,
+        max_logs=5,
+        extra_keys=LIMITED_KEYS[1:],
+    )
+    workdir = tmp_path_factory.mktemp("devnet-limited")
+    running = start_devnet(devnet_loop, workdir, options, key=LIMITED_KEYS[0])
+    yield running
+    devnet_loop.run(running.process.stop())
