@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -203,8 +203,3 @@ class Engine:
 def _without_value(request: CallRequest) -> CallRequest:
     """The same call sending no value (estimates survive an empty balance)."""
     return CallRequest(request.sender, request.to, request.gas, 0, 0, request.data)
-
-
-def senders(transactions: Iterable[SignedTransactionAPI]) -> list[bytes]:
-    """The recovered sender of each transaction."""
-    return [bytes(tx.sender) for tx in transactions]

@@ -166,42 +166,52 @@ class DevnetNode:
     # --- the methods of the spec, one handler each ----------------------------------------
 
     def _m_eth_accounts(self, args: list[Any]) -> list[str]:
+        """No accounts: the service holds no keys."""
         params.arity(args, 0)
         return []
 
     def _m_eth_blockNumber(self, args: list[Any]) -> str:
+        """The latest block number."""
         params.arity(args, 0)
         return to_quantity(self.head_number)
 
     def _m_eth_chainId(self, args: list[Any]) -> str:
+        """The chain id as a quantity."""
         params.arity(args, 0)
         return to_quantity(self.chain_id)
 
     def _m_net_version(self, args: list[Any]) -> str:
+        """The chain id as a decimal string."""
         params.arity(args, 0)
         return str(self.chain_id)
 
     def _m_eth_protocolVersion(self, args: list[Any]) -> str:
+        """The protocol version rskj reports."""
         params.arity(args, 0)
         return PROTOCOL_VERSION
 
     def _m_web3_clientVersion(self, args: list[Any]) -> str:
+        """An RskJ-style client version naming this devnet."""
         params.arity(args, 0)
         return CLIENT_VERSION
 
     def _m_web3_sha3(self, args: list[Any]) -> str:
+        """Keccak-256 of the data."""
         (value,) = params.arity(args, 1)
         return to_data(keccak(params.data(value)))
 
     def _m_eth_gasPrice(self, args: list[Any]) -> str:
+        """The latest block's minimum gas price."""
         params.arity(args, 0)
         return to_quantity(self._ledger.head.minimum_gas_price)
 
     def _m_eth_getBalance(self, args: list[Any]) -> str:
+        """The balance at a block (latest by default)."""
         account, selector = params.arity(args, 1, 1)
         return to_quantity(self._state_for(selector).get_balance(params.address(account)))
 
     def _m_eth_getTransactionCount(self, args: list[Any]) -> str:
+        """The nonce at a block; `pending` counts the pool's contiguous run."""
         account, selector = params.arity(args, 1, 1)
         sender = params.address(account)
         nonce = self._state_for(selector).get_nonce(sender)
@@ -210,21 +220,25 @@ class DevnetNode:
         return to_quantity(nonce)
 
     def _m_eth_getCode(self, args: list[Any]) -> str:
+        """The code at an address."""
         account, selector = params.arity(args, 1, 1)
         return to_data(self._state_for(selector).get_code(params.address(account)))
 
     def _m_eth_getStorageAt(self, args: list[Any]) -> str:
+        """One 32-byte storage slot."""
         account, position, selector = params.arity(args, 2, 1)
         state = self._state_for(selector)
         value = state.get_storage(params.address(account), params.quantity(position, "position"))
         return to_data(value.to_bytes(32, "big"))
 
     def _m_eth_getBlockByHash(self, args: list[Any]) -> Json | None:
+        """A block by hash, with hashes or full transactions."""
         block_hash, full = params.arity(args, 1, 1)
         ref = params.BlockRef(block_hash=params.block_hash(block_hash))
         return self._block_json(ref, params.boolean(full) if full is not None else False)
 
     def _m_eth_getBlockByNumber(self, args: list[Any]) -> Json | None:
+        """A block by number or tag, with hashes or full transactions."""
         selector, full = params.arity(args, 1, 1)
         ref = params.block_ref(selector, allow_hash=False)
         return self._block_json(ref, params.boolean(full) if full is not None else False)
@@ -235,22 +249,26 @@ class DevnetNode:
         return None if block is None else to_quantity(what(block))
 
     def _m_eth_getBlockTransactionCountByHash(self, args: list[Any]) -> str | None:
+        """How many transactions a block holds."""
         (block_hash,) = params.arity(args, 1)
         ref = params.BlockRef(block_hash=params.block_hash(block_hash))
         return self._count(ref, lambda b: len(b.transactions))
 
     def _m_eth_getBlockTransactionCountByNumber(self, args: list[Any]) -> str | None:
+        """How many transactions a block holds."""
         (selector,) = params.arity(args, 1)
         return self._count(
             params.block_ref(selector, allow_hash=False), lambda b: len(b.transactions)
         )
 
     def _m_eth_getUncleCountByBlockHash(self, args: list[Any]) -> str | None:
+        """How many uncles a block has."""
         (block_hash,) = params.arity(args, 1)
         ref = params.BlockRef(block_hash=params.block_hash(block_hash))
         return self._count(ref, lambda b: len(b.uncles))
 
     def _m_eth_getUncleCountByBlockNumber(self, args: list[Any]) -> str | None:
+        """How many uncles a block has."""
         (selector,) = params.arity(args, 1)
         return self._count(params.block_ref(selector, allow_hash=False), lambda b: len(b.uncles))
 
@@ -264,14 +282,17 @@ class DevnetNode:
         return tx_json(block.transactions[index], mined, index, with_id=True)
 
     def _m_eth_getTransactionByBlockHashAndIndex(self, args: list[Any]) -> Json | None:
+        """A transaction by block hash and index, with `_id`."""
         block_hash, index = params.arity(args, 2)
         return self._tx_at(params.BlockRef(block_hash=params.block_hash(block_hash)), index)
 
     def _m_eth_getTransactionByBlockNumberAndIndex(self, args: list[Any]) -> Json | None:
+        """A transaction by block number and index, with `_id`."""
         selector, index = params.arity(args, 2)
         return self._tx_at(params.block_ref(selector, allow_hash=False), index)
 
     def _m_eth_getTransactionByHash(self, args: list[Any]) -> Json | None:
+        """A mined or waiting transaction by hash."""
         (value,) = params.arity(args, 1)
         tx_hash = params.block_hash(value, "transaction hash")
         location = self._ledger.tx_locations.get(tx_hash)
@@ -282,6 +303,7 @@ class DevnetNode:
         return None if waiting is None else tx_json(TxRecord.from_signed(waiting), None, None)
 
     def _m_eth_getTransactionReceipt(self, args: list[Any]) -> Json | None:
+        """The receipt of a mined transaction."""
         (value,) = params.arity(args, 1)
         location = self._ledger.tx_locations.get(params.block_hash(value, "transaction hash"))
         if location is None:
@@ -289,6 +311,7 @@ class DevnetNode:
         return receipt_json(self._ledger.blocks[location.number], location.index)
 
     def _m_eth_getLogs(self, args: list[Any]) -> list[Json]:
+        """Logs matching a filter, within the limits of §8."""
         (value,) = params.arity(args, 1)
         log_filter = parse_filter(value)
         if log_filter.block_hash is not None:
@@ -304,6 +327,7 @@ class DevnetNode:
         return collect_logs(blocks, log_filter, self.log_limits)
 
     def _m_eth_call(self, args: list[Any]) -> str:
+        """Run a call without a transaction; reverts are -32015."""
         call, selector = params.arity(args, 1, 1)
         request = params.call_request(call)
         try:
@@ -315,11 +339,13 @@ class DevnetNode:
         return to_data(bytes(computation.output))
 
     def _m_eth_estimateGas(self, args: list[Any]) -> str:
+        """Gas a call needs; an estimate even when it would fail."""
         call, selector = params.arity(args, 1, 1)
         request = params.call_request(call)
         return to_quantity(self._ledger.engine.estimate_gas(request, self._state_number(selector)))
 
     def _m_eth_sendRawTransaction(self, args: list[Any]) -> str:
+        """Admit a signed transaction to the pool (mined at once if instant)."""
         (value,) = params.arity(args, 1)
         tx = decode_signed(params.data(value, "signed transaction"), self.chain_id)
         self._pool.admit(tx, self._state(self.head_number))
