@@ -7,6 +7,9 @@ from explorer.chain.records import Block
 from explorer.viewmodels import format as fmt
 from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
 
+PREVIOUS = "Previous block"
+NEXT = "Next block"
+
 
 def block_document(
     block: Block, *, chain_id: int, currency: str, head: int | None, now: float
@@ -16,7 +19,7 @@ def block_document(
         title="Pending block" if block.is_pending else f"Block {block.number:,}",
         headline=_headline(block, head),
         sections=(
-            _overview(block, chain_id, currency, now),
+            _overview(block, chain_id, currency, head, now),
             _difficulty(block),
             merge_mining_section(block),
             _hashes(block),
@@ -36,11 +39,12 @@ def _headline(block: Block, head: int | None) -> Field:
     return fmt.text_field("Status", f"Mined · {confirmations:,} confirmations", Tone.GOOD)
 
 
-def _overview(block: Block, chain_id: int, currency: str, now: float) -> Section:
+def _overview(block: Block, chain_id: int, currency: str, head: int | None, now: float) -> Section:
     """Return the main fields of the block."""
     gas = fmt.gas_used_text(block.gas_used, block.gas_limit)
     fields = [
         fmt.block_field("Number", block.number),
+        *_neighbour_fields(block, head),
         fmt.hash_field("Hash", block.hash, Kind.HASH, empty="pending"),
         fmt.time_field("Timestamp", block.timestamp, now),
         fmt.text_field("Transactions", f"{len(block.transaction_hashes):,}"),
@@ -55,6 +59,29 @@ def _overview(block: Block, chain_id: int, currency: str, now: float) -> Section
     fields += [fmt.hash_field(f"Uncle {i}", u, Kind.BLOCK) for i, u in enumerate(block.uncles)]
     fields.append(fmt.hex_field("Extra data", block.extra_data))
     return Section("Overview", tuple(fields))
+
+
+def _neighbour_fields(block: Block, head: int | None) -> tuple[Field, Field]:
+    """Return "Previous block" and "Next block": links to N-1 and N+1 where those exist."""
+    if block.is_pending:
+        previous = (
+            fmt.block_field(PREVIOUS, head)
+            if head is not None
+            else Field(PREVIOUS, "latest", Kind.BLOCK, link="block/latest")
+        )
+        return previous, fmt.text_field(NEXT, "— (not mined yet)", Tone.MUTED)
+    number = block.number or 0
+    previous = (
+        fmt.block_field(PREVIOUS, number - 1)
+        if number > 0
+        else fmt.text_field(PREVIOUS, "— (genesis block)", Tone.MUTED)
+    )
+    if head is not None and number < head:
+        following = fmt.block_field(NEXT, number + 1)
+    else:
+        note = "— (head not known yet)" if head is None else "— (this is the latest block)"
+        following = fmt.text_field(NEXT, note, Tone.MUTED)
+    return previous, following
 
 
 def _optional_price(label: str, wei: int | None, currency: str) -> Field:
