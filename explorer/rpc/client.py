@@ -134,6 +134,7 @@ class RpcClient(TypedCalls):
         finally:
             shared.waiters -= 1
             if shared.waiters == 0 and not shared.task.done():
+                self._forget(key, shared)
                 shared.task.cancel()
 
     def _forget(self, key: tuple[str, str], shared: _SharedCall) -> None:

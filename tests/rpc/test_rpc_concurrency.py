@@ -108,6 +108,25 @@ def test_last_waiter_cancelling_cancels_the_call(
     assert len(server.requests) == 2
 
 
+def test_a_new_caller_right_after_the_last_cancel_gets_a_fresh_call(
+    server: ScriptedServer, endpoint: Endpoint
+) -> None:
+    """A call cancelled by its last waiter is not handed to a caller arriving just after."""
+    server.fallback = slow(0.2, serve_testnet)
+
+    async def use(client: RpcClient) -> int:
+        task = asyncio.ensure_future(client.block_number())
+        await asyncio.sleep(0.05)
+        task.cancel()
+        await asyncio.sleep(0)
+        fresh = asyncio.ensure_future(client.block_number())
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return await fresh
+
+    assert with_client(endpoint, use) == 0x2EC6B8
+
+
 def test_stats_count_requests_per_method_and_day(
     server: ScriptedServer, endpoint: Endpoint
 ) -> None:
