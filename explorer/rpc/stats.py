@@ -28,7 +28,7 @@ class RequestStats:
         self.by_day[day or utc_today()] += 1
 
     def record_failure(self, kind: str) -> None:
-        """Count one failed call by error kind."""
+        """Count one failed attempt (retried or not) by error kind."""
         self.failures[kind] += 1
 
     @property
