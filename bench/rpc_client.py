@@ -7,8 +7,9 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from web3 import AsyncHTTPProvider, AsyncWeb3
@@ -129,8 +130,15 @@ def start_responder() -> tuple[subprocess.Popen[str], str]:
     return process, f"http://127.0.0.1:{port}/benchkey0123456789"
 
 
+def measure(bench: Callable[[str], Coroutine[Any, Any, float]], url: str) -> tuple[float, float]:
+    """Run one bench; return calls/s and this process's CPU microseconds per call."""
+    started = time.process_time()
+    rate = asyncio.run(bench(url))
+    return rate, (time.process_time() - started) / CALLS * 1e6
+
+
 def main() -> int:
-    """Run each client ROUNDS times, interleaved (best round counts); print calls/s, ratios."""
+    """Run each client ROUNDS times, interleaved (best round counts); print rates and ratios."""
     process, url = start_responder()
     benches = {
         "RpcClient": bench_rpc_client,
@@ -139,16 +147,18 @@ def main() -> int:
         "aiohttp": bench_aiohttp,
     }
     best = dict.fromkeys(benches, 0.0)
+    cpu = dict.fromkeys(benches, float("inf"))
     try:
         for _ in range(ROUNDS):
             for name, bench in benches.items():
-                best[name] = max(best[name], asyncio.run(bench(url)))
+                rate, micros = measure(bench, url)
+                best[name], cpu[name] = max(best[name], rate), min(cpu[name], micros)
     finally:
         process.terminate()
         process.wait()
     print(f"{CALLS} mixed reads (full blocks, balances, receipts), {IN_FLIGHT} in flight")
-    for name, rate in best.items():
-        print(f"  {name:<18} {rate:8.0f} calls/s")
+    for name in benches:
+        print(f"  {name:<18} {best[name]:8.0f} calls/s  {cpu[name]:6.0f} µs CPU/call (client)")
     for ours in ("RpcClient", "RpcClient raw call"):
         vs_web3 = best[ours] / best["web3.py"]
         vs_bare = best[ours] / best["aiohttp"]
