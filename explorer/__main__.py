@@ -10,6 +10,7 @@ from pathlib import Path
 
 SUBCOMMANDS = {
     "rpc": "explorer.cli.rpc",
+    "logs": "explorer.cli.logs",
     "devnet": "explorer.cli.devnet",
     "report": "explorer.cli.report",
 }

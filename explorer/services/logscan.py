@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.chain.abi import decode_log
 from explorer.chain.hexutil import HexFormatError, parse_address, parse_hash, to_quantity
 from explorer.chain.records import Log, RecordFormatError
 from explorer.rpc.errors import (
@@ -384,3 +385,37 @@ class LogScanner:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+CSV_HEADER = (
+    "block",
+    "transaction_hash",
+    "log_index",
+    "address",
+    "topic0",
+    "topic1",
+    "topic2",
+    "topic3",
+    "data",
+    "event",
+)
+
+
+def event_name(topics: Sequence[str], data: bytes) -> str:
+    """Return the decoded event's name for a log, or "" when it is unknown."""
+    decoded = decode_log(topics, data)
+    return "" if decoded is None else decoded.name
+
+
+def csv_fields(log: Log) -> list[str]:
+    """Return one CSV row of a log, in the order of CSV_HEADER."""
+    topics = [*log.topics, "", "", "", ""][:4]
+    return [
+        "" if log.block_number is None else str(log.block_number),
+        log.transaction_hash or "",
+        "" if log.log_index is None else str(log.log_index),
+        log.address,
+        *topics,
+        "0x" + log.data.hex(),
+        event_name(log.topics, log.data),
+    ]

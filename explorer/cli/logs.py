@@ -1,0 +1,224 @@
+"""`explorer logs`: every log matching a filter, scanned within the service's limits, to stdout."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import json
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import TextIO
+
+from explorer.chain.records import Log
+from explorer.cli.rpc import _Parser, _secrets
+from explorer.devnet.process import DevnetProcess, DevnetStartError
+from explorer.rpc.client import RpcClient
+from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import ErrorKind, InvalidInput, RpcError
+from explorer.services.logscan import CSV_HEADER, LogQuery, LogScanner, ScanProgress, csv_fields
+from explorer.services.networks import BUILTIN, DEVNET
+
+EXIT_OK, EXIT_INPUT, EXIT_REMOTE = 0, 2, 3
+KEY_VARIABLE = "EXPLORER_API_KEY"
+PROGRESS_EVERY = 0.5
+
+EPILOG = f"""\
+Addresses and topics may be repeated or comma-separated (any of them matches):
+  explorer logs --network testnet --topic0 0xddf2…b3ef --address 0xA,0xB --from 0 --to latest
+JSON output is one array of the log objects exactly as the node returned them; CSV has one
+row per log (block, transaction, log index, address, topic0-3, data, decoded event name).
+Progress goes to stderr. The API key comes from --key, ${KEY_VARIABLE} or the URL and is
+never printed.
+
+Exit codes:
+  0  every matching log was written
+  2  input error: bad URL, address, topic or block (nothing was sent)
+  3  remote error: transport, auth, rate limit, server, node, or chunks that kept failing"""
+
+
+def build_parser(secrets: tuple[str, ...] = ()) -> argparse.ArgumentParser:
+    """Return the parser of `explorer logs`."""
+    parser = _Parser(
+        prog="explorer logs",
+        description="Scan a block range for logs with the explorer's pipelined scanner.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.secrets = secrets
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--endpoint", help="JSON-RPC URL (a key may be its last path segment)")
+    where.add_argument("--network", choices=[n.id for n in BUILTIN], help="a known network")
+    parser.add_argument("--key", help=f"API key (default: ${KEY_VARIABLE})")
+    parser.add_argument(
+        "--insecure-http", action="store_true", help="allow http:// to a remote host"
+    )
+    parser.add_argument("--address", action="append", default=[], help="contract address(es)")
+    for position in range(4):
+        parser.add_argument(
+            f"--topic{position}", action="append", default=[], help=f"topic {position} (any of)"
+        )
+    parser.add_argument("--from", dest="start", help="first block or tag (default: earliest)")
+    parser.add_argument("--to", dest="end", help="last block or tag (default: latest)")
+    parser.add_argument("--block-hash", help="one block by hash (instead of --from/--to)")
+    parser.add_argument("--format", choices=("json", "csv"), default="json")
+    parser.add_argument("--concurrency", type=int, default=4, help="requests in flight")
+    return parser
+
+
+def _split(values: Sequence[str]) -> tuple[str, ...]:
+    """Flatten repeated and comma-separated values."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def _block(text: str) -> int | str:
+    """Read a block bound: a decimal or hex number, or a tag."""
+    text = text.strip().lower()
+    if text.startswith("0x"):
+        return int(text, 16)
+    return int(text) if text.isdigit() else text
+
+
+def query_of(options: argparse.Namespace) -> LogQuery:
+    """Build the (checked) query from the options."""
+    topics = [_split(getattr(options, f"topic{i}")) or None for i in range(4)]
+    while topics and topics[-1] is None:
+        topics.pop()
+    if options.block_hash and (options.start is not None or options.end is not None):
+        raise InvalidInput("--block-hash excludes --from and --to")
+    try:
+        start, end = _block(options.start or "earliest"), _block(options.end or "latest")
+    except ValueError:
+        raise InvalidInput(f"bad block number: {options.start} or {options.end}") from None
+    return LogQuery(
+        addresses=_split(options.address),
+        topics=tuple(topics),
+        from_block=start,
+        to_block=end,
+        block_hash=options.block_hash,
+    ).checked()
+
+
+class ProgressLine:
+    """Writes the scan's progress to stderr, at most every PROGRESS_EVERY seconds."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.last = 0.0
+
+    def __call__(self, progress: ScanProgress, final: bool = False) -> None:
+        """Print one progress line when due."""
+        now = time.monotonic()
+        if not final and now - self.last < PROGRESS_EVERY:
+            return
+        self.last = now
+        eta = "" if progress.eta is None or final else f", ETA {progress.eta:.0f} s"
+        print(
+            f"{progress.blocks_done}/{progress.blocks_total} blocks, "
+            f"{progress.logs_found} logs, {progress.requests} requests{eta}",
+            file=self.stream,
+            flush=True,
+        )
+
+
+class Output:
+    """Streams logs to stdout as one JSON array or as CSV rows."""
+
+    def __init__(self, stream: TextIO, fmt: str) -> None:
+        self.stream, self.fmt, self.count = stream, fmt, 0
+        self.writer = csv.writer(stream, lineterminator="\n") if fmt == "csv" else None
+        if self.writer is not None:
+            self.writer.writerow(CSV_HEADER)
+        else:
+            stream.write("[")
+
+    def write(self, logs: Sequence[Log]) -> None:
+        """Write a batch of logs."""
+        for log in logs:
+            if self.writer is not None:
+                self.writer.writerow(csv_fields(log))
+            else:
+                self.stream.write(("\n  " if self.count == 0 else ",\n  ") + json.dumps(log.raw))
+            self.count += 1
+
+    def close(self) -> None:
+        """Finish the document."""
+        if self.writer is None:
+            self.stream.write("\n]\n" if self.count else "]\n")
+        self.stream.flush()
+
+
+async def _drain(batches: AsyncIterator[list[Log]], out: Output) -> None:
+    """Write every batch of a scan."""
+    async for batch in batches:
+        out.write(batch)
+
+
+async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace) -> int:
+    """Run the scan (retrying failed chunks once) and stream the output."""
+    client = RpcClient(endpoint)
+    scanner = LogScanner(client, concurrency=max(1, options.concurrency))
+    progress = ProgressLine(sys.stderr)
+    out = Output(sys.stdout, options.format)
+    try:
+        await _drain(scanner.scan(query, progress), out)
+        if scanner.failed:
+            print(f"retrying {len(scanner.failed)} failed chunk(s)", file=sys.stderr)
+            await _drain(scanner.retry_failed(progress), out)
+    finally:
+        out.close()
+        await client.aclose()
+    for chunk in scanner.failed:
+        print(
+            f"error: blocks {chunk.start}-{chunk.end} failed: {chunk.error.message}",
+            file=sys.stderr,
+        )
+    print(f"{out.count} logs written", file=sys.stderr)
+    return EXIT_REMOTE if scanner.failed else EXIT_OK
+
+
+async def run(options: argparse.Namespace, query: LogQuery, key: str | None) -> int:
+    """Find the endpoint (starting the devnet if asked) and scan."""
+    if options.network != DEVNET.id:
+        if options.network:
+            network = next(n for n in BUILTIN if n.id == options.network)
+            endpoint = network.endpoint(key)
+        else:
+            endpoint = Endpoint.parse(
+                options.endpoint, key, allow_insecure_http=options.insecure_http
+            )
+        return await scan(endpoint, query, options)
+    devnet = DevnetProcess()
+    try:
+        await devnet.start()
+        return await scan(Endpoint.parse(devnet.url("testnet")), query, options)
+    finally:
+        await devnet.stop()
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run `explorer logs`; errors go to stderr as one line, never with the key."""
+    args = list(argv)
+    secrets = _secrets(args)
+    options = build_parser(secrets).parse_args(args)
+    key = options.key or os.environ.get(KEY_VARIABLE) or None
+    try:
+        query = query_of(options)
+        return asyncio.run(run(options, query, key))
+    except RpcError as error:
+        error.redact(key)
+        for secret in secrets:
+            error.redact(secret)
+        print(f"error ({error.kind.value}): {error.message}", file=sys.stderr)
+        return EXIT_INPUT if error.kind is ErrorKind.INVALID_INPUT else EXIT_REMOTE
+    except (DevnetStartError, TimeoutError) as error:
+        print(f"error (devnet): {error}", file=sys.stderr)
+        return EXIT_REMOTE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
