@@ -252,7 +252,7 @@ class HistoryBuilder:
     def _activity(self, blocks: int) -> None:
         """Blocks with a few random transfers, token moves and pokes (some empty)."""
         for _ in range(blocks):
-            count = self._random.choice((0, 0, 1, 1, 2, 3, 5))
+            count = self._random.choice((0, 0, 0, 1, 1, 2, 3))
             self.mine([self._random_tx() for _ in range(count)])
 
     def _random_tx(self) -> SignedTransactionAPI:
