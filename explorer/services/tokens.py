@@ -1,0 +1,211 @@
+"""Tokens: ERC-20/ERC-721 detection and balances of many tokens, batched through Multicall3."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from eth_abi.abi import decode, encode
+from eth_abi.exceptions import DecodingError
+from eth_utils.abi import function_signature_to_4byte_selector
+
+from explorer.chain.hexutil import parse_address
+from explorer.rpc.errors import NodeError, RpcError
+from explorer.rpc.params import BlockSelector
+from explorer.rpc.wrappers import TypedCalls
+
+MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
+ERC721_INTERFACE = bytes.fromhex("80ac58cd")
+KNOWN_TOKENS: dict[int, tuple[str, ...]] = {
+    30: (
+        "0x2acc95758f8b5f583470ba265eb685a8f45fc9d5",
+        "0x542fda317318ebf1d3deaf76e0b632741a7e677d",
+    ),
+    31: ("0x19f64674d8a5b4e652319f5e239efd3bc969a1fe",),
+}
+
+
+def selector(signature: str) -> bytes:
+    """Return the 4-byte selector of a function signature such as `balanceOf(address)`."""
+    return function_signature_to_4byte_selector(signature)
+
+
+NAME, SYMBOL = selector("name()"), selector("symbol()")
+DECIMALS, TOTAL_SUPPLY = selector("decimals()"), selector("totalSupply()")
+BALANCE_OF = selector("balanceOf(address)")
+SUPPORTS_INTERFACE = selector("supportsInterface(bytes4)")
+AGGREGATE3 = selector("aggregate3((address,bool,bytes)[])")
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """What a contract says about itself as a token; kind is `ERC-20`, `ERC-721` or ``."""
+
+    address: str
+    kind: str
+    name: str | None = None
+    symbol: str | None = None
+    decimals: int | None = None
+    total_supply: int | None = None
+
+    @property
+    def is_token(self) -> bool:
+        """Tell whether the contract looks like a token."""
+        return bool(self.kind)
+
+    @property
+    def display_name(self) -> str:
+        """Return `Name (SYMBOL)`, or what is known of it."""
+        if self.name and self.symbol:
+            return f"{self.name} ({self.symbol})"
+        return self.name or self.symbol or self.address
+
+
+@dataclass(frozen=True)
+class TokenBalance:
+    """A holder's balance of one token (None with error text when the call failed)."""
+
+    token: TokenInfo
+    balance: int | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """The result of one call: output bytes or an error message."""
+
+    output: bytes | None
+    error: str = ""
+
+
+def balance_call(holder: str) -> bytes:
+    """Return the calldata of `balanceOf(holder)`."""
+    return BALANCE_OF + encode(["address"], [holder])
+
+
+def _decoded(types: str, outcome: CallOutcome) -> Any:
+    """Decode one output value, or None when the call failed or the bytes do not fit."""
+    if outcome.output is None:
+        return None
+    try:
+        return decode([types], outcome.output)[0]
+    except (DecodingError, OverflowError, ValueError):
+        return None
+
+
+def _text(outcome: CallOutcome) -> str | None:
+    """Decode a `string` result, accepting old tokens' `bytes32` names."""
+    value = _decoded("string", outcome)
+    if isinstance(value, str):
+        return value
+    raw = _decoded("bytes32", outcome)
+    if isinstance(raw, bytes) and raw.strip(b"\0"):
+        return raw.rstrip(b"\0").decode("utf-8", errors="replace")
+    return None
+
+
+class TokenReader:
+    """Reads token facts and balances, through Multicall3 when it is deployed."""
+
+    def __init__(self, client: TypedCalls, multicall: str = MULTICALL3) -> None:
+        self.client = client
+        self.multicall = parse_address(multicall)
+        self._has_multicall: bool | None = None
+        self.multicall_used = 0
+
+    async def has_multicall(self) -> bool:
+        """Tell (once, then cached) whether Multicall3 has code on this network."""
+        if self._has_multicall is None:
+            self._has_multicall = bool(await self.client.get_code(self.multicall))
+        return self._has_multicall
+
+    async def single(self, target: str, data: bytes, block: BlockSelector) -> CallOutcome:
+        """Run one eth_call; a revert becomes an outcome with the node's message."""
+        try:
+            output = await self.client.eth_call({"to": target, "data": "0x" + data.hex()}, block)
+        except NodeError as error:
+            return CallOutcome(None, error.revert_reason or error.node_message)
+        return CallOutcome(output)
+
+    async def calls(
+        self,
+        calls: Sequence[tuple[str, bytes]],
+        block: BlockSelector = "latest",
+        *,
+        batch: bool = True,
+    ) -> list[CallOutcome]:
+        """Run many (target, calldata) calls: one aggregate3 request when possible."""
+        if batch and len(calls) > 1 and await self.has_multicall():
+            try:
+                return await self._aggregate(calls, block)
+            except RpcError:
+                pass
+        return list(await asyncio.gather(*(self.single(t, d, block) for t, d in calls)))
+
+    async def _aggregate(
+        self, calls: Sequence[tuple[str, bytes]], block: BlockSelector
+    ) -> list[CallOutcome]:
+        """Send the calls as one Multicall3 aggregate3 with failures allowed."""
+        payload = encode(["(address,bool,bytes)[]"], [[(t, True, d) for t, d in calls]])
+        data = "0x" + (AGGREGATE3 + payload).hex()
+        output = await self.client.eth_call({"to": self.multicall, "data": data}, block)
+        try:
+            (results,) = decode(["(bool,bytes)[]"], output)
+        except (DecodingError, OverflowError, ValueError) as exc:
+            raise NodeError(-32000, f"Multicall3 returned undecodable data: {exc}") from None
+        if len(results) != len(calls):
+            raise NodeError(-32000, "Multicall3 returned the wrong number of results")
+        self.multicall_used += 1
+        return [
+            CallOutcome(bytes(r) if ok else None, "" if ok else "call failed") for ok, r in results
+        ]
+
+    async def token_info(self, address: str, block: BlockSelector = "latest") -> TokenInfo:
+        """Detect ERC-20 / ERC-721 and read name, symbol, decimals and totalSupply."""
+        target = parse_address(address)
+        interface = SUPPORTS_INTERFACE + encode(["bytes4"], [ERC721_INTERFACE])
+        probes = [NAME, SYMBOL, DECIMALS, TOTAL_SUPPLY, interface]
+        name, symbol, decimals, supply, erc721 = await self.calls(
+            [(target, data) for data in probes], block
+        )
+        is_721 = _decoded("bool", erc721) is True
+        total = _decoded("uint256", supply)
+        places = _decoded("uint8", decimals)
+        kind = "ERC-721" if is_721 else "ERC-20" if total is not None and places is not None else ""
+        return TokenInfo(target, kind, _text(name), _text(symbol), places, total)
+
+    async def balances(
+        self,
+        holder: str,
+        tokens: Iterable[str],
+        block: BlockSelector = "latest",
+        *,
+        batch: bool = True,
+    ) -> list[TokenBalance]:
+        """Return holder's balance of each token, with each token's name, symbol and decimals."""
+        targets = list(dict.fromkeys(parse_address(t) for t in tokens))
+        per_token = [NAME, SYMBOL, DECIMALS, balance_call(parse_address(holder))]
+        calls = [(t, data) for t in targets for data in per_token]
+        outcomes = await self.calls(calls, block, batch=batch)
+        found = []
+        for index, target in enumerate(targets):
+            name, symbol, decimals, balance = outcomes[4 * index : 4 * index + 4]
+            places = _decoded("uint8", decimals)
+            info = TokenInfo(
+                target, "ERC-20" if places is not None else "", _text(name), _text(symbol), places
+            )
+            amount = _decoded("uint256", balance)
+            found.append(
+                TokenBalance(
+                    info, amount, "" if amount is not None else balance.error or "no balanceOf"
+                )
+            )
+        return found
+
+
+def known_tokens(chain_id: int, extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """Return the well-known tokens of a chain plus extra ones, without duplicates."""
+    listed = [*KNOWN_TOKENS.get(chain_id, ()), *(parse_address(a) for a in extra)]
+    return tuple(dict.fromkeys(listed))
