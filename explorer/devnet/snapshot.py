@@ -68,6 +68,13 @@ def save_snapshot(path: Path, snapshot: Snapshot) -> None:
         raise
 
 
+def prune_stale(current: Path, chain_id: int, size: SeedSize) -> None:
+    """Delete snapshots of older seed definitions of the same network and size."""
+    for stale in current.parent.glob(f"devnet-{chain_id}-{size.name}-*.pickle"):
+        if stale != current:
+            stale.unlink(missing_ok=True)
+
+
 def load_snapshot(path: Path) -> Snapshot | None:
     """Read a snapshot; None when it is missing or unreadable."""
     try:
@@ -113,6 +120,7 @@ def load_or_build(
             progress("building the seeded history", 0.0)
         snapshot = build_snapshot(chain_id, size, progress)
         save_snapshot(path, snapshot)
+        prune_stale(path, chain_id, size)
     elif progress:
         progress("loaded the snapshot", 1.0)
     return node_from_snapshot(

@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from explorer.devnet.seed import FULL, SMALL
-
 from explorer.devnet.node import open_node
+from explorer.devnet.seed import FULL, SMALL
 from explorer.devnet.snapshot import build_snapshot, load_snapshot, seed_key, snapshot_path
 
 
@@ -54,3 +53,12 @@ def test_progress_is_reported(tmp_path: Path) -> None:
         30, cache_dir=tmp_path, seed=SMALL, progress=lambda text, part: seen.append((text, part))
     )
     assert seen == [("loaded the snapshot", 1.0)]
+
+
+def test_stale_snapshots_are_pruned(tmp_path: Path) -> None:
+    stale = tmp_path / "devnet-31-small-0000000000000000.pickle"
+    other = tmp_path / "devnet-30-small-0000000000000000.pickle"
+    stale.write_bytes(b"old")
+    other.write_bytes(b"old")
+    open_node(31, cache_dir=tmp_path, seed=SMALL)
+    assert not stale.exists() and other.exists()
