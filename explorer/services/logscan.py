@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,7 @@ MAX_BLOCKS = 2000
 TARGET_LOGS = 2500
 GROWTH = 4
 TAGS = ("earliest", "latest", "pending")
+PARSE_SLICE = 500
 
 Topics = tuple[tuple[str, ...] | None, ...]
 
@@ -213,7 +214,7 @@ class LogScanner:
 
     async def scan(
         self, query: LogQuery, on_progress: ProgressListener | None = None
-    ) -> AsyncIterator[list[Log]]:
+    ) -> AsyncGenerator[list[Log], None]:
         """Yield batches of matching logs in block order as chunks complete."""
         query = query.checked()
         self._query, self.failed, self._seen = query, [], set()
@@ -234,7 +235,7 @@ class LogScanner:
 
     async def retry_failed(
         self, on_progress: ProgressListener | None = None
-    ) -> AsyncIterator[list[Log]]:
+    ) -> AsyncGenerator[list[Log], None]:
         """Scan the failed chunks again; chunks that fail again stay in `failed`."""
         if self._query is None or not self.failed:
             return
@@ -247,7 +248,7 @@ class LogScanner:
 
     async def _by_hash(
         self, query: LogQuery, on_progress: ProgressListener | None
-    ) -> AsyncIterator[list[Log]]:
+    ) -> AsyncGenerator[list[Log], None]:
         """One request for a block hash query."""
         started = time.perf_counter()
         logs = self._fresh(await self._fetch(query.filter_json()))
@@ -262,10 +263,15 @@ class LogScanner:
         raw = await self.client.call("eth_getLogs", [filter_obj])
         if not isinstance(raw, list):
             raise MalformedResponse(f"eth_getLogs returned {type(raw).__name__}, not an array")
-        try:
-            return [Log.from_json(item) for item in raw]
-        except (RecordFormatError, HexFormatError, TypeError) as exc:
-            raise MalformedResponse(f"eth_getLogs returned an unexpected log: {exc}") from None
+        logs: list[Log] = []
+        for first in range(0, len(raw), PARSE_SLICE):
+            if first:
+                await asyncio.sleep(0)  # let the loop (and a GUI on it) breathe between slices
+            try:
+                logs.extend(Log.from_json(item) for item in raw[first : first + PARSE_SLICE])
+            except (RecordFormatError, HexFormatError, TypeError) as exc:
+                raise MalformedResponse(f"eth_getLogs returned an unexpected log: {exc}") from None
+        return logs
 
     def _fresh(self, logs: Sequence[Log]) -> list[Log]:
         """Drop logs already yielded (same transaction hash and log index)."""
@@ -282,7 +288,7 @@ class LogScanner:
 
     async def _drive(
         self, run: _Run, on_progress: ProgressListener | None
-    ) -> AsyncIterator[list[Log]]:
+    ) -> AsyncGenerator[list[Log], None]:
         """Keep up to `concurrency` chunks in flight; yield finished chunks in block order."""
         try:
             while run.chunks or run.cursor <= run.last:

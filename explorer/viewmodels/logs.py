@@ -1,0 +1,523 @@
+"""The Logs explorer: the query builder checked as you type, the scan, and a lazy log table."""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import csv
+import enum
+import json
+import re
+from collections import OrderedDict
+from collections.abc import AsyncGenerator, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from explorer.chain.abi import decode_log
+from explorer.chain.checksum import to_checksum_address
+from explorer.chain.hexutil import is_address, is_hash
+from explorer.chain.records import Log
+from explorer.rpc.errors import RpcError
+from explorer.services.logscan import (
+    CSV_HEADER,
+    LogQuery,
+    LogScanner,
+    ScanProgress,
+    csv_fields,
+)
+from explorer.services.session import Session
+from explorer.viewmodels.tx_table import ROUTE_ROLE
+
+BATCH = 1000
+CACHE_ROWS = 1024
+DATA_CHARS = 74
+Index = QModelIndex | QPersistentModelIndex
+_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+class Column(enum.IntEnum):
+    """The table's columns."""
+
+    BLOCK = 0
+    TX = 1
+    LOG_INDEX = 2
+    ADDRESS = 3
+    EVENT = 4
+    ARGS = 5
+    TOPIC0 = 6
+    TOPIC1 = 7
+    TOPIC2 = 8
+    TOPIC3 = 9
+    DATA = 10
+
+
+HEADERS = (
+    "Block",
+    "Transaction",
+    "Log",
+    "Address",
+    "Event",
+    "Decoded arguments",
+    "Topic 0",
+    "Topic 1",
+    "Topic 2",
+    "Topic 3",
+    "Data",
+)
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """A row parsed for display: the log and its decoded event texts."""
+
+    log: Log
+    event: str
+    args: str
+
+
+def short_hash(value: str) -> str:
+    """Return a hash shortened for a table cell (0x1234abcd…89abcdef)."""
+    return value if len(value) <= 22 else f"{value[:10]}…{value[-8:]}"
+
+
+def compact(log: Log) -> bytes:
+    """Return the node's JSON object of a log as compact UTF-8 bytes."""
+    return _compact(dict(log.raw)).encode()
+
+
+class LogTableModel(QAbstractTableModel):
+    """Logs in block order; each row keeps only the node's JSON (bytes) and its block number.
+
+    `rowCount` counts the rows made visible so far; fetchMore shows BATCH more. Cells are
+    formatted on demand from a small cache of parsed rows.
+    """
+
+    def __init__(self, chain_id: int | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.chain_id = chain_id
+        self._raw: list[bytes] = []
+        self._blocks: list[int] = []
+        self._shown = 0
+        self._cache: OrderedDict[int, _Shown] = OrderedDict()
+
+    @property
+    def total(self) -> int:
+        """Return how many logs the model holds (shown or not)."""
+        return len(self._raw)
+
+    def clear(self) -> None:
+        """Drop every row."""
+        self.beginResetModel()
+        self._raw, self._blocks, self._shown = [], [], 0
+        self._cache.clear()
+        self.endResetModel()
+
+    def add_logs(self, logs: Sequence[Log]) -> None:
+        """Add logs of consecutive blocks, at their place in block order."""
+        if not logs:
+            return
+        self.add_compact([compact(log) for log in logs], [log.block_number or 0 for log in logs])
+
+    def add_compact(self, raws: Sequence[bytes], blocks: Sequence[int]) -> None:
+        """Add rows already in compact form (node JSON bytes and block numbers)."""
+        if not raws:
+            return
+        at = bisect.bisect_right(self._blocks, blocks[0])
+        self._raw[at:at] = raws
+        self._blocks[at:at] = blocks
+        if at < self._shown or self._shown < BATCH:
+            self._cache.clear()
+            new_shown = max(self._shown, min(BATCH, len(self._raw)))
+            visible = new_shown - self._shown if at >= self._shown else len(raws)
+            first = min(at, self._shown)
+            self.beginInsertRows(QModelIndex(), first, first + visible - 1)
+            self._shown += visible
+            self.endInsertRows()
+
+    def log(self, row: int) -> Log:
+        """Return the log of a row."""
+        return self._row(row).log
+
+    def raw_objects(self) -> Iterable[Any]:
+        """Yield every row's node JSON object."""
+        return (json.loads(raw) for raw in self._raw)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of rows shown so far."""
+        return 0 if parent.isValid() else self._shown
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of columns."""
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def canFetchMore(self, parent: Index) -> bool:
+        """Tell whether more rows wait to be shown."""
+        return not parent.isValid() and self._shown < len(self._raw)
+
+    def fetchMore(self, parent: Index) -> None:
+        """Show the next batch of rows."""
+        more = min(BATCH, len(self._raw) - self._shown)
+        if parent.isValid() or more <= 0:
+            return
+        self.beginInsertRows(QModelIndex(), self._shown, self._shown + more - 1)
+        self._shown += more
+        self.endInsertRows()
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Return column titles and row numbers."""
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return str(section + 1)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Return a cell's text, tooltip or route."""
+        if not index.isValid() or index.row() >= self._shown:
+            return None
+        column = Column(index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(self._row(index.row()), column, short=True)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._text(self._row(index.row()), column, short=False) or None
+        if role == ROUTE_ROLE:
+            return self._route(self._row(index.row()).log, column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (Column.BLOCK, Column.LOG_INDEX):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _row(self, row: int) -> _Shown:
+        """Return a parsed row, from the cache when it was shown lately."""
+        shown = self._cache.get(row)
+        if shown is not None:
+            self._cache.move_to_end(row)
+            return shown
+        log = Log.from_json(json.loads(self._raw[row]))
+        decoded = decode_log(log.topics, log.data)
+        if decoded is None:
+            shown = _Shown(log, "", "")
+        else:
+            args = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
+            shown = _Shown(log, decoded.name, args)
+        self._cache[row] = shown
+        if len(self._cache) > CACHE_ROWS:
+            self._cache.popitem(last=False)
+        return shown
+
+    def _address(self, address: str) -> str:
+        """Return an address in the network's checksum form."""
+        return to_checksum_address(address, self.chain_id)
+
+    def _text(self, shown: _Shown, column: Column, short: bool) -> str:
+        """Return the text of one cell (shortened hashes and data when short)."""
+        log = shown.log
+        if column is Column.BLOCK:
+            return "" if log.block_number is None else str(log.block_number)
+        if column is Column.TX:
+            tx = log.transaction_hash or ""
+            return short_hash(tx) if short else tx
+        if column is Column.LOG_INDEX:
+            return "" if log.log_index is None else str(log.log_index)
+        if column is Column.ADDRESS:
+            return self._address(log.address)
+        if column is Column.EVENT:
+            return shown.event
+        if column is Column.ARGS:
+            return shown.args
+        if column is Column.DATA:
+            data = "0x" + log.data.hex()
+            return data[:DATA_CHARS] + "…" if short and len(data) > DATA_CHARS else data
+        position = column - Column.TOPIC0
+        return log.topics[position] if position < len(log.topics) else ""
+
+    def _route(self, log: Log, column: Column) -> str | None:
+        """Return where a click on a cell leads."""
+        if column is Column.BLOCK and log.block_number is not None:
+            return f"block/{log.block_number}"
+        if column is Column.ADDRESS:
+            return f"address/{log.address}"
+        if column is Column.TX and log.transaction_hash:
+            return f"tx/{log.transaction_hash}"
+        return None
+
+    def export_json(self, path: Path) -> int:
+        """Write every row as one JSON array of the node's objects; return the row count."""
+        with path.open("w", encoding="utf-8") as out:
+            out.write("[")
+            for number, raw in enumerate(self._raw):
+                out.write(("\n  " if number == 0 else ",\n  ") + raw.decode())
+            out.write("\n]\n" if self._raw else "]\n")
+        return len(self._raw)
+
+    def export_csv(self, path: Path) -> int:
+        """Write every row as CSV (the columns of `explorer logs --format csv`)."""
+        with path.open("w", encoding="utf-8", newline="") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(CSV_HEADER)
+            for raw in self._raw:
+                writer.writerow(csv_fields(Log.from_json(json.loads(raw))))
+        return len(self._raw)
+
+
+TAGS = ("latest", "earliest", "pending")
+FIELDS = (
+    "addresses",
+    "topic0",
+    "topic1",
+    "topic2",
+    "topic3",
+    "block_hash",
+    "from_block",
+    "to_block",
+)
+APPEND_SLICE = 500
+_SEPARATORS = re.compile(r"[\s,;|]+")
+
+
+def split_list(text: str) -> list[str]:
+    """Split a field's text at commas, spaces or new lines."""
+    return [part for part in _SEPARATORS.split(text.strip()) if part]
+
+
+def parse_bound(text: str) -> int | str | None:
+    """Read a block bound: decimal or 0x hex number, or a tag; None when not one."""
+    text = text.strip().lower()
+    if text in TAGS:
+        return text
+    if re.fullmatch(r"[0-9]+", text):
+        return int(text)
+    if re.fullmatch(r"0x[0-9a-f]+", text):
+        return int(text, 16)
+    return None
+
+
+def check_fields(texts: dict[str, str]) -> dict[str, str]:
+    """Return a message per field that breaks the spec's rules (empty when all is well)."""
+    errors: dict[str, str] = {}
+    bad = [a for a in split_list(texts["addresses"]) if not is_address(a)]
+    if bad:
+        errors["addresses"] = f"not a 20-byte address (0x and 40 hex digits): {bad[0]}"
+    for position in range(4):
+        name = f"topic{position}"
+        bad = [t for t in split_list(texts[name]) if not is_hash(t)]
+        if bad:
+            errors[name] = f"not a 32-byte topic (0x and 64 hex digits): {bad[0]}"
+    block_hash = texts["block_hash"].strip()
+    if block_hash and not is_hash(block_hash):
+        errors["block_hash"] = "a block hash is 0x and 64 hex digits"
+    elif block_hash and (texts["from_block"].strip() or texts["to_block"].strip()):
+        errors["block_hash"] = "a block hash excludes From and To: clear one or the other"
+    bounds = {}
+    for name in ("from_block", "to_block"):
+        text = texts[name].strip()
+        bounds[name] = parse_bound(text) if text else None
+        if text and bounds[name] is None:
+            errors[name] = "a block number (decimal or 0x hex) or latest, earliest, pending"
+    start, end = bounds["from_block"], bounds["to_block"]
+    if isinstance(start, int) and isinstance(end, int) and start > end:
+        errors["to_block"] = f"To ({end}) is before From ({start})"
+    return errors
+
+
+def _bound(text: str, default: int | str) -> int | str:
+    """Read a bound field, or the default when it is empty."""
+    value = parse_bound(text)
+    return default if value is None else value
+
+
+def query_of(texts: dict[str, str]) -> LogQuery:
+    """Build the query of fields that passed check_fields."""
+    topics = [tuple(split_list(texts[f"topic{i}"])) or None for i in range(4)]
+    while topics and topics[-1] is None:
+        topics.pop()
+    block_hash = texts["block_hash"].strip() or None
+    return LogQuery(
+        addresses=tuple(split_list(texts["addresses"])),
+        topics=tuple(topics),
+        from_block=_bound(texts["from_block"], 0),
+        to_block=_bound(texts["to_block"], "latest"),
+        block_hash=block_hash,
+    ).checked()
+
+
+class ScanState(enum.Enum):
+    """Where the scan is."""
+
+    IDLE = "idle"
+    RUNNING = "running"
+    DONE = "done"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+
+
+def duration_text(seconds: float) -> str:
+    """Return seconds as `42 s`, `3 min 5 s` or `2 h 10 min`."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
+class LogsViewModel(QObject):
+    """The Logs screen's state: fields and their messages, the scan, progress and the table.
+
+    Signals:
+        changed(): fields, messages or scan state changed.
+        progress_changed(): the progress numbers changed.
+    """
+
+    changed = Signal()
+    progress_changed = Signal()
+
+    def __init__(
+        self, session: Session, parent: QObject | None = None, *, concurrency: int = 4
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.concurrency = concurrency
+        self.texts: dict[str, str] = dict.fromkeys(FIELDS, "")
+        self.errors: dict[str, str] = {}
+        self.state = ScanState.IDLE
+        self.message = ""
+        self.progress: ScanProgress | None = None
+        self.table = LogTableModel(session.network.chain_id, self)
+        self.scanner: LogScanner | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def set_field(self, name: str, text: str) -> None:
+        """Change one field and check every field again."""
+        if name not in self.texts:
+            raise KeyError(name)
+        self.texts[name] = text
+        self.errors = check_fields(self.texts)
+        self.changed.emit()
+
+    @property
+    def can_start(self) -> bool:
+        """Tell whether the fields are valid and no scan runs."""
+        return not self.errors and self.state is not ScanState.RUNNING
+
+    @property
+    def failed_chunks(self) -> int:
+        """Return how many block ranges failed and can be retried."""
+        return 0 if self.scanner is None else len(self.scanner.failed)
+
+    @property
+    def can_retry(self) -> bool:
+        """Tell whether failed chunks wait for a retry."""
+        return self.failed_chunks > 0 and self.state is not ScanState.RUNNING
+
+    @property
+    def fraction(self) -> float:
+        """Return the share of the range done, 0..1."""
+        return 0.0 if self.progress is None else self.progress.fraction
+
+    @property
+    def progress_text(self) -> str:
+        """Return `blocks done of total · logs · ETA` for the progress bar."""
+        p = self.progress
+        if p is None:
+            return ""
+        parts = [f"{p.blocks_done:,} of {p.blocks_total:,} blocks", f"{p.logs_found:,} logs"]
+        if p.blocks_failed:
+            parts.append(f"{p.blocks_failed:,} blocks failed")
+        if self.state is ScanState.RUNNING and p.eta is not None:
+            parts.append(f"about {duration_text(p.eta)} left")
+        elif self.state is not ScanState.RUNNING:
+            parts.append(f"took {duration_text(p.elapsed)}")
+        return " · ".join(parts)
+
+    def start(self) -> bool:
+        """Start a new scan with the current fields; False when they are not valid."""
+        if not self.can_start:
+            return False
+        try:
+            query = query_of(self.texts)
+        except RpcError as error:
+            self.message = error.message
+            self.changed.emit()
+            return False
+        self.table.clear()
+        self.scanner = LogScanner(self.session.client, concurrency=self.concurrency)
+        self.scanner.initial_blocks = 200
+        self._run(self.scanner.scan(query, self._on_progress))
+        return True
+
+    def retry_failed(self) -> bool:
+        """Scan the failed chunks again."""
+        if not self.can_retry or self.scanner is None:
+            return False
+        self._run(self.scanner.retry_failed(self._on_progress))
+        return True
+
+    def cancel(self) -> None:
+        """Stop the scan; the requests in flight are cancelled."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    def _run(self, batches: AsyncGenerator[list[Log], None]) -> None:
+        """Consume a scan in a task."""
+        self.progress = None
+        self.message = ""
+        self._set(ScanState.RUNNING)
+        self._task = asyncio.ensure_future(self._consume(batches))
+
+    async def _consume(self, batches: AsyncGenerator[list[Log], None]) -> None:
+        """Add each batch to the table in slices, so the window stays responsive."""
+        try:
+            async for batch in batches:
+                for first in range(0, len(batch), APPEND_SLICE):
+                    self.table.add_logs(batch[first : first + APPEND_SLICE])
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            self.message = "cancelled"
+            self._set(ScanState.CANCELLED)
+            raise
+        except RpcError as error:
+            self.message = f"{error.kind.value}: {error.message}"
+            self._set(ScanState.FAILED)
+            return
+        finally:
+            with contextlib.suppress(Exception):
+                await batches.aclose()
+        failed = self.failed_chunks
+        if failed:
+            self.message = f"{failed} block range(s) failed; Retry scans them again"
+        self._set(ScanState.DONE)
+
+    def _on_progress(self, progress: ScanProgress) -> None:
+        """Keep the scanner's latest progress."""
+        self.progress = progress
+        self.progress_changed.emit()
+
+    def _set(self, state: ScanState) -> None:
+        """Change the scan state."""
+        self.state = state
+        self.changed.emit()
+
+    def export_json(self, path: Path) -> int:
+        """Write the results as one JSON array of the node's log objects."""
+        return self.table.export_json(path)
+
+    def export_csv(self, path: Path) -> int:
+        """Write the results as CSV."""
+        return self.table.export_csv(path)
+
+    def dispose(self) -> None:
+        """Cancel the scan (the screen is closing)."""
+        self.cancel()
