@@ -20,6 +20,7 @@ from explorer import __version__
 from explorer import settings as keys
 from explorer.devnet.process import DevnetProcess, DevnetStartError, devnet_command
 from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.transport import make_http_client
 from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
 from explorer.services.session import Session
@@ -37,6 +38,7 @@ class Application:
 
     def __init__(self, settings: Settings, use_devnet: bool) -> None:
         self.settings = settings
+        self.http = make_http_client()
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
         self.navigator = Navigator()
@@ -100,7 +102,7 @@ class Application:
         current = self.shell.session
         if current is not None and current.endpoint == endpoint and current.network == network:
             return
-        self.shell.set_session(Session(network, endpoint), info)
+        self.shell.set_session(Session(network, endpoint, self.http), info)
 
     def _on_network_choice(self, *_: object) -> None:
         """Follow the network the user picked (toolbar or Settings)."""
@@ -126,7 +128,7 @@ class Application:
             return
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
         self.networks.set_devnet_endpoint(endpoint)
-        self.shell.set_session(Session(DEVNET, endpoint), info)
+        self.shell.set_session(Session(DEVNET, endpoint, self.http), info)
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
         """Show devnet start-up progress in the status bar."""
@@ -155,6 +157,7 @@ class Application:
             await session.aclose()
         if self.devnet is not None:
             await self.devnet.stop()
+        await self.http.aclose()
 
 
 def run(options: argparse.Namespace) -> int:

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import httpx
+
 from explorer.rpc.client import ProbeResult, RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
@@ -30,11 +32,11 @@ class Session:
     """Everything needed to read one network; close it when switching networks."""
 
     def __init__(
-        self, network: Network, endpoint: Endpoint, client: RpcClient | None = None
+        self, network: Network, endpoint: Endpoint, http: httpx.AsyncClient | None = None
     ) -> None:
         self.network = network
         self.endpoint = endpoint
-        self.client = client or RpcClient(endpoint)
+        self.client = RpcClient(endpoint, http=http)
         self.reader = ChainReader(self.client)
         self.probe: ProbeResult | None = None
         self.last_latency: float | None = None
