@@ -11,12 +11,16 @@ LOG_LIMIT_EXCEEDED = -32012
 EXECUTION_REVERTED = -32015
 
 NONCE_TOO_LOW = "transaction nonce too low"
+NONCE_TOO_HIGH = "transaction nonce too high"
 INSUFFICIENT_FUNDS = "insufficient funds"
+PENDING_FUNDS = "insufficient funds to pay for pending and new transactions"
+NO_SENDER_ACCOUNT = "the sender account doesn't exist"
 GAS_PRICE_TOO_LOW = "transaction's gas price lower than block's minimum"
-GAS_LIMIT_TOO_HIGH = "transaction's gas limit higher than block's gas limit"
 BASIC_COST_TOO_HIGH = "transaction's basic cost is above the gas limit"
-ALREADY_KNOWN = "pending transaction with same hash already exists"
-REPLACEMENT_UNDERPRICED = "pending transaction with same nonce and lower or equal gas price exists"
+PENDING_KNOWN = "pending transaction with same hash already exists"
+QUEUED_KNOWN = "queued transaction with same hash already exists"
+BUMP_TOO_LOW = "gas price not enough to bump transaction"
+TOO_LARGE = "transaction's size is higher than defined maximum"
 INVALID_CHAIN_ID = "transaction's chain id does not match the network's"
 INVALID_SIGNATURE = "transaction signature is invalid"
 
@@ -38,6 +42,11 @@ class RpcFailure(Exception):
 def invalid_params(message: str) -> RpcFailure:
     """An invalid-params failure (-32602) with a message saying what is wrong."""
     return RpcFailure(INVALID_PARAMS, f"Invalid params: {message}")
+
+
+def gas_limit_too_high(gas: int, limit: int) -> str:
+    """rskj's words for a transaction asking more gas than a block holds."""
+    return f"transaction's gas limit of {gas} is higher than the block's gas limit of {limit}"
 
 
 def rejected(message: str) -> RpcFailure:

@@ -347,8 +347,9 @@ class DevnetNode:
     def _m_eth_sendRawTransaction(self, args: list[Any]) -> str:
         """Admit a signed transaction to the pool (mined at once if instant)."""
         (value,) = params.arity(args, 1)
-        tx = decode_signed(params.data(value, "signed transaction"), self.chain_id)
-        self._pool.admit(tx, self._state(self.head_number))
+        raw = params.data(value, "signed transaction")
+        tx = decode_signed(raw, self.chain_id)
+        self._pool.admit(tx, len(raw), self._state(self.head_number))
         if self.instant_mining:
             self.mine_block()
         return to_data(bytes(tx.hash))

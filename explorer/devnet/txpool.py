@@ -12,6 +12,10 @@ from explorer.devnet.blocks import MINIMUM_GAS_PRICE
 from explorer.devnet.errors import invalid_params, rejected
 from explorer.devnet.evm import GAS_LIMIT, Engine
 
+ACCOUNT_SLOTS = 16  # rskj queues at most this many nonces ahead of the account's
+MAX_TRANSACTION_SIZE = 128 * 1024
+PRICE_BUMP_PERCENT = 10  # a same-nonce replacement must pay this much more
+
 
 def decode_signed(raw: bytes, chain_id: int) -> SignedTransactionAPI:
     """Decode a raw legacy transaction and check its signature and chain id."""
@@ -27,6 +31,18 @@ def decode_signed(raw: bytes, chain_id: int) -> SignedTransactionAPI:
     if tx.chain_id not in (None, chain_id):
         raise rejected(errors.INVALID_CHAIN_ID)
     return tx
+
+
+def _check_static(tx: SignedTransactionAPI, size: int) -> None:
+    """The checks that need no state: size, gas limit, basic cost and gas price."""
+    if size > MAX_TRANSACTION_SIZE:
+        raise rejected(errors.TOO_LARGE)
+    if tx.gas > GAS_LIMIT:
+        raise rejected(errors.gas_limit_too_high(tx.gas, GAS_LIMIT))
+    if tx.gas < tx.intrinsic_gas:
+        raise rejected(errors.BASIC_COST_TOO_HIGH)
+    if tx.gas_price < MINIMUM_GAS_PRICE:
+        raise rejected(errors.GAS_PRICE_TOO_LOW)
 
 
 def _cost(tx: SignedTransactionAPI) -> int:
@@ -53,32 +69,49 @@ class TxPool:
         """The waiting transaction with this hash, if any."""
         return self._by_hash.get(tx_hash)
 
-    def admit(self, tx: SignedTransactionAPI, state: StateAPI) -> None:
-        """Run rskj's checks against the head state and keep the transaction."""
+    def admit(self, tx: SignedTransactionAPI, size: int, state: StateAPI) -> None:
+        """Run rskj's admission checks against the head state, then keep the transaction."""
         sender = Address(bytes(tx.sender))
+        state_nonce = state.get_nonce(sender)
         if bytes(tx.hash) in self._by_hash:
-            raise rejected(errors.ALREADY_KNOWN)
-        if tx.gas > GAS_LIMIT:
-            raise rejected(errors.GAS_LIMIT_TOO_HIGH)
-        if tx.gas < tx.intrinsic_gas:
-            raise rejected(errors.BASIC_COST_TOO_HIGH)
-        if tx.nonce < state.get_nonce(sender):
+            queued = tx.nonce >= self.next_nonce(sender, state_nonce)
+            raise rejected(errors.QUEUED_KNOWN if queued else errors.PENDING_KNOWN)
+        _check_static(tx, size)
+        if tx.nonce < state_nonce:
             raise rejected(errors.NONCE_TOO_LOW)
-        if tx.gas_price < MINIMUM_GAS_PRICE:
-            raise rejected(errors.GAS_PRICE_TOO_LOW)
-        if state.get_balance(sender) < _cost(tx):
-            raise rejected(errors.INSUFFICIENT_FUNDS)
-        self._replace_same_nonce(tx, sender)
+        if tx.nonce >= state_nonce + ACCOUNT_SLOTS:
+            raise rejected(errors.NONCE_TOO_HIGH)
+        if not state.account_exists(sender):
+            raise rejected(errors.NO_SENDER_ACCOUNT)
+        replaced = self._same_nonce(sender, tx)
+        self._check_funds(tx, sender, state.get_balance(sender), replaced)
+        if replaced is not None:
+            del self._by_hash[bytes(replaced.hash)]
         self._by_hash[bytes(tx.hash)] = tx
         self.version += 1
 
-    def _replace_same_nonce(self, tx: SignedTransactionAPI, sender: bytes) -> None:
-        """Drop a waiting transaction with the same nonce if the new one pays more."""
-        for old in self.transactions():
-            if bytes(old.sender) == sender and old.nonce == tx.nonce:
-                if tx.gas_price <= old.gas_price:
-                    raise rejected(errors.REPLACEMENT_UNDERPRICED)
-                del self._by_hash[bytes(old.hash)]
+    def _same_nonce(self, sender: Address, tx: SignedTransactionAPI) -> SignedTransactionAPI | None:
+        """The waiting transaction tx would replace; rejected unless tx bumps the price."""
+        for old in self._by_hash.values():
+            if old.sender == sender and old.nonce == tx.nonce:
+                if tx.gas_price * 100 < old.gas_price * (100 + PRICE_BUMP_PERCENT):
+                    raise rejected(errors.BUMP_TOO_LOW)
+                return old
+        return None
+
+    def _check_funds(
+        self,
+        tx: SignedTransactionAPI,
+        sender: Address,
+        balance: int,
+        replaced: SignedTransactionAPI | None,
+    ) -> None:
+        """The balance covers the transaction, and it with the sender's other waiting ones."""
+        if balance < _cost(tx):
+            raise rejected(errors.INSUFFICIENT_FUNDS)
+        others = (t for t in self._by_hash.values() if t.sender == sender and t is not replaced)
+        if balance < _cost(tx) + sum(_cost(t) for t in others):
+            raise rejected(errors.PENDING_FUNDS)
 
     def next_nonce(self, sender: bytes, state_nonce: int) -> int:
         """The nonce after the sender's contiguous run of waiting transactions."""

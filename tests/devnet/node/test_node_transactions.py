@@ -11,7 +11,8 @@ from eth_utils import to_checksum_address
 
 from explorer.devnet import errors
 from explorer.devnet.contracts import load_artifact
-from explorer.devnet.node import DevnetNode
+from explorer.devnet.node import DevnetNode, open_node
+from explorer.devnet.seed import SMALL
 
 GAS_PRICE = 65_000_000
 STRANGER = "0x" + "42" * 20
@@ -91,13 +92,41 @@ def test_pre_eip155_signature_is_accepted(fresh_node: DevnetNode) -> None:
         ({"gasPrice": 59_999_999}, errors.GAS_PRICE_TOO_LOW),
         ({"value": 10**30}, errors.INSUFFICIENT_FUNDS),
         ({"gas": 20_000}, errors.BASIC_COST_TOO_HIGH),
-        ({"gas": 50_000_000}, errors.GAS_LIMIT_TOO_HIGH),
+        ({"gas": 50_000_000}, errors.gas_limit_too_high(50_000_000, 40_000_000)),
+        ({"nonce": 10**6}, errors.NONCE_TOO_HIGH),
+        ({"gas": 3_000_000, "data": bytes(128 * 1024)}, errors.TOO_LARGE),
         ({"chainId": 33}, errors.INVALID_CHAIN_ID),
     ],
 )
 def test_pool_rejections(fresh_node: DevnetNode, fields: dict[str, Any], message: str) -> None:
     error = failure(fresh_node, "eth_sendRawTransaction", sign(fresh_node, 1, **fields))
     assert (error.code, error.message) == (errors.TRANSACTION_REJECTED, message)
+
+
+def test_unknown_sender_account(fresh_node: DevnetNode) -> None:
+    raw = Account.sign_transaction(
+        {
+            "nonce": 0,
+            "gas": 21_000,
+            "gasPrice": GAS_PRICE,
+            "to": to_checksum_address(STRANGER),
+            "value": 0,
+            "chainId": 31,
+        },
+        "0x" + "77" * 32,
+    ).raw_transaction
+    error = failure(fresh_node, "eth_sendRawTransaction", "0x" + raw.hex())
+    assert error.message == errors.NO_SENDER_ACCOUNT
+
+
+def test_waiting_transactions_count_against_the_balance(fresh_node: DevnetNode) -> None:
+    node = fresh_node
+    node.instant_mining = False
+    balance = int(node.handle("eth_getBalance", [node.manifest.accounts[1]]), 16)
+    half = balance // 2
+    send(node, sign(node, 1, value=half))
+    error = failure(node, "eth_sendRawTransaction", sign(node, 1, value=half))
+    assert error.message == errors.PENDING_FUNDS
 
 
 def test_garbage_is_invalid_params(fresh_node: DevnetNode) -> None:
@@ -118,7 +147,7 @@ def test_nonce_gap_stays_pending_until_filled(fresh_node: DevnetNode) -> None:
     pending = node.handle("eth_getBlockByNumber", ["pending", False])
     assert later in pending["transactions"]
     assert failure(node, "eth_sendRawTransaction", sign(node, 1, nonce=nonce + 1)).message == (
-        errors.ALREADY_KNOWN
+        errors.QUEUED_KNOWN
     )
     first = send(node, sign(node, 1, nonce=nonce))
     for tx_hash in (first, later):
@@ -167,19 +196,19 @@ def test_replacement_needs_a_higher_gas_price(fresh_node: DevnetNode) -> None:
     node.instant_mining = False
     sender = node.manifest.accounts[1]
     nonce = int(node.handle("eth_getTransactionCount", [sender]), 16)
-    send(node, sign(node, 1, nonce=nonce, value=5))
+    first = sign(node, 1, nonce=nonce, value=5)
+    send(node, first)
+    assert failure(node, "eth_sendRawTransaction", first).message == errors.PENDING_KNOWN
     error = failure(node, "eth_sendRawTransaction", sign(node, 1, nonce=nonce, value=6))
-    assert error.message == errors.REPLACEMENT_UNDERPRICED
+    assert error.message == errors.BUMP_TOO_LOW
+    slight = sign(node, 1, nonce=nonce, value=6, gasPrice=GAS_PRICE * 105 // 100)
+    assert failure(node, "eth_sendRawTransaction", slight).message == errors.BUMP_TOO_LOW
     better = send(node, sign(node, 1, nonce=nonce, value=7, gasPrice=GAS_PRICE * 2))
     node.mine_block()
     assert node.handle("eth_getTransactionReceipt", [better])["status"] == "0x1"
 
 
 def test_main_network_signatures(small_cache: Any) -> None:
-    from explorer.devnet.seed import SMALL
-
-    from explorer.devnet.node import open_node
-
     node = open_node(30, cache_dir=small_cache, seed=SMALL)
     tx_hash = send(node, sign(node, 1))
     assert node.handle("eth_getTransactionByHash", [tx_hash])["v"] in ("0x5f", "0x60")
