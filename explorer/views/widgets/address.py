@@ -1,7 +1,10 @@
-"""AddressLabel: an address with the network's EIP-1191 checksum, known label, copy, link."""
+"""AddressLabel: an address with the network's EIP-1191 checksum, user or known label, link."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from explorer.chain.checksum import to_checksum_address
@@ -11,8 +14,46 @@ from explorer.views.widgets.links import LinkLabel, plain_tooltip
 from explorer.views.widgets.value import LinkedValue
 
 
+class LabelLookup(Protocol):
+    """Where the user's own labels come from (the app injects its labels view model)."""
+
+    def get(self, address: str, default: str | None = None) -> str | None:
+        """Return the user's label of an address, or default."""
+        ...
+
+
+class UserLabels(QObject):
+    """The process-wide source of user labels that every AddressLabel follows.
+
+    Signals:
+        changed(): the labels changed; every AddressLabel redraws its tag.
+    """
+
+    changed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lookup: LabelLookup | None = None
+
+    def get(self, address: str) -> str | None:
+        """Return the user's label of a canonical address, if a lookup is set."""
+        return None if self.lookup is None else self.lookup.get(address)
+
+
+USER_LABELS = UserLabels()
+
+
+def set_label_lookup(lookup: LabelLookup | None) -> None:
+    """Install (or remove) the user-label lookup and redraw every AddressLabel."""
+    USER_LABELS.lookup = lookup
+    USER_LABELS.changed.emit()
+
+
 class AddressLabel(LinkedValue):
-    """An address shown checksummed for its chain, with its known label; links to address/….
+    """An address shown checksummed for its chain, with a label; links to address/….
+
+    The label is the user's own label if there is one, else the explicit label given,
+    else the known-address table's; the tooltip shows the others too.
 
     Signals:
         link_activated(route, new_tab): route is "address/0x<lowercase>".
@@ -30,30 +71,45 @@ class AddressLabel(LinkedValue):
         self.address = ""
         self.chain_id: int | None = None
         self.label: str | None = None
+        self.user_label: str | None = None
+        self._given_label: str | None = label
         self.set_address(address, chain_id, label)
+        USER_LABELS.changed.connect(self._on_labels_changed)
 
     def set_address(self, address: str, chain_id: int | None, label: str | None = None) -> None:
         """Show another address (or the same one for another chain)."""
         self.chain_id = chain_id
+        self._given_label = label
         try:
             self.address = parse_address(address)
         except HexFormatError:
             self.address = address
             self.label = label
+            self.user_label = None
             self.link.setText(address)
             self.link.set_route(None)
             self.link.setToolTip(plain_tooltip(f"{address}\nNot a 20-byte address"))
         else:
-            self.label = label if label is not None else known_label(self.address, chain_id)
+            other = label if label is not None else known_label(self.address, chain_id)
+            self.user_label = USER_LABELS.get(self.address)
+            self.label = self.user_label or other
             shown = self.display_text()
             self.link.setText(shown)
             self.link.set_route(f"address/{self.address}")
             scheme = "EIP-55" if chain_id is None else f"EIP-1191, chain {chain_id}"
-            tip = f"{shown}\n{self.label}" if self.label else shown
-            self.link.setToolTip(plain_tooltip(f"{tip}\nChecksum: {scheme}"))
+            lines = [shown]
+            if self.user_label:
+                lines.append(f"Your label: {self.user_label}")
+            if other and other != self.user_label:
+                lines.append(other if not self.user_label else f"Known as: {other}")
+            self.link.setToolTip(plain_tooltip("\n".join([*lines, f"Checksum: {scheme}"])))
         self.link.setAccessibleName(f"Address {self.display_text()}")
         self._set_tag(self.label)
         self._refresh_copy()
+
+    def _on_labels_changed(self) -> None:
+        """Redraw with the user's current label."""
+        self.set_address(self.address, self.chain_id, self._given_label)
 
     def display_text(self) -> str:
         """Return the address as shown: checksummed for the chain when valid."""

@@ -1,0 +1,314 @@
+"""The bookmarks dock (open, rename, remove, import/export JSON) and label/bookmark menu entries."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLineEdit,
+    QListView,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.services.labels import MAX_LABEL, ImportReport
+from explorer.services.routes import Page, Route
+from explorer.viewmodels.labels import ROUTE_ROLE, LabelsViewModel
+from explorer.views.widgets.address import USER_LABELS, set_label_lookup
+from explorer.views.widgets.links import plain_label
+from explorer.views.widgets.menus import set_entity_actions
+
+if TYPE_CHECKING:
+    from explorer.views.main_window import MainWindow
+
+EDIT_LABEL = "Edit label…"
+BOOKMARK = "Bookmark"
+REMOVE_BOOKMARK = "Remove bookmark"
+JSON_FILTER = "Labels and bookmarks (*.json);;All files (*)"
+
+
+class Overwrite(enum.Enum):
+    """The user's answer when an import differs from existing entries."""
+
+    REPLACE = "replace"
+    KEEP = "keep"
+    CANCEL = "cancel"
+
+
+AskText = Callable[[QWidget, str, str, str], str | None]
+AskPath = Callable[[QWidget, str], Path | None]
+AskOverwrite = Callable[[QWidget, int], Overwrite]
+
+
+def ask_text(parent: QWidget, title: str, prompt: str, text: str) -> str | None:
+    """Ask for one line of text; None when cancelled."""
+    dialog = QInputDialog(parent)
+    dialog.setWindowTitle(title)
+    dialog.setLabelText(prompt)
+    dialog.setTextValue(text)
+    line = dialog.findChild(QLineEdit)
+    if line is not None:
+        line.setMaxLength(MAX_LABEL)
+    return dialog.textValue() if dialog.exec() else None
+
+
+def ask_open_path(parent: QWidget, title: str) -> Path | None:
+    """Ask for a JSON file to read."""
+    name, _ = QFileDialog.getOpenFileName(parent, title, "", JSON_FILTER)
+    return Path(name) if name else None
+
+
+def ask_save_path(parent: QWidget, title: str) -> Path | None:
+    """Ask where to write a JSON file."""
+    name, _ = QFileDialog.getSaveFileName(parent, title, "labels.json", JSON_FILTER)
+    return Path(name) if name else None
+
+
+def ask_overwrite(parent: QWidget, conflicts: int) -> Overwrite:
+    """Ask whether the file's entries replace the user's differing ones."""
+    box = QMessageBox(parent)
+    box.setWindowTitle("Import labels and bookmarks")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(
+        f"{conflicts} entries in the file differ from yours. Replace yours with the file's?"
+    )
+    replace = box.addButton("Replace mine", QMessageBox.ButtonRole.YesRole)
+    keep = box.addButton("Keep mine", QMessageBox.ButtonRole.NoRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    answers = {id(replace): Overwrite.REPLACE, id(keep): Overwrite.KEEP}
+    return answers.get(id(box.clickedButton()), Overwrite.CANCEL)
+
+
+class LabelMenuActions:
+    """Adds "Edit label…" (addresses) and "Bookmark"/"Remove bookmark" to value menus."""
+
+    def __init__(self, model: LabelsViewModel, ask: AskText = ask_text) -> None:
+        self.model = model
+        self.ask = ask
+
+    def add_actions(self, menu: QMenu, route: str, parent: QWidget) -> None:
+        """Append the entries for the entity at route."""
+        try:
+            parsed = Route.parse(route)
+        except ValueError:
+            return
+        if parsed.page is Page.ADDRESS:
+            menu.addAction(EDIT_LABEL).triggered.connect(
+                lambda: self.edit_label(parsed.target, parent)
+            )
+        if self.model.is_bookmarked(route):
+            action = menu.addAction(REMOVE_BOOKMARK)
+            action.triggered.connect(lambda: self.model.remove_bookmark(route))
+        else:
+            menu.addAction(BOOKMARK).triggered.connect(lambda: self.model.add_bookmark(route))
+
+    def edit_label(self, address: str, parent: QWidget) -> None:
+        """Ask for an address's label and save it (empty removes it)."""
+        current = self.model.get(address) or ""
+        text = self.ask(parent, "Edit label", f"Label for {address} (empty removes it):", current)
+        if text is not None and text != current:
+            self.model.set_label(address, text)
+
+
+class BookmarksView(QDockWidget):
+    """A dock listing the network's bookmarks, with import and export.
+
+    Signals:
+        link_activated(route, new_tab): a bookmark was opened (double-click or Enter; the
+        context menu's "Open in new tab" gives new_tab True).
+    """
+
+    link_activated = Signal(str, bool)
+
+    def __init__(self, model: LabelsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__("Bookmarks", parent)
+        self.setObjectName("bookmarks")
+        self.model = model
+        self.ask_text: AskText = ask_text
+        self.ask_open_path: AskPath = ask_open_path
+        self.ask_save_path: AskPath = ask_save_path
+        self.ask_overwrite: AskOverwrite = ask_overwrite
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._build()
+        model.message_changed.connect(self._show_message)
+
+    def _build(self) -> None:
+        """List, buttons and the message line."""
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        self.list = QListView()
+        self.list.setModel(self.model.bookmarks)
+        self.list.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.doubleClicked.connect(lambda index: self._open(index, False))
+        self.list.customContextMenuRequested.connect(self._show_list_menu)
+        for key in ("Return", "Enter"):
+            shortcut = QShortcut(QKeySequence(key), self.list)
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(lambda: self._open(self.list.currentIndex(), False))
+        self.empty_label = plain_label(
+            "No bookmarks yet: right-click a block, transaction or address, or press Ctrl+D."
+        )
+        self.empty_label.setWordWrap(True)
+        buttons = QHBoxLayout()
+        self.rename_button = QPushButton("Rename…")
+        self.remove_button = QPushButton("Remove")
+        self.import_button = QPushButton("Import…")
+        self.export_button = QPushButton("Export…")
+        self.rename_button.clicked.connect(lambda: self.rename(self.list.currentIndex()))
+        self.remove_button.clicked.connect(lambda: self.remove(self.list.currentIndex()))
+        self.import_button.clicked.connect(self.on_import)
+        self.export_button.clicked.connect(self.on_export)
+        for button in (
+            self.rename_button,
+            self.remove_button,
+            self.import_button,
+            self.export_button,
+        ):
+            buttons.addWidget(button)
+        self.message_label = plain_label("")
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.empty_label)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message_label)
+        self.setWidget(body)
+        self.model.bookmarks.modelReset.connect(self._refresh_empty)
+        self._refresh_empty()
+
+    def _refresh_empty(self) -> None:
+        """Show the hint when there are no bookmarks."""
+        empty = self.model.bookmarks.rowCount() == 0
+        self.empty_label.setVisible(empty)
+        self.rename_button.setEnabled(not empty)
+        self.remove_button.setEnabled(not empty)
+
+    def _show_message(self, text: str) -> None:
+        """Show the model's latest message."""
+        self.message_label.setText(text)
+
+    def _open(self, index: QModelIndex, new_tab: bool) -> None:
+        """Open the bookmark at index."""
+        route = index.data(ROUTE_ROLE) if index.isValid() else None
+        if isinstance(route, str):
+            self.link_activated.emit(route, new_tab)
+
+    def _show_list_menu(self, position: QPoint) -> None:
+        """Open, open in new tab, rename or remove the bookmark under the mouse."""
+        index = self.list.indexAt(position)
+        if not index.isValid():
+            return
+        self.list_menu(index).exec(self.list.viewport().mapToGlobal(position))
+
+    def list_menu(self, index: QModelIndex) -> QMenu:
+        """Return the context menu of one bookmark."""
+        menu = QMenu(self)
+        menu.addAction("Open").triggered.connect(lambda: self._open(index, False))
+        menu.addAction("Open in new tab").triggered.connect(lambda: self._open(index, True))
+        menu.addSeparator()
+        menu.addAction("Rename…").triggered.connect(lambda: self.rename(index))
+        menu.addAction("Remove").triggered.connect(lambda: self.remove(index))
+        return menu
+
+    def rename(self, index: QModelIndex) -> None:
+        """Ask for a new title of the bookmark at index."""
+        if not index.isValid():
+            return
+        bookmark = self.model.bookmarks.bookmark(index.row())
+        title = self.ask_text(self, "Rename bookmark", bookmark.route, bookmark.title)
+        if title:
+            self.model.add_bookmark(bookmark.route, title)
+
+    def remove(self, index: QModelIndex) -> None:
+        """Remove the bookmark at index."""
+        if index.isValid():
+            self.model.remove_bookmark(self.model.bookmarks.bookmark(index.row()).route)
+
+    def on_import(self) -> asyncio.Task[ImportReport | None] | None:
+        """Ask for a file and import it (asking before replacing differing entries)."""
+        path = self.ask_open_path(self, "Import labels and bookmarks")
+        if path is None:
+            return None
+        return self._keep(asyncio.ensure_future(self.import_from(path)))
+
+    async def import_from(self, path: Path) -> ImportReport | None:
+        """Read, validate, ask about conflicts, then merge; the model reports the counts."""
+        data = await self.model.read_import(path)
+        if data is None:
+            return None
+        conflicts = self.model.conflicts(data)
+        answer = self.ask_overwrite(self, conflicts) if conflicts else Overwrite.KEEP
+        if answer is Overwrite.CANCEL:
+            self._show_message("Import cancelled; nothing was changed.")
+            return None
+        return await self.model.apply_import(data, overwrite=answer is Overwrite.REPLACE)
+
+    def on_export(self) -> asyncio.Task[str | None] | None:
+        """Ask where to save and export every label and bookmark."""
+        path = self.ask_save_path(self, "Export labels and bookmarks")
+        if path is None:
+            return None
+        return self.model.export_to(path)
+
+    def _keep(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
+        """Hold a reference to a running task until it ends."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+
+def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
+    """Wire labels and bookmarks into the main window.
+
+    User labels appear on every AddressLabel, value menus gain Edit label…/Bookmark, a
+    hidden Bookmarks dock is toggled from the toolbar (Ctrl+Shift+B), Ctrl+D bookmarks the
+    current page, and the labels follow the session's network.
+    """
+    set_label_lookup(model)
+    model.labels_changed.connect(USER_LABELS.changed)
+    set_entity_actions(LabelMenuActions(model))
+    dock = BookmarksView(model, window)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    dock.hide()
+    navigator, shell = window.navigator, window.shell
+    dock.link_activated.connect(
+        lambda text, new_tab: navigator.go(Route.parse(text), new_tab=new_tab)
+    )
+    toggle = dock.toggleViewAction()
+    toggle.setText("Bookmarks")
+    toggle.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    window.toolbar.addAction(toggle)
+
+    def bookmark_current() -> None:
+        """Bookmark the current tab's page."""
+        route = navigator.route()
+        if route.page is not Page.HOME:
+            model.add_bookmark(str(route))
+            window.statusBar().showMessage(f"Bookmarked {route}", 4000)
+
+    QShortcut(QKeySequence("Ctrl+D"), window).activated.connect(bookmark_current)
+
+    def follow_session() -> None:
+        """Open the labels of the session's network."""
+        session = shell.session
+        if session is not None and (session.network.id != model.network_id or not model.is_open):
+            model.open_network(session.network.id, session.network.chain_id)
+
+    shell.session_changed.connect(follow_session)
+    follow_session()
+    return dock
