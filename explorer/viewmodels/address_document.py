@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import known_label
-from explorer.chain.units import format_rbtc
+from explorer.chain.units import format_rbtc, format_units
+from explorer.rpc.params import BlockSelector
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
+from explorer.services.tokens import TokenInfo, TokenReader
 from explorer.viewmodels import format as fmt
 from explorer.viewmodels.document import Document, Section
 
@@ -22,15 +25,38 @@ class AddressFacts:
     balance: int
     nonce: int
     code: bytes
+    token: TokenInfo | None = None
 
 
-async def load_address_facts(reader: ChainReader, address: str) -> AddressFacts:
-    """Read balance, nonce and code concurrently."""
+async def load_address_facts(
+    reader: ChainReader, address: str, block: BlockSelector = "latest"
+) -> AddressFacts:
+    """Read balance, nonce and code concurrently (at block), then token facts of a contract."""
     client = reader.client
     balance, nonce, code = await asyncio.gather(
-        client.get_balance(address), client.get_transaction_count(address), client.get_code(address)
+        client.get_balance(address, block),
+        client.get_transaction_count(address, block),
+        client.get_code(address, block),
     )
-    return AddressFacts(address, balance, nonce, code)
+    token = await TokenReader(client).token_info(address, block) if code else None
+    return AddressFacts(address, balance, nonce, code, token if token and token.is_token else None)
+
+
+def token_section(token: TokenInfo) -> Section:
+    """Return the token facts of a token contract."""
+    fields = [
+        fmt.text_field("Standard", token.kind),
+        fmt.text_field("Name", token.name if token.name is not None else "—"),
+        fmt.text_field("Symbol", token.symbol if token.symbol is not None else "—"),
+    ]
+    if token.decimals is not None:
+        fields.append(fmt.quantity_field("Decimals", token.decimals))
+    if token.total_supply is not None:
+        supply = token.total_supply
+        text = format_units(supply, token.decimals) if token.decimals is not None else f"{supply:,}"
+        unit = f" {token.symbol}" if token.symbol else ""
+        fields.append(fmt.text_field("Total supply", text + unit, tooltip=f"{supply:,} base units"))
+    return Section("Token", tuple(fields))
 
 
 def address_document(facts: AddressFacts, network: Network) -> Document:
@@ -48,13 +74,25 @@ def address_document(facts: AddressFacts, network: Network) -> Document:
     if label:
         fields.append(fmt.text_field("Known as", label))
     sections = [Section("Overview", tuple(fields))]
+    if facts.token is not None:
+        sections.append(token_section(facts.token))
     if facts.code:
         sections.append(Section("Code", (fmt.hex_field("Bytecode", facts.code),)))
     headline = fmt.text_field("Balance", format_rbtc(facts.balance, network.currency))
-    raw = {
+    raw: dict[str, Any] = {
         "balance": hex(facts.balance),
         "nonce": hex(facts.nonce),
         "code": "0x" + facts.code.hex(),
     }
+    if facts.token is not None:
+        raw["token"] = {
+            "standard": facts.token.kind,
+            "name": facts.token.name,
+            "symbol": facts.token.symbol,
+            "decimals": facts.token.decimals,
+            "totalSupply": None
+            if facts.token.total_supply is None
+            else hex(facts.token.total_supply),
+        }
     title = f"Address {to_checksum_address(facts.address, chain_id)}"
     return Document(title, headline, tuple(sections), raw, chain_id)
