@@ -24,7 +24,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from explorer.chain.abi import decode_log
+from explorer.chain.abi import DecodedParam, decode_log
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import is_address, is_hash
 from explorer.chain.records import Log
@@ -84,11 +84,20 @@ class _Shown:
     log: Log
     event: str
     args: str
+    args_full: str
 
 
 def short_hash(value: str) -> str:
     """Return a hash shortened for a table cell (0x1234abcd…89abcdef)."""
     return value if len(value) <= 22 else f"{value[:10]}…{value[-8:]}"
+
+
+def _brief(param: DecodedParam) -> str:
+    """Return a decoded argument's text, addresses and hashes shortened for a cell."""
+    if param.type == "address" or param.hashed:
+        text = param.text.split(" ")[0]
+        return f"{text[:6]}…{text[-4:]}"
+    return param.text
 
 
 def compact(log: Log) -> bytes:
@@ -208,10 +217,11 @@ class LogTableModel(QAbstractTableModel):
         log = Log.from_json(json.loads(self._raw[row]))
         decoded = decode_log(log.topics, log.data)
         if decoded is None:
-            shown = _Shown(log, "", "")
+            shown = _Shown(log, "", "", "")
         else:
-            args = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
-            shown = _Shown(log, decoded.name, args)
+            full = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
+            brief = ", ".join(f"{p.name or p.type}: {_brief(p)}" for p in decoded.params)
+            shown = _Shown(log, decoded.name, brief, full)
         self._cache[row] = shown
         if len(self._cache) > CACHE_ROWS:
             self._cache.popitem(last=False)
@@ -236,7 +246,7 @@ class LogTableModel(QAbstractTableModel):
         if column is Column.EVENT:
             return shown.event
         if column is Column.ARGS:
-            return shown.args
+            return shown.args if short else shown.args_full
         if column is Column.DATA:
             data = "0x" + log.data.hex()
             return data[:DATA_CHARS] + "…" if short and len(data) > DATA_CHARS else data
