@@ -119,8 +119,12 @@ def load_or_build(
         if progress:
             progress("building the seeded history", 0.0)
         snapshot = build_snapshot(chain_id, size, progress)
-        save_snapshot(path, snapshot)
-        prune_stale(path, chain_id, size)
+        try:
+            save_snapshot(path, snapshot)
+            prune_stale(path, chain_id, size)
+        except OSError:
+            if progress:
+                progress("could not save the snapshot; the next start builds again", 1.0)
     elif progress:
         progress("loaded the snapshot", 1.0)
     return node_from_snapshot(

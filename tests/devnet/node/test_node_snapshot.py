@@ -62,3 +62,10 @@ def test_stale_snapshots_are_pruned(tmp_path: Path) -> None:
     other.write_bytes(b"old")
     open_node(31, cache_dir=tmp_path, seed=SMALL)
     assert not stale.exists() and other.exists()
+
+
+def test_unwritable_cache_still_gives_a_node(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_bytes(b"")
+    node = open_node(31, cache_dir=blocker / "cache", seed=SMALL)
+    assert node.handle("eth_chainId", []) == "0x1f"
