@@ -1,0 +1,85 @@
+"""The merge-mining fields served over HTTP verify end to end with chain.mergemining."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from devnet_client import RawRpc
+from fixtures_devnet import Devnet
+
+from explorer.chain.hexutil import parse_data
+from explorer.chain.mergemining import verify_merge_mining
+
+
+def assert_structurally_real(report: Any, where: object) -> None:
+    """Coinbase tag, merkle fold and block number all check out.
+
+    The Bitcoin header is not required to meet the RSK target: the devnet keeps
+    realistic difficulties (~2^28), which no one can grind for on the fly.
+    """
+    structural = [problem for problem in report.problems if "target" not in problem]
+    assert not structural, (where, structural)
+    assert report.tag_matches and report.root_matches and report.block_number_matches, where
+
+
+def report_for(block: dict[str, Any], **tamper: bytes) -> Any:
+    """Verify a block object's merge-mining fields (optionally with some replaced)."""
+    fields = {
+        "header": parse_data(block["bitcoinMergedMiningHeader"]),
+        "coinbase": parse_data(block["bitcoinMergedMiningCoinbaseTransaction"]),
+        "proof": parse_data(block["bitcoinMergedMiningMerkleProof"]),
+        "hash_for_merged_mining": parse_data(block["hashForMergedMining"]),
+    } | tamper
+    number = None if block["number"] is None else int(block["number"], 16)
+    return verify_merge_mining(
+        **fields, block_number=number, difficulty=int(block["difficulty"], 16)
+    )
+
+
+@pytest.mark.parametrize("network", ["testnet", "mainnet"])
+def test_seeded_blocks_verify(devnet: Devnet, rpc: RawRpc, rpc_main: RawRpc, network: str) -> None:
+    """Blocks of every kind (first, big, with uncles, empty, latest) pass the checks."""
+    client = rpc if network == "testnet" else rpc_main
+    seed = devnet.manifest(network)
+    numbers = [1, seed["big_block"], seed["uncle_blocks"][0], seed["empty_runs"][0][0]]
+    selectors = [hex(number) for number in numbers] + ["latest"]
+    for selector in selectors:
+        block = client("eth_getBlockByNumber", selector, False)
+        assert_structurally_real(report_for(block), selector)
+        assert parse_data(block["hashForMergedMining"])[-4:] == int(block["number"], 16).to_bytes(
+            4, "big"
+        )
+
+
+def test_a_freshly_mined_block_verifies(rpc: RawRpc, devnet: Devnet) -> None:
+    """A block mined after start (by a sent transaction) carries real fields too."""
+    head = rpc("eth_getBlockByNumber", "latest", False)
+    assert_structurally_real(report_for(head), "latest")
+    assert int(head["number"], 16) >= devnet.manifest()["head_at_build"]
+
+
+def test_tampering_is_detected(rpc: RawRpc) -> None:
+    """One changed byte of the proof or coinbase makes verification fail."""
+    block = rpc("eth_getBlockByNumber", "0x2", False)
+    proof = bytearray(parse_data(block["bitcoinMergedMiningMerkleProof"]))
+    coinbase = bytearray(parse_data(block["bitcoinMergedMiningCoinbaseTransaction"]))
+    assert proof, "the devnet's blocks should have a non-trivial merkle proof"
+    proof[0] ^= 1
+    coinbase[-40] ^= 1
+    assert report_for(block).root_matches
+    assert not report_for(block, proof=bytes(proof)).root_matches
+    assert not report_for(block, coinbase=bytes(coinbase)).root_matches
+
+
+def test_pending_block_has_no_merge_mining_data(rpc: RawRpc) -> None:
+    """The pending block's fields are `0x`: nothing to verify, and the report says so."""
+    pending = rpc("eth_getBlockByNumber", "pending", False)
+    fields = {
+        "header": parse_data(pending["bitcoinMergedMiningHeader"]),
+        "coinbase": parse_data(pending["bitcoinMergedMiningCoinbaseTransaction"]),
+        "proof": parse_data(pending["bitcoinMergedMiningMerkleProof"]),
+        "hash_for_merged_mining": parse_data(pending["hashForMergedMining"]),
+    }
+    report = verify_merge_mining(**fields)
+    assert not report.verified and "pending" in report.problems[0]
