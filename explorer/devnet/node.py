@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -9,16 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from eth.abc import StateAPI
-from eth.exceptions import Revert
 from eth_hash.auto import keccak
-from eth_utils.exceptions import ValidationError
 
 from explorer.chain.hexutil import to_data, to_quantity
-from explorer.chain.revert import decode_revert_reason
 from explorer.devnet import params
 from explorer.devnet.blockdata import DevBlock, TxRecord
+from explorer.devnet.calls import call_output
 from explorer.devnet.errors import (
-    EXECUTION_REVERTED,
     INTERNAL_ERROR,
     METHOD_NOT_FOUND,
     RpcFailure,
@@ -33,6 +31,7 @@ from explorer.devnet.txpool import TxPool, decode_signed
 
 __all__ = ["DevnetNode", "LogLimits", "RpcFailure", "SeedManifest", "open_node"]
 
+log = logging.getLogger(__name__)
 CLIENT_VERSION = "RskJ/6.2.0-devnet/Linux/Python3.11/EXPLORER-DEVNET"
 PROTOCOL_VERSION = "0x3e"
 Handler = Callable[[list[Any]], Any]
@@ -93,6 +92,7 @@ class DevnetNode:
         except RpcFailure:
             raise
         except Exception:
+            log.exception("devnet node failed on %.64s", method)
             raise RpcFailure(INTERNAL_ERROR, "Internal error") from None
 
     def mine_block(self) -> int:
@@ -330,13 +330,7 @@ class DevnetNode:
         """Run a call without a transaction; reverts are -32015."""
         call, selector = params.arity(args, 1, 1)
         request = params.call_request(call)
-        try:
-            computation = self._ledger.engine.call(request, self._state_number(selector))
-        except ValidationError as error:
-            raise invalid_params(f"call cannot run: {error}") from None
-        if computation.is_error:
-            raise _execution_failure(computation.error, bytes(computation.output))
-        return to_data(bytes(computation.output))
+        return to_data(call_output(self._ledger.engine, request, self._state_number(selector)))
 
     def _m_eth_estimateGas(self, args: list[Any]) -> str:
         """Gas a call needs; an estimate even when it would fail."""
@@ -353,15 +347,6 @@ class DevnetNode:
         if self.instant_mining:
             self.mine_block()
         return to_data(bytes(tx.hash))
-
-
-def _execution_failure(error: Exception, output: bytes) -> RpcFailure:
-    """-32015 for a failed call: the revert reason and revert bytes when it reverted."""
-    if isinstance(error, Revert):
-        reason = decode_revert_reason(output) or ""
-        message = f"VM Exception while processing transaction: revert {reason}".rstrip()
-        return RpcFailure(EXECUTION_REVERTED, message, to_data(output))
-    return RpcFailure(EXECUTION_REVERTED, f"VM Exception while processing transaction: {error}")
 
 
 def open_node(
