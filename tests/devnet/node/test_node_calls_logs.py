@@ -10,7 +10,7 @@ from conftest import failure
 from eth_abi.abi import decode
 from eth_hash.auto import keccak
 
-from explorer.chain.namehash import namehash
+from explorer.chain.namehash import namehash, reverse_node
 from explorer.chain.revert import decode_revert_reason
 from explorer.devnet.abi import call_data
 from explorer.devnet.errors import EXECUTION_REVERTED, INVALID_PARAMS, LOG_LIMIT_EXCEEDED
@@ -70,6 +70,14 @@ def test_rns_names_resolve(node: DevnetNode) -> None:
         assert "0x" + resolver[12:].hex() == manifest.rns_resolver
         address = eth_call(node, manifest.rns_resolver, call_data("addr(bytes32)", node_hash))
         assert "0x" + address[12:].hex() == owner
+        reverse = eth_call(
+            node, manifest.rns_resolver, call_data("name(bytes32)", reverse_node(owner))
+        )
+        assert decode(["string"], reverse)[0] == name
+    unknown = eth_call(
+        node, manifest.rns_registry, call_data("resolver(bytes32)", namehash("nobody.rsk"))
+    )
+    assert unknown == bytes(32)
 
 
 def test_multicall_aggregate3(node: DevnetNode) -> None:
