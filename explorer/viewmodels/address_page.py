@@ -249,6 +249,7 @@ class AddressPageViewModel(PageViewModel):
         self.scan_progress: ActivityProgress | None = None
         self.scan_status = ""
         self.scanning = False
+        self.scan_complete = False
         self.balance_samples: list[BalanceSample] = []
         self.chart_status = ""
         self._tools: dict[str, asyncio.Task[None]] = {}
@@ -272,6 +273,13 @@ class AddressPageViewModel(PageViewModel):
     def disassembly(self) -> str:
         """Return the code's disassembly listing (at most DISASSEMBLY_LINES lines)."""
         return listing(self.facts.code, DISASSEMBLY_LINES) if self.facts else ""
+
+    @property
+    def scan_fraction(self) -> float:
+        """Return how much of the last scan is done (1.0 once finished or from the cache)."""
+        if self.scan_complete:
+            return 1.0
+        return self.scan_progress.fraction if self.scan_progress else 0.0
 
     # -- the summary ---------------------------------------------------------------------
 
@@ -530,7 +538,7 @@ class AddressPageViewModel(PageViewModel):
     async def _scan(self, kind: ActivityKind, start_text: str, end_text: str) -> None:
         """Run a scan, streaming results into the table; a finished scan is cached."""
         self.activity.clear()
-        self.scan_progress = None
+        self.scan_progress, self.scan_complete = None, False
         try:
             start, end = await self._range(start_text, end_text)
         except (ValueError, RpcError) as error:
@@ -543,6 +551,7 @@ class AddressPageViewModel(PageViewModel):
         if cached is not None:
             self.activity.append(cached)
             self.scan_status = f"{len(cached):,} found in blocks {start:,}–{end:,} (cached)."
+            self.scan_complete = True
             self._scan_done()
             return
         self.scanning = True
@@ -560,6 +569,7 @@ class AddressPageViewModel(PageViewModel):
             self._scan_done()
             return
         self.cache.put(network, self.address, kind, start, end, self.activity.items)
+        self.scan_complete = True
         self.scan_status = (
             f"{len(self.activity.items):,} found in blocks {start:,}–{end:,} "
             f"({scanner.requests:,} requests)."
