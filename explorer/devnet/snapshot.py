@@ -7,10 +7,10 @@ import os
 import pickle
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
-from explorer.devnet.blockdata import DevBlock
+from explorer.devnet.blockdata import DevBlock, LogRecord, MergeMining, ReceiptRecord, TxRecord
 from explorer.devnet.contracts import compiled_digest
 from explorer.devnet.evm import Engine
 from explorer.devnet.history import HistoryBuilder
@@ -36,9 +36,15 @@ class Snapshot:
     pending: list[bytes]
 
 
+def record_layout() -> str:
+    """The field names of every pickled record, so a changed layout changes the key."""
+    records = (Snapshot, DevBlock, TxRecord, ReceiptRecord, LogRecord, MergeMining, SeedManifest)
+    return ";".join(f"{r.__name__}:{','.join(f.name for f in fields(r))}" for r in records)
+
+
 def seed_key(chain_id: int, size: SeedSize) -> str:
-    """Hash of the seed definition: code version, contract bytecode, chain id and size."""
-    text = f"{SEED_VERSION}|{compiled_digest()}|{chain_id}|{size}"
+    """Hash of the seed definition: version, record layout, contract bytecode, chain id, size."""
+    text = f"{SEED_VERSION}|{record_layout()}|{compiled_digest()}|{chain_id}|{size}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
