@@ -97,6 +97,12 @@ class HistoryBuilder:
             data=data,
         )
 
+    def invoke(
+        self, sender: DevAccount, contract: bytes, signature: str, *args: object, gas: int = 150_000
+    ) -> SignedTransactionAPI:
+        """A contract call with gas to spare."""
+        return self.send(sender, contract, data=call_data(signature, *args), gas=gas)
+
     def token_transfer(self, sender: DevAccount, to: bytes, amount: int) -> SignedTransactionAPI:
         """An ERC-20 transfer."""
         data = call_data("transfer(address,uint256)", to, amount)
@@ -185,51 +191,43 @@ class HistoryBuilder:
         plain = [
             self.send(self.deployer, u.address, value=(i + 1) * RBTC) for i, u in enumerate(users)
         ]
-        self.note("plain_transfer", plain[0])
-        self.mine(plain)
+        self.mine([self.note("plain_transfer", plain[0]), *plain[1:]])
         tokens = [self.token_transfer(self.deployer, u.address, 1_000_000 * RBTC) for u in users]
-        self.note("token_transfer", tokens[0])
-        self.mine(tokens)
-        approve = self.send(
+        self.mine([self.note("token_transfer", tokens[0]), *tokens[1:]])
+        approve = self.invoke(
             users[0],
             self.token,
+            "approve(address,uint256)",
+            users[1].address,
+            500 * RBTC,
             gas=80_000,
-            data=call_data("approve(address,uint256)", users[1].address, 500 * RBTC),
         )
-        spend = self.send(
+        spend = self.invoke(
             users[1],
             self.token,
+            "transferFrom(address,address,uint256)",
+            users[0].address,
+            users[2].address,
+            200 * RBTC,
             gas=100_000,
-            data=call_data(
-                "transferFrom(address,address,uint256)",
-                users[0].address,
-                users[2].address,
-                200 * RBTC,
-            ),
         )
         self.mine([self.note("approval", approve), spend])
         mints = [
-            self.send(
-                self.deployer,
-                self.collectible,
-                gas=150_000,
-                data=call_data("mint(address,uint256)", u.address, i + 1),
-            )
+            self.invoke(self.deployer, self.collectible, "mint(address,uint256)", u.address, i + 1)
             for i, u in enumerate(users)
         ]
-        self.note("nft_mint", mints[0])
-        self.mine(mints)
-        move = self.send(
+        self.mine([self.note("nft_mint", mints[0]), *mints[1:]])
+        move = self.invoke(
             users[0],
             self.collectible,
-            gas=150_000,
-            data=call_data(
-                "transferFrom(address,address,uint256)", users[0].address, users[2].address, 1
-            ),
+            "transferFrom(address,address,uint256)",
+            users[0].address,
+            users[2].address,
+            1,
         )
         self.mine([self.note("nft_transfer", move)])
-        good = self.send(users[3], self.reverter, gas=100_000, data=call_data("poke(uint256)", 5))
-        bad = self.send(users[3], self.reverter, gas=100_000, data=call_data("poke(uint256)", 50))
+        good = self.invoke(users[3], self.reverter, "poke(uint256)", 5, gas=100_000)
+        bad = self.invoke(users[3], self.reverter, "poke(uint256)", 50, gas=100_000)
         self.mine([good, self.note("failed_tx", bad)])
         self.mine(self._rns_transactions())
 
