@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -143,6 +143,7 @@ class BookmarksView(QDockWidget):
         self.ask_save_path: AskPath = ask_save_path
         self.ask_overwrite: AskOverwrite = ask_overwrite
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.bookmark_page_action: QAction | None = None
         self._build()
         model.message_changed.connect(self._show_message)
 
@@ -154,12 +155,8 @@ class BookmarksView(QDockWidget):
         self.list.setModel(self.model.bookmarks)
         self.list.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.list.doubleClicked.connect(lambda index: self._open(index, False))
+        self.list.activated.connect(lambda index: self._open(index, False))  # double-click, Enter
         self.list.customContextMenuRequested.connect(self._show_list_menu)
-        for key in ("Return", "Enter"):
-            shortcut = QShortcut(QKeySequence(key), self.list)
-            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
-            shortcut.activated.connect(lambda: self._open(self.list.currentIndex(), False))
         self.empty_label = plain_label(
             "No bookmarks yet: right-click a block, transaction or address, or press Ctrl+D."
         )
@@ -301,7 +298,10 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
             model.add_bookmark(str(route))
             window.statusBar().showMessage(f"Bookmarked {route}", 4000)
 
-    QShortcut(QKeySequence("Ctrl+D"), window).activated.connect(bookmark_current)
+    dock.bookmark_page_action = QAction("Bookmark this page", window)
+    dock.bookmark_page_action.setShortcut(QKeySequence("Ctrl+D"))
+    dock.bookmark_page_action.triggered.connect(bookmark_current)
+    window.addAction(dock.bookmark_page_action)
 
     def follow_session() -> None:
         """Open the labels of the session's network."""

@@ -316,3 +316,57 @@ def test_deleted_age_label_leaves_the_ticker_clean(qtbot: QtBot) -> None:
         AgeTicker.shared().tick.emit()
     assert exceptions == []
     assert survivor.text().endswith("days ago")
+
+
+class DictLabels(dict[str, str]):
+    """A plain dict is a LabelLookup."""
+
+
+def test_user_label_wins_and_follows_changes(qtbot: QtBot) -> None:
+    """A user label replaces the known one (kept in the tooltip) and redraws live."""
+    from explorer.views.widgets.address import USER_LABELS, set_label_lookup
+
+    labels = DictLabels({BRIDGE: "<i>my bridge</i>"})
+    set_label_lookup(labels)
+    try:
+        bridge = AddressLabel(BRIDGE, 31)
+        gone = AddressLabel(BRIDGE, 31)
+        qtbot.addWidget(bridge)
+        assert bridge.tag.text() == "<i>my bridge</i>" and bridge.label == "<i>my bridge</i>"
+        assert "Known as: Bridge" in bridge.link.toolTip()
+        assert "&lt;i&gt;" in bridge.link.toolTip()
+        shiboken6.delete(gone)
+        labels[BRIDGE] = "renamed"
+        USER_LABELS.changed.emit()
+        assert bridge.tag.text() == "renamed"
+        del labels[BRIDGE]
+        USER_LABELS.changed.emit()
+        assert bridge.tag.text() == "Bridge" and "Known as" not in bridge.link.toolTip()
+    finally:
+        set_label_lookup(None)
+
+
+def test_installed_entity_actions_join_linked_menus(qtbot: QtBot) -> None:
+    """Installed extra entries appear on values with a route only, and receive that route."""
+    from PySide6.QtWidgets import QMenu
+
+    from explorer.views.widgets.menus import set_entity_actions
+
+    seen: list[str] = []
+
+    class Extras:
+        def add_actions(self, menu: QMenu, route: str, parent: QWidget) -> None:
+            menu.addAction("Extra").triggered.connect(lambda: seen.append(route))
+
+    set_entity_actions(Extras())
+    try:
+        label = HashLabel(TX_HASH, "tx")
+        amount = AmountLabel(5)
+        qtbot.addWidget(label)
+        qtbot.addWidget(amount)
+        trigger(label, "Extra")
+        assert seen == [f"tx/{TX_HASH}"]
+        assert menu_action(amount.context_menu(), "Extra") is None
+    finally:
+        set_entity_actions(None)
+    assert menu_action(label.context_menu(), "Extra") is None
