@@ -154,6 +154,9 @@ class BookmarksView(QDockWidget):
         self.list = QListView()
         self.list.setModel(self.model.bookmarks)
         self.list.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setUniformItemSizes(True)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.activated.connect(lambda index: self._open(index, False))  # double-click, Enter
         self.list.customContextMenuRequested.connect(self._show_list_menu)
