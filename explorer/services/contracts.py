@@ -54,6 +54,16 @@ class SlotValue:
         return None
 
     @property
+    def short_string(self) -> str | None:
+        """Return the text of an inline Solidity short string (length * 2 in the last byte)."""
+        length, flag = divmod(self.word[-1], 2) if self.word else (0, 1)
+        body = self.word[:length]
+        if flag or not 0 < length <= 31 or any(self.word[length:-1]):
+            return None
+        text = body.decode("utf-8", errors="replace")
+        return text if text.isprintable() else None
+
+    @property
     def number(self) -> int:
         """Return the word as an unsigned integer."""
         return int.from_bytes(self.word, "big")

@@ -186,23 +186,30 @@ class TokenReader:
     ) -> list[TokenBalance]:
         """Return holder's balance of each token, with each token's name, symbol and decimals."""
         targets = list(dict.fromkeys(parse_address(t) for t in tokens))
-        per_token = [NAME, SYMBOL, DECIMALS, balance_call(parse_address(holder))]
+        interface = SUPPORTS_INTERFACE + encode(["bytes4"], [ERC721_INTERFACE])
+        per_token = [NAME, SYMBOL, DECIMALS, interface, balance_call(parse_address(holder))]
         calls = [(t, data) for t in targets for data in per_token]
         outcomes = await self.calls(calls, block, batch=batch)
-        found = []
-        for index, target in enumerate(targets):
-            name, symbol, decimals, balance = outcomes[4 * index : 4 * index + 4]
-            places = _decoded("uint8", decimals)
-            info = TokenInfo(
-                target, "ERC-20" if places is not None else "", _text(name), _text(symbol), places
-            )
-            amount = _decoded("uint256", balance)
-            found.append(
-                TokenBalance(
-                    info, amount, "" if amount is not None else balance.error or "no balanceOf"
-                )
-            )
-        return found
+        size = len(per_token)
+        return [
+            _balance(target, outcomes[size * index : size * (index + 1)])
+            for index, target in enumerate(targets)
+        ]
+
+
+def _balance(target: str, outcomes: Sequence[CallOutcome]) -> TokenBalance:
+    """Build one token's balance from its name, symbol, decimals, ERC-165 and balanceOf calls."""
+    name, symbol, decimals, erc721, balance = outcomes
+    places = _decoded("uint8", decimals)
+    is_721 = _decoded("bool", erc721) is True
+    kind = "ERC-721" if is_721 else "ERC-20" if places is not None else ""
+    info = TokenInfo(target, kind, _text(name), _text(symbol), None if is_721 else places)
+    amount = _decoded("uint256", balance)
+    if amount is not None:
+        return TokenBalance(info, amount)
+    if balance.output == b"":
+        return TokenBalance(info, None, "no token contract at this address")
+    return TokenBalance(info, None, balance.error or "balanceOf gave no number")
 
 
 def known_tokens(chain_id: int, extra: Iterable[str] = ()) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from explorer.chain.abi_input import (
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.evm_disasm import listing
 from explorer.chain.hexutil import HexFormatError, parse_address
+from explorer.chain.known import known_label
 from explorer.chain.units import format_rbtc, format_units, parse_rbtc
 from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
@@ -43,7 +44,6 @@ from explorer.services.activity import (
 )
 from explorer.services.contracts import (
     PROXY_SLOTS,
-    SPEC_RULE,
     parse_slot,
     read_contract,
     read_slot,
@@ -368,6 +368,13 @@ class AddressPageViewModel(PageViewModel):
         self.store.set_list(self.store_key, [t for t in self.user_tokens if t != address])
         self.on_load_tokens()
 
+    def token_name(self, entry: TokenBalance) -> str:
+        """Return a token's name and symbol, or its known label, or its address."""
+        info = entry.token
+        if info.name or info.symbol:
+            return info.display_name
+        return known_label(info.address, self.session.network.chain_id) or info.address
+
     def balance_text(self, entry: TokenBalance) -> str:
         """Return a token balance with its decimals and symbol."""
         if entry.balance is None:
@@ -404,6 +411,8 @@ class AddressPageViewModel(PageViewModel):
             self._say("slot", f"Error: {error.message}")
             return
         lines = [f"0x{value.word.hex()}", f"as a number: {value.number:,}"]
+        if value.short_string is not None:
+            lines.append(f"as a short string: {value.short_string!r}")
         address = value.address
         if address:
             lines.append(
@@ -503,7 +512,7 @@ class AddressPageViewModel(PageViewModel):
             estimate_line = f"eth_estimateGas: {result.gas_estimate:,} gas"
         else:
             estimate_line = f"eth_estimateGas: error — {result.estimate_error}"
-        self._say("simulate", "\n".join([call_line, estimate_line, "", SPEC_RULE]))
+        self._say("simulate", "\n".join([call_line, estimate_line]))
 
     # -- activity ------------------------------------------------------------------------
 
@@ -629,5 +638,6 @@ class AddressPageViewModel(PageViewModel):
         self.chart_changed.emit()
 
     def balance_label(self, wei: int) -> str:
-        """Return a balance in the network's currency."""
-        return format_rbtc(wei, self.session.network.currency)
+        """Return a balance in the network's currency, rounded to 6 decimals (chart axes)."""
+        rounded = wei - wei % 10**12
+        return format_rbtc(rounded, self.session.network.currency)

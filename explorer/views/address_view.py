@@ -78,6 +78,7 @@ class AddressView(PageView):
     """
 
     def __init__(self, model: AddressPageViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(model, parent)
         self.address_model = model
         self._build_block_picker()
         self.tokens_tab = self._tokens_tab()
@@ -87,7 +88,6 @@ class AddressView(PageView):
         self.contract_tab = scrolled(self._contract_tab())
         self.activity_tab = self._activity_tab()
         self.charts_tab = self._charts_tab()
-        super().__init__(model, parent)
         self.content.setCornerWidget(self.block_picker, Qt.Corner.TopRightCorner)
         model.tokens_changed.connect(self.on_tokens_changed)
         model.tool_changed.connect(self.on_tool_changed)
@@ -181,7 +181,7 @@ class AddressView(PageView):
         chain_id = model.session.network.chain_id
         for row, entry in enumerate(rows):
             cells = (
-                entry.token.display_name,
+                model.token_name(entry),
                 model.balance_text(entry),
                 to_checksum_address(entry.token.address, chain_id),
                 entry.token.kind or "unknown",
@@ -325,6 +325,7 @@ class AddressView(PageView):
         form.addRow(wrapped(SPEC_RULE))
         self.sim_edits: dict[str, QLineEdit] = {}
         hints = {
+            "to": "this address (or another contract)",
             "from": "sender address (optional)",
             "gas": "gas limit (optional)",
             "gasPrice": "wei (optional)",
