@@ -14,11 +14,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from explorer.devnet.node import DevnetNode, LogLimits, open_node
 from explorer.devnet.process import default_cache_dir
 from explorer.devnet.server import RunningNetwork, ServiceConfig, big_stack_executor, serve
+
+if TYPE_CHECKING:
+    from explorer.devnet.node import DevnetNode
 
 HOST = "127.0.0.1"
 CHAIN_IDS = {"testnet": 31, "mainnet": 30}
@@ -96,6 +98,8 @@ def _open(name: str, options: Options, executor: ThreadPoolExecutor) -> asyncio.
         emit("PROGRESS", {"network": name, "stage": stage, "fraction": round(fraction, 3)})
 
     def build() -> DevnetNode:
+        from explorer.devnet.node import LogLimits, open_node  # heavy (py-evm): load on use
+
         return open_node(
             CHAIN_IDS[name],
             cache_dir=args.cache_dir or default_cache_dir(),

@@ -34,28 +34,28 @@ def read_until_ready(process: subprocess.Popen[str]) -> list[str]:
 
 def test_generated_key_urls_and_sigint(tmp_path: Path) -> None:
     """Without --key a random key is printed, the URLs carry it, SIGINT exits 0."""
-    process = subprocess.Popen(
+    with subprocess.Popen(
         devnet_command("--network", "main", "--mainnet-port", "0"),
         stdout=subprocess.PIPE,
         text=True,
         cwd=REPO,
-    )
-    try:
-        lines = read_until_ready(process)
-        key = next(line for line in lines if "generated API key" in line).split()[-1]
-        assert len(key) >= 32
-        ready = json.loads(lines[-1].removeprefix("READY "))
-        assert list(ready) == ["mainnet"] and ready["mainnet"].startswith("http://127.0.0.1:")
-        assert f"mainnet (chain id 30): {ready['mainnet']}/{key}" in lines
-        assert all(json.loads(line.split(" ", 1)[1]) for line in lines if line[:8] == "PROGRESS")
-        body = {"jsonrpc": "2.0", "id": 1, "method": "net_version", "params": []}
-        answer = httpx.post(f"{ready['mainnet']}/{key}", json=body).json()
-        assert answer["result"] == "30"
-        process.send_signal(signal.SIGINT)
-        assert process.wait(30) == 0
-    finally:
-        process.kill()
-        process.wait()
+    ) as process:
+        try:
+            lines = read_until_ready(process)
+            key = next(line for line in lines if "generated API key" in line).split()[-1]
+            assert len(key) >= 32
+            ready = json.loads(lines[-1].removeprefix("READY "))
+            assert list(ready) == ["mainnet"] and ready["mainnet"].startswith("http://127.0.0.1:")
+            assert f"mainnet (chain id 30): {ready['mainnet']}/{key}" in lines
+            progress = [line.split(" ", 1)[1] for line in lines if line.startswith("PROGRESS ")]
+            assert all("fraction" in json.loads(text) for text in progress)
+            body = {"jsonrpc": "2.0", "id": 1, "method": "net_version", "params": []}
+            answer = httpx.post(f"{ready['mainnet']}/{key}", json=body).json()
+            assert answer["result"] == "30"
+            process.send_signal(signal.SIGINT)
+            assert process.wait(30) == 0
+        finally:
+            process.kill()
 
 
 def test_port_in_use_exits_1_with_a_message() -> None:

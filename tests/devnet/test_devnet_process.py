@@ -125,20 +125,19 @@ ORPHANING_PARENT = """
 
 def test_child_exits_when_its_parent_dies(tmp_path: Path) -> None:
     """Kill the owner with SIGKILL: the orphaned devnet sees stdin EOF and exits."""
-    parent = subprocess.Popen(
+    with subprocess.Popen(
         [*script_command(ORPHANING_PARENT), str(devnet_cache_dir())],
         stdout=subprocess.PIPE,
         text=True,
         cwd=REPO,
-    )
-    try:
-        assert parent.stdout is not None
-        child_pid, url = parent.stdout.readline().split()
-        body = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
-        assert httpx.post(url, json=body).json()["result"] == "0x1f"
-    finally:
-        parent.kill()
-        parent.wait()
+    ) as parent:
+        try:
+            assert parent.stdout is not None
+            child_pid, url = parent.stdout.readline().split()
+            body = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
+            assert httpx.post(url, json=body).json()["result"] == "0x1f"
+        finally:
+            parent.kill()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and pid_alive(int(child_pid)):
         time.sleep(0.2)
