@@ -204,6 +204,7 @@ class LabelsViewModel(QObject):
         task = asyncio.ensure_future(guarded())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda _: coroutine.close())  # never started: no warning
         return task
 
     def _current(self) -> LabelStore:

@@ -318,3 +318,16 @@ def test_importing_many_labels_keeps_the_gui_responsive(
         f"import 10,000 labels: {elapsed * 1000:.0f} ms, longest GUI stall {longest * 1000:.0f} ms"
     )
     assert longest < 0.2
+
+
+def test_a_command_cancelled_before_it_starts_leaves_no_warning(
+    qtbot: QtBot, model: LabelsViewModel
+) -> None:
+    """Cancelling a queued command (as loop teardown does) neither writes nor warns."""
+    import gc
+
+    task = model.set_label(ALICE, "never")
+    task.cancel()
+    qtbot.waitUntil(task.done, timeout=5000)
+    gc.collect()
+    assert task.cancelled() and model.get(ALICE) is None
