@@ -189,3 +189,9 @@ def test_log_limits(node: DevnetNode) -> None:
 )
 def test_bad_filters_are_invalid_params(node: DevnetNode, bad: Any) -> None:
     assert failure(node, "eth_getLogs", bad).code == INVALID_PARAMS
+
+
+def test_chainid_opcode_answers_the_network(node: DevnetNode) -> None:
+    returns_chain_id = "0x4660005260206000f3"  # CHAINID, MSTORE at 0, RETURN 32 bytes
+    output = node.handle("eth_call", [{"data": returns_chain_id}, "latest"])
+    assert int(output, 16) == 31
