@@ -1,0 +1,354 @@
+"""LogScanner against the devnet's history (plain and tiny limits) and a scripted bad node."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+import pytest
+from fixtures_devnet import Devnet, devnet, devnet_limited, devnet_loop  # noqa: F401
+from rpc.scripted_server import (
+    Action,
+    Recorded,
+    ScriptedServer,
+    html,
+    json_reply,
+    rpc_error,
+    slow,
+)
+
+from explorer.chain.records import Log
+from explorer.rpc.client import RpcClient
+from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import InvalidInput, NodeError
+from explorer.rpc.retry import RetryPolicy
+from explorer.services.logscan import (
+    FailedChunk,
+    LogQuery,
+    LogScanner,
+    ScanProgress,
+    csv_fields,
+    is_limit_error,
+)
+
+T = TypeVar("T")
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+NO_RETRY = RetryPolicy(attempts=1)
+
+
+def with_client(url: str, use: Callable[[RpcClient], Awaitable[T]], **options: Any) -> T:
+    """Run use(client) on a fresh loop and client."""
+
+    async def main() -> T:
+        client = RpcClient(Endpoint.parse(url), **options)
+        try:
+            return await use(client)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(main())
+
+
+async def collect(
+    scanner: LogScanner, query: LogQuery, progress: list[ScanProgress] | None = None
+) -> list[Log]:
+    """Run a scan to the end and return every log."""
+    found: list[Log] = []
+    async for batch in scanner.scan(query, None if progress is None else progress.append):
+        found.extend(batch)
+    return found
+
+
+async def sequential(client: RpcClient, query: LogQuery, last: int, step: int) -> list[Log]:
+    """A plain loop of fixed-size requests, one at a time."""
+    found: list[Log] = []
+    for start in range(0, last + 1, step):
+        raw = await client.call(
+            "eth_getLogs", [query.filter_json(start, min(last, start + step - 1))]
+        )
+        found.extend(Log.from_json(item) for item in raw)
+    return found
+
+
+def keys(logs: list[Log]) -> list[tuple[int | None, int | None, str | None]]:
+    """Return the identity of each log, in order."""
+    return [(log.block_number, log.log_index, log.transaction_hash) for log in logs]
+
+
+def test_full_history_transfer_scan_matches_manifest_and_sequential(devnet: Devnet) -> None:  # noqa: F811
+    """Every Transfer of the history, in block order, same as one-at-a-time requests."""
+    manifest = devnet.manifest()
+    head = manifest["head_at_build"]
+    query = LogQuery(topics=((TRANSFER,),), from_block=0, to_block=head)
+
+    async def use(client: RpcClient) -> tuple[list[Log], list[Log], list[ScanProgress], int]:
+        progress: list[ScanProgress] = []
+        scanner = LogScanner(client, concurrency=4)
+        scanned = await collect(scanner, query, progress)
+        return scanned, await sequential(client, query, head, 2000), progress, scanner.requests
+
+    scanned, plain, progress, requests = with_client(devnet.url(), use)
+    assert len(scanned) == manifest["transfer_log_count"] > 0
+    assert keys(scanned) == keys(plain)
+    assert [log.raw for log in scanned] == [log.raw for log in plain]
+    ordered = [(log.block_number or 0, log.log_index or 0) for log in scanned]
+    assert ordered == sorted(ordered)
+    assert requests >= 4
+    assert progress[-1].blocks_done == progress[-1].blocks_total == head + 1
+    assert progress[-1].logs_found == len(scanned) and progress[-1].fraction == 1.0
+    assert [p.blocks_done for p in progress] == sorted(p.blocks_done for p in progress)
+
+
+def test_tags_are_resolved_once_and_address_filter_applies(devnet: Devnet) -> None:  # noqa: F811
+    """earliest/latest: one eth_blockNumber; only the token's Transfers come back."""
+    manifest = devnet.manifest()
+    token = manifest["token"]
+    query = LogQuery(addresses=(token.upper().replace("0X", "0x"),), topics=((TRANSFER,),))
+
+    async def use(client: RpcClient) -> tuple[list[Log], dict[str, int]]:
+        logs = await collect(LogScanner(client), query)
+        return logs, dict(client.stats.by_method)
+
+    logs, by_method = with_client(devnet.url(), use)
+    assert logs and {log.address for log in logs} == {token}
+    assert by_method.get("eth_blockNumber") == 1
+
+
+def test_block_hash_query_is_one_request(devnet: Devnet) -> None:  # noqa: F811
+    """A blockHash query sends exactly one eth_getLogs with the hash."""
+    tx_hash = devnet.manifest()["token_transfer"]
+
+    async def use(client: RpcClient) -> tuple[list[Log], int]:
+        receipt = await client.get_transaction_receipt(tx_hash)
+        assert receipt is not None and receipt.block_hash is not None
+        scanner = LogScanner(client)
+        logs = await collect(scanner, LogQuery(block_hash=receipt.block_hash))
+        assert all(log.block_hash == receipt.block_hash for log in logs)
+        return logs, scanner.requests
+
+    logs, requests = with_client(devnet.url(), use)
+    assert requests == 1 and any(log.transaction_hash == tx_hash for log in logs)
+
+
+def test_tiny_limits_split_until_they_fit_with_the_same_result(
+    devnet: Devnet,  # noqa: F811
+    devnet_limited: Devnet,  # noqa: F811
+) -> None:
+    """10 blocks / 5 logs: many splits, nothing lost, nothing doubled (few requests: the
+    limited devnet counts a daily quota per key)."""
+    query = LogQuery(topics=((TRANSFER,),), from_block=1000, to_block=1100)
+
+    async def use(client: RpcClient) -> tuple[list[Log], LogScanner]:
+        scanner = LogScanner(client, concurrency=4)
+        return await collect(scanner, query), scanner
+
+    scanned, scanner = with_client(devnet_limited.url(), use)
+    unlimited = with_client(devnet.url(), lambda c: collect(LogScanner(c), query))
+    assert scanner.splits >= 4 and not scanner.failed
+    assert scanner.requests < 80
+    assert len(scanned) == len(unlimited) > 20
+    assert keys(scanned) == keys(unlimited)
+
+
+def test_limit_error_detection() -> None:
+    """-32012, -32011 and rskj's words count as limit errors; others do not."""
+    assert is_limit_error(NodeError(-32012, "anything"))
+    assert is_limit_error(NodeError(-32000, "Cannot query more than 2000 blocks at once."))
+    assert is_limit_error(NodeError(-32000, "Filter returned more than 10000 logs."))
+    assert is_limit_error(NodeError(-32000, "query returned too many results"))
+    assert not is_limit_error(NodeError(-32602, "invalid params"))
+
+
+def test_query_validation() -> None:
+    """Bad addresses, topics, tags and empty OR-lists are InvalidInput before any request."""
+    for bad in (
+        LogQuery(addresses=("0x12",)),
+        LogQuery(topics=(("0x1234",),)),
+        LogQuery(topics=((),)),
+        LogQuery(from_block="soon"),
+        LogQuery(topics=(None, None, None, None, None)),
+    ):
+        with pytest.raises(InvalidInput):
+            bad.checked()
+    query = LogQuery(
+        addresses=("0x" + "AB" * 20, "0x" + "ab" * 20, "0x" + "cd" * 20),
+        topics=(None, (TRANSFER, "0x" + "11" * 32)),
+    ).checked()
+    assert query.filter_json(1, 2) == {
+        "fromBlock": "0x1",
+        "toBlock": "0x2",
+        "address": ["0x" + "ab" * 20, "0x" + "cd" * 20],
+        "topics": [None, [TRANSFER, "0x" + "11" * 32]],
+    }
+
+
+# --- a scripted node: one synthetic log per block, misbehaving on purpose ---------------
+
+
+def synthetic_log(block: int) -> dict[str, Any]:
+    """The one log of a block in the scripted node."""
+    return {
+        "address": "0x" + "aa" * 20,
+        "topics": [TRANSFER],
+        "data": "0x",
+        "blockNumber": hex(block),
+        "blockHash": "0x" + f"{block:064x}",
+        "transactionHash": "0x" + f"{block + 1:064x}",
+        "transactionIndex": "0x0",
+        "logIndex": "0x0",
+    }
+
+
+def answer_logs(request: Recorded) -> Any:
+    """Answer eth_getLogs with the synthetic logs of the asked range."""
+    if request.rpc_method == "eth_blockNumber":
+        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": "0x3e7"})
+    flt = request.params[0]
+    start, end = int(flt["fromBlock"], 16), int(flt["toBlock"], 16)
+    logs = [synthetic_log(b) for b in range(start, end + 1)]
+    return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": logs})
+
+
+def scripted(action: Action) -> Iterator[ScriptedServer]:
+    """Run a scripted server with the given fallback."""
+    server = ScriptedServer(action)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def node() -> Iterator[ScriptedServer]:
+    """A scripted node that answers every eth_getLogs correctly."""
+    yield from scripted(answer_logs)
+
+
+def ranges(server: ScriptedServer) -> list[tuple[int, int]]:
+    """Return the block ranges of the eth_getLogs requests received."""
+    return [
+        (int(r.params[0]["fromBlock"], 16), int(r.params[0]["toBlock"], 16))
+        for r in server.requests
+        if r.rpc_method == "eth_getLogs"
+    ]
+
+
+def test_failed_chunk_is_reported_then_retried(node: ScriptedServer) -> None:
+    """A chunk that keeps failing is skipped and reported; retry_failed fills the gap."""
+    node.script(answer_logs, html(502))  # the second request fails (no client retries)
+    query = LogQuery(from_block=0, to_block=799)
+
+    async def use(client: RpcClient) -> tuple[list[Log], list[FailedChunk], list[Log], int]:
+        scanner = LogScanner(client, concurrency=1, max_blocks=200, target_logs=200)
+        first = await collect(scanner, query)
+        failed = list(scanner.failed)
+        again = [log async for batch in scanner.retry_failed() for log in batch]
+        return first, failed, again, len(scanner.failed)
+
+    first, failed, again, still = with_client(node.url, use, retry=NO_RETRY)
+    assert [(f.start, f.end) for f in failed] == [(200, 399)]
+    assert failed[0].error.kind.value == "server"
+    assert len(first) == 600 and not any(200 <= (log.block_number or 0) <= 399 for log in first)
+    assert [log.block_number for log in again] == list(range(200, 400))
+    assert still == 0
+
+
+def test_results_come_in_block_order_when_answers_do_not(node: ScriptedServer) -> None:
+    """The first chunk answers last; batches still arrive in block order."""
+    node.script(slow(0.3, answer_logs))
+    query = LogQuery(from_block=0, to_block=399)
+
+    async def use(client: RpcClient) -> list[Log]:
+        return await collect(LogScanner(client, concurrency=4, max_blocks=100), query)
+
+    logs = with_client(node.url, use, retry=NO_RETRY)
+    assert [log.block_number for log in logs] == list(range(400))
+
+
+def test_duplicates_are_dropped(node: ScriptedServer) -> None:
+    """A node answering overlapping logs: each (tx hash, log index) once."""
+
+    def overlapping(request: Recorded) -> Any:
+        flt = request.params[0]
+        start, end = int(flt["fromBlock"], 16), int(flt["toBlock"], 16)
+        logs = [synthetic_log(b) for b in range(max(0, start - 5), end + 1)]
+        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": logs})
+
+    node.fallback = overlapping
+    query = LogQuery(from_block=0, to_block=299)
+    logs = with_client(node.url, lambda c: collect(LogScanner(c, max_blocks=50), query))
+    assert [log.block_number for log in logs] == list(range(300))
+
+
+def test_limit_message_without_the_code_splits(node: ScriptedServer) -> None:
+    """rskj's 'Cannot query more than N blocks' under another code still splits the range."""
+
+    def limited(request: Recorded) -> Any:
+        flt = request.params[0]
+        if int(flt["toBlock"], 16) - int(flt["fromBlock"], 16) + 1 > 30:
+            return rpc_error(-32000, "Cannot query more than 30 blocks at once.")(request)
+        return answer_logs(request)
+
+    node.fallback = limited
+    query = LogQuery(from_block=0, to_block=199)
+
+    async def use(client: RpcClient) -> tuple[list[Log], int]:
+        scanner = LogScanner(client, max_blocks=200)
+        return await collect(scanner, query), scanner.splits
+
+    logs, splits = with_client(node.url, use, retry=NO_RETRY)
+    assert [log.block_number for log in logs] == list(range(200))
+    assert splits >= 4
+    assert all(end - start < 30 for start, end in ranges(node)[-3:])
+
+
+def test_cancel_stops_requests(node: ScriptedServer) -> None:
+    """Cancelling the scanning task sends nothing more and cancels what is in flight."""
+
+    def slow(request: Recorded) -> Any:
+        time.sleep(0.3)
+        return answer_logs(request)
+
+    node.fallback = slow
+    query = LogQuery(from_block=0, to_block=99_999)
+
+    async def use(client: RpcClient) -> tuple[int, int]:
+        scanner = LogScanner(client, concurrency=3, max_blocks=100)
+        task = asyncio.ensure_future(collect(scanner, query))
+        while len(node.requests) < 3:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        sent = scanner.requests
+        await asyncio.sleep(1.0)
+        return sent, len(node.requests)
+
+    sent, arrived = with_client(node.url, use, retry=NO_RETRY)
+    assert sent <= 6
+    assert arrived == sent
+
+
+def test_progress_eta_and_csv_fields(node: ScriptedServer) -> None:
+    """Progress counts blocks and logs with an ETA; CSV rows have the header's ten fields."""
+    query = LogQuery(from_block=0, to_block=999)
+    progress: list[ScanProgress] = []
+    logs = with_client(
+        node.url, lambda c: collect(LogScanner(c, concurrency=2, max_blocks=100), query, progress)
+    )
+    assert len(logs) == 1000 and progress[-1].logs_found == 1000
+    assert progress[0].eta is not None and progress[-1].eta == 0.0
+    assert csv_fields(logs[0]) == [
+        "0",
+        "0x" + f"{1:064x}",
+        "0",
+        "0x" + "aa" * 20,
+        TRANSFER,
+        "",
+        "",
+        "",
+        "0x",
+        "",
+    ]
