@@ -16,6 +16,7 @@ from eth.vm.forks.berlin import BerlinVM
 from eth.vm.spoof import SpoofTransaction
 from eth_keys.datatypes import PrivateKey
 from eth_typing import Address
+from eth_utils.exceptions import ValidationError
 
 
 def _no_block_reward() -> int:
@@ -144,6 +145,19 @@ class Engine:
         vm = self._chain.get_vm(header)
         _, receipts, _ = vm.apply_all_transactions(transactions, header)
         return tuple(receipts), vm.state
+
+    def applicable(
+        self, transactions: Sequence[SignedTransactionAPI], timestamp: int
+    ) -> list[SignedTransactionAPI]:
+        """The transactions that apply one after another on top of the head (others dropped)."""
+        accepted: list[SignedTransactionAPI] = []
+        for tx in transactions:
+            try:
+                self.preview([*accepted, tx], timestamp)
+            except ValidationError:
+                continue
+            accepted.append(tx)
+        return accepted
 
     def header_at(self, number: int) -> BlockHeaderAPI:
         """The py-evm header of block number."""

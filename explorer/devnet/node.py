@@ -11,6 +11,7 @@ from typing import Any
 
 from eth.abc import StateAPI
 from eth_hash.auto import keccak
+from eth_utils.exceptions import ValidationError
 
 from explorer.chain.hexutil import to_data, to_quantity
 from explorer.devnet import params
@@ -101,7 +102,13 @@ class DevnetNode:
             state = self._state(self.head_number)
             ready = self._pool.take_ready(state.get_nonce, state.get_balance)
             timestamp = max(int(time.time()), self._ledger.head.timestamp + 1)
-            return self._ledger.mine(ready, timestamp=timestamp, miner=self._miner).number
+            try:
+                block = self._ledger.mine(ready, timestamp=timestamp, miner=self._miner)
+            except ValidationError:
+                log.warning("devnet: a ready transaction failed to apply; mining the rest")
+                ready = self._ledger.engine.applicable(ready, timestamp)
+                block = self._ledger.mine(ready, timestamp=timestamp, miner=self._miner)
+            return block.number
 
     # --- resolution helpers -------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from eth_utils import to_checksum_address
 
 from explorer.devnet import errors
 from explorer.devnet.contracts import load_artifact
+from explorer.devnet.history import HistoryBuilder
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.seed import SMALL
 
@@ -215,3 +216,13 @@ def test_main_network_signatures(small_cache: Any) -> None:
     assert failure(node, "eth_sendRawTransaction", sign(node, 1, chainId=31)).message == (
         errors.INVALID_CHAIN_ID
     )
+
+
+def test_only_applicable_transactions_are_kept() -> None:
+    builder = HistoryBuilder(31, SMALL)
+    user = builder.users[0]
+    good = builder.send(user, builder.users[1].address, value=1)
+    wrong_nonce = builder.engine.sign(
+        user.private_key, nonce=99, gas_price=GAS_PRICE, gas=21_000, to=bytes(20)
+    )
+    assert builder.engine.applicable([wrong_nonce, good], 1_800_000_000) == [good]
