@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import qasync
+from fixtures_devnet import devnet, devnet_loop  # noqa: F401  (tests/gui/conftest lacks them)
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -331,3 +332,29 @@ def test_a_command_cancelled_before_it_starts_leaves_no_warning(
     qtbot.waitUntil(task.done, timeout=5000)
     gc.collect()
     assert task.cancelled() and model.get(ALICE) is None
+
+
+def test_block_page_on_the_devnet_shows_user_labels_and_neighbour_links(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """A real block page: the miner carries the user's label; Previous/Next navigate."""
+    from gui_helpers import wait_loaded
+
+    labels = LabelsViewModel(tmp_path / "labels")
+    install_labels(window, labels)
+    qtbot.waitUntil(lambda: labels.network_id == "devnet" and labels.is_open, timeout=5000)
+    head = window.shell.head
+    assert head is not None and head > 2
+    window.navigator.go(Route.parse(f"block/{head - 1}"))
+    page = wait_loaded(qtbot, window)
+    miner = next(w for w in page.findChildren(AddressLabel) if w.link.route() and w.link.text())
+    wait(qtbot, labels.set_label(miner.address, "Our miner"))
+    assert miner.tag.text() == "Our miner"
+    previous = page.document_view.value_labels["Previous block"]
+    assert previous.text() == f"{head - 2:,}"
+    with qtbot.waitSignal(page.document_view.link_activated, timeout=2000) as blocker:
+        qtbot.mouseClick(page.document_view.value_labels["Next block"], Qt.MouseButton.LeftButton)
+    assert blocker.args == [f"block/{head}", False]
+    set_label_lookup(None)
+    set_entity_actions(None)
+    run_in_qloop(qtbot, labels.aclose())
