@@ -41,6 +41,7 @@ class ActivityItem:
     contract: str | None
     detail: str
     index: int = 0  # log index or transaction index
+    amount: int | None = None  # an ERC-20 transfer's value in base units
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,12 @@ def transfer_item(log: Log, holder: str) -> ActivityItem:
     sender, receiver = _topic_address(log.topics[1]), _topic_address(log.topics[2])
     direction = "self" if sender == receiver == holder else "out" if sender == holder else "in"
     other = receiver if direction == "out" else sender
+    amount = None
     if len(log.topics) == 4:
         detail = f"token #{int(log.topics[3], 16)}"
     else:
-        detail = f"{int.from_bytes(log.data[:32], 'big'):,} (raw units)"
+        amount = int.from_bytes(log.data[:32], "big")
+        detail = f"{amount:,} (base units)"
     return ActivityItem(
         log.block_number or 0,
         log.transaction_hash,
@@ -96,6 +99,7 @@ def transfer_item(log: Log, holder: str) -> ActivityItem:
         log.address,
         detail,
         log.log_index or 0,
+        amount,
     )
 
 

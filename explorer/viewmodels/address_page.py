@@ -118,6 +118,7 @@ class ActivityTableModel(QAbstractTableModel):
         self._chain_id = chain_id
         self.items: list[ActivityItem] = []
         self._loaded = 0
+        self.units: dict[str, tuple[int, str]] = {}  # token -> (decimals, symbol)
 
     def clear(self) -> None:
         """Remove every row."""
@@ -187,9 +188,16 @@ class ActivityTableModel(QAbstractTableModel):
             item.direction,
             self._checksummed(item.counterparty),
             self._checksummed(item.contract),
-            item.detail,
+            self._detail(item),
         )
         return texts[column]
+
+    def _detail(self, item: ActivityItem) -> str:
+        """Return the detail, with a transfer's amount in the token's units when known."""
+        unit = self.units.get(item.contract or "")
+        if item.amount is None or unit is None:
+            return item.detail
+        return f"{format_units(item.amount, unit[0])} {unit[1]}".rstrip()
 
     @staticmethod
     def _route(item: ActivityItem, column: int) -> str | None:
@@ -343,6 +351,13 @@ class AddressPageViewModel(PageViewModel):
         before = self.tokens.multicall_used
         try:
             self.token_balances = await self.tokens.balances(self.address, tokens, self.block)
+            self.activity.units.update(
+                {
+                    b.token.address: (b.token.decimals, b.token.symbol or "")
+                    for b in self.token_balances
+                    if b.token.decimals is not None
+                }
+            )
         except RpcError as error:
             self.tokens_status = f"Could not read token balances: {error.message}"
         else:

@@ -8,14 +8,21 @@ from typing import Any
 import httpx
 import pytest
 from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
+from gui_helpers import field_text
 from qt_helpers import run_in_qloop
 
 from explorer.chain.abi_input import ERC20_ABI, ERC721_ABI, parse_abi
+from explorer.chain.units import format_rbtc
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.activity import ActivityKind, ActivityScanner
+from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
 from explorer.services.contracts import SPEC_RULE, read_contract, read_slot, simulate
+from explorer.services.routes import address_route
 from explorer.services.tokens import TokenReader, selector
+from explorer.viewmodels.address_page import AddressPageViewModel, MemoryTokenStore
+from explorer.viewmodels.page import PageState
+from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.views.address_view import AddressView
 
 
 @pytest.fixture
@@ -178,3 +185,142 @@ def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[
     stopped_at = len(seen)
     qtbot.wait(300)
     assert len(seen) == stopped_at and seen[-1].fraction < 1.0
+
+
+def open_address(qtbot: Any, session: Any, address: str, **options: Any) -> AddressView:
+    """Build the address page for address and wait until its summary has loaded."""
+    model = AddressPageViewModel(session, address_route(address), **options)
+    view = AddressView(model)
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    model.load()
+    qtbot.waitUntil(lambda: model.state is not PageState.LOADING, timeout=30_000)
+    return view
+
+
+def tab_titles(view: AddressView) -> list[str]:
+    """Return the titles of the page's tabs."""
+    return [view.content.tabText(i) for i in range(view.content.count())]
+
+
+def test_account_page_matches_raw_rpc_and_lists_tokens(
+    qtbot: Any,
+    session: Any,
+    manifest: dict[str, Any],
+    devnet: Devnet,  # noqa: F811
+) -> None:
+    """Balance and nonce equal the node's raw answers; token balances fill the table."""
+    holder = holder_of(manifest)
+    extra = [manifest["token"], manifest["collectible"]]
+    view = open_address(qtbot, session, holder, extra_tokens=extra)
+    model = view.address_model
+    assert model.state is PageState.LOADED
+    balance = int(raw_rpc(devnet, "eth_getBalance", holder, "latest"), 16)
+    nonce = int(raw_rpc(devnet, "eth_getTransactionCount", holder, "latest"), 16)
+    assert field_text(view, "Balance") == format_rbtc(balance, "tRBTC")
+    assert field_text(view, "Nonce (transactions sent)") == f"{nonce:,}"
+    assert field_text(view, "Kind") == "Account (no code)"
+    assert "Disassembly" not in tab_titles(view) and "Tokens" in tab_titles(view)
+    qtbot.waitUntil(lambda: view.tokens_table.rowCount() == 3, timeout=30_000)
+    texts = {
+        view.tokens_table.item(row, 3).text(): view.tokens_table.item(row, 1).text()
+        for row in range(3)
+    }
+    assert texts["ERC-20"].endswith(" DVT") and texts["ERC-721"].endswith(" DVC")
+    assert "Multicall3" in view.tokens_status.text()
+
+
+def test_old_state_error_is_shown_honestly(
+    qtbot: Any, session: Any, manifest: dict[str, Any]
+) -> None:
+    """A block the node cannot answer for shows the node's own message, and a past block loads."""
+    view = open_address(qtbot, session, holder_of(manifest))
+    view.block_edit.setText("1000000000")
+    view.on_block_chosen()
+    model = view.address_model
+    qtbot.waitUntil(lambda: model.state is PageState.ERROR, timeout=30_000)
+    assert "could not answer for block 1000000000" in view.error_text.text()
+    assert "block not found" in view.error_text.text()
+    view.block_edit.setText("not a block")
+    view.on_block_chosen()
+    assert "not a block number" in view.block_error.text()
+    view.block_edit.setText("5")
+    view.on_block_chosen()
+    qtbot.waitUntil(lambda: model.state is PageState.LOADED, timeout=30_000)
+    assert model.facts is not None and model.block == 5
+
+
+def test_token_contract_page_and_contract_tools(
+    qtbot: Any, session: Any, manifest: dict[str, Any]
+) -> None:
+    """Token facts, disassembly, slot 0, a typed read-contract call and a simulation, via the UI."""
+    view = open_address(qtbot, session, manifest["token"])
+    model = view.address_model
+    assert field_text(view, "Standard") == "ERC-20"
+    assert field_text(view, "Symbol") == "DVT"
+    assert {"Disassembly", "Contract"} <= set(tab_titles(view))
+    assert view.code_view.toPlainText().startswith("000000  PUSH1 0x80")
+    presets = [view.slot_edit.itemText(i) for i in range(view.slot_edit.count())]
+    assert model.proxy_slots()["EIP-1967 implementation"] in presets
+    view.on_read_slot()
+    qtbot.waitUntil(lambda: bool(model.results["slot"]), timeout=30_000)
+    assert "as a short string: 'Devnet Token'" in view.slot_result.text()
+    names = [view.function_choice.itemText(i) for i in range(view.function_choice.count())]
+    view.function_choice.setCurrentIndex(names.index("balanceOf(address)"))
+    view.input_edits[0].setText("0x1234")
+    view.on_call()
+    qtbot.waitUntil(lambda: bool(model.results["read"]), timeout=30_000)
+    assert "Invalid input" in view.read_result.text()
+    view.input_edits[0].setText(holder_of(manifest))
+    view.on_call()
+    qtbot.waitUntil(lambda: "uint256" in model.results["read"], timeout=30_000)
+    view.sim_edits["to"].setText(manifest["reverter"])
+    view.sim_edits["data"].setText("0x" + selector("fail()").hex())
+    view.on_simulate()
+    qtbot.waitUntil(lambda: bool(model.results["simulate"]), timeout=30_000)
+    shown = view.sim_result.text()
+    assert "Reverter: always fails" in shown and "eth_estimateGas:" in shown
+
+
+def test_user_tokens_persist_in_the_store(
+    qtbot: Any, session: Any, manifest: dict[str, Any]
+) -> None:
+    """An added token is kept in the injected store and read again by the next page."""
+    store = MemoryTokenStore()
+    view = open_address(qtbot, session, holder_of(manifest), store=store)
+    view.token_edit.setText("nonsense")
+    view.on_add_token()
+    assert "not an address" in view.token_error.text()
+    view.token_edit.setText(manifest["token"].upper().replace("0X", "0x"))
+    view.on_add_token()
+    assert store.get_list("tokens/devnet") == [manifest["token"]]
+    again = open_address(qtbot, session, holder_of(manifest), store=store)
+    qtbot.waitUntil(lambda: again.tokens_table.rowCount() >= 1, timeout=30_000)
+    assert any(
+        "DVT" in again.tokens_table.item(r, 1).text() for r in range(again.tokens_table.rowCount())
+    )
+
+
+def test_activity_scan_streams_then_reopens_from_cache(
+    qtbot: Any, session: Any, manifest: dict[str, Any]
+) -> None:
+    """A transfers scan fills the table with links and a histogram; reopening is instant."""
+    cache = ActivityCache()
+    holder = holder_of(manifest)
+    view = open_address(qtbot, session, holder, cache=cache, extra_tokens=[manifest["token"]])
+    model = view.address_model
+    model.start_scan(ActivityKind.TRANSFERS, "0", "")
+    qtbot.waitUntil(lambda: model.scan_complete, timeout=60_000)
+    table = model.activity
+    assert table.rowCount() > 0 and view.progress.value() == 1000
+    assert table.data(table.index(0, 1), ROUTE_ROLE).startswith("tx/0x")
+    assert sum(model.activity_histogram()) == len(table.items)
+    again = open_address(qtbot, session, holder, cache=cache)
+    qtbot.waitUntil(lambda: "read with" in again.tokens_status.text(), timeout=30_000)
+    requests = session.client.stats.today
+    again.address_model.start_scan(ActivityKind.TRANSFERS, "0", str(model.scan_range[1]))
+    qtbot.waitUntil(lambda: again.address_model.scan_complete, timeout=10_000)
+    assert "(cached)" in again.scan_status.text()
+    assert len(again.address_model.activity.items) == len(table.items)
+    assert session.client.stats.today == requests
