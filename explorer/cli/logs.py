@@ -172,7 +172,8 @@ async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace)
         await client.aclose()
     for chunk in scanner.failed:
         print(
-            f"error: blocks {chunk.start}-{chunk.end} failed: {chunk.error.message}",
+            f"error ({chunk.error.kind.value}): blocks {chunk.start}-{chunk.end}: "
+            f"{chunk.error.message}",
             file=sys.stderr,
         )
     print(f"{out.count} logs written", file=sys.stderr)

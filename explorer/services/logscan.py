@@ -14,6 +14,7 @@ from explorer.chain.abi import decode_log
 from explorer.chain.hexutil import HexFormatError, parse_address, parse_hash, to_quantity
 from explorer.chain.records import Log, RecordFormatError
 from explorer.rpc.errors import (
+    ErrorKind,
     InvalidInput,
     MalformedResponse,
     NodeError,
@@ -28,6 +29,7 @@ TARGET_LOGS = 2500
 GROWTH = 4
 TAGS = ("earliest", "latest", "pending")
 PARSE_SLICE = 500
+FATAL = (ErrorKind.AUTH, ErrorKind.RATE_LIMITED, ErrorKind.CHAIN_MISMATCH, ErrorKind.INVALID_INPUT)
 
 Topics = tuple[tuple[str, ...] | None, ...]
 
@@ -174,8 +176,9 @@ class LogScanner:
     Chunks hold at most `max_blocks` blocks at first, then follow the log density aiming at
     `target_logs` per request (larger than max_blocks only while results stay well under the
     service's 10,000-log cap). A limit error splits the chunk; any other failure (after the
-    client's retries) leaves the chunk in `failed`, for `retry_failed()`. Cancel by cancelling
-    the task that iterates. Logs are deduplicated by (transaction hash, log index).
+    client's retries) leaves the chunk in `failed`, for `retry_failed()`, except errors no
+    other range would escape (auth, rate limit, chain mismatch), which end the scan. Cancel
+    by cancelling the task that iterates. Logs are deduplicated by (transaction hash, log index).
     """
 
     def __init__(
@@ -301,7 +304,7 @@ class LogScanner:
                 while run.chunks and (run.chunks[0].logs is not None or run.chunks[0].error):
                     chunk = run.chunks.pop(0)
                     if chunk.logs is not None:
-                        ready.extend(chunk.logs)
+                        ready.extend(self._fresh(chunk.logs))
                 if on_progress is not None:
                     on_progress(self._progress(run))
                 if ready:
@@ -347,7 +350,7 @@ class LogScanner:
             )
             if error is None:
                 found = chunk.task.result()
-                chunk.logs = self._fresh(found)
+                chunk.logs = found
                 run.done_blocks += chunk.blocks
                 self._adapt(run, chunk.blocks, len(found))
             elif isinstance(error, RpcError) and is_limit_error(error) and chunk.blocks > 1:
@@ -358,10 +361,11 @@ class LogScanner:
                     _Chunk(middle + 1, chunk.end),
                 ]
                 run.size = max(1, min(run.size, chunk.blocks // 2))
-            elif isinstance(error, RpcError):
+            elif isinstance(error, RpcError) and error.kind not in FATAL:
                 chunk.error = error
                 run.failed_blocks += chunk.blocks
                 self.failed.append(FailedChunk(chunk.start, chunk.end, error))
+                self.failed.sort(key=lambda failed: failed.start)
             else:
                 raise error
 

@@ -1,0 +1,165 @@
+"""`explorer logs` as a subprocess against the devnet: JSON, CSV, progress, exit codes, no key."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
+
+REPO = Path(__file__).resolve().parents[2]
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+APPROVAL = "0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925"
+
+
+def explorer_logs(key: str, *args: str, env: dict[str, str] | None = None) -> Any:
+    """Run `python -m explorer logs ARGS`; check the key is in neither output stream."""
+    done = subprocess.run(
+        [sys.executable, "-m", "explorer", "logs", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
+        timeout=240,
+    )
+    assert key not in done.stdout and key not in done.stderr
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def node_logs(url: str, flt: dict[str, Any]) -> list[Any]:
+    """Ask the node directly (one request) for logs."""
+    answer = httpx.post(
+        url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_getLogs", "params": [flt]}
+    )
+    result: list[Any] = answer.json()["result"]
+    return result
+
+
+def test_json_is_the_nodes_objects(devnet: Devnet) -> None:  # noqa: F811
+    """The whole history's token Approvals and Transfers: exactly the node's objects, in order."""
+    manifest = devnet.manifest()
+    token, head = manifest["token"], manifest["head_at_build"]
+    done = explorer_logs(
+        devnet.key,
+        "--endpoint",
+        devnet.url(),
+        "--address",
+        token,
+        "--topic0",
+        f"{TRANSFER},{APPROVAL}",
+        "--from",
+        "0",
+        "--to",
+        str(head),
+    )
+    assert done.returncode == 0, done.stderr
+    expected = [
+        log
+        for start in range(0, head + 1, 2000)
+        for log in node_logs(
+            devnet.url(),
+            {
+                "fromBlock": hex(start),
+                "toBlock": hex(min(head, start + 1999)),
+                "address": token,
+                "topics": [[TRANSFER, APPROVAL]],
+            },
+        )
+    ]
+    assert json.loads(done.stdout) == expected
+    assert len(expected) > 1000
+    assert "blocks" in done.stderr and f"{len(expected)} logs written" in done.stderr
+
+
+def test_csv_header_and_rows(devnet: Devnet) -> None:  # noqa: F811
+    """CSV: the header, then one row per log with the decoded event name."""
+    token = devnet.manifest()["token"]
+    done = explorer_logs(
+        devnet.key,
+        "--endpoint",
+        devnet.url(),
+        "--key",
+        devnet.key,
+        "--address",
+        token,
+        "--topic0",
+        TRANSFER,
+        "--from",
+        "2000",
+        "--to",
+        "0x960",
+        "--format",
+        "csv",
+    )
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.reader(io.StringIO(done.stdout)))
+    assert rows[0] == [
+        "block",
+        "transaction_hash",
+        "log_index",
+        "address",
+        "topic0",
+        "topic1",
+        "topic2",
+        "topic3",
+        "data",
+        "event",
+    ]
+    expected = node_logs(
+        devnet.url(),
+        {"fromBlock": hex(2000), "toBlock": hex(2400), "address": token, "topics": [TRANSFER]},
+    )
+    assert len(rows) - 1 == len(expected) > 10
+    first = expected[0]
+    assert rows[1][:5] == [
+        str(int(first["blockNumber"], 16)),
+        first["transactionHash"],
+        str(int(first["logIndex"], 16)),
+        token,
+        TRANSFER,
+    ]
+    assert {row[9] for row in rows[1:]} == {"Transfer"}
+
+
+def test_input_errors_exit_2_and_send_nothing(devnet: Devnet) -> None:  # noqa: F811
+    """A bad address, topic or block: exit 2 with the field named, key never shown."""
+    url = devnet.url()
+    for args, words in (
+        (("--address", "0x12"), "address"),
+        (("--topic1", "0xzz"), "topic"),
+        (("--from", "soon"), "block"),
+        (("--block-hash", "0x" + "11" * 32, "--from", "1"), "--block-hash"),
+    ):
+        done = explorer_logs(devnet.key, "--endpoint", url, *args)
+        assert done.returncode == 2, done.stderr
+        assert words in done.stderr and done.stdout == ""
+
+
+def test_remote_errors_exit_3_without_the_key(devnet: Devnet) -> None:  # noqa: F811
+    """A wrong key and a closed port: exit 3; neither key appears anywhere."""
+    wrong = "wrongkey0000000000000000000000"
+    refused = explorer_logs(wrong, "--endpoint", f"{devnet.base()}/{wrong}", "--from", "0")
+    assert refused.returncode == 3 and "auth" in refused.stderr
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    closed = explorer_logs(
+        devnet.key,
+        "--endpoint",
+        f"http://127.0.0.1:{port}",
+        "--from",
+        "0",
+        "--to",
+        "5",
+        env={"EXPLORER_API_KEY": devnet.key},
+    )
+    assert closed.returncode == 3 and "error (transport)" in closed.stderr
