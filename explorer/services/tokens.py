@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,20 +107,23 @@ def _text(outcome: CallOutcome) -> str | None:
     return None
 
 
+_DEPLOYED: weakref.WeakKeyDictionary[TypedCalls, dict[str, bool]] = weakref.WeakKeyDictionary()
+
+
 class TokenReader:
     """Reads token facts and balances, through Multicall3 when it is deployed."""
 
     def __init__(self, client: TypedCalls, multicall: str = MULTICALL3) -> None:
         self.client = client
         self.multicall = parse_address(multicall)
-        self._has_multicall: bool | None = None
         self.multicall_used = 0
 
     async def has_multicall(self) -> bool:
-        """Tell (once, then cached) whether Multicall3 has code on this network."""
-        if self._has_multicall is None:
-            self._has_multicall = bool(await self.client.get_code(self.multicall))
-        return self._has_multicall
+        """Tell whether Multicall3 has code; asked once per client, then remembered."""
+        known = _DEPLOYED.setdefault(self.client, {})
+        if self.multicall not in known:
+            known[self.multicall] = bool(await self.client.get_code(self.multicall))
+        return known[self.multicall]
 
     async def single(self, target: str, data: bytes, block: BlockSelector) -> CallOutcome:
         """Run one eth_call; a revert becomes an outcome with the node's message."""

@@ -579,7 +579,8 @@ class AddressPageViewModel(PageViewModel):
             self._scan_done()
             return
         self.scanning = True
-        self.scan_status = f"Scanning blocks {start:,}–{end:,}…"
+        cost = " — one request per block" if kind is ActivityKind.TRANSACTIONS else ""
+        self.scan_status = f"Scanning blocks {start:,}–{end:,}{cost}…"
         self.activity_changed.emit()
         scanner = ActivityScanner(self.session.client)
         try:

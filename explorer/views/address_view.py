@@ -467,6 +467,11 @@ class AddressView(PageView):
             )
         if model.scan_range is not None:
             first, last = model.scan_range
+            bins = len(model.activity_histogram())
+            per_bar = max(1, round((last - first + 1) / max(1, bins)))
+            self.activity_chart.title = (
+                f"Activity per block range (last scan, {per_bar:,} blocks a bar)"
+            )
             self.activity_chart.set_data(
                 [float(c) for c in model.activity_histogram()],
                 f"block {first:,}",

@@ -21,6 +21,7 @@ class Chart(QWidget):
         self.values: list[float | None] = []
         self.x_labels = ("", "")
         self.empty_text = "No data yet."
+        self.zero_based = kind == "bars"
         self.format_value: Callable[[float], str] = lambda v: f"{v:,.0f}"
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumHeight(180)
@@ -63,8 +64,12 @@ class Chart(QWidget):
         if not known:
             painter.drawText(plot, Qt.AlignmentFlag.AlignCenter, self.empty_text)
             return
-        low, high = min(0.0, min(known)), max(known)
-        span = (high - low) or 1.0
+        low, high = min(known), max(known)
+        if self.zero_based:
+            low = min(0.0, low)
+        if high == low:
+            low, high = low - 1.0, high + 1.0
+        span = high - low
         self._axis_labels(painter, plot, low, high)
         colour = palette.color(QPalette.ColorRole.Highlight)
         if self.kind == "bars":
