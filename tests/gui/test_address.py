@@ -9,6 +9,7 @@ import httpx
 import pytest
 from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
 from gui_helpers import field_text
+from PySide6.QtGui import QPalette
 from qt_helpers import run_in_qloop
 
 from explorer.chain.abi_input import ERC20_ABI, ERC721_ABI, parse_abi
@@ -23,6 +24,7 @@ from explorer.viewmodels.address_page import AddressPageViewModel, MemoryTokenSt
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.tx_table import ROUTE_ROLE
 from explorer.views.address_view import AddressView
+from explorer.views.charts import Chart
 
 
 @pytest.fixture
@@ -324,3 +326,26 @@ def test_activity_scan_streams_then_reopens_from_cache(
     assert "(cached)" in again.scan_status.text()
     assert len(again.address_model.activity.items) == len(table.items)
     assert session.client.stats.today == requests
+
+
+def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
+    """The QPainter charts paint data in the palette's highlight colour, and a note when empty."""
+    chart = Chart("Balance", kind="line")
+    qtbot.addWidget(chart)
+    chart.resize(400, 200)
+    highlight = chart.palette().color(QPalette.ColorRole.Highlight).rgb()
+
+    def painted() -> int:
+        image = chart.grab().toImage()
+        return sum(
+            image.pixel(x, y) == highlight
+            for x in range(0, image.width(), 2)
+            for y in range(0, image.height(), 2)
+        )
+
+    assert painted() == 0
+    chart.set_data([1.0, None, 3.0, 4.0], "block 1", "block 4")
+    assert painted() > 0
+    chart.kind = "bars"
+    chart.set_data([0.0, 5.0, 2.0])
+    assert painted() > 0
