@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import cast
 
-from eth.abc import SignedTransactionAPI, StateAPI
+from eth.abc import LegacyTransactionFieldsAPI, SignedTransactionAPI, StateAPI
+from eth_keys.constants import SECPK1_N
 from eth_typing import Address
 
 from explorer.devnet import errors
@@ -26,8 +28,11 @@ def decode_signed(raw: bytes, chain_id: int) -> SignedTransactionAPI:
     try:
         tx.check_signature_validity()
         _ = tx.sender
+        high_s = cast(LegacyTransactionFieldsAPI, tx).s > SECPK1_N // 2  # EIP-2
     except Exception:
         raise rejected(errors.INVALID_SIGNATURE) from None
+    if high_s:
+        raise rejected(errors.INVALID_SIGNATURE)
     if tx.chain_id not in (None, chain_id):
         raise rejected(errors.INVALID_CHAIN_ID)
     return tx

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import rlp
 from conftest import failure
 from eth_account import Account
+from eth_keys.constants import SECPK1_N
 from eth_utils import to_checksum_address
 
 from explorer.devnet import errors
@@ -226,3 +228,11 @@ def test_only_applicable_transactions_are_kept() -> None:
         user.private_key, nonce=99, gas_price=GAS_PRICE, gas=21_000, to=bytes(20)
     )
     assert builder.engine.applicable([wrong_nonce, good], 1_800_000_000) == [good]
+
+
+def test_high_s_signature_is_rejected(fresh_node: DevnetNode) -> None:
+    fields = rlp.decode(bytes.fromhex(sign(fresh_node, 1)[2:]))
+    high_s = SECPK1_N - int.from_bytes(fields[8], "big")
+    fields[8] = high_s.to_bytes(32, "big")
+    error = failure(fresh_node, "eth_sendRawTransaction", "0x" + rlp.encode(fields).hex())
+    assert (error.code, error.message) == (errors.TRANSACTION_REJECTED, errors.INVALID_SIGNATURE)
