@@ -1,0 +1,218 @@
+"""The Logs screen: validation as you type, the lazy table at 100,000 rows, scans on the devnet."""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QApplication
+from qt_helpers import run_in_qloop
+
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.networks import DEVNET
+from explorer.services.session import Session
+from explorer.viewmodels.logs import (
+    BATCH,
+    Column,
+    LogsViewModel,
+    LogTableModel,
+    ScanState,
+    check_fields,
+)
+from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.views.logs_view import LogsView
+
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+ADDRESS = "0x" + "ab" * 20
+ROWS = 100_000
+
+
+@pytest.fixture
+def offline_model(qapp: Any) -> Iterator[LogsViewModel]:
+    """A view model on a session that is never used for a request."""
+    session = Session(DEVNET, Endpoint.parse("http://127.0.0.1:9/unusedkey0000"))
+    yield LogsViewModel(session)
+
+
+def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
+    """Each rule of the spec gives a message on its own field; fixing it clears it."""
+    model = offline_model
+    seen: list[int] = []
+    model.changed.connect(lambda: seen.append(1))
+    model.set_field("addresses", f"{ADDRESS}, 0x12")
+    assert "20-byte" in model.errors["addresses"] and "0x12" in model.errors["addresses"]
+    assert not model.can_start and seen
+    model.set_field("addresses", f"{ADDRESS} {ADDRESS.upper().replace('0X', '0x')}")
+    assert "addresses" not in model.errors and model.can_start
+    model.set_field("topic2", f"{TRANSFER},0x1234")
+    assert "32-byte" in model.errors["topic2"] and set(model.errors) == {"topic2"}
+    model.set_field("topic2", "")
+    model.set_field("from_block", "10")
+    model.set_field("to_block", "5")
+    assert "before" in model.errors["to_block"]
+    model.set_field("to_block", "latest")
+    assert not model.errors
+    model.set_field("block_hash", "0x" + "11" * 32)
+    assert "excludes" in model.errors["block_hash"]
+    model.set_field("from_block", "")
+    model.set_field("to_block", "")
+    assert not model.errors and model.can_start
+    model.set_field("from_block", "yesterday")
+    assert "latest" in model.errors["from_block"]
+
+
+def test_check_fields_accepts_hex_numbers_and_tags() -> None:
+    """0x numbers, decimals and the tags are block bounds; an empty form is valid."""
+    texts = dict.fromkeys(("addresses", "topic0", "topic1", "topic2", "topic3", "block_hash"), "")
+    assert check_fields({**texts, "from_block": "0x10", "to_block": "pending"}) == {}
+    assert check_fields({**texts, "from_block": "earliest", "to_block": "16"}) == {}
+    assert check_fields({**texts, "from_block": "0x11", "to_block": "16"}) != {}
+
+
+def synthetic(row: int) -> bytes:
+    """The node's JSON of a synthetic Transfer log (compact bytes)."""
+    topics = [TRANSFER, "0x" + f"{row:064x}", "0x" + f"{row + 1:064x}"]
+    return json.dumps(
+        {
+            "address": ADDRESS,
+            "topics": topics,
+            "data": "0x" + f"{row:064x}",
+            "blockNumber": hex(row // 10),
+            "blockHash": "0x" + f"{row // 10:064x}",
+            "transactionHash": "0x" + f"{row:064x}",
+            "transactionIndex": "0x0",
+            "logIndex": hex(row % 10),
+        },
+        separators=(",", ":"),
+    ).encode()
+
+
+def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -> None:
+    """Rows arrive in batches; only BATCH are shown until fetched; cells format lazily."""
+    from PySide6.QtWidgets import QTableView
+
+    table = LogTableModel(31)
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(table)
+    view.resize(900, 500)
+    view.show()
+    started = time.perf_counter()
+    for first in range(0, ROWS, 5000):
+        rows = range(first, first + 5000)
+        table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
+    assert time.perf_counter() - started < 20
+    assert table.total == ROWS and table.rowCount() == BATCH
+    assert table.canFetchMore(QModelIndex())
+    view.scrollToBottom()
+    QApplication.processEvents()
+    assert table.rowCount() > BATCH
+    while table.canFetchMore(QModelIndex()):
+        table.fetchMore(QModelIndex())
+    assert table.rowCount() == ROWS
+    view.scrollToBottom()
+    QApplication.processEvents()
+    last = table.index(ROWS - 1, Column.BLOCK)
+    assert table.data(last) == str((ROWS - 1) // 10)
+    assert table.data(last, ROUTE_ROLE) == f"block/{(ROWS - 1) // 10}"
+    assert table.data(table.index(5, Column.EVENT)) == "Transfer"
+    assert "value: 5" in table.data(table.index(5, Column.ARGS))
+    assert table.data(table.index(5, Column.TX), ROUTE_ROLE) == "tx/0x" + f"{5:064x}"
+    assert table.data(table.index(5, Column.ADDRESS), ROUTE_ROLE) == f"address/{ADDRESS}"
+    assert table.data(table.index(5, Column.TOPIC3)) == ""
+    started = time.perf_counter()
+    for row in range(ROWS - 60, ROWS):
+        for column in Column:
+            table.data(table.index(row, column))
+    assert time.perf_counter() - started < 0.5
+
+
+def test_late_rows_are_inserted_in_block_order(qapp: Any) -> None:
+    """A retried range lands between the rows around it."""
+    table = LogTableModel(31)
+    table.add_compact([synthetic(r) for r in range(0, 100)], [r // 10 for r in range(0, 100)])
+    table.add_compact([synthetic(r) for r in range(200, 300)], [r // 10 for r in range(200, 300)])
+    table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
+    blocks = [int(table.data(table.index(row, Column.BLOCK))) for row in range(table.rowCount())]
+    assert blocks == sorted(blocks) and table.rowCount() == 300
+
+
+@pytest.fixture
+def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Devnet) -> Iterator[Session]:  # noqa: F811
+    """A session on the devnet's test network."""
+    session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
+    yield session
+    run_in_qloop(qtbot, session.aclose())
+
+
+def node_logs(session: Session, qtbot: Any, flt: dict[str, Any]) -> list[Any]:
+    """Ask the node for logs with one request."""
+    result = run_in_qloop(qtbot, session.client.call("eth_getLogs", [flt]))
+    assert isinstance(result, list)
+    return result
+
+
+def test_scan_on_the_devnet_fills_the_table_and_exports(
+    session: Session,
+    qtbot: Any,
+    devnet: Devnet,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Type a query, Start: rows, progress and links; CSV and JSON exports match the node."""
+    token = devnet.manifest()["token"]
+    view = LogsView(LogsViewModel(session))
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.keyClicks(view.inputs["addresses"], token)
+    qtbot.keyClicks(view.inputs["topic0"], TRANSFER)
+    qtbot.keyClicks(view.inputs["from_block"], "1800")
+    qtbot.keyClicks(view.inputs["to_block"], "2400")
+    assert view.start_button.isEnabled() and not view.cancel_button.isEnabled()
+    qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
+    model = view.model
+    qtbot.waitUntil(lambda: model.state is ScanState.DONE, timeout=30_000)
+    expected = node_logs(
+        session,
+        qtbot,
+        {"fromBlock": hex(1800), "toBlock": hex(2400), "address": token, "topics": [TRANSFER]},
+    )
+    assert model.table.total == len(expected) > 20
+    assert view.progress.value() == 1000 and "logs" in view.progress_label.text()
+    assert view.export_json_button.isEnabled()
+    routes: list[tuple[str, bool]] = []
+    view.link_activated.connect(lambda route, new_tab: routes.append((route, new_tab)))
+    table = view.table
+    cell = model.table.index(0, Column.TX)
+    qtbot.mouseClick(
+        table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(cell).center()
+    )
+    assert routes == [(f"tx/{expected[0]['transactionHash']}", False)]
+    assert model.export_json(tmp_path / "logs.json") == len(expected)
+    assert json.loads((tmp_path / "logs.json").read_text()) == expected
+    model.export_csv(tmp_path / "logs.csv")
+    rows = list(csv.reader((tmp_path / "logs.csv").read_text().splitlines()))
+    assert len(rows) == len(expected) + 1 and rows[1][1] == expected[0]["transactionHash"]
+
+
+def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
+    """Cancel during a whole-history scan of every log: state cancelled, buttons reset."""
+    model = LogsViewModel(session)
+    view = LogsView(model)
+    qtbot.addWidget(view)
+    assert model.start()
+    qtbot.waitUntil(lambda: model.scanner is not None and model.scanner.requests > 0)
+    qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: model.state is ScanState.CANCELLED, timeout=10_000)
+    sent = session.client.stats.by_method["eth_getLogs"]
+    qtbot.wait(300)
+    assert session.client.stats.by_method["eth_getLogs"] == sent
+    assert view.start_button.isEnabled() and not view.cancel_button.isEnabled()
+    assert model.progress is None or model.progress.fraction < 1.0
