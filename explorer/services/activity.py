@@ -107,7 +107,8 @@ def event_item(log: Log) -> ActivityItem:
     """Describe a log the contract emitted, decoded when its event is known."""
     decoded = decode_log(log.topics, log.data)
     if decoded is not None:
-        detail = f"{decoded.name}(" + ", ".join(p.text for p in decoded.params) + ")"
+        args = (f"{p.name}={p.text}" if p.name else p.text for p in decoded.params)
+        detail = f"{decoded.name}(" + ", ".join(args) + ")"
     else:
         detail = log.topics[0] if log.topics else "anonymous event"
     return ActivityItem(

@@ -418,6 +418,7 @@ class AddressView(PageView):
     def on_activity_changed(self) -> None:
         """Show scan progress and status."""
         model = self.address_model
+        self.kind_choice.setCurrentIndex(list(ActivityKind).index(model.scan_kind))
         self.progress.setValue(int(model.scan_fraction * 1000))
         self.scan_status.setText(model.scan_status)
         self.scan_button.setEnabled(not model.scanning)
