@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import os
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -79,21 +81,53 @@ def start_devnet(
     return Devnet(process, json.loads(manifest_file.read_text()))
 
 
+_SHARED_LOOP: list[LoopThread] = []
+_RUNNING: dict[str, tuple[Devnet, int]] = {}
+
+
+def shared_loop() -> LoopThread:
+    """The one loop thread of the session (made on first use, closed at exit)."""
+    if not _SHARED_LOOP:
+        _SHARED_LOOP.append(LoopThread())
+        atexit.register(_SHARED_LOOP[0].close)
+    return _SHARED_LOOP[0]
+
+
+@contextmanager
+def shared_devnet(name: str, start: Callable[[], Devnet]) -> Iterator[Devnet]:
+    """One devnet per name for the whole session, however many modules import the fixture.
+
+    A module that imports a fixture function defines its own copy of it; counting
+    users here keeps those copies on one child process, stopped by the last user.
+    """
+    running, users = _RUNNING.get(name) or (start(), 0)
+    _RUNNING[name] = (running, users + 1)
+    try:
+        yield running
+    finally:
+        running, users = _RUNNING.pop(name)
+        if users > 1:
+            _RUNNING[name] = (running, users - 1)
+        else:
+            shared_loop().run(running.process.stop())
+
+
 @pytest.fixture(scope="session")
-def devnet_loop() -> Iterator[LoopThread]:
+def devnet_loop() -> LoopThread:
     """The event loop the devnet children are driven from."""
-    loop = LoopThread()
-    yield loop
-    loop.close()
+    return shared_loop()
 
 
 @pytest.fixture(scope="session")
 def devnet(devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Devnet]:
     """Both networks with the seeded history, instant mining and the service's limits."""
-    workdir = tmp_path_factory.mktemp("devnet")
-    running = start_devnet(devnet_loop, workdir, DevnetOptions(cache_dir=devnet_cache_dir()))
-    yield running
-    devnet_loop.run(running.process.stop())
+
+    def start() -> Devnet:
+        workdir = tmp_path_factory.mktemp("devnet")
+        return start_devnet(devnet_loop, workdir, DevnetOptions(cache_dir=devnet_cache_dir()))
+
+    with shared_devnet("devnet", start) as running:
+        yield running
 
 
 LIMITED_KEYS = ("limits-key-0001", "quota-key-00001")
@@ -117,7 +151,10 @@ def devnet_limited(
         max_logs=5,
         extra_keys=LIMITED_KEYS[1:],
     )
-    workdir = tmp_path_factory.mktemp("devnet-limited")
-    running = start_devnet(devnet_loop, workdir, options, key=LIMITED_KEYS[0])
-    yield running
-    devnet_loop.run(running.process.stop())
+
+    def start() -> Devnet:
+        workdir = tmp_path_factory.mktemp("devnet-limited")
+        return start_devnet(devnet_loop, workdir, options, key=LIMITED_KEYS[0])
+
+    with shared_devnet("devnet_limited", start) as running:
+        yield running
