@@ -156,6 +156,7 @@ class AddressView(PageView):
         self.token_error = plain_label("")
         add_row.addWidget(self.token_edit, 1)
         add_row.addWidget(button("Add token", self.on_add_token))
+        add_row.addWidget(button("Remove selected", self.on_remove_token))
         layout.addWidget(self.tokens_status)
         layout.addWidget(self.tokens_table, 1)
         layout.addLayout(add_row)
@@ -171,6 +172,18 @@ class AddressView(PageView):
             return
         self.token_error.setText("")
         self.token_edit.clear()
+
+    def on_remove_token(self) -> None:
+        """Forget the selected token if the user added it."""
+        row = self.tokens_table.currentRow()
+        balances = self.address_model.token_balances
+        if 0 <= row < len(balances):
+            address = balances[row].token.address
+            if address not in self.address_model.user_tokens:
+                self.token_error.setText("Only tokens you added can be removed.")
+                return
+            self.token_error.setText("")
+            self.address_model.remove_token(address)
 
     def on_tokens_changed(self) -> None:
         """Fill the tokens table."""

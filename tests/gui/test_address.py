@@ -299,9 +299,15 @@ def test_user_tokens_persist_in_the_store(
     assert store.get_list("tokens/devnet") == [manifest["token"]]
     again = open_address(qtbot, session, holder_of(manifest), store=store)
     qtbot.waitUntil(lambda: again.tokens_table.rowCount() >= 1, timeout=30_000)
-    assert any(
-        "DVT" in again.tokens_table.item(r, 1).text() for r in range(again.tokens_table.rowCount())
-    )
+    rows = range(again.tokens_table.rowCount())
+    names = [again.tokens_table.item(row, 0).text() for row in rows]
+    assert any("DVT" in again.tokens_table.item(row, 1).text() for row in rows)
+    again.tokens_table.setCurrentCell(names.index("tRIF"), 0)
+    again.on_remove_token()
+    assert "Only tokens you added" in again.token_error.text()
+    again.tokens_table.setCurrentCell(names.index("Devnet Token (DVT)"), 0)
+    again.on_remove_token()
+    assert store.get_list("tokens/devnet") == []
 
 
 def test_activity_scan_streams_then_reopens_from_cache(
