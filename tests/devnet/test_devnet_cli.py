@@ -80,3 +80,22 @@ def test_bad_arguments_exit_2() -> None:
     for args in (["--network", "moon"], ["--quota", "-1"], ["--block-time", "-2"]):
         result = subprocess.run(devnet_command(*args), capture_output=True, cwd=REPO, timeout=60)
         assert result.returncode == 2, args
+
+
+def test_verbose_access_log_redacts_the_key() -> None:
+    """--verbose logs each request with the key redacted, never in full."""
+    key = "verbose-key-0123456789abcdef"
+    args = ("--network", "test", "--testnet-port", "0", "--key", key, "--verbose")
+    with subprocess.Popen(
+        devnet_command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO
+    ) as process:
+        try:
+            ready = json.loads(read_until_ready(process)[-1].removeprefix("READY "))
+            body = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
+            assert httpx.post(f"{ready['testnet']}/v2/{key}", json=body).status_code == 200
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=30)
+        finally:
+            process.kill()
+    assert f"POST /v2/{key[:4]}… -> 200" in stderr
+    assert key not in stderr
