@@ -355,3 +355,31 @@ def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
     chart.kind = "bars"
     chart.set_data([0.0, 5.0, 2.0])
     assert painted() > 0
+
+
+def test_activity_finds_transactions_and_emitted_events(
+    qtbot: Any,
+    client: Any,
+    manifest: dict[str, Any],
+    devnet: Devnet,  # noqa: F811
+) -> None:
+    """A block scan finds the sender's plain transfer; an events scan finds the token's log."""
+    plain = raw_rpc(devnet, "eth_getTransactionByHash", manifest["plain_transfer"])
+    plain_block = int(plain["blockNumber"], 16)
+    token_tx = raw_rpc(devnet, "eth_getTransactionByHash", manifest["token_transfer"])
+    token_block = int(token_tx["blockNumber"], 16)
+
+    async def collect(kind: ActivityKind, address: str, block: int) -> list[Any]:
+        found: list[Any] = []
+        async for items in ActivityScanner(client).scan(kind, address, block - 2, block + 2):
+            found.extend(items)
+        return found
+
+    sent = run(qtbot, collect(ActivityKind.TRANSACTIONS, plain["from"], plain_block))
+    match = [i for i in sent if i.tx_hash == manifest["plain_transfer"]]
+    assert len(match) == 1 and match[0].direction == "out"
+    assert match[0].counterparty == plain["to"].lower()
+    emitted = run(qtbot, collect(ActivityKind.EVENTS, manifest["token"], token_block))
+    transfer = [i for i in emitted if i.tx_hash == manifest["token_transfer"]]
+    assert transfer and transfer[0].detail.startswith("Transfer(")
+    assert all(i.contract == manifest["token"] for i in emitted)
