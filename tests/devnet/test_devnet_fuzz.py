@@ -27,8 +27,9 @@ METHODS = [
     "eth_getStorageAt",
     "web3_sha3",
 ]
+finite_floats = st.floats(allow_nan=False, allow_infinity=False)
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=80),
+    st.none() | st.booleans() | st.integers() | finite_floats | st.text(max_size=80),
     lambda children: (
         st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
     ),
