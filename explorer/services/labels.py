@@ -333,8 +333,10 @@ class LabelStore:
         self._executor.shutdown(wait=False)
 
     async def labels(self) -> dict[str, str]:
-        """Return every label by canonical address."""
-        rows = await self._run(self._query, "SELECT address, label FROM labels")
+        """Return every label by canonical address, in label order (case-insensitive)."""
+        rows = await self._run(
+            self._query, "SELECT address, label FROM labels ORDER BY label COLLATE NOCASE, address"
+        )
         return {address: label for address, label in rows}
 
     async def bookmarks(self) -> list[Bookmark]:

@@ -1,4 +1,4 @@
-"""Labels and bookmarks of the current network: a label lookup, a bookmarks list, import/export."""
+"""Labels and bookmarks of the current network: a lookup, list models, import/export."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -19,6 +20,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.services.labels import (
     MAX_TITLE,
@@ -80,6 +82,56 @@ class BookmarksModel(QAbstractListModel):
         return None
 
 
+class LabelsTableModel(QAbstractTableModel):
+    """Every label as a row (label, address in the chain's checksum), in the given order."""
+
+    HEADERS = ("Label", "Address")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[tuple[str, str]] = []
+        self._chain_id: int | None = None
+
+    def set_labels(self, labels: dict[str, str], chain_id: int | None) -> None:
+        """Replace every row (the store hands them over sorted by label)."""
+        self.beginResetModel()
+        self._rows = list(labels.items())
+        self._chain_id = chain_id
+        self.endResetModel()
+
+    def address(self, row: int) -> str:
+        """Return a row's canonical address."""
+        return self._rows[row][0]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of labels."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of columns."""
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Return the column titles."""
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == Qt.ItemDataRole.DisplayRole and horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Return a cell's text, or the row's address route."""
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        address, label = self._rows[index.row()]
+        if role == ROUTE_ROLE:
+            return f"address/{address}"
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return label if index.column() == 0 else to_checksum_address(address, self._chain_id)
+        return None
+
+
 class LabelsViewModel(QObject):
     """The user's labels (a dict-like lookup by address) and bookmarks for the open network.
 
@@ -102,6 +154,7 @@ class LabelsViewModel(QObject):
         self.chain_id: int | None = None
         self.message = ""
         self.bookmarks = BookmarksModel(self)
+        self.table = LabelsTableModel(self)
         self._labels: dict[str, str] = {}
         self._store: LabelStore | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -234,6 +287,7 @@ class LabelsViewModel(QObject):
     def _set_cache(self, labels: dict[str, str], bookmarks: list[Bookmark]) -> None:
         """Replace the in-memory copy and tell the widgets."""
         self._labels = labels
+        self.table.set_labels(labels, self.chain_id)
         self.bookmarks.set_bookmarks(bookmarks)
         self.labels_changed.emit()
 

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -93,6 +95,14 @@ def ask_overwrite(parent: QWidget, conflicts: int) -> Overwrite:
     return answers.get(id(box.clickedButton()), Overwrite.CANCEL)
 
 
+def edit_label(model: LabelsViewModel, ask: AskText, parent: QWidget, address: str) -> None:
+    """Ask for an address's label and save it when it changed (empty removes it)."""
+    current = model.get(address) or ""
+    text = ask(parent, "Edit label", f"Label for {address} (empty removes it):", current)
+    if text is not None and text != current:
+        model.set_label(address, text)
+
+
 class LabelMenuActions:
     """Adds "Edit label…" (addresses) and "Bookmark"/"Remove bookmark" to value menus."""
 
@@ -118,24 +128,21 @@ class LabelMenuActions:
 
     def edit_label(self, address: str, parent: QWidget) -> None:
         """Ask for an address's label and save it (empty removes it)."""
-        current = self.model.get(address) or ""
-        text = self.ask(parent, "Edit label", f"Label for {address} (empty removes it):", current)
-        if text is not None and text != current:
-            self.model.set_label(address, text)
+        edit_label(self.model, self.ask, parent, address)
 
 
 class BookmarksView(QDockWidget):
-    """A dock listing the network's bookmarks, with import and export.
+    """A dock with the network's bookmarks and labels (tabs), with import and export.
 
     Signals:
-        link_activated(route, new_tab): a bookmark was opened (double-click or Enter; the
-        context menu's "Open in new tab" gives new_tab True).
+        link_activated(route, new_tab): a bookmark or labelled address was opened
+        (double-click or Enter; the context menu's "Open in new tab" gives new_tab True).
     """
 
     link_activated = Signal(str, bool)
 
     def __init__(self, model: LabelsViewModel, parent: QWidget | None = None) -> None:
-        super().__init__("Bookmarks", parent)
+        super().__init__("Bookmarks and labels", parent)
         self.setObjectName("bookmarks")
         self.model = model
         self.ask_text: AskText = ask_text
@@ -148,29 +155,44 @@ class BookmarksView(QDockWidget):
         model.message_changed.connect(self._show_message)
 
     def _build(self) -> None:
-        """List, buttons and the message line."""
+        """Tabs of bookmarks and labels, buttons and the message line."""
         body = QWidget()
         layout = QVBoxLayout(body)
         self.list = QListView()
         self.list.setModel(self.model.bookmarks)
-        self.list.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setUniformItemSizes(True)
-        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.list.activated.connect(lambda index: self._open(index, False))  # double-click, Enter
+        self.table = QTableView()
+        self.table.setModel(self.model.table)
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for view in (self.list, self.table):
+            view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            view.activated.connect(lambda index: self._open(index, False))  # double-click, Enter
         self.list.customContextMenuRequested.connect(self._show_list_menu)
         self.empty_label = plain_label(
             "No bookmarks yet: right-click a block, transaction or address, or press Ctrl+D."
         )
         self.empty_label.setWordWrap(True)
+        bookmarks_page = QWidget()
+        page_layout = QVBoxLayout(bookmarks_page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.addWidget(self.empty_label)
+        page_layout.addWidget(self.list, 1)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(bookmarks_page, "Bookmarks")
+        self.tabs.addTab(self.table, "Labels")
         buttons = QHBoxLayout()
         self.rename_button = QPushButton("Rename…")
         self.remove_button = QPushButton("Remove")
         self.import_button = QPushButton("Import…")
         self.export_button = QPushButton("Export…")
-        self.rename_button.clicked.connect(lambda: self.rename(self.list.currentIndex()))
-        self.remove_button.clicked.connect(lambda: self.remove(self.list.currentIndex()))
+        self.rename_button.clicked.connect(self.on_rename)
+        self.remove_button.clicked.connect(self.on_remove)
         self.import_button.clicked.connect(self.on_import)
         self.export_button.clicked.connect(self.on_export)
         for button in (
@@ -183,20 +205,48 @@ class BookmarksView(QDockWidget):
         self.message_label = plain_label("")
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.empty_label)
-        layout.addWidget(self.list, 1)
+        layout.addWidget(self.tabs, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.message_label)
         self.setWidget(body)
         self.model.bookmarks.modelReset.connect(self._refresh_empty)
+        self.model.table.modelReset.connect(self._refresh_empty)
+        self.tabs.currentChanged.connect(self._refresh_empty)
         self._refresh_empty()
 
+    def labels_shown(self) -> bool:
+        """Tell whether the Labels tab is the current one."""
+        return self.tabs.currentWidget() is self.table
+
+    def on_rename(self) -> None:
+        """Rename the selected bookmark, or edit the selected label."""
+        if self.labels_shown():
+            self.edit_label(self.table.currentIndex())
+        else:
+            self.rename(self.list.currentIndex())
+
+    def on_remove(self) -> None:
+        """Remove the selected bookmark or label."""
+        if self.labels_shown():
+            index = self.table.currentIndex()
+            if index.isValid():
+                self.model.set_label(self.model.table.address(index.row()), "")
+        else:
+            self.remove(self.list.currentIndex())
+
+    def edit_label(self, index: QModelIndex) -> None:
+        """Ask for a new label of the address at index (empty removes it)."""
+        if not index.isValid():
+            return
+        edit_label(self.model, self.ask_text, self, self.model.table.address(index.row()))
+
     def _refresh_empty(self) -> None:
-        """Show the hint when there are no bookmarks."""
-        empty = self.model.bookmarks.rowCount() == 0
-        self.empty_label.setVisible(empty)
-        self.rename_button.setEnabled(not empty)
-        self.remove_button.setEnabled(not empty)
+        """Show the hint when there are no bookmarks; enable what the current tab allows."""
+        self.empty_label.setVisible(self.model.bookmarks.rowCount() == 0)
+        shown = self.model.table if self.labels_shown() else self.model.bookmarks
+        self.rename_button.setText("Edit…" if self.labels_shown() else "Rename…")
+        self.rename_button.setEnabled(shown.rowCount() > 0)
+        self.remove_button.setEnabled(shown.rowCount() > 0)
 
     def _show_message(self, text: str) -> None:
         """Show the model's latest message."""

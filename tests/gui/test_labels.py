@@ -287,7 +287,11 @@ def test_install_labels_wires_the_window(qtbot: QtBot, model: LabelsViewModel) -
 def test_importing_many_labels_keeps_the_gui_responsive(
     qtbot: QtBot, model: LabelsViewModel, tmp_path: Path
 ) -> None:
-    """10,000 labels with 50 address widgets on screen: the longest GUI-thread stall is small."""
+    """10,000 labels with 50 address widgets live: the GUI thread never works 50 ms at a stretch.
+
+    Wall-clock stalls are printed too; on a loaded machine they include time the OS gave
+    to other processes, so the assertion is on the GUI thread's own CPU time.
+    """
     window = MainWindow(ShellViewModel())
     qtbot.addWidget(window)
     install_labels(window, model)
@@ -297,28 +301,30 @@ def test_importing_many_labels_keeps_the_gui_responsive(
     labels = [{"address": "0x" + format(n, "040x"), "label": f"n{n}"} for n in range(10_000)]
     path = write_file(tmp_path / "many.json", labels=labels)
     stalls: list[float] = []
-    last = [time.perf_counter()]
+    busy: list[float] = []
+    last = [time.perf_counter(), time.thread_time()]
 
     def tick() -> None:
-        now = time.perf_counter()
+        """Record the wall time and the GUI thread's own CPU time since the last tick."""
+        now, cpu = time.perf_counter(), time.thread_time()
         stalls.append(now - last[0])
-        last[0] = now
+        busy.append(cpu - last[1])
+        last[:] = [now, cpu]
 
     timer = QTimer()
     timer.timeout.connect(tick)
     timer.start(5)
     started = time.perf_counter()
-    task = model.read_import(path)
-    data = wait(qtbot, task)
+    data = wait(qtbot, model.read_import(path))
     report = wait(qtbot, model.apply_import(data, overwrite=False))
     elapsed = time.perf_counter() - started
     timer.stop()
     assert report.added == 10_000 and widgets[7].tag.text() == "n7"
-    longest = max(stalls)
     print(
-        f"import 10,000 labels: {elapsed * 1000:.0f} ms, longest GUI stall {longest * 1000:.0f} ms"
+        f"import 10,000 labels: {elapsed * 1000:.0f} ms; longest GUI-thread stall "
+        f"{max(stalls) * 1000:.0f} ms wall, {max(busy) * 1000:.0f} ms of its own CPU"
     )
-    assert longest < 0.2
+    assert max(busy) < 0.05  # the GUI thread's own work between two ticks (load-independent)
 
 
 def test_a_command_cancelled_before_it_starts_leaves_no_warning(
@@ -358,3 +364,31 @@ def test_block_page_on_the_devnet_shows_user_labels_and_neighbour_links(
     set_label_lookup(None)
     set_entity_actions(None)
     run_in_qloop(qtbot, labels.aclose())
+
+
+def test_labels_tab_lists_edits_and_removes(qtbot: QtBot, model: LabelsViewModel) -> None:
+    wait(qtbot, model.set_label(BRIDGE, "zeta peg"))
+    wait(qtbot, model.set_label(ALICE, "Alice"))
+    dock = BookmarksView(model)
+    qtbot.addWidget(dock)
+    dock.show()
+    assert not dock.rename_button.isEnabled()  # no bookmarks on the first tab
+    dock.tabs.setCurrentWidget(dock.table)
+    assert dock.rename_button.text() == "Edit…" and dock.rename_button.isEnabled()
+    table = model.table
+    rows = [(table.index(r, 0).data(), table.index(r, 1).data()) for r in range(2)]
+    assert rows == [("Alice", to_checksum_address(ALICE, 31)), ("zeta peg", BRIDGE)]
+    rect = dock.table.visualRect(table.index(0, 1))
+    with qtbot.waitSignal(dock.link_activated, timeout=2000) as blocker:
+        qtbot.mouseClick(dock.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.mouseDClick(dock.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert blocker.args == [f"address/{ALICE}", False]
+    dock.ask_text = lambda parent, title, prompt, text: text + " (old)"
+    with qtbot.waitSignal(model.labels_changed, timeout=5000):
+        qtbot.mouseClick(dock.rename_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: model.get(ALICE) == "Alice (old)", timeout=5000)
+    dock.table.setCurrentIndex(table.index(1, 0))
+    with qtbot.waitSignal(model.labels_changed, timeout=5000):
+        qtbot.mouseClick(dock.remove_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: BRIDGE not in model, timeout=5000)
+    assert table.rowCount() == 1

@@ -72,6 +72,7 @@ class AddressLabel(LinkedValue):
         self.chain_id: int | None = None
         self.label: str | None = None
         self.user_label: str | None = None
+        self._shown = ""
         self._given_label: str | None = label
         self.set_address(address, chain_id, label)
         USER_LABELS.changed.connect(self._on_labels_changed)
@@ -83,40 +84,44 @@ class AddressLabel(LinkedValue):
         try:
             self.address = parse_address(address)
         except HexFormatError:
-            self.address = address
-            self.label = label
-            self.user_label = None
-            self.link.setText(address)
+            self.address = self._shown = address
             self.link.set_route(None)
-            self.link.setToolTip(plain_tooltip(f"{address}\nNot a 20-byte address"))
         else:
-            other = label if label is not None else known_label(self.address, chain_id)
-            self.user_label = USER_LABELS.get(self.address)
-            self.label = self.user_label or other
-            shown = self.display_text()
-            self.link.setText(shown)
+            self._shown = to_checksum_address(self.address, chain_id)
             self.link.set_route(f"address/{self.address}")
-            scheme = "EIP-55" if chain_id is None else f"EIP-1191, chain {chain_id}"
-            lines = [shown]
-            if self.user_label:
-                lines.append(f"Your label: {self.user_label}")
-            if other and other != self.user_label:
-                lines.append(other if not self.user_label else f"Known as: {other}")
-            self.link.setToolTip(plain_tooltip("\n".join([*lines, f"Checksum: {scheme}"])))
-        self.link.setAccessibleName(f"Address {self.display_text()}")
-        self._set_tag(self.label)
+        self.link.setText(self._shown)
+        self.link.setAccessibleName(f"Address {self._shown}")
+        self._show_label()
         self._refresh_copy()
 
+    def _show_label(self) -> None:
+        """Show the user's, the given or the known label in the tag and tooltip."""
+        if self.link.route() is None:
+            self.label, self.user_label = self._given_label, None
+            self.link.setToolTip(plain_tooltip(f"{self.address}\nNot a 20-byte address"))
+            self._set_tag(self.label)
+            return
+        given = self._given_label
+        other = given if given is not None else known_label(self.address, self.chain_id)
+        self.user_label = USER_LABELS.get(self.address)
+        self.label = self.user_label or other
+        scheme = "EIP-55" if self.chain_id is None else f"EIP-1191, chain {self.chain_id}"
+        lines = [self._shown]
+        if self.user_label:
+            lines.append(f"Your label: {self.user_label}")
+        if other and other != self.user_label:
+            lines.append(f"Known as: {other}" if self.user_label else other)
+        self.link.setToolTip(plain_tooltip("\n".join([*lines, f"Checksum: {scheme}"])))
+        self._set_tag(self.label)
+
     def _on_labels_changed(self) -> None:
-        """Redraw with the user's current label."""
-        self.set_address(self.address, self.chain_id, self._given_label)
+        """Redraw the label when the user's label of this address changed."""
+        if USER_LABELS.get(self.address) != self.user_label:
+            self._show_label()
 
     def display_text(self) -> str:
         """Return the address as shown: checksummed for the chain when valid."""
-        try:
-            return to_checksum_address(self.address, self.chain_id)
-        except HexFormatError:
-            return self.address
+        return self._shown
 
     def copy_text(self) -> str:
         """Copy the checksummed address."""
