@@ -7,10 +7,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from explorer.devnet.node import DevnetNode
 
 HOST = "127.0.0.1"
+EXIT_STOPPED_WHILE_LOADING = 3
 CHAIN_IDS = {"testnet": 31, "mainnet": 30}
 NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet", "mainnet")}
 
@@ -111,15 +114,30 @@ def _open(name: str, options: Options, executor: ThreadPoolExecutor) -> asyncio.
     return asyncio.get_running_loop().run_in_executor(executor, build)
 
 
-def _watch_stdin(stop: asyncio.Event) -> None:
-    """Set `stop` when stdin reaches EOF (the parent closed it or died)."""
+class StopRequest:
+    """Signals and stdin EOF: exit at once while loading, else wake the server to close."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.serving = False
+
+    def __call__(self) -> None:
+        """Handle one stop request."""
+        if not self.serving:
+            print("explorer devnet: stopped while loading", file=sys.stderr, flush=True)
+            os._exit(EXIT_STOPPED_WHILE_LOADING)  # nothing to clean up; snapshots are atomic
+        self.event.set()
+
+
+def _watch_stdin(stop: Callable[[], None]) -> None:
+    """Call `stop` on the loop when stdin reaches EOF (the parent closed it or died)."""
     loop = asyncio.get_running_loop()
 
     def wait_for_eof() -> None:
         with contextlib.suppress(OSError, ValueError):
             while sys.stdin.buffer.read(4096):
                 pass
-        loop.call_soon_threadsafe(stop.set)
+        loop.call_soon_threadsafe(stop)
 
     threading.Thread(target=wait_for_eof, name="stdin-eof", daemon=True).start()
 
@@ -127,11 +145,11 @@ def _watch_stdin(stop: asyncio.Event) -> None:
 async def serve_until_stopped(options: Options) -> int:
     """Open the nodes, serve them, print the URLs and READY, then wait for a stop."""
     args = options.args
-    stop = asyncio.Event()
+    stop = StopRequest()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(signum, stop.set)
+            loop.add_signal_handler(signum, stop)
     if args.stop_on_stdin_eof:
         _watch_stdin(stop)
     config = ServiceConfig(
@@ -152,8 +170,9 @@ async def serve_until_stopped(options: Options) -> int:
             running[name] = await serve(node, config, executor, HOST, port)
         if args.manifest_file is not None:
             args.manifest_file.write_text(json.dumps(manifests, indent=1))
+        stop.serving = True
         _announce(running, options.keys)
-        await stop.wait()
+        await stop.event.wait()
     finally:
         for network in running.values():
             await network.close()

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -99,3 +100,19 @@ def test_verbose_access_log_redacts_the_key() -> None:
             process.kill()
     assert f"POST /v2/{key[:4]}… -> 200" in stderr
     assert key not in stderr
+
+
+def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
+    """A child whose parent goes away during a cold build does not finish the build first."""
+    args = ("--network", "test", "--testnet-port", "0", "--key", "k", "--stop-on-stdin-eof")
+    command = [*devnet_command(*args)[:4], "--cache-dir", str(tmp_path), *args]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO
+    ) as process:
+        assert process.stdout is not None and process.stdin is not None
+        assert process.stdout.readline().startswith(b"PROGRESS ")
+        process.stdin.close()
+        began = time.monotonic()
+        assert process.wait(30) == 3
+        assert time.monotonic() - began < 10
+        assert b"stopped while loading" in process.stderr.read()  # type: ignore[union-attr]
