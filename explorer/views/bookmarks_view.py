@@ -167,6 +167,7 @@ class BookmarksView(QDockWidget):
         self.table.setModel(self.model.table)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setStretchLastSection(True)
         for view in (self.list, self.table):
