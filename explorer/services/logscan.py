@@ -189,6 +189,7 @@ class LogScanner:
         max_blocks: int = MAX_BLOCKS,
         target_logs: int = TARGET_LOGS,
         initial_blocks: int | None = None,
+        growth: float = GROWTH,
     ) -> None:
         """Use client's `call(method, params)` and `block_number()`."""
         if concurrency < 1 or max_blocks < 1 or target_logs < 1:
@@ -198,6 +199,7 @@ class LogScanner:
         self.max_blocks = max_blocks
         self.target_logs = target_logs
         self.initial_blocks = initial_blocks or max_blocks
+        self.growth = growth
         self.failed: list[FailedChunk] = []
         self.requests = 0
         self.splits = 0
@@ -373,7 +375,7 @@ class LogScanner:
         """Size the next chunks after the density of a finished one."""
         wanted = blocks * self.target_logs / max(found, 1)
         left = math.ceil((run.last - run.cursor + 1) / self.concurrency)
-        run.size = max(1, min(int(wanted), blocks * GROWTH, max(left, 1)))
+        run.size = max(1, min(int(wanted), int(blocks * self.growth), max(left, 1)))
 
     def _progress(self, run: _Run) -> ScanProgress:
         """Return the progress of a run."""

@@ -1,0 +1,179 @@
+"""Log scanning: pipelined scanner vs a sequential loop, table memory, GUI stalls while streaming.
+
+Run: .venv/bin/python bench/logs.py  (starts its own devnet child process; Qt offscreen).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
+
+import qasync
+from PySide6.QtWidgets import QApplication
+from views import Heartbeat, until
+
+from explorer.chain.records import Log
+from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
+from explorer.rpc.client import RpcClient
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.logscan import LogQuery, LogScanner
+from explorer.services.networks import DEVNET
+from explorer.services.session import Session
+from explorer.viewmodels.logs import LogsViewModel, LogTableModel, ScanState
+from explorer.views.logs_view import LogsView
+
+ROUNDS = 5
+ROWS = 100_000
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+
+
+async def sequential(client: RpcClient, query: LogQuery, head: int) -> int:
+    """The plain loop: one 2,000-block request at a time; return the log count."""
+    count = 0
+    for start in range(0, head + 1, 2000):
+        raw = await client.call("eth_getLogs", [query.filter_json(start, min(head, start + 1999))])
+        count += len([Log.from_json(item) for item in raw])
+    return count
+
+
+async def pipelined(client: RpcClient, query: LogQuery) -> int:
+    """The scanner with 4 requests in flight; return the log count."""
+    count = 0
+    async for batch in LogScanner(client, concurrency=4).scan(query):
+        count += len(batch)
+    return count
+
+
+async def bench_scan(url: str, head: int, expected: int) -> tuple[float, float]:
+    """Return the median seconds of (pipelined, sequential) whole-history Transfer scans."""
+    query = LogQuery(topics=((TRANSFER,),), from_block=0, to_block=head)
+    times: dict[str, list[float]] = {"pipelined": [], "sequential": []}
+    for _ in range(ROUNDS):
+        for name in times:
+            client = RpcClient(Endpoint.parse(url))
+            await client.block_number()  # warm the connection
+            started = time.perf_counter()
+            if name == "pipelined":
+                found = await pipelined(client, query)
+            else:
+                found = await sequential(client, query, head)
+            times[name].append(time.perf_counter() - started)
+            await client.aclose()
+            assert found == expected, (name, found, expected)
+    return statistics.median(times["pipelined"]), statistics.median(times["sequential"])
+
+
+def rss_mb() -> float:
+    """Return the process's resident memory in MB (Linux), or 0 when unknown."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError):
+        return 0.0
+
+
+def synthetic_rows(samples: list[dict[str, Any]], count: int) -> list[Log]:
+    """Return count logs shaped like real ones, each with its own hash and index."""
+    logs = []
+    for row in range(count):
+        obj = dict(samples[row % len(samples)])
+        obj["transactionHash"] = "0x" + f"{row:064x}"
+        obj["blockNumber"] = hex(row // 8)
+        obj["logIndex"] = hex(row % 8)
+        logs.append(Log.from_json(obj))
+    return logs
+
+
+def bench_memory(samples: list[dict[str, Any]]) -> tuple[float, float]:
+    """Return (tracemalloc MB, RSS MB) over baseline after loading 100,000 rows into the table."""
+    table = LogTableModel(DEVNET.chain_id)
+    gc.collect()
+    rss_before = rss_mb()
+    tracemalloc.start()
+    for first in range(0, ROWS, 5000):
+        table.add_logs(synthetic_rows(samples, min(5000, ROWS - first)))
+    gc.collect()
+    traced, _peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert table.total == ROWS
+    return traced / 2**20, rss_mb() - rss_before
+
+
+async def bench_stall(url: str, expected: int) -> tuple[float, float, int]:
+    """Return (worst stall s, seconds, rows) while a whole-history scan streams into the view."""
+    session = Session(DEVNET, Endpoint.parse(url))
+    model = LogsViewModel(session)
+    view = LogsView(model)
+    view.resize(1400, 800)
+    view.show()
+    model.set_field("topic0", TRANSFER)
+    beat = Heartbeat()
+    await asyncio.sleep(0.2)
+    beat.start()
+    started = time.perf_counter()
+    assert model.start()
+    await until(lambda: model.state is ScanState.DONE, timeout=300)
+    view.table.scrollToBottom()
+    QApplication.processEvents()
+    seconds = time.perf_counter() - started
+    stall = beat.stop()
+    rows = model.table.total
+    assert rows == expected, (rows, expected)
+    view.close()
+    await session.aclose()
+    return stall, seconds, rows
+
+
+async def main() -> None:
+    """Start the devnet, run the measurements, print the numbers."""
+    manifest_file = Path(tempfile.mkdtemp(prefix="bench-logs-")) / "manifest.json"
+    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
+    devnet = DevnetProcess(DevnetOptions(network="test"), command=command)
+    print("starting the devnet…", file=sys.stderr)
+    await devnet.start(timeout=900)
+    try:
+        manifest = json.loads(manifest_file.read_text())["testnet"]
+        url, head = devnet.url("testnet"), manifest["head_at_build"]
+        expected = manifest["transfer_log_count"]
+        fast, slow = await bench_scan(url, head, expected)
+        client = RpcClient(Endpoint.parse(url))
+        samples = await client.call("eth_getLogs", [{"fromBlock": "0x0", "toBlock": "0x3e8"}])
+        await client.aclose()
+        stall, stream_seconds, rows = await bench_stall(url, expected)
+    finally:
+        await devnet.stop()
+    traced, rss = bench_memory(samples)
+    print(
+        f"whole-history Transfer scan ({expected:,} logs, {head + 1:,} blocks): pipelined "
+        f"{fast * 1000:.0f} ms vs sequential 2,000-block loop {slow * 1000:.0f} ms, "
+        f"ratio {slow / fast:.2f}× (goal ≥ 2.5×)"
+    )
+    print(
+        f"100,000 rows in the table: {traced:.1f} MB traced, {rss:.1f} MB RSS over baseline "
+        f"(goal < 250 MB)"
+    )
+    print(
+        f"longest GUI-thread stall while {rows:,} rows streamed in ({stream_seconds:.2f} s): "
+        f"{stall * 1000:.1f} ms (goal < 50 ms)"
+    )
+
+
+if __name__ == "__main__":
+    qt_app = QApplication(sys.argv[:1])
+    qt_app.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(qt_app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        loop.run_until_complete(main())
