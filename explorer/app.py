@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_API", "pyside6")
 
@@ -41,6 +42,7 @@ class Application:
         self.http = make_http_client()
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
+        self.shell.token_store = settings
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
@@ -52,7 +54,7 @@ class Application:
         self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
-        self.manifest_file: Path | None = None
+        self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
         self._starting: asyncio.Future[None] | None = None
         self._restore()
 
@@ -116,9 +118,7 @@ class Application:
         """Start the devnet child process, showing progress, then open a session on it."""
         self.shell.on_network(DEVNET.name)
         self.shell.on_status("Starting the local devnet…")
-        command = devnet_command()
-        if self.manifest_file is not None:
-            command += ["--manifest-file", str(self.manifest_file)]
+        command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
         self.devnet = DevnetProcess(on_progress=self._on_devnet_progress, command=command)
         try:
             await self.devnet.start()
@@ -128,7 +128,25 @@ class Application:
             return
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
         self.networks.set_devnet_endpoint(endpoint)
-        self.shell.set_session(Session(DEVNET, endpoint, self.http), info)
+        self.shell.set_session(self._devnet_session(endpoint), info)
+
+    def _devnet_session(self, endpoint: Endpoint) -> Session:
+        """Return a session on the devnet that knows its seeded tokens and Multicall3."""
+        session = Session(DEVNET, endpoint, self.http)
+        manifest = self.devnet_manifest()
+        tokens = (manifest.get("token"), manifest.get("collectible"))
+        session.extra_tokens = tuple(str(token) for token in tokens if token)
+        session.multicall = str(manifest.get("multicall") or session.multicall)
+        return session
+
+    def devnet_manifest(self) -> dict[str, Any]:
+        """Return the devnet test network's seed manifest ({} when unknown)."""
+        try:
+            manifests = json.loads(self.manifest_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        testnet = manifests.get("testnet") if isinstance(manifests, dict) else None
+        return testnet if isinstance(testnet, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
         """Show devnet start-up progress in the status bar."""
@@ -139,11 +157,11 @@ class Application:
         from explorer.screenshots import take_screenshots, wait_for
 
         ready = await wait_for(lambda: self.shell.head is not None, timeout=600)
-        if not ready or self.manifest_file is None or not self.manifest_file.exists():
+        manifest = self.devnet_manifest()
+        if not ready or not manifest:
             print("screenshots: the devnet did not become ready", file=sys.stderr)
             self.window.close()
             return
-        manifest = json.loads(self.manifest_file.read_text())["testnet"]
         written = await take_screenshots(
             self.window, manifest, directory, settings_dialog=self._settings_dialog
         )
@@ -177,8 +195,6 @@ def run(options: argparse.Namespace) -> int:
     loop = qasync.QEventLoop(qt_app)
     asyncio.set_event_loop(loop)
     app = Application(Settings(), use_devnet=options.devnet)
-    if options.screenshot is not None:
-        app.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "manifest.json"
     app.window.show()
     closed = asyncio.Event()
     qt_app.lastWindowClosed.connect(closed.set)

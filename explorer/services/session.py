@@ -15,6 +15,7 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
+from explorer.services.tokens import MULTICALL3
 
 HeadListener = Callable[[int], None]
 ErrorListener = Callable[[RpcError], None]
@@ -37,6 +38,8 @@ class Session:
         self.network = network
         self.endpoint = endpoint
         self.client = RpcClient(endpoint, http=http)
+        self.extra_tokens: tuple[str, ...] = ()
+        self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
         self.probe: ProbeResult | None = None
         self.last_latency: float | None = None

@@ -8,8 +8,9 @@ from PySide6.QtCore import QObject, Signal
 
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import chain_name
-from explorer.services.routes import Route
+from explorer.services.routes import Page, Route
 from explorer.services.session import HeadEvent, Session
+from explorer.viewmodels.address_page import AddressPageViewModel, TokenStore
 from explorer.viewmodels.page import PageViewModel
 
 HEAD_POLL_SECONDS = 5.0
@@ -42,6 +43,7 @@ class ShellViewModel(QObject):
         self.chain_check = "not checked"
         self.info = ""
         self._connect_task: asyncio.Task[None] | None = None
+        self.token_store: TokenStore | None = None
         self._closing: asyncio.Future[None] | None = None
 
     def on_status(self, text: str) -> None:
@@ -138,6 +140,16 @@ class ShellViewModel(QObject):
 
     def create_page_for(self, session: Session, route: Route) -> PageViewModel:
         """Return a loading view model for a route's page read through a given session."""
-        page = PageViewModel(session, route, self)
+        if route.page is Page.ADDRESS:
+            page: PageViewModel = AddressPageViewModel(
+                session,
+                route,
+                store=self.token_store,
+                extra_tokens=session.extra_tokens,
+                multicall=session.multicall,
+                parent=self,
+            )
+        else:
+            page = PageViewModel(session, route, self)
         page.load()
         return page

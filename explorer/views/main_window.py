@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.services.routes import Page, Route
+from explorer.viewmodels.address_page import AddressPageViewModel
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.address_view import AddressView
 from explorer.views.document_view import plain_label, tone_palette
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import network_combo
@@ -173,7 +175,7 @@ class MainWindow(QMainWindow):
             home = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
             home.setAlignment(Qt.AlignmentFlag.AlignCenter)
             return home
-        view = PageView(model)
+        view = AddressView(model) if isinstance(model, AddressPageViewModel) else PageView(model)
         view.link_activated.connect(self._open_text_route)
         return view
 
