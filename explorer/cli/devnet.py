@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir
-from explorer.devnet.server import RunningNetwork, ServiceConfig, big_stack_executor, serve
+from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
 
 if TYPE_CHECKING:
     from explorer.devnet.node import DevnetNode

@@ -6,13 +6,8 @@ import datetime as dt
 
 import pytest
 
-from explorer.devnet.server import (
-    QuotaBook,
-    key_from_path,
-    nesting_depth,
-    redact_key,
-    seconds_to_utc_midnight,
-)
+from explorer.devnet.envelope import nesting_depth
+from explorer.devnet.server import QuotaBook, key_from_path, redact_key, seconds_to_utc_midnight
 
 
 @pytest.mark.parametrize(
