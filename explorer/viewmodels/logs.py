@@ -293,7 +293,7 @@ FIELDS = (
     "from_block",
     "to_block",
 )
-APPEND_SLICE = 500
+APPEND_SLICE = 200
 # The window parses each answer on its own thread: small answers keep it smooth (a 4x
 # surprise in log density still stays under ~2 MB of JSON).
 GUI_INITIAL_BLOCKS = 16

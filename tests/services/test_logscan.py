@@ -22,7 +22,7 @@ from rpc.scripted_server import (
 from explorer.chain.records import Log
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import InvalidInput, NodeError
+from explorer.rpc.errors import AuthError, InvalidInput, NodeError
 from explorer.rpc.retry import RetryPolicy
 from explorer.services.logscan import (
     FailedChunk,
@@ -352,3 +352,17 @@ def test_progress_eta_and_csv_fields(node: ScriptedServer) -> None:
         "0x",
         "",
     ]
+
+
+def test_auth_error_ends_the_scan(node: ScriptedServer) -> None:
+    """A refused key fails every range alike: the scan stops at once instead of going on."""
+    node.fallback = html(403)
+    query = LogQuery(from_block=0, to_block=99_999)
+
+    async def use(client: RpcClient) -> int:
+        scanner = LogScanner(client, concurrency=2, max_blocks=100)
+        with pytest.raises(AuthError):
+            await collect(scanner, query)
+        return scanner.requests
+
+    assert with_client(node.url, use, retry=NO_RETRY) <= 4
