@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,7 +25,7 @@ from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.viewmodels.tx_table import ROUTE_ROLE
 
 ROW_HEIGHT = 22
-COLUMN_WIDTHS = (70, 150, 40, 200, 90, 400, 150, 150, 150, 150)
+COLUMN_WIDTHS = (70, 150, 40, 200, 90, 460, 150, 150, 150, 150)
 FIELD_ROWS = (
     ("addresses", "Addresses", "0x… (any of; separate with commas or spaces)"),
     ("topic0", "Topic 0", "event signature hash, or several (any of)"),
@@ -197,6 +197,17 @@ class LogsView(QWidget):
         self.on_progress()
 
     def on_progress(self) -> None:
-        """Show the progress bar and its text."""
+        """Show the progress bar and its text; keep following new rows at the table's end."""
         self.progress.setValue(int(self.model.fraction * 1000))
         self.progress_label.setText(self.model.progress_text)
+        rows, bar = self.model.table, self.table.verticalScrollBar()
+        if rows.canFetchMore(QModelIndex()) and bar.value() >= bar.maximum():
+            rows.fetchMore(QModelIndex())
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Recolor the field messages when the palette changes (light/dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            color = message_color(self.palette()).name()
+            for label in self.messages.values():
+                label.setStyleSheet(f"color: {color};")
+        super().changeEvent(event)
