@@ -13,7 +13,7 @@ from explorer.chain.mergemining import build_merge_mining_fields, compose_hash_f
 from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRecord
 
 MINIMUM_GAS_PRICE = 60_000_000
-BASE_DIFFICULTY = 0x1AA2B738
+BASE_DIFFICULTY = 32  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
 EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
 
 
@@ -33,8 +33,8 @@ class BlockDraft:
 
 
 def difficulty_of(number: int) -> int:
-    """A deterministic, slightly varying difficulty for block number."""
-    return BASE_DIFFICULTY + int.from_bytes(keccak(b"difficulty" + number.to_bytes(8, "big"))[:2])
+    """A deterministic, slightly varying difficulty for block number (32 to 287)."""
+    return BASE_DIFFICULTY + keccak(b"difficulty" + number.to_bytes(8, "big"))[0]
 
 
 def trie_root(items: Sequence[list[object]]) -> bytes:
@@ -79,6 +79,7 @@ def _merge_mining(plain_header_hash: bytes, draft: BlockDraft, parent_hash: byte
         previous_block_hash=keccak(b"bitcoin-parent" + draft.number.to_bytes(8, "big")),
         time=draft.timestamp,
         seed=draft.number.to_bytes(8, "big"),
+        rsk_difficulty=difficulty_of(draft.number),
     )
     return MergeMining(fields.header, fields.coinbase, fields.merkle_proof, hash_for_mm)
 
