@@ -170,6 +170,7 @@ class Application:
     async def aclose(self) -> None:
         """Close the session and stop the devnet."""
         self.save()
+        await self.labels.aclose()
         session = self.shell.session
         if session is not None:
             await session.aclose()

@@ -19,6 +19,12 @@ from explorer.views.main_window import MainWindow
 
 
 @pytest.fixture
+def devnet_manifest(devnet: Any) -> dict[str, Any]:
+    """The seed manifest of the devnet's test network."""
+    return devnet.manifest("testnet")  # type: ignore[no-any-return]
+
+
+@pytest.fixture
 def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Any) -> Iterator[Session]:
     """A session on the devnet's test network."""
     session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))

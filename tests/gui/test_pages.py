@@ -49,6 +49,7 @@ def test_block_page_shows_fields_merge_mining_and_transactions(
     ):
         assert field_text(page, label), label
     assert "equals hashForMergedMining" in field_text(page, "RSKBLOCK: tag")
+    assert field_text(page, "Verified").startswith("Yes")
     assert field_text(page, "Height in hashForMergedMining") == f"{number:,}"
     table = page.model.transactions
     assert table.total >= 1
@@ -150,13 +151,14 @@ def test_chain_mismatch_banner_and_state(qtbot: Any, window: MainWindow, devnet:
     page = wait_loaded(qtbot, window)
     assert page.model.state is PageState.MISMATCH
     assert page.currentWidget() is page.mismatch
+    run_in_qloop(qtbot, wrong.aclose())
 
 
 def test_search_routes_and_inline_errors(qtbot: Any, window: MainWindow) -> None:
     """Bad input gets an inline message and costs no request; a block number opens the block."""
     stats = window.shell.session.client.stats  # type: ignore[union-attr]
     before = stats.total
-    window.search_bar.setText("0x123")
+    window.search_bar.setText("0x" + "1" * 63)
     qtbot.keyClick(window.search_bar, Qt.Key.Key_Return)
     assert window.search_message.isVisible()
     assert "hex" in window.search_message.text()
