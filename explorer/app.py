@@ -46,9 +46,9 @@ class Application:
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
-        self.window.attach_networks(
-            self.networks, lambda: SettingsDialog(self.networks, self.window)
-        )
+        self.window.attach_networks(self.networks, self._settings_dialog)
+        self.labels = LabelsViewModel()
+        self.bookmarks_dock = install_labels(self.window, self.labels)
         self.networks.current_changed.connect(self._on_network_choice)
         self.networks.networks_changed.connect(self._on_network_choice)
         self.shell.session_changed.connect(self._bind_search)
