@@ -26,10 +26,12 @@ from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
+from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.bookmarks_view import install_labels
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 
