@@ -15,8 +15,11 @@ from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 from qt_helpers import run_in_qloop
+from rpc.scripted_server import ScriptedServer, html
+from services.test_logscan import answer_logs
 
 from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.retry import RetryPolicy
 from explorer.services.networks import DEVNET
 from explorer.services.session import Session
 from explorer.viewmodels.logs import (
@@ -216,3 +219,35 @@ def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
     assert session.client.stats.by_method["eth_getLogs"] == sent
     assert view.start_button.isEnabled() and not view.cancel_button.isEnabled()
     assert model.progress is None or model.progress.fraction < 1.0
+
+
+def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any) -> None:
+    """A range that fails leaves Retry enabled; retrying puts its rows between the others."""
+    node = ScriptedServer(answer_logs)
+    node.script(answer_logs, html(502))
+    endpoint = Endpoint.parse(node.url)
+    session = Session(DEVNET, endpoint)
+    session.client.retry = RetryPolicy(attempts=1)
+    model = LogsViewModel(session, concurrency=1)
+    view = LogsView(model)
+    qtbot.addWidget(view)
+    try:
+        model.set_field("from_block", "0")
+        model.set_field("to_block", "300")
+        assert model.start()
+        qtbot.waitUntil(lambda: model.state is not ScanState.RUNNING, timeout=20_000)
+        assert model.state is ScanState.DONE, model.message
+        assert model.can_retry and view.retry_button.isEnabled()
+        assert "Retry" in model.message and "failed" in model.progress_text
+        missing = 301 - model.table.total
+        assert missing > 0
+        qtbot.mouseClick(view.retry_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: model.state is ScanState.DONE, timeout=20_000)
+        assert model.table.total == 301 and not model.can_retry
+        while model.table.canFetchMore(QModelIndex()):
+            model.table.fetchMore(QModelIndex())
+        blocks = [model.table.log(row).block_number for row in range(301)]
+        assert blocks == list(range(301))
+    finally:
+        run_in_qloop(qtbot, session.aclose())
+        node.close()
