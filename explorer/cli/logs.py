@@ -107,9 +107,11 @@ class ProgressLine:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.last = 0.0
+        self.latest: ScanProgress | None = None
 
     def __call__(self, progress: ScanProgress, final: bool = False) -> None:
         """Print one progress line when due."""
+        self.latest = progress
         now = time.monotonic()
         if not final and now - self.last < PROGRESS_EVERY:
             return
@@ -176,6 +178,8 @@ async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace)
             f"{chunk.error.message}",
             file=sys.stderr,
         )
+    if progress.latest is not None:
+        progress(progress.latest, final=True)
     print(f"{out.count} logs written", file=sys.stderr)
     return EXIT_REMOTE if scanner.failed else EXIT_OK
 
