@@ -28,7 +28,7 @@ MAX_BLOCKS = 2000
 TARGET_LOGS = 2500
 GROWTH = 4
 TAGS = ("earliest", "latest", "pending")
-PARSE_SLICE = 200
+PARSE_SLICE = 100
 FATAL = (ErrorKind.AUTH, ErrorKind.RATE_LIMITED, ErrorKind.CHAIN_MISMATCH, ErrorKind.INVALID_INPUT)
 
 Topics = tuple[tuple[str, ...] | None, ...]

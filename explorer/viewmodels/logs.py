@@ -293,11 +293,11 @@ FIELDS = (
     "from_block",
     "to_block",
 )
-APPEND_SLICE = 200
+APPEND_SLICE = 100
 # The window parses each answer on its own thread: small answers keep it smooth (a 4x
 # surprise in log density still stays under ~2 MB of JSON).
 GUI_INITIAL_BLOCKS = 16
-GUI_TARGET_LOGS = 800
+GUI_TARGET_LOGS = 500
 GUI_GROWTH = 2.0
 _SEPARATORS = re.compile(r"[\s,;|]+")
 
