@@ -200,6 +200,7 @@ def run(options: argparse.Namespace) -> int:
     app = Application(Settings(), use_devnet=options.devnet)
     app.window.show()
     closed = asyncio.Event()
+    qt_app.setQuitOnLastWindowClosed(False)  # the loop must outlive the window to shut down
     qt_app.lastWindowClosed.connect(closed.set)
 
     async def main() -> None:

@@ -74,8 +74,7 @@ async def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> bool
 async def settle(window: QWidget) -> None:
     """Let layouts and paints finish."""
     for _ in range(5):
-        QApplication.processEvents()
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the qasync loop processes Qt events meanwhile
     window.repaint()
 
 
@@ -87,7 +86,7 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
     if page is not None:
         await wait_for(lambda: page.model.state is not PageState.LOADING)
         await settle(window)
-        if page.model.transactions.total:
+        if page.model.transactions.total > 100:
             page.content.setCurrentIndex(1)
             await wait_for(
                 lambda: (
@@ -125,6 +124,7 @@ async def take_screenshots(
 ) -> list[Path]:
     """Render every screen in light and dark palettes; return the files written."""
     directory.mkdir(parents=True, exist_ok=True)
+    window.resize(1280, 900)
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     light = app.palette()

@@ -170,7 +170,7 @@ def _bitcoin_header_fields(report: MergeMiningReport) -> list[Field]:
         fmt.text_field(
             "Bitcoin bits",
             f"0x{header.bits:08x} (target 0x{header.target:064x}, "
-            f"difficulty {header.difficulty:,.2f})",
+            f"difficulty {fmt.difficulty_text(header.difficulty)})",
         ),
         fmt.text_field("Bitcoin nonce", f"{header.nonce:,} (0x{header.nonce:08x})"),
     ]

@@ -105,3 +105,8 @@ def quantity_field(label: str, value: int | None) -> Field:
     if value is None:
         return Field(label, "—", Kind.TEXT, tone=Tone.MUTED)
     return Field(label, f"{value:,}", Kind.TEXT, value, hex(value))
+
+
+def difficulty_text(difficulty: float) -> str:
+    """Return a Bitcoin difficulty readably, tiny regtest values included."""
+    return f"{difficulty:,.2f}" if difficulty >= 0.01 else f"{difficulty:.3g}"

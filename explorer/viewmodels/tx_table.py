@@ -44,7 +44,7 @@ def method_text(tx: Transaction) -> str:
         return "REMASC"
     if tx.is_contract_creation:
         return "Contract creation"
-    return method_label(tx.input) or "Transfer"
+    return method_label(tx.input) or "Value transfer"
 
 
 class BlockTransactionsModel(QAbstractTableModel):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -12,6 +12,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -20,8 +22,19 @@ from PySide6.QtWidgets import (
 
 from explorer.services.routes import Page
 from explorer.viewmodels.page import PageState, PageViewModel
-from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.viewmodels.tx_table import ROUTE_ROLE, Column
 from explorer.views.document_view import DocumentView, plain_label, raw_json_box
+
+
+class AmountDelegate(QStyledItemDelegate):
+    """Elides amounts at the right, so their leading digits always show."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """Use right elision for this column."""
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
 
 
 def skeleton(rows: int = 8) -> QWidget:
@@ -54,6 +67,9 @@ def message_panel(title: str, detail: str) -> tuple[QWidget, QLabel, QLabel]:
     heading.setFont(font)
     text = plain_label(detail)
     text.setWordWrap(True)
+    text.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+    text.setMinimumWidth(520)
+    text.setMaximumWidth(760)
     layout.addWidget(heading, alignment=Qt.AlignmentFlag.AlignHCenter)
     layout.addWidget(text, alignment=Qt.AlignmentFlag.AlignHCenter)
     return widget, heading, text
@@ -102,9 +118,12 @@ class PageView(QStackedWidget):
         table.verticalHeader().setDefaultSectionSize(22)
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((180, 150, 150, 130, 130, 70, 120)):
+        for column, width in enumerate((200, 170, 170, 170, 190, 70, 140)):
             table.setColumnWidth(column, width)
         header.setStretchLastSection(True)
+        amounts = AmountDelegate(table)
+        for column in (Column.VALUE, Column.FEE):
+            table.setItemDelegateForColumn(column, amounts)
         table.clicked.connect(self._on_table_click)
         return table
 
