@@ -13,13 +13,12 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from explorer.devnet.envelope import big_stack_executor
-from explorer.devnet.process import default_cache_dir
+from explorer.devnet.process import default_cache_dir, devnet_command
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
 
 if TYPE_CHECKING:
@@ -27,7 +26,9 @@ if TYPE_CHECKING:
 
 HOST = "127.0.0.1"
 EXIT_STOPPED_WHILE_LOADING = 3
+PREBUILD_AFTER_SECONDS = 4.0
 CHAIN_IDS = {"testnet": 31, "mainnet": 30}
+NETWORK_FLAGS = {"testnet": "test", "mainnet": "main"}
 NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet", "mainnet")}
 
 
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--max-batch", type=POSITIVE, default=50, help="largest accepted batch")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
     add("--manifest-file", type=Path, default=None, help="write the seed manifests here (JSON)")
+    add("--prebuild-only", action="store_true", help=argparse.SUPPRESS)
     add("--verbose", action="store_true", help="log every request (API keys redacted)")
     return parser
 
@@ -94,8 +96,8 @@ class Options:
         return {name: ports[name] for name in wanted}
 
 
-def _open(name: str, options: Options, executor: ThreadPoolExecutor) -> asyncio.Future[DevnetNode]:
-    """Open a network's node on its own thread, reporting progress lines."""
+async def _open(name: str, options: Options) -> DevnetNode:
+    """Open a network's node on a worker thread, reporting progress lines."""
     args = options.args
 
     def progress(stage: str, fraction: float) -> None:
@@ -112,7 +114,11 @@ def _open(name: str, options: Options, executor: ThreadPoolExecutor) -> asyncio.
             progress=progress,
         )
 
-    return asyncio.get_running_loop().run_in_executor(executor, build)
+    executor = big_stack_executor(f"devnet-load-{name}")
+    try:
+        return await asyncio.get_running_loop().run_in_executor(executor, build)
+    finally:
+        executor.shutdown(wait=False)
 
 
 class StopRequest:
@@ -143,6 +149,55 @@ def _watch_stdin(stop: Callable[[], None]) -> None:
     threading.Thread(target=wait_for_eof, name="stdin-eof", daemon=True).start()
 
 
+async def _relay_lines(stream: asyncio.StreamReader) -> None:
+    """Copy a helper's stdout lines (its PROGRESS) to ours."""
+    async for line in stream:
+        sys.stdout.write(line.decode("utf-8", "replace"))
+        sys.stdout.flush()
+
+
+async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subprocess.Process:
+    """Load or build a network's snapshot in a helper process, on another core, meanwhile."""
+    cache_dir = args.cache_dir or default_cache_dir()
+    flags = ["--prebuild-only", "--stop-on-stdin-eof", "--cache-dir", str(cache_dir)]
+    flags += ["--network", NETWORK_FLAGS[name]]
+    return await asyncio.create_subprocess_exec(
+        *devnet_command(),
+        *flags,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+
+
+async def _open_all(options: Options) -> dict[str, DevnetNode]:
+    """Open the networks; while a slow (cold) first one builds, a helper builds the other."""
+    first, *others = options.ports()
+    opening = asyncio.ensure_future(_open(first, options))
+    helper = None
+    if others:
+        done, _ = await asyncio.wait({opening}, timeout=PREBUILD_AFTER_SECONDS)
+        helper = None if done else await _start_prebuild(others[-1], options.args)
+    relay = asyncio.create_task(_relay_lines(helper.stdout)) if helper and helper.stdout else None
+    nodes = {first: await opening}
+    if helper is not None:
+        await helper.wait()  # the snapshot is saved now (if the helper failed, open_node builds)
+    for name in others:
+        nodes[name] = await _open(name, options)
+    if relay is not None:
+        await relay
+    return nodes
+
+
+async def prebuild_only(options: Options) -> int:
+    """Load or build the selected networks' snapshots, then exit (helper mode)."""
+    if options.args.stop_on_stdin_eof:
+        _watch_stdin(StopRequest())
+    for name in options.ports():
+        await _open(name, options)
+    return 0
+
+
 async def serve_until_stopped(options: Options) -> int:
     """Open the nodes, serve them, print the URLs and READY, then wait for a stop."""
     args = options.args
@@ -160,15 +215,11 @@ async def serve_until_stopped(options: Options) -> int:
         block_time=max(args.block_time, 0.0),
     )
     running: dict[str, RunningNetwork] = {}
-    manifests: dict[str, object] = {}
-    executors: list[ThreadPoolExecutor] = []
+    nodes = await _open_all(options)
+    manifests = {name: node.manifest.to_json() for name, node in nodes.items()}
     try:
         for name, port in options.ports().items():
-            executor = big_stack_executor(f"devnet-{name}")
-            executors.append(executor)
-            node = await _open(name, options, executor)
-            manifests[name] = node.manifest.to_json()
-            running[name] = await serve(node, config, executor, HOST, port)
+            running[name] = await serve(nodes[name], config, HOST, port)
         if args.manifest_file is not None:
             args.manifest_file.write_text(json.dumps(manifests, indent=1))
         stop.serving = True
@@ -177,8 +228,6 @@ async def serve_until_stopped(options: Options) -> int:
     finally:
         for network in running.values():
             await network.close()
-        for executor in executors:
-            executor.shutdown(wait=True, cancel_futures=True)
     return 0
 
 
@@ -194,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run `explorer devnet`; return the exit status."""
     args = build_parser().parse_args(argv)
     keys = tuple(args.key)
+    if args.prebuild_only:
+        return asyncio.run(prebuild_only(Options(args, keys)))
     if not keys:
         keys = (secrets.token_hex(16),)
         print(f"No --key given; generated API key: {keys[0]}", flush=True)

@@ -230,34 +230,36 @@ class RedactingAccessLogger(AbstractAccessLogger):
 
 @dataclass
 class RunningNetwork:
-    """One network being served: its runner, bound port and mining task."""
+    """One network being served: its runner, bound port, mining task and threads."""
 
     runner: web.AppRunner
     port: int
     mining: asyncio.Task[None] | None
-    parser: ThreadPoolExecutor
+    threads: tuple[ThreadPoolExecutor, ...]
 
     def base_url(self, host: str = "127.0.0.1") -> str:
         """The base address, without key."""
         return f"http://{host}:{self.port}"
 
     async def close(self) -> None:
-        """Stop mining and serving."""
+        """Stop mining and serving, then the worker threads."""
         if self.mining is not None:
             self.mining.cancel()
             await asyncio.gather(self.mining, return_exceptions=True)
         await self.runner.cleanup()
-        self.parser.shutdown(wait=False, cancel_futures=True)
+        for executor in self.threads:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 async def serve(
-    node: Node,
-    config: ServiceConfig,
-    executor: ThreadPoolExecutor,
-    host: str = "127.0.0.1",
-    port: int = 0,
+    node: Node, config: ServiceConfig, host: str = "127.0.0.1", port: int = 0
 ) -> RunningNetwork:
-    """Serve one network on host:port (0 = a free port) until closed."""
+    """Serve one network on host:port (0 = a free port) until closed.
+
+    The node runs on a thread of its own, JSON parsing on another: the event loop only
+    moves bytes, so a slow call never stalls authentication or other networks.
+    """
+    executor = big_stack_executor("devnet-node")
     parser = big_stack_executor("devnet-json")
     service = RpcService(node, config, executor, parser)
     runner = web.AppRunner(
@@ -270,4 +272,4 @@ async def serve(
     await site.start()
     bound = runner.addresses[0][1]
     mining = asyncio.create_task(service.mine_forever()) if config.block_time > 0 else None
-    return RunningNetwork(runner, int(bound), mining, parser)
+    return RunningNetwork(runner, int(bound), mining, (executor, parser))

@@ -116,3 +116,19 @@ def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
         assert process.wait(30) == 3
         assert time.monotonic() - began < 10
         assert b"stopped while loading" in process.stderr.read()  # type: ignore[union-attr]
+
+
+def test_prebuild_only_prepares_the_snapshot_and_exits() -> None:
+    """Helper mode (used while another network builds): load or build, report, exit 0."""
+    result = subprocess.run(
+        devnet_command("--prebuild-only", "--network", "main"),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=280,
+    )
+    assert result.returncode == 0, result.stderr
+    progress = [json.loads(line.split(" ", 1)[1]) for line in result.stdout.splitlines()]
+    assert progress and {entry["network"] for entry in progress} == {"mainnet"}
+    assert progress[-1]["fraction"] == 1.0
+    assert "READY" not in result.stdout
