@@ -143,6 +143,7 @@ class DevnetProcess:
             await self._process.wait()
         finally:
             if not ready.done():
+                await asyncio.wait(self._readers[1:], timeout=2)  # the last words on stderr
                 ready.set_exception(DevnetStartError(self._exit_message()))
 
     def _report_progress(self, line: dict[str, object]) -> None:

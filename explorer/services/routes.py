@@ -13,6 +13,7 @@ class Page(enum.Enum):
     BLOCK = "block"
     TX = "tx"
     ADDRESS = "address"
+    LOGS = "logs"
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Route:
 
     def __str__(self) -> str:
         """Return the route as text, e.g. `tx/0xabc…`."""
-        return self.page.value if self.page is Page.HOME else f"{self.page.value}/{self.target}"
+        return self.page.value if self.page in TARGETLESS else f"{self.page.value}/{self.target}"
 
     @classmethod
     def parse(cls, text: str) -> Route:
@@ -34,12 +35,14 @@ class Route:
             page = Page(page_name)
         except ValueError:
             raise ValueError(f"not a route: {text!r}") from None
-        if (page is Page.HOME) != (target == ""):
+        if (page in TARGETLESS) != (target == ""):
             raise ValueError(f"not a route: {text!r}")
         return cls(page, target)
 
 
+TARGETLESS = frozenset({Page.HOME, Page.LOGS})
 HOME = Route(Page.HOME)
+LOGS = Route(Page.LOGS)
 
 
 def block_route(number_or_hash: int | str) -> Route:

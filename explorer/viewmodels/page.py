@@ -73,7 +73,13 @@ class PageViewModel(QObject):
             return
         if self.document is None:
             self._set(PageState.LOADING)
-        self._task = asyncio.ensure_future(self._run(self._generation))
+        try:
+            loop = asyncio.get_event_loop_policy().get_event_loop()
+        except RuntimeError:
+            return  # no event loop any more: the app is shutting down
+        if loop.is_closed():
+            return
+        self._task = loop.create_task(self._run(self._generation))
 
     def on_retry(self) -> None:
         """Load again after an error."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QCompleter,
@@ -18,15 +18,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.services.routes import Page, Route
+from explorer.services.routes import LOGS, Page, Route
 from explorer.viewmodels.address_page import AddressPageViewModel
 from explorer.viewmodels.document import Tone
+from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.address_view import AddressView
 from explorer.views.document_view import plain_label, tone_palette
+from explorer.views.logs_view import LogsView
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import network_combo
 
@@ -67,6 +69,8 @@ class MainWindow(QMainWindow):
         self.back_action.setToolTip("Back (Alt+Left)")
         self.forward_action = toolbar.addAction("Forward ▶", self.navigator.forward)
         self.forward_action.setToolTip("Forward (Alt+Right)")
+        self.logs_action = toolbar.addAction("Logs", lambda: self.navigator.open_tab(LOGS))
+        self.logs_action.setToolTip("Logs explorer: eth_getLogs over any range (new tab)")
         self.search_bar = QLineEdit()
         self.search_bar.setPlaceholderText(
             "Search by block number, transaction or block hash, address, or name.rsk"
@@ -170,6 +174,10 @@ class MainWindow(QMainWindow):
 
     def _page_widget(self, route: Route) -> QWidget:
         """Return the widget of a route's page."""
+        if route.page is Page.LOGS and self.shell.session is not None:
+            logs = LogsView(LogsViewModel(self.shell.session))
+            logs.link_activated.connect(self._open_text_route)
+            return logs
         model = self.shell.create_page(route)
         if model is None:
             home = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
@@ -184,6 +192,8 @@ class MainWindow(QMainWindow):
         """Return a short tab title for a route."""
         if route.page is Page.HOME:
             return "Home"
+        if route.page is Page.LOGS:
+            return "Logs"
         target = route.target
         short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
         return f"{route.page.value.capitalize()} {short}"
@@ -219,10 +229,18 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _dispose(widget: QWidget | None) -> None:
         """Cancel a page's work and delete its widget."""
-        if isinstance(widget, PageView):
+        if isinstance(widget, PageView | LogsView):
             widget.model.dispose()
         if widget is not None:
             widget.deleteLater()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Stop every page's work (loads, refresh timers) when the window closes."""
+        for index in range(self.tabs.count()):
+            widget = self.tabs.widget(index)
+            if isinstance(widget, PageView | LogsView):
+                widget.model.dispose()
+        super().closeEvent(event)
 
     def current_page(self) -> PageView | None:
         """Return the page view of the current tab, if it shows one."""

@@ -13,6 +13,7 @@ from explorer.services.networks import DEVNET
 from explorer.services.routes import Route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.page import PageState
+from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 
@@ -193,3 +194,13 @@ def test_history_and_tabs(qtbot: Any, window: MainWindow) -> None:
     assert window.tabs.count() == tabs + 1
     window.navigator.close_tab(window.tabs.count() - 1)
     assert window.tabs.count() == tabs
+
+
+def test_logs_action_opens_the_logs_explorer_tab(qtbot: Any, window: MainWindow) -> None:
+    """The toolbar's Logs action opens the Logs explorer in a new tab of the navigator."""
+    tabs = window.tabs.count()
+    window.logs_action.trigger()
+    assert window.tabs.count() == tabs + 1
+    assert str(window.navigator.route()) == "logs"
+    assert isinstance(window.tabs.currentWidget(), LogsView)
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Logs"
