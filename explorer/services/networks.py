@@ -90,12 +90,14 @@ def chain_name(chain_id: int | None) -> str:
     return CHAIN_NAMES.get(chain_id, f"chain {chain_id}")
 
 
-def custom_network(name: str, chain_id: int, currency: str = "RBTC") -> Network:
-    """Return a user-defined network (its endpoint is stored with the settings)."""
+def custom_network(name: str, chain_id: int) -> Network:
+    """Return a user-defined network; on RSK's chain ids it keeps their currency and RNS."""
+    like = next((n for n in (MAINNET, TESTNET) if n.chain_id == chain_id), None)
     return Network(
         id=f"custom:{name}",
         name=name,
         chain_id=chain_id,
-        currency=currency,
+        currency=like.currency if like else "RBTC",
         kind=NetworkKind.CUSTOM,
+        rns_registry=like.rns_registry if like else None,
     )

@@ -220,11 +220,7 @@ class NetworksViewModel(QObject):
     @staticmethod
     def _custom_network(custom: CustomEndpoint) -> Network:
         """Return the Network of a custom endpoint; RSK chain ids keep currency and RNS."""
-        like = next((n for n in BUILTIN if n.hosted_base and n.chain_id == custom.chain_id), None)
-        if like is None:
-            return custom_network(custom.name, custom.chain_id)
-        network = custom_network(custom.name, custom.chain_id, like.currency)
-        return dataclasses.replace(network, rns_registry=like.rns_registry)
+        return custom_network(custom.name, custom.chain_id)
 
     @property
     def current_id(self) -> str:

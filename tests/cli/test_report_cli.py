@@ -1,0 +1,82 @@
+"""`explorer report` as a subprocess on the devnet: text and JSON pages, exit codes, no key."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+MISSING = "0x" + "ab" * 32
+
+
+def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `explorer report` with the devnet's URL; the key must appear nowhere."""
+    done = subprocess.run(
+        [sys.executable, "-m", "explorer", "report", *args, "--endpoint", devnet.url("testnet")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=dict(os.environ),
+        timeout=120,
+    )
+    assert devnet.key not in done.stdout and devnet.key not in done.stderr
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def test_failed_transaction_report_says_failed_and_why(devnet: Any) -> None:
+    """The transaction report starts with the unmistakable status and the revert reason."""
+    done = report(devnet, devnet.manifest()["failed_tx"])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("Status: FAILED: reverted with")
+    assert "== Receipt" in done.stdout and "== Signature" in done.stdout
+
+
+def test_block_report_has_the_verified_merge_mining_panel(devnet: Any) -> None:
+    """A block report decodes the merge-mining fields and verifies them, as the window does."""
+    done = report(devnet, "100", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    page = json.loads(done.stdout)
+    sections = {section["title"]: section for section in page["sections"]}
+    verdict = sections["Merge mining"]["fields"][0]
+    assert verdict["label"] == "Verified" and verdict["text"].startswith("Yes")
+    assert page["raw"]["number"] == hex(100)
+
+
+def test_address_report_is_checksummed_for_the_chain(devnet: Any) -> None:
+    """An address report shows the EIP-1191 checksum of chain 31 and the balance."""
+    account = devnet.manifest()["accounts"][0]
+    done = report(devnet, account)
+    assert done.returncode == 0, done.stderr
+    assert "Balance" in done.stdout and "tRBTC" in done.stdout
+    assert account not in done.stdout.split("== Overview")[1].split("\n")[1]
+
+
+def test_not_found_and_invalid_input_exit_codes(devnet: Any) -> None:
+    """Not found exits 1 and says so; input that cannot be valid exits 2 without a request."""
+    missing = report(devnet, MISSING)
+    assert missing.returncode == 1
+    assert "not found" in missing.stderr
+    invalid = report(devnet, "0x12345678901234567890")
+    assert invalid.returncode == 2
+    assert "invalid input" in invalid.stderr
+
+
+def test_wrong_key_is_an_auth_error_without_the_key(devnet: Any) -> None:
+    """A refused key is a remote error (exit 3) whose message does not repeat the key."""
+    wrong = devnet.base("testnet") + "/this-key-is-wrong-0123456789"
+    done = subprocess.run(
+        [sys.executable, "-m", "explorer", "report", "latest", "--endpoint", wrong],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert done.returncode == 3
+    assert "auth" in done.stderr
+    assert "this-key-is-wrong-0123456789" not in done.stderr + done.stdout
