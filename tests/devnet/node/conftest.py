@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from explorer.devnet.seed import SMALL
 
 from explorer.devnet.errors import RpcFailure
 from explorer.devnet.node import DevnetNode, open_node
+from explorer.devnet.seed import SMALL
 
 QUANTITY = re.compile(r"^0x(0|[1-9a-f][0-9a-f]*)$")
 DATA = re.compile(r"^0x([0-9a-f]{2})*$")
