@@ -391,6 +391,9 @@ class LogScanner:
 
     async def _cancel(self, run: _Run) -> None:
         """Cancel requests still in flight (the scan was cancelled or abandoned)."""
+        for chunk in run.chunks:
+            if chunk.task is not None and chunk.task.done() and not chunk.task.cancelled():
+                chunk.task.exception()  # retrieved: a fatal error elsewhere ended the scan
         tasks = [c.task for c in run.chunks if c.task is not None and not c.task.done()]
         for task in tasks:
             task.cancel()
