@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from explorer.services.routes import LOGS, Page, Route
 from explorer.viewmodels.address_page import AddressPageViewModel
 from explorer.viewmodels.document import Tone
+from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
@@ -28,6 +29,7 @@ from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.address_view import AddressView
 from explorer.views.document_view import plain_label, tone_palette
+from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import network_combo
@@ -174,15 +176,22 @@ class MainWindow(QMainWindow):
 
     def _page_widget(self, route: Route) -> QWidget:
         """Return the widget of a route's page."""
+        if route.page is Page.HOME and self.shell.session is not None:
+            home_model = HomeViewModel(self.shell.session)
+            self.shell.head_changed.connect(home_model.on_head)
+            home = HomeView(home_model)
+            home_model.setParent(home)
+            home.link_activated.connect(self._open_text_route)
+            return home
         if route.page is Page.LOGS and self.shell.session is not None:
             logs = LogsView(LogsViewModel(self.shell.session))
             logs.link_activated.connect(self._open_text_route)
             return logs
         model = self.shell.create_page(route)
         if model is None:
-            home = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
-            home.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            return home
+            idle = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
+            idle.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return idle
         view = AddressView(model) if isinstance(model, AddressPageViewModel) else PageView(model)
         view.link_activated.connect(self._open_text_route)
         return view
@@ -229,7 +238,7 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _dispose(widget: QWidget | None) -> None:
         """Cancel a page's work and delete its widget."""
-        if isinstance(widget, PageView | LogsView):
+        if isinstance(widget, PageView | LogsView | HomeView):
             widget.model.dispose()
         if widget is not None:
             widget.deleteLater()
@@ -238,7 +247,7 @@ class MainWindow(QMainWindow):
         """Stop every page's work (loads, refresh timers) when the window closes."""
         for index in range(self.tabs.count()):
             widget = self.tabs.widget(index)
-            if isinstance(widget, PageView | LogsView):
+            if isinstance(widget, PageView | LogsView | HomeView):
                 widget.model.dispose()
         super().closeEvent(event)
 

@@ -13,6 +13,8 @@ from explorer.services.networks import DEVNET
 from explorer.services.routes import Route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.page import PageState
+from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
@@ -204,3 +206,16 @@ def test_logs_action_opens_the_logs_explorer_tab(qtbot: Any, window: MainWindow)
     assert str(window.navigator.route()) == "logs"
     assert isinstance(window.tabs.currentWidget(), LogsView)
     assert window.tabs.tabText(window.tabs.currentIndex()) == "Logs"
+
+
+def test_home_lists_the_latest_blocks(qtbot: Any, window: MainWindow) -> None:
+    """The home tab lists the newest blocks, newest first, each linking to its page."""
+    window.navigator.go(Route.parse("home"))
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), HomeView), timeout=5_000)
+    home = window.tabs.currentWidget()
+    blocks = home.model.blocks
+    qtbot.waitUntil(lambda: blocks.rowCount() > 0, timeout=20_000)
+    head = window.shell.head
+    assert blocks.data(blocks.index(0, 0)) == f"{head:,}"
+    assert blocks.data(blocks.index(0, 0), ROUTE_ROLE) == f"block/{head}"
+    assert "chain id 31" in home.summary.text()

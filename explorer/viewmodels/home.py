@@ -1,0 +1,152 @@
+"""The home page: the network at a glance and its latest blocks, following the head."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from explorer.chain.checksum import to_checksum_address
+from explorer.chain.known import known_label
+from explorer.chain.records import Block
+from explorer.chain.units import format_rbtc
+from explorer.rpc.errors import RpcError
+from explorer.services.session import Session
+from explorer.viewmodels.format import age
+from explorer.viewmodels.tx_table import ROUTE_ROLE
+
+LATEST = 12
+HEADERS = ("Block", "Age", "Transactions", "Miner", "Gas used", "Paid fees")
+Index = QModelIndex | QPersistentModelIndex
+
+
+class LatestBlocksModel(QAbstractTableModel):
+    """The newest blocks first; rows link to their block pages."""
+
+    def __init__(self, chain_id: int, currency: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._chain_id = chain_id
+        self._currency = currency
+        self.blocks: list[Block] = []
+
+    def set_blocks(self, blocks: list[Block]) -> None:
+        """Show these blocks (newest first)."""
+        self.beginResetModel()
+        self.blocks = blocks
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of blocks shown."""
+        return 0 if parent.isValid() else len(self.blocks)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of columns."""
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Return the column titles."""
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Return a cell's text or the block's route."""
+        if not index.isValid() or index.row() >= len(self.blocks):
+            return None
+        block = self.blocks[index.row()]
+        if role == ROUTE_ROLE:
+            return f"block/{block.number}"
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(block, index.column())
+        return None
+
+    def _text(self, block: Block, column: int) -> str:
+        """Return one cell's text."""
+        if column == 0:
+            return f"{block.number:,}"
+        if column == 1:
+            return age(time.time() - block.timestamp)
+        if column == 2:
+            return f"{len(block.transaction_hashes):,}"
+        if column == 3:
+            if block.miner is None:
+                return "—"
+            label = known_label(block.miner, self._chain_id)
+            shown = to_checksum_address(block.miner, self._chain_id)
+            return f"{shown} ({label})" if label else shown
+        if column == 4:
+            share = block.gas_used / block.gas_limit if block.gas_limit else 0.0
+            return f"{block.gas_used:,} ({share:.1%})"
+        return "—" if block.paid_fees is None else format_rbtc(block.paid_fees, self._currency)
+
+
+class HomeViewModel(QObject):
+    """Loads the latest blocks and keeps them current as the head moves.
+
+    Signals:
+        changed: the summary or the blocks changed.
+    """
+
+    changed = Signal()
+
+    def __init__(self, session: Session, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.blocks = LatestBlocksModel(session.network.chain_id, session.network.currency, self)
+        self.message = "Loading the latest blocks…"
+        self._task: asyncio.Task[None] | None = None
+        self._shown_head: int | None = None
+
+    @property
+    def summary(self) -> str:
+        """Return one line about the network and the node."""
+        session = self.session
+        probe = session.probe
+        parts = [session.network.name, f"chain id {session.network.chain_id}"]
+        if probe is not None and probe.client_version:
+            parts.append(probe.client_version)
+        if session.reader.head is not None:
+            parts.append(f"head #{session.reader.head:,}")
+        return " · ".join(parts)
+
+    def on_head(self, number: int) -> None:
+        """Reload when a newer head than the one shown arrives."""
+        if self._shown_head != number and (self._task is None or self._task.done()):
+            self._task = asyncio.ensure_future(self._load(number))
+
+    def load(self) -> None:
+        """Load the latest blocks now."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._load(None))
+
+    async def _load(self, head: int | None) -> None:
+        """Fetch the newest blocks concurrently (settled ones come from the reader's cache)."""
+        reader = self.session.reader
+        try:
+            top = head if head is not None else await reader.head_number()
+            numbers = range(top, max(top - LATEST, -1), -1)
+            found = await asyncio.gather(*(reader.block(n) for n in numbers))
+        except RpcError as error:
+            self.message = f"Could not load the latest blocks ({error.kind.value}): {error.message}"
+            self.changed.emit()
+            return
+        self._shown_head = top
+        self.blocks.set_blocks([block for block in found if block is not None])
+        self.message = ""
+        self.changed.emit()
+
+    def dispose(self) -> None:
+        """Stop loading."""
+        if self._task is not None:
+            self._task.cancel()
