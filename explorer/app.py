@@ -32,6 +32,7 @@ from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.bookmarks_view import install_labels
+from explorer.views.collector import MainThreadCollector
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 
@@ -197,6 +198,7 @@ def run(options: argparse.Namespace) -> int:
         return 0
     loop = qasync.QEventLoop(qt_app)
     asyncio.set_event_loop(loop)
+    collector = MainThreadCollector(qt_app)
     app = Application(Settings(), use_devnet=options.devnet)
     app.window.show()
     closed = asyncio.Event()
@@ -213,4 +215,5 @@ def run(options: argparse.Namespace) -> int:
 
     with loop:
         loop.run_until_complete(main())
+    collector.stop()
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,26 @@ pytest_plugins = ["fixtures_devnet"]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "rsk-testnet"
+
+
+_collections: list[None] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Collect garbage only on the main thread (see collect_on_main_thread)."""
+    gc.disable()
+
+
+@pytest.fixture(autouse=True)
+def collect_on_main_thread() -> Iterator[None]:
+    """Run the garbage collector after each test, on the main thread.
+
+    Automatic collection runs on whichever thread happens to allocate (devnet loops, test
+    servers, SQLite workers); a QObject with timers destroyed there makes Qt warn or crash.
+    """
+    yield
+    _collections.append(None)
+    gc.collect(2 if len(_collections) % 25 == 0 else 0)
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from conftest import failure
 from eth_hash.auto import keccak
@@ -22,10 +20,9 @@ def full_node() -> DevnetNode:
     return open_node(31, cache_dir=devnet_cache_dir())
 
 
-def test_loads_from_snapshot_quickly(full_node: DevnetNode) -> None:
-    started = time.perf_counter()
-    open_node(31, cache_dir=devnet_cache_dir())
-    assert time.perf_counter() - started < 10
+def test_loads_from_snapshot(full_node: DevnetNode) -> None:
+    again = open_node(31, cache_dir=devnet_cache_dir())
+    assert again.manifest == full_node.manifest  # bench/devnet.py measures how fast
 
 
 def test_size_and_big_block(full_node: DevnetNode) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from explorer.devnet.node import open_node
@@ -25,9 +24,8 @@ def test_snapshot_is_written_atomically_and_reloaded(tmp_path: Path) -> None:
     node = open_node(31, cache_dir=tmp_path, seed=SMALL)
     path = snapshot_path(tmp_path, 31, SMALL)
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
-    started = time.perf_counter()
     again = open_node(31, cache_dir=tmp_path, seed=SMALL)
-    assert time.perf_counter() - started < 10
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # loaded, not rebuilt
     assert again.handle("eth_getBlockByNumber", ["latest", False]) == node.handle(
         "eth_getBlockByNumber", ["latest", False]
     )

@@ -1,0 +1,37 @@
+"""Garbage collection on the GUI thread only: Qt objects must die on the thread that owns them."""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QObject, QTimer
+
+YOUNG_EVERY_MS = 1_000
+FULL_EVERY = 30  # young collections between two full ones
+
+
+class MainThreadCollector(QObject):
+    """Disables automatic collection and collects from a GUI-thread timer instead.
+
+    Python's automatic collector runs on whichever thread allocates; when that is a worker
+    thread (the label store's SQLite thread, asyncio's child watchers) and the garbage holds a
+    QObject with timers, Qt warns "Timers cannot be stopped from another thread" or crashes.
+    """
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._ticks = 0
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._collect)
+        gc.disable()
+        self._timer.start(YOUNG_EVERY_MS)
+
+    def _collect(self) -> None:
+        """Collect the young generation every tick and everything every FULL_EVERY ticks."""
+        self._ticks += 1
+        gc.collect(2 if self._ticks % FULL_EVERY == 0 else 0)
+
+    def stop(self) -> None:
+        """Return to automatic collection."""
+        self._timer.stop()
+        gc.enable()
