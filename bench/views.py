@@ -182,6 +182,7 @@ async def main() -> None:
 
 if __name__ == "__main__":
     qt_app = QApplication(sys.argv[:1])
+    qt_app.setQuitOnLastWindowClosed(False)
     loop = qasync.QEventLoop(qt_app)
     asyncio.set_event_loop(loop)
     with loop:

@@ -133,10 +133,15 @@ class DocumentView(QWidget):
         return None
 
 
-def raw_json_box(document: Document) -> QPlainTextEdit:
-    """Return the node's raw JSON of the page, pretty-printed."""
-    box = QPlainTextEdit(json.dumps(document.raw, indent=2))
+def raw_json_box() -> QPlainTextEdit:
+    """Return an empty read-only box for a page's raw JSON."""
+    box = QPlainTextEdit()
     box.setReadOnly(True)
     box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
     return box
+
+
+def raw_json_text(document: Document) -> str:
+    """Return exactly what the node returned for the page, pretty-printed."""
+    return json.dumps(document.raw, indent=2)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from explorer.services.routes import Page
 from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.tx_table import ROUTE_ROLE, Column
-from explorer.views.document_view import DocumentView, plain_label, raw_json_box
+from explorer.views.document_view import DocumentView, plain_label, raw_json_box, raw_json_text
 
 
 class AmountDelegate(QStyledItemDelegate):
@@ -102,7 +102,9 @@ class PageView(QStackedWidget):
         scroll.setWidget(self.document_view)
         self.content.addTab(scroll, "Overview")
         self.table = self._transactions_table()
-        self.raw_json = raw_json_box_placeholder()
+        self.raw_json = raw_json_box()
+        self._raw_stale = False
+        self.content.currentChanged.connect(self._on_tab_shown)
         for widget in (self.loading, self.not_found, self.error, self.mismatch, self.content):
             self.addWidget(widget)
         model.changed.connect(self.on_changed)
@@ -167,11 +169,14 @@ class PageView(QStackedWidget):
         if self.model.route.page is Page.BLOCK:
             total = self.model.transactions.total
             self.content.addTab(self.table, f"Transactions ({total:,})")
-        self.raw_json = raw_json_box(document)
+        self._raw_stale = True  # filled when its tab is shown: big blocks make megabytes of JSON
         self.content.addTab(self.raw_json, "Raw JSON")
         self.setCurrentWidget(self.content)
+        self._on_tab_shown(self.content.currentIndex())
 
-
-def raw_json_box_placeholder() -> QWidget:
-    """Return an empty widget until a document is loaded."""
-    return QWidget()
+    def _on_tab_shown(self, index: int) -> None:
+        """Fill the raw JSON the first time its tab is shown after a load."""
+        if self._raw_stale and self.content.widget(index) is self.raw_json:
+            document = self.model.document
+            self._raw_stale = False
+            self.raw_json.setPlainText(raw_json_text(document) if document else "")

@@ -58,6 +58,8 @@ def test_block_page_shows_fields_merge_mining_and_transactions(
     assert table.total >= 1
     last = table.rowCount() - 1
     assert table.data(table.index(last, 2)) == "REMASC"
+    assert page.raw_json.toPlainText() == ""  # filled only when its tab is shown
+    page.content.setCurrentWidget(page.raw_json)
     assert page.raw_json.toPlainText().count('"hashForMergedMining"') == 1
 
 
