@@ -84,7 +84,9 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
     await settle(window)
     page = window.current_page()
     if page is not None:
-        await wait_for(lambda: page.model.state is not PageState.LOADING)
+        await wait_for(
+            lambda: page.model.state is not PageState.LOADING and page.document_view.is_complete
+        )
         await settle(window)
         if page.model.transactions.total > 100:
             page.content.setCurrentIndex(1)

@@ -60,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     add("--network", choices=sorted(NETWORK_CHOICES), default="both", help="networks to serve")
     add("--key", action="append", default=[], help="accepted API key (repeatable)")
     add(
+        "--latency",
+        type=_bounded(float, 0, 10),
+        default=0.0,
+        help="seconds added before every answer (behave like a remote node; for benchmarks)",
+    )
+    add(
         "--block-time",
         type=_bounded(float, 0, 86400),
         default=0.0,
@@ -213,6 +219,7 @@ async def serve_until_stopped(options: Options) -> int:
         daily_quota=args.quota,
         max_batch=args.max_batch,
         block_time=max(args.block_time, 0.0),
+        latency=args.latency,
     )
     running: dict[str, RunningNetwork] = {}
     nodes = await _open_all(options)

@@ -48,11 +48,14 @@ class DevnetOptions:
     max_logs: int | None = None
     extra_keys: tuple[str, ...] = ()
     manifest_file: Path | None = None
+    latency: float = 0.0
 
     def arguments(self, key: str) -> list[str]:
         """Command-line arguments for these options and the main key."""
         args = ["--testnet-port", "0", "--mainnet-port", "0", "--stop-on-stdin-eof"]
         args += ["--network", self.network, "--block-time", str(self.block_time)]
+        if self.latency:
+            args += ["--latency", str(self.latency)]
         for extra in (key, *self.extra_keys):
             args += ["--key", extra]
         optional = {

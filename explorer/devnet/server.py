@@ -45,6 +45,7 @@ class ServiceConfig:
     max_batch: int = 50
     max_body_bytes: int = 10 * 1024 * 1024
     block_time: float = 0.0
+    latency: float = 0.0  # seconds added before every answer, to behave like a remote node
 
 
 def redact_key(key: str) -> str:
@@ -137,6 +138,8 @@ class RpcService:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, whatever the input."""
         try:
+            if self._config.latency > 0:
+                await asyncio.sleep(self._config.latency)
             return await self._handle(request)
         except Exception:
             log.exception("devnet request failed")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.viewmodels.document import Document, Field, Kind, Tone
+from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.value import LinkedValue
 
@@ -54,9 +54,11 @@ class DocumentView(QWidget):
     """
 
     link_activated = Signal(str, bool)
+    completed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._pending: list[Section] = []
         self._layout = QVBoxLayout(self)
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.headline = plain_label("")
@@ -78,8 +80,26 @@ class DocumentView(QWidget):
         tone_palette(self.headline, document.headline.tone)
         self._layout.addWidget(self.title)
         self._layout.addWidget(self.headline)
-        for section in document.sections:
-            self._layout.addWidget(self._section_box(section.title, section.note, section.fields))
+        # The first section now, the others one per event-loop turn: the status and the
+        # overview show at once and no single step blocks the GUI thread for long.
+        self._pending = list(document.sections)
+        self._add_next_section()
+
+    @property
+    def is_complete(self) -> bool:
+        """Tell whether every section of the current document is shown."""
+        return not self._pending
+
+    def _add_next_section(self) -> None:
+        """Add one waiting section, then schedule the next."""
+        if not self._pending:
+            return
+        section = self._pending.pop(0)
+        self._layout.addWidget(self._section_box(section.title, section.note, section.fields))
+        if self._pending:
+            QTimer.singleShot(0, self._add_next_section)
+        else:
+            self.completed.emit()
 
     def _clear(self) -> None:
         """Remove every widget but the reusable title and headline."""

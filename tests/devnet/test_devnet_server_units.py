@@ -79,3 +79,14 @@ def test_nesting_depth() -> None:
     for _ in range(100_000):
         deep = [deep]
     assert nesting_depth(deep) == 100_000
+
+
+def test_latency_option_delays_every_answer() -> None:
+    """`--latency` makes the devnet answer like a remote node (for benchmarks)."""
+    from explorer.cli.devnet import build_parser
+    from explorer.devnet.process import DevnetOptions
+
+    assert build_parser().parse_args(["--latency", "0.1"]).latency == 0.1
+    assert build_parser().parse_args([]).latency == 0.0
+    assert "--latency" in DevnetOptions(latency=0.1).arguments("k")
+    assert "--latency" not in DevnetOptions().arguments("k")

@@ -11,13 +11,15 @@ from explorer.views.main_window import MainWindow
 
 def wait_loaded(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
     """Wait until the current page has left the loading state; return its view."""
-    qtbot.waitUntil(
-        lambda: (
-            window.current_page() is not None
-            and window.current_page().model.state is not PageState.LOADING
-        ),  # type: ignore[union-attr]
-        timeout=timeout,
-    )
+    def settled() -> bool:
+        page = window.current_page()
+        return (
+            page is not None
+            and page.model.state is not PageState.LOADING
+            and page.document_view.is_complete
+        )
+
+    qtbot.waitUntil(settled, timeout=timeout)
     return window.current_page()
 
 
