@@ -94,6 +94,14 @@ async def new_window(url: str) -> tuple[MainWindow, Session]:
     return window, session
 
 
+async def dispose(window: MainWindow, session: Session) -> None:
+    """Close and delete a round's window and session, so rounds do not pile up."""
+    window.close()
+    window.deleteLater()
+    await session.aclose()
+    await asyncio.sleep(0.05)
+
+
 def loaded(window: MainWindow) -> bool:
     """Tell whether the current tab shows a loaded page."""
     page = window.current_page()
@@ -126,8 +134,7 @@ async def bench_tx(url: str, tx_hash: str, beat: Heartbeat) -> tuple[float, floa
         )
     )
     await bare_client.aclose()
-    window.close()
-    await session.aclose()
+    await dispose(window, session)
     return gui, bare, spent, stall
 
 
@@ -149,8 +156,7 @@ async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, fl
     bare_client = RpcClient(Endpoint.parse(url))
     bare = await timed(lambda: bare_client.call("eth_getBlockByNumber", [hex(number), True]))
     await bare_client.aclose()
-    window.close()
-    await session.aclose()
+    await dispose(window, session)
     return gui, bare, stall
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -16,6 +17,7 @@ from explorer.rpc.wrappers import TypedCalls
 T = TypeVar("T")
 
 SAFE_CONFIRMATIONS = 12
+JUST_READ_SECONDS = 3.0
 
 
 class LruCache:
@@ -61,6 +63,20 @@ class ChainReader:
         self.client = client
         self.head: int | None = None
         self._cache = LruCache()
+        self._just_read: dict[tuple[str, str], tuple[float, Any]] = {}
+
+    def _recent(self, key: tuple[str, str]) -> Any:
+        """Return what was read for key in the last JUST_READ_SECONDS (search → page hand-off)."""
+        entry = self._just_read.get(key)
+        if entry is None or time.monotonic() - entry[0] > JUST_READ_SECONDS:
+            return None
+        return entry[1]
+
+    def _note_read(self, key: tuple[str, str], value: Any) -> None:
+        """Keep a fresh answer briefly, even when it is not settled yet."""
+        now = time.monotonic()
+        self._just_read = {k: v for k, v in self._just_read.items() if now - v[0] <= 60}
+        self._just_read[key] = (now, value)
 
     def note_head(self, number: int) -> None:
         """Record the newest head seen (from the head follower or a read)."""
@@ -116,20 +132,27 @@ class ChainReader:
 
     async def transaction(self, tx_hash: str) -> Transaction | None:
         """Return a transaction by hash (cached once settled)."""
-        if (cached := self._cache.get(("tx", tx_hash))) is not None:
+        if (
+            cached := self._cache.get(("tx", tx_hash)) or self._recent(("tx", tx_hash))
+        ) is not None:
             return cached  # type: ignore[no-any-return]
         tx = await self.client.get_transaction_by_hash(tx_hash)
         if tx is not None:
             self._remember_tx(tx)
+            if not tx.is_pending:  # a pending one is asked again to see it mined
+                self._note_read(("tx", tx_hash), tx)
         return tx
 
     async def receipt(self, tx_hash: str) -> Receipt | None:
         """Return a receipt by transaction hash (cached once settled)."""
-        if (cached := self._cache.get(("receipt", tx_hash))) is not None:
+        key = ("receipt", tx_hash)
+        if (cached := self._cache.get(key) or self._recent(key)) is not None:
             return cached  # type: ignore[no-any-return]
         receipt = await self.client.get_transaction_receipt(tx_hash)
-        if receipt is not None and self._settled(receipt.block_number):
-            self._cache.put(("receipt", tx_hash), receipt)
+        if receipt is not None:
+            self._note_read(key, receipt)
+            if self._settled(receipt.block_number):
+                self._cache.put(key, receipt)
         return receipt
 
     async def tx_bundle(self, tx_hash: str) -> TxBundle | None:

@@ -43,8 +43,15 @@ async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None)
 
 
 async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
-    """Ask for a transaction and a block with this hash at once; take what exists."""
-    tx, block = await asyncio.gather(reader.transaction(value), reader.block(value))
+    """Ask for a transaction, its receipt and a block with this hash at once; take what exists.
+
+    The receipt is asked speculatively: when the hash is a transaction, its page needs it next
+    (the reader keeps it briefly), which saves a round trip; when it is a block, it costs one
+    request that answers null.
+    """
+    tx, block, _ = await asyncio.gather(
+        reader.transaction(value), reader.block(value), reader.receipt(value)
+    )
     if tx is not None:
         return Resolution(tx_route(value))
     if block is not None:

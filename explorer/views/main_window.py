@@ -249,6 +249,9 @@ class MainWindow(QMainWindow):
             widget = self.tabs.widget(index)
             if isinstance(widget, PageView | LogsView | HomeView):
                 widget.model.dispose()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)  # a closed window must not cost every later event
         super().closeEvent(event)
 
     def current_page(self) -> PageView | None:
