@@ -11,6 +11,7 @@ from explorer.views.main_window import MainWindow
 
 def wait_loaded(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
     """Wait until the current page has left the loading state; return its view."""
+
     def settled() -> bool:
         page = window.current_page()
         return (
