@@ -102,6 +102,7 @@ class PageViewModel(QObject):
                 self.error_kind, self.error_message = error.kind, error.message
                 self._set(PageState.ERROR)
             return
+        await asyncio.sleep(0)  # parse and render in separate event-loop turns: shorter stalls
         if generation != self._generation:
             return
         self.load_seconds = time.perf_counter() - started
