@@ -7,7 +7,6 @@ from collections.abc import Coroutine, Sequence
 from typing import Any, Protocol
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -53,6 +52,7 @@ from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.services.tokens import MULTICALL3, TokenBalance, TokenReader, known_tokens
 from explorer.viewmodels.address_document import AddressFacts, address_document, load_address_facts
+from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.document import Document
 from explorer.viewmodels.page import PageViewModel
 from explorer.viewmodels.tx_table import ROUTE_ROLE
@@ -110,63 +110,37 @@ def parse_block_text(text: str) -> BlockSelector:
 ACTIVITY_HEADERS = ("Block", "Transaction", "Direction", "Counterparty", "Contract", "Detail")
 
 
-class ActivityTableModel(QAbstractTableModel):
-    """Found activity, streamed in; `rowCount` counts loaded rows, fetchMore adds batches."""
+class ActivityTableModel(BatchedTableModel):
+    """Found activity, streamed in and shown in batches."""
+
+    headers = ACTIVITY_HEADERS
+    batch = BATCH
 
     def __init__(self, chain_id: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._chain_id = chain_id
         self.items: list[ActivityItem] = []
-        self._loaded = 0
         self.units: dict[str, tuple[int, str]] = {}  # token -> (decimals, symbol)
 
     def clear(self) -> None:
         """Remove every row."""
         self.beginResetModel()
-        self.items, self._loaded = [], 0
+        self.items, self._shown = [], 0
         self.endResetModel()
 
     def append(self, items: Sequence[ActivityItem]) -> None:
         """Add found items; rows show up to the next batch boundary at once."""
         self.items.extend(items)
-        if self._loaded < BATCH:
-            self._show(min(len(self.items), BATCH))
+        if self._shown < BATCH:
+            self.show_up_to(BATCH)
 
-    def _show(self, count: int) -> None:
-        """Make the first count items visible rows."""
-        if count > self._loaded:
-            self.beginInsertRows(QModelIndex(), self._loaded, count - 1)
-            self._loaded = count
-            self.endInsertRows()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the loaded rows."""
-        return 0 if parent.isValid() else self._loaded
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of columns."""
-        return 0 if parent.isValid() else len(ACTIVITY_HEADERS)
-
-    def canFetchMore(self, parent: Index) -> bool:
-        """Tell whether found items are not shown yet."""
-        return not parent.isValid() and self._loaded < len(self.items)
-
-    def fetchMore(self, parent: Index) -> None:
-        """Show the next batch."""
-        if not parent.isValid():
-            self._show(min(len(self.items), self._loaded + BATCH))
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Return column titles."""
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return ACTIVITY_HEADERS[section]
-        return None
+    def available(self) -> int:
+        """Return how many items were found."""
+        return len(self.items)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Return a cell's text, or its route for ROUTE_ROLE."""
-        if not index.isValid() or index.row() >= self._loaded:
+        if not index.isValid() or index.row() >= self._shown:
             return None
         item = self.items[index.row()]
         column = index.column()

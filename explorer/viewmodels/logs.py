@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -37,6 +36,7 @@ from explorer.services.logscan import (
     csv_fields,
 )
 from explorer.services.session import Session
+from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.tx_table import ROUTE_ROLE
 
 BATCH = 1000
@@ -105,24 +105,30 @@ def compact(log: Log) -> bytes:
     return _compact(dict(log.raw)).encode()
 
 
-class LogTableModel(QAbstractTableModel):
+class LogTableModel(BatchedTableModel):
     """Logs in block order; each row keeps only the node's JSON (bytes) and its block number.
 
-    `rowCount` counts the rows made visible so far; fetchMore shows BATCH more. Cells are
-    formatted on demand from a small cache of parsed rows.
+    Rows are shown BATCH at a time; cells are formatted on demand from a small cache of
+    parsed rows.
     """
+
+    headers = HEADERS
+    batch = BATCH
 
     def __init__(self, chain_id: int | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.chain_id = chain_id
         self._raw: list[bytes] = []
         self._blocks: list[int] = []
-        self._shown = 0
         self._cache: OrderedDict[int, _Shown] = OrderedDict()
 
     @property
     def total(self) -> int:
         """Return how many logs the model holds (shown or not)."""
+        return len(self._raw)
+
+    def available(self) -> int:
+        """Return how many rows could be shown."""
         return len(self._raw)
 
     def clear(self) -> None:
@@ -161,37 +167,6 @@ class LogTableModel(QAbstractTableModel):
     def raw_objects(self) -> Iterable[Any]:
         """Yield every row's node JSON object."""
         return (json.loads(raw) for raw in self._raw)
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of rows shown so far."""
-        return 0 if parent.isValid() else self._shown
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of columns."""
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def canFetchMore(self, parent: Index) -> bool:
-        """Tell whether more rows wait to be shown."""
-        return not parent.isValid() and self._shown < len(self._raw)
-
-    def fetchMore(self, parent: Index) -> None:
-        """Show the next batch of rows."""
-        more = min(BATCH, len(self._raw) - self._shown)
-        if parent.isValid() or more <= 0:
-            return
-        self.beginInsertRows(QModelIndex(), self._shown, self._shown + more - 1)
-        self._shown += more
-        self.endInsertRows()
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Return column titles and row numbers."""
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return HEADERS[section]
-        return str(section + 1)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Return a cell's text, tooltip or route."""

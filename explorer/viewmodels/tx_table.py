@@ -7,7 +7,7 @@ import enum
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject, Qt
 
 from explorer.chain.abi import method_label
 from explorer.chain.checksum import to_checksum_address
@@ -15,10 +15,10 @@ from explorer.chain.records import Block, Receipt, Transaction
 from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
+from explorer.viewmodels.batched_table import BatchedTableModel, Index
 from explorer.viewmodels.tx_document import BRIDGE, REMASC
 
 BATCH = 200
-Index = QModelIndex | QPersistentModelIndex
 ReceiptFetcher = Callable[[str], Awaitable[Receipt | None]]
 ROUTE_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -47,15 +47,18 @@ def method_text(tx: Transaction) -> str:
     return method_label(tx.input) or "Value transfer"
 
 
-class BlockTransactionsModel(QAbstractTableModel):
-    """The block's transactions; `rowCount` counts loaded rows and fetchMore adds batches."""
+class BlockTransactionsModel(BatchedTableModel):
+    """The block's transactions, shown in batches; receipts only for rows on screen."""
+
+    headers = HEADERS
+    batch = BATCH
+    first_row_number = 0  # the row number is the transaction's index in the block
 
     def __init__(self, network: Network, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._network = network
         self._txs: tuple[Transaction, ...] = ()
         self._rows: dict[str, int] = {}
-        self._loaded = 0
         self._receipts: dict[str, Receipt | None] = {}
         self._asked: set[str] = set()
         self._tasks: set[asyncio.Future[None]] = set()
@@ -66,7 +69,7 @@ class BlockTransactionsModel(QAbstractTableModel):
         self.beginResetModel()
         self._txs = block.transactions or ()
         self._rows = {tx.hash: row for row, tx in enumerate(self._txs)}
-        self._loaded = min(BATCH, len(self._txs))
+        self._shown = min(BATCH, len(self._txs))
         self._receipts.clear()
         self._asked.clear()
         self.endResetModel()
@@ -76,46 +79,17 @@ class BlockTransactionsModel(QAbstractTableModel):
         """Return how many transactions the block has."""
         return len(self._txs)
 
+    def available(self) -> int:
+        """Return how many rows the block has."""
+        return len(self._txs)
+
     def transaction(self, row: int) -> Transaction:
         """Return the transaction shown in a row."""
         return self._txs[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of loaded rows."""
-        return 0 if parent.isValid() else self._loaded
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of columns."""
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def canFetchMore(self, parent: Index) -> bool:
-        """Tell whether more rows wait to be loaded."""
-        return not parent.isValid() and self._loaded < len(self._txs)
-
-    def fetchMore(self, parent: Index) -> None:
-        """Load the next batch of rows."""
-        if parent.isValid():
-            return
-        more = min(BATCH, len(self._txs) - self._loaded)
-        if more <= 0:
-            return
-        self.beginInsertRows(QModelIndex(), self._loaded, self._loaded + more - 1)
-        self._loaded += more
-        self.endInsertRows()
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Return column titles and row numbers."""
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return HEADERS[section]
-        return str(section)
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Return a cell's text, tooltip or route."""
-        if not index.isValid() or index.row() >= self._loaded:
+        if not index.isValid() or index.row() >= self._shown:
             return None
         tx = self._txs[index.row()]
         column = Column(index.column())
@@ -194,5 +168,5 @@ class BlockTransactionsModel(QAbstractTableModel):
             return
         self._receipts[tx_hash] = receipt
         row = self._rows.get(tx_hash)
-        if row is not None and row < self._loaded:
+        if row is not None and row < self._shown:
             self.dataChanged.emit(self.index(row, Column.FEE), self.index(row, Column.STATUS))
