@@ -107,7 +107,21 @@ class Application:
         current = self.shell.session
         if current is not None and current.endpoint == endpoint and current.network == network:
             return
-        self.shell.set_session(Session(network, endpoint, self.http), info)
+        self._open(Session(network, endpoint, self.http), info)
+
+    def _open(self, session: Session, info: str = "") -> None:
+        """Show a new session, counting its key's requests across sessions and restarts."""
+        self._count_usage()
+        session.earlier_today = self.settings.requests_today(session.usage_id)
+        self.shell.set_session(session, info)
+
+    def _count_usage(self) -> None:
+        """Store the current session's requests of today with its key's earlier ones."""
+        session = self.shell.session
+        if session is not None:
+            self.settings.add_requests(session.usage_id, session.client.stats.today)
+            session.earlier_today += session.client.stats.today
+            session.client.stats.by_day.clear()
 
     def _on_network_choice(self, *_: object) -> None:
         """Follow the network the user picked (toolbar or Settings)."""
@@ -131,7 +145,7 @@ class Application:
             return
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
         self.networks.set_devnet_endpoint(endpoint)
-        self.shell.set_session(self._devnet_session(endpoint), info)
+        self._open(self._devnet_session(endpoint), info)
 
     def _devnet_session(self, endpoint: Endpoint) -> Session:
         """Return a session on the devnet that knows its seeded tokens and Multicall3."""
@@ -173,6 +187,7 @@ class Application:
     async def aclose(self) -> None:
         """Close the session and stop the devnet."""
         self.save()
+        self._count_usage()
         await self.labels.aclose()
         session = self.shell.session
         if session is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Generic, TypeVar
 
 from PySide6.QtCore import QSettings
@@ -36,6 +37,11 @@ def public_node(network: str, default: bool = False) -> Key[bool]:
     return Key(f"networks/{network}/use_public_node", default)
 
 
+def utc_day() -> str:
+    """Return today's date in UTC, the day the hosted service counts quotas by."""
+    return datetime.now(UTC).date().isoformat()
+
+
 class Settings:
     """Typed access to the application's QSettings."""
 
@@ -66,6 +72,20 @@ class Settings:
     def set_list(self, name: str, values: list[str]) -> None:
         """Store a list of strings."""
         self._store.setValue(name, list(values))
+
+    def requests_today(self, usage_id: str) -> int:
+        """Return the requests counted today (UTC) for an endpoint-and-key id."""
+        value = self._store.value(f"usage/{usage_id}/{utc_day()}", 0)
+        try:
+            return int(str(value))
+        except ValueError:
+            return 0
+
+    def add_requests(self, usage_id: str, count: int) -> None:
+        """Add requests spent today (UTC) for an endpoint-and-key id."""
+        if count > 0:
+            total = self.requests_today(usage_id) + count
+            self._store.setValue(f"usage/{usage_id}/{utc_day()}", total)
 
     def api_key(self, network: str) -> str:
         """Return the API key stored for a network, or an empty string."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,12 +39,23 @@ class Session:
         self.network = network
         self.endpoint = endpoint
         self.client = RpcClient(endpoint, http=http)
+        self.earlier_today = 0  # requests this key spent today before this session
         self.extra_tokens: tuple[str, ...] = ()
         self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
         self.probe: ProbeResult | None = None
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
+
+    @property
+    def usage_id(self) -> str:
+        """Return a stable id of the endpoint and key, safe to store (a hash, not the key)."""
+        return hashlib.sha256(self.endpoint.url.encode()).hexdigest()[:16]
+
+    @property
+    def requests_today(self) -> int:
+        """Return the requests spent on this key today (UTC), earlier sessions included."""
+        return self.earlier_today + self.client.stats.today
 
     @property
     def chain_matches(self) -> bool | None:

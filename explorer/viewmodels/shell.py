@@ -129,7 +129,7 @@ class ShellViewModel(QObject):
         parts.append("head —" if self.head is None else f"head #{self.head:,}")
         if session.last_latency is not None:
             parts.append(f"last request {session.last_latency * 1000:.0f} ms")
-        parts.append(f"{session.client.stats.today:,} requests today")
+        parts.append(f"{session.requests_today:,} requests today")
         self.on_status(" · ".join(parts))
 
     def create_page(self, route: Route) -> PageViewModel | None:
