@@ -197,7 +197,10 @@ def open_address(qtbot: Any, session: Any, address: str, **options: Any) -> Addr
     view.resize(1000, 700)
     view.show()
     model.load()
-    qtbot.waitUntil(lambda: model.state is not PageState.LOADING, timeout=30_000)
+    qtbot.waitUntil(
+        lambda: model.state is not PageState.LOADING and view.document_view.is_complete,
+        timeout=30_000,
+    )
     return view
 
 
