@@ -13,7 +13,9 @@ from collections.abc import AsyncIterator, Sequence
 from typing import TextIO
 
 from explorer.chain.records import Log
-from explorer.cli.rpc import _Parser, _secrets
+from explorer.cli.common import EXIT_INPUT, EXIT_OK, EXIT_REMOTE, KEY_VARIABLE
+from explorer.cli.common import KeySafeParser as _Parser
+from explorer.cli.common import secrets_in as _secrets
 from explorer.devnet.process import DevnetProcess, DevnetStartError
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
@@ -21,8 +23,6 @@ from explorer.rpc.errors import ErrorKind, InvalidInput, RpcError
 from explorer.services.logscan import CSV_HEADER, LogQuery, LogScanner, ScanProgress, csv_fields
 from explorer.services.networks import BUILTIN, DEVNET
 
-EXIT_OK, EXIT_INPUT, EXIT_REMOTE = 0, 2, 3
-KEY_VARIABLE = "EXPLORER_API_KEY"
 PROGRESS_EVERY = 0.5
 
 EPILOG = f"""\

@@ -10,27 +10,34 @@ import sys
 from collections.abc import Sequence
 
 from explorer.chain import query as q
+from explorer.cli.common import (
+    EXIT_INPUT,
+    EXIT_NOT_FOUND,
+    EXIT_OK,
+    EXIT_REMOTE,
+    KEY_VARIABLE,
+    KeySafeParser,
+    secrets_in,
+)
 from explorer.devnet.process import DevnetProcess, DevnetStartError
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import RpcError
+from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.networks import BUILTIN, DEVNET, custom_network
 from explorer.services.search import resolve
 from explorer.services.session import Session
 from explorer.viewmodels.loaders import load_document
 
-EXIT_OK, EXIT_NOT_FOUND, EXIT_INPUT, EXIT_REMOTE = 0, 1, 2, 3
-KEY_VARIABLE = "EXPLORER_API_KEY"
-
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
-    """Parse the command line."""
-    parser = argparse.ArgumentParser(
+    """Parse the command line; argument errors never show a key."""
+    parser = KeySafeParser(
         prog="explorer report",
         description="Print what the explorer's page for QUERY shows (block, transaction, address).",
         epilog=f"Exit codes: {EXIT_OK} shown, {EXIT_NOT_FOUND} not found, {EXIT_INPUT} invalid "
         f"input, {EXIT_REMOTE} node or network error. The API key comes from --key or "
         f"${KEY_VARIABLE} and is never printed.",
     )
+    parser.secrets = secrets_in(list(argv))
     parser.add_argument("query", help="block number or tag, hash, address or name.rsk")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--endpoint", help="JSON-RPC URL (a key may be its last path segment)")
@@ -105,7 +112,7 @@ def main(argv: Sequence[str]) -> int:
         code = asyncio.run(report(options, lines))
     except RpcError as error:
         print(f"error ({error.kind.value}): {error.message}", file=sys.stderr)
-        return EXIT_INPUT if error.kind.value == "invalid input" else EXIT_REMOTE
+        return EXIT_INPUT if error.kind is ErrorKind.INVALID_INPUT else EXIT_REMOTE
     except (DevnetStartError, TimeoutError) as error:
         print(f"error (devnet): {error}", file=sys.stderr)
         return EXIT_REMOTE

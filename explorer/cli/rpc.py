@@ -8,17 +8,15 @@ import json
 import os
 import sys
 import textwrap
-from typing import Any, NoReturn
+from typing import Any
 
+from explorer.cli.common import EXIT_INPUT, EXIT_OK, EXIT_REMOTE, KEY_VARIABLE
+from explorer.cli.common import KeySafeParser as _Parser
+from explorer.cli.common import secrets_in as _secrets
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.methods import METHODS
-
-EXIT_OK = 0
-EXIT_INPUT = 2
-EXIT_REMOTE = 3
-KEY_VARIABLE = "EXPLORER_API_KEY"
 
 _METHOD_LIST = textwrap.fill(
     ", ".join(sorted(METHODS)), 78, initial_indent="  ", subsequent_indent="  "
@@ -39,27 +37,6 @@ Exit codes:
   2  input error: bad URL, method or parameter (nothing was sent)
   3  remote error: transport, auth, rate limit, server, node or malformed answer
 The API key is never printed; errors show the URL's redacted form."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose error messages never show the given secrets."""
-
-    secrets: tuple[str, ...] = ()
-
-    def error(self, message: str) -> NoReturn:
-        """Print usage and a scrubbed message, exit 2."""
-        for secret in self.secrets:
-            message = message.replace(secret, "<key>")
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
-
-
-def _secrets(argv: list[str]) -> tuple[str, ...]:
-    """Return what in argv may be a key: URL path segments and the value of --key."""
-    found = [s for arg in argv if "://" in arg for s in arg.split("://", 1)[1].split("/")[1:] if s]
-    found += [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--key"]
-    found += [arg.split("=", 1)[1] for arg in argv if arg.startswith("--key=")]
-    return tuple(sorted(set(found), key=len, reverse=True))
 
 
 def build_parser(secrets: tuple[str, ...] = ()) -> argparse.ArgumentParser:

@@ -80,3 +80,27 @@ def test_wrong_key_is_an_auth_error_without_the_key(devnet: Any) -> None:
     assert done.returncode == 3
     assert "auth" in done.stderr
     assert "this-key-is-wrong-0123456789" not in done.stderr + done.stdout
+
+
+def test_argument_errors_do_not_echo_the_key() -> None:
+    """An argument error names the bad argument but masks a key found in the command line."""
+    secret = "this-secret-key-0123456789abcdef"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "explorer",
+            "report",
+            "latest",
+            "--endpoint",
+            f"https://rpc.example/{secret}",
+            f"https://rpc.example/{secret}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "unrecognized arguments" in done.stderr
+    assert secret not in done.stderr + done.stdout
