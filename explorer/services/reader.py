@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from explorer.chain.records import Block, Receipt, Transaction
-from explorer.chain.revert import decode_revert_reason
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
@@ -190,6 +189,3 @@ class ChainReader:
             reason = "out of gas or an error that does not repeat in a replay"
         self._cache.put(key, reason)
         return reason
-
-
-__all__ = ["ChainReader", "LruCache", "TxBundle", "decode_revert_reason"]

@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from explorer.chain.abi import decode_call, decode_log
+from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
 from explorer.viewmodels import format as fmt
 from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
-
-REMASC = "0x0000000000000000000000000000000001000008"
-BRIDGE = "0x0000000000000000000000000000000001000006"
 
 
 @dataclass(frozen=True)

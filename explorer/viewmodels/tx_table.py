@@ -11,12 +11,12 @@ from PySide6.QtCore import QObject, Qt
 
 from explorer.chain.abi import method_label
 from explorer.chain.checksum import to_checksum_address
+from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Block, Receipt, Transaction
 from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
 from explorer.viewmodels.batched_table import BatchedTableModel, Index
-from explorer.viewmodels.tx_document import BRIDGE, REMASC
 
 BATCH = 200
 ReceiptFetcher = Callable[[str], Awaitable[Receipt | None]]
