@@ -59,6 +59,10 @@ class DocumentView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._pending: list[Section] = []
+        self._next_section = QTimer(self)  # a child: it dies with the view, unlike singleShot
+        self._next_section.setSingleShot(True)
+        self._next_section.setInterval(0)
+        self._next_section.timeout.connect(self._add_next_section)
         self._layout = QVBoxLayout(self)
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.headline = plain_label("")
@@ -97,7 +101,7 @@ class DocumentView(QWidget):
         section = self._pending.pop(0)
         self._layout.addWidget(self._section_box(section.title, section.note, section.fields))
         if self._pending:
-            QTimer.singleShot(0, self._add_next_section)
+            self._next_section.start()
         else:
             self.completed.emit()
 
