@@ -7,7 +7,6 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QApplication,
     QCompleter,
     QDialog,
     QLineEdit,
@@ -35,6 +34,11 @@ from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import network_combo
 
 TITLE = "Rootstock Explorer"
+MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
+HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
+    Qt.MouseButton.BackButton: Navigator.back,
+    Qt.MouseButton.ForwardButton: Navigator.forward,
+}
 HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 
 
@@ -59,9 +63,13 @@ class MainWindow(QMainWindow):
         self._bind()
         if self.navigator.count == 0:
             self.navigator.open_tab()
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
+        # Mouse back/forward: filter the window's own QWindow, which every mouse event of this
+        # window passes through, rather than the whole application (every timer tick of every
+        # object would pay for that).
+        self.winId()
+        handle = self.windowHandle()
+        if handle is not None:
+            handle.installEventFilter(self)
 
     def _build_toolbar(self) -> None:
         """Back, forward, the search bar."""
@@ -249,9 +257,6 @@ class MainWindow(QMainWindow):
             widget = self.tabs.widget(index)
             if isinstance(widget, PageView | LogsView | HomeView):
                 widget.model.dispose()
-        app = QApplication.instance()
-        if app is not None:
-            app.removeEventFilter(self)  # a closed window must not cost every later event
         super().closeEvent(event)
 
     def current_page(self) -> PageView | None:
@@ -261,15 +266,11 @@ class MainWindow(QMainWindow):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Mouse back/forward buttons anywhere in this window move through the tab's history."""
-        if event.type() == QEvent.Type.MouseButtonRelease and isinstance(watched, QWidget):
+        kind = event.type()
+        if kind in MOUSE_BUTTON_EVENTS and watched is self.windowHandle():
             button = event.button()  # type: ignore[attr-defined]
-            if watched.window() is self and button in (
-                Qt.MouseButton.BackButton,
-                Qt.MouseButton.ForwardButton,
-            ):
-                if button == Qt.MouseButton.BackButton:
-                    self.navigator.back()
-                else:
-                    self.navigator.forward()
+            if button in HISTORY_BUTTONS:
+                if kind == QEvent.Type.MouseButtonRelease:
+                    HISTORY_BUTTONS[button](self.navigator)
                 return True
         return super().eventFilter(watched, event)

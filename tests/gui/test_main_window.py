@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from explorer.services.routes import Route
 from explorer.viewmodels.shell import ShellViewModel
@@ -57,14 +58,25 @@ def test_smoke_test_flag_prints_one_line_and_exits_zero() -> None:
 
 
 def test_mouse_back_and_forward_buttons(qtbot: object) -> None:
-    """The mouse's back/forward buttons, pressed over any child, move through the history."""
+    """The mouse's back/forward buttons, pressed over any child, move through the history.
+
+    The clicks go to the window as the platform delivers them, at a child's position.
+    """
     window = MainWindow(ShellViewModel())
     qtbot.addWidget(window)  # type: ignore[attr-defined]
     window.show()
+    qtbot.waitExposed(window)  # type: ignore[attr-defined]
     window.navigator.go(Route.parse("block/1"))
     window.navigator.go(Route.parse("block/2"))
-    child = window.tabs.currentWidget()
-    qtbot.mouseClick(child, Qt.MouseButton.BackButton)  # type: ignore[attr-defined]
+
+    def click_over_page(button: Qt.MouseButton) -> None:
+        page = window.tabs.currentWidget()
+        where = page.mapTo(window, page.rect().center())
+        QTest.mouseClick(window.windowHandle(), button, Qt.KeyboardModifier.NoModifier, where)
+
+    click_over_page(Qt.MouseButton.BackButton)
     assert str(window.navigator.route()) == "block/1"
-    qtbot.mouseClick(window.tabs.currentWidget(), Qt.MouseButton.ForwardButton)  # type: ignore[attr-defined]
+    click_over_page(Qt.MouseButton.ForwardButton)
+    assert str(window.navigator.route()) == "block/2"
+    click_over_page(Qt.MouseButton.LeftButton)
     assert str(window.navigator.route()) == "block/2"
