@@ -106,7 +106,10 @@ def loaded(window: MainWindow) -> bool:
     """Tell whether the current tab shows a loaded page."""
     page = window.current_page()
     return (
-        page is not None and page.model.state is PageState.LOADED and page.document_view.is_complete
+        page is not None
+        and page.model.state is PageState.LOADED
+        and not page.model.busy
+        and page.document_view.is_complete
     )
 
 

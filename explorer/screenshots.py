@@ -85,7 +85,11 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
     page = window.current_page()
     if page is not None:
         await wait_for(
-            lambda: page.model.state is not PageState.LOADING and page.document_view.is_complete
+            lambda: (
+                page.model.state is not PageState.LOADING
+                and not page.model.busy
+                and page.document_view.is_complete
+            )
         )
         await settle(window)
         if page.model.transactions.total > 100:

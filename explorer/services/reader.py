@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -53,6 +54,7 @@ class TxBundle:
     receipt: Receipt | None
     block_timestamp: int | None
     revert_reason: str | None
+    complete: bool = True
 
 
 class ChainReader:
@@ -99,6 +101,11 @@ class ChainReader:
     async def head_number(self) -> int:
         """Return the known head, asking the node only when none is known."""
         return self.head if self.head is not None else await self.latest_number()
+
+    def _has_block(self, selector: BlockSelector | str) -> bool:
+        """Tell whether a block (with or without full transactions) is cached."""
+        where = str(selector).lower()
+        return any(self._cache.get(("block", where, full)) is not None for full in (False, True))
 
     async def block(self, selector: BlockSelector | str, *, full: bool = False) -> Block | None:
         """Return a block by number, tag or hash; settled blocks come from the cache."""
@@ -156,15 +163,31 @@ class ChainReader:
 
     async def tx_bundle(self, tx_hash: str) -> TxBundle | None:
         """Return a transaction with receipt, block time and revert reason; None if unknown."""
+        stages = [bundle async for bundle in self.tx_stages(tx_hash)]
+        return stages[-1]
+
+    async def tx_stages(self, tx_hash: str) -> AsyncIterator[TxBundle | None]:
+        """Yield what is known of a transaction as it arrives, the complete bundle last.
+
+        A mined transaction first comes without its block time and revert reason (complete
+        False) while those are read; the page can show status, receipt and logs meanwhile.
+        A pending or unknown transaction (None) is yielded once.
+        """
         tx, receipt = await asyncio.gather(self.transaction(tx_hash), self.receipt(tx_hash))
-        if tx is None:
-            return None
-        if tx.is_pending or tx.block_number is None:
-            return TxBundle(tx, None, None, None)
-        block_task = self.block(tx.block_hash or tx.block_number)
-        reason_task = self._revert_reason(tx, receipt)
-        block, reason = await asyncio.gather(block_task, reason_task)
-        return TxBundle(tx, receipt, block.timestamp if block else None, reason)
+        if tx is None or tx.is_pending or tx.block_number is None:
+            yield None if tx is None else TxBundle(tx, None, None, None)
+            return
+        where = tx.block_hash or tx.block_number
+        rest = asyncio.ensure_future(
+            asyncio.gather(self.block(where), self._revert_reason(tx, receipt))
+        )
+        try:
+            if not self._has_block(where) or (receipt is not None and receipt.succeeded is False):
+                yield TxBundle(tx, receipt, None, None, complete=False)
+            block, reason = await rest
+        finally:
+            rest.cancel()
+        yield TxBundle(tx, receipt, block.timestamp if block else None, reason)
 
     async def _revert_reason(self, tx: Transaction, receipt: Receipt | None) -> str | None:
         """Replay a failed transaction with eth_call at its parent block to learn why it failed."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 
 from explorer.chain.records import Block
 from explorer.services.networks import Network
@@ -39,13 +40,29 @@ async def load_block(
 
 async def load_tx(reader: ChainReader, network: Network, tx_hash: str) -> TxFacts | None:
     """Load a transaction with its receipt, block time and revert reason; None when not found."""
-    bundle = await reader.tx_bundle(tx_hash)
-    if bundle is None:
-        return None
-    head = reader.head
-    if head is None and not bundle.tx.is_pending:
-        head = await reader.head_number()
-    return TxFacts(bundle.tx, bundle.receipt, bundle.block_timestamp, head, bundle.revert_reason)
+    stages = [facts async for facts in load_tx_stages(reader, network, tx_hash)]
+    return stages[-1]
+
+
+async def load_tx_stages(
+    reader: ChainReader, network: Network, tx_hash: str
+) -> AsyncIterator[TxFacts | None]:
+    """Yield a transaction's facts as they arrive (see ChainReader.tx_stages), complete last."""
+    async for bundle in reader.tx_stages(tx_hash):
+        if bundle is None:
+            yield None
+            return
+        head = reader.head
+        if head is None and not bundle.tx.is_pending:
+            head = await reader.head_number()
+        yield TxFacts(
+            bundle.tx,
+            bundle.receipt,
+            bundle.block_timestamp,
+            head,
+            bundle.revert_reason,
+            bundle.complete,
+        )
 
 
 async def load_document(reader: ChainReader, network: Network, route: Route) -> Document | None:

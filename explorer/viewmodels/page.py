@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -14,7 +14,7 @@ from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.document import Document
-from explorer.viewmodels.loaders import load_block, load_document, load_tx
+from explorer.viewmodels.loaders import load_block, load_document, load_tx_stages
 from explorer.viewmodels.tx_document import tx_document
 from explorer.viewmodels.tx_table import BlockTransactionsModel
 
@@ -58,6 +58,11 @@ class PageViewModel(QObject):
         self._refresh.timeout.connect(self.on_refresh)
 
     @property
+    def busy(self) -> bool:
+        """Tell whether a load is still running (a shown page may still be completing)."""
+        return self._task is not None and not self._task.done()
+
+    @property
     def not_found_text(self) -> str:
         """Return the not-found message for this route."""
         what = {Page.BLOCK: "block", Page.TX: "transaction", Page.ADDRESS: "address"}
@@ -91,69 +96,69 @@ class PageViewModel(QObject):
         self.load()
 
     async def _run(self, generation: int) -> None:
-        """Load the document and publish it unless a newer load started meanwhile."""
+        """Publish each document the loader yields unless a newer load started meanwhile."""
         started = time.perf_counter()
         try:
-            document, pending = await self._fetch()
+            async for document, pending in self._documents():
+                await asyncio.sleep(0)  # parse and render in separate event-loop turns
+                if generation != self._generation:
+                    return
+                self.load_seconds = time.perf_counter() - started
+                self.document = document
+                self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
+                if pending:
+                    self._refresh.start(PENDING_REFRESH_MS)
         except asyncio.CancelledError:
             raise
         except RpcError as error:
             if generation == self._generation:
                 self.error_kind, self.error_message = error.kind, error.message
                 self._set(PageState.ERROR)
-            return
-        await asyncio.sleep(0)  # parse and render in separate event-loop turns: shorter stalls
-        if generation != self._generation:
-            return
-        self.load_seconds = time.perf_counter() - started
-        self.document = document
-        self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
-        if pending:
-            self._refresh.start(PENDING_REFRESH_MS)
 
-    async def _fetch(self) -> tuple[Document | None, bool]:
-        """Return (document or None when not found, whether to refresh it later)."""
-        loader = self._loaders().get(self.route.page)
-        if loader is None:
-            return None, False
-        return await loader()
-
-    def _loaders(self) -> dict[Page, Callable[[], Awaitable[tuple[Document | None, bool]]]]:
-        """Return the fetch function of each page kind."""
-        return {
+    def _documents(self) -> AsyncIterator[tuple[Document | None, bool]]:
+        """Return the route's documents as they arrive: (document or None, refresh later)."""
+        loaders = {
             Page.BLOCK: self._fetch_block,
             Page.TX: self._fetch_tx,
             Page.ADDRESS: self._fetch_any,
         }
+        return loaders.get(self.route.page, self._fetch_nothing)()
 
-    async def _fetch_any(self) -> tuple[Document | None, bool]:
+    async def _fetch_nothing(self) -> AsyncIterator[tuple[Document | None, bool]]:
+        """A route without a page document: not found."""
+        yield None, False
+
+    async def _fetch_any(self) -> AsyncIterator[tuple[Document | None, bool]]:
         """Load a page through the shared loader (no refresh)."""
         session = self.session
-        return await load_document(session.reader, session.network, self.route), False
+        yield await load_document(session.reader, session.network, self.route), False
 
-    async def _fetch_block(self) -> tuple[Document | None, bool]:
+    async def _fetch_block(self) -> AsyncIterator[tuple[Document | None, bool]]:
         """Load a block and fill the transactions table."""
         loaded = await load_block(self.session.reader, self.session.network, self.route.target)
         if loaded is None:
-            return None, False
+            yield None, False
+            return
         document, block = loaded
         self._show_transactions(block)
-        return document, block.is_pending
+        yield document, block.is_pending
 
     def _show_transactions(self, block: Block) -> None:
         """Hand the block's transactions to the lazy table model."""
         self.transactions.set_block(block)
 
-    async def _fetch_tx(self) -> tuple[Document | None, bool]:
-        """Load a transaction; a pending one refreshes until it is mined."""
-        facts = await load_tx(self.session.reader, self.session.network, self.route.target)
-        if facts is None:
-            return None, False
+    async def _fetch_tx(self) -> AsyncIterator[tuple[Document | None, bool]]:
+        """Load a transaction, shown before its block time arrives; pending ones refresh."""
         network = self.session.network
-        document = tx_document(
-            facts, chain_id=network.chain_id, currency=network.currency, now=time.time()
-        )
-        return document, facts.tx.is_pending
+        stages = load_tx_stages(self.session.reader, network, self.route.target)
+        async for facts in stages:
+            if facts is None:
+                yield None, False
+                return
+            document = tx_document(
+                facts, chain_id=network.chain_id, currency=network.currency, now=time.time()
+            )
+            yield document, facts.complete and facts.tx.is_pending
 
     def _set(self, state: PageState) -> None:
         """Change state and tell the view."""

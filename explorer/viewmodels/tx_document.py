@@ -20,6 +20,7 @@ class TxFacts:
     block_timestamp: int | None
     head: int | None
     revert_reason: str | None = None
+    complete: bool = True  # False while the block time and revert reason are still being read
 
 
 def status_field(facts: TxFacts) -> Field:
@@ -43,6 +44,8 @@ def status_field(facts: TxFacts) -> Field:
     if receipt.succeeded:
         return fmt.text_field("Status", "SUCCESS" + confirmations, Tone.GOOD)
     why = f": reverted with “{facts.revert_reason}”" if facts.revert_reason else ""
+    if not facts.complete:
+        why = " (replaying it to learn why…)"
     return fmt.text_field("Status", "FAILED" + why + confirmations, Tone.BAD)
 
 
@@ -80,6 +83,8 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
     ]
     if facts.block_timestamp is not None:
         fields.append(fmt.time_field("Timestamp", facts.block_timestamp, now))
+    elif not facts.complete:
+        fields.append(fmt.text_field("Timestamp", "reading the block…", Tone.MUTED))
     fields.append(fmt.address_field("From", tx.sender, chain_id))
     if tx.is_contract_creation:
         created = receipt.contract_address if receipt else None

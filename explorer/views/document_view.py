@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
+from explorer.viewmodels.document import Document, Field, Kind, Tone
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.value import LinkedValue
 
@@ -46,6 +46,16 @@ def tone_palette(label: QLabel, tone: Tone) -> None:
     label.setPalette(palette)
 
 
+def same_shape(first: Document, second: Document) -> bool:
+    """Tell whether two documents have the same sections and field labels (values may differ)."""
+    return len(first.sections) == len(second.sections) and all(
+        a.title == b.title
+        and a.note == b.note
+        and [f.label for f in a.fields] == [f.label for f in b.fields]
+        for a, b in zip(first.sections, second.sections, strict=True)
+    )
+
+
 class DocumentView(QWidget):
     """Shows a Document; links bubble up through `link_activated`.
 
@@ -58,7 +68,8 @@ class DocumentView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._pending: list[Section] = []
+        self._document: Document | None = None
+        self._built: list[tuple[QFormLayout, list[QWidget]]] = []  # per shown section
         self._next_section = QTimer(self)  # a child: it dies with the view, unlike singleShot
         self._next_section.setSingleShot(True)
         self._next_section.setInterval(0)
@@ -75,38 +86,63 @@ class DocumentView(QWidget):
         self.chain_id: int | None = None
 
     def show_document(self, document: Document) -> None:
-        """Replace what is shown with a document."""
-        self._clear()
-        self.value_labels = {}
+        """Show a document: in place when only values changed, else rebuilt."""
         self.chain_id = document.chain_id
         self.title.setText(document.title)
-        self.headline.setText(f"{document.headline.text}")
+        self.headline.setText(document.headline.text)
         tone_palette(self.headline, document.headline.tone)
+        previous, self._document = self._document, document
+        if previous is not None and same_shape(previous, document):
+            self._update_values(previous)
+            return
+        self._clear()
+        self.value_labels = {}
         self._layout.addWidget(self.title)
         self._layout.addWidget(self.headline)
         # The first section now, the others one per event-loop turn: the status and the
         # overview show at once and no single step blocks the GUI thread for long.
-        self._pending = list(document.sections)
         self._add_next_section()
 
     @property
     def is_complete(self) -> bool:
         """Tell whether every section of the current document is shown."""
-        return not self._pending
+        return self._document is None or len(self._built) == len(self._document.sections)
 
     def _add_next_section(self) -> None:
         """Add one waiting section, then schedule the next."""
-        if not self._pending:
+        if self.is_complete:
             return
-        section = self._pending.pop(0)
+        assert self._document is not None
+        section = self._document.sections[len(self._built)]
         self._layout.addWidget(self._section_box(section.title, section.note, section.fields))
-        if self._pending:
-            self._next_section.start()
-        else:
+        if self.is_complete:
             self.completed.emit()
+        else:
+            self._next_section.start()
+
+    def _update_values(self, previous: Document) -> None:
+        """Replace the value widgets of the shown fields whose values changed."""
+        assert self._document is not None
+        pairs = zip(previous.sections, self._document.sections, self._built, strict=False)
+        for old_section, new_section, (form, widgets) in pairs:
+            fields = zip(old_section.fields, new_section.fields, strict=True)
+            for row, (old, new) in enumerate(fields):
+                if old != new:
+                    self._forget_labels_in(widgets[row])
+                    replacement = self._value_widget(new)
+                    form.replaceWidget(widgets[row], replacement)
+                    widgets[row].deleteLater()
+                    widgets[row] = replacement
+
+    def _forget_labels_in(self, widget: QWidget) -> None:
+        """Drop the value_labels entries that point into a widget about to be replaced."""
+        for label, shown in list(self.value_labels.items()):
+            if shown is widget or widget.isAncestorOf(shown):
+                del self.value_labels[label]
 
     def _clear(self) -> None:
         """Remove every widget but the reusable title and headline."""
+        self._built = []
         while self._layout.count():
             item = self._layout.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -121,8 +157,11 @@ class DocumentView(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         if note:
             form.addRow(plain_label(note))
+        widgets = []
         for item in fields:
-            form.addRow(plain_label(item.label, selectable=False), self._value_widget(item))
+            widgets.append(self._value_widget(item))
+            form.addRow(plain_label(item.label, selectable=False), widgets[-1])
+        self._built.append((form, widgets))
         return box
 
     def _value_widget(self, item: Field) -> QWidget:

@@ -160,17 +160,24 @@ class PageView(QStackedWidget):
             self._show_content()
 
     def _show_content(self) -> None:
-        """Show the loaded document, the transactions table and the raw JSON."""
+        """Show the loaded document, the transactions table and the raw JSON (tabs kept)."""
         document = self.model.document
         assert document is not None
         self.document_view.show_document(document)
-        while self.content.count() > 1:
-            self.content.removeTab(1)
+        tabs: list[tuple[QWidget, str]] = []
         if self.model.route.page is Page.BLOCK:
-            total = self.model.transactions.total
-            self.content.addTab(self.table, f"Transactions ({total:,})")
+            tabs.append((self.table, f"Transactions ({self.model.transactions.total:,})"))
+        tabs.append((self.raw_json, "Raw JSON"))
+        if [self.content.widget(i) for i in range(1, self.content.count())] != [
+            widget for widget, _ in tabs
+        ]:
+            while self.content.count() > 1:
+                self.content.removeTab(1)
+            for widget, title in tabs:
+                self.content.addTab(widget, title)
+        for index, (_, title) in enumerate(tabs, start=1):
+            self.content.setTabText(index, title)
         self._raw_stale = True  # filled when its tab is shown: big blocks make megabytes of JSON
-        self.content.addTab(self.raw_json, "Raw JSON")
         self.setCurrentWidget(self.content)
         self._on_tab_shown(self.content.currentIndex())
 

@@ -17,6 +17,7 @@ def wait_loaded(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
         return (
             page is not None
             and page.model.state is not PageState.LOADING
+            and not page.model.busy
             and page.document_view.is_complete
         )
 
