@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from typing import Any, Protocol
 
 from PySide6.QtCore import (
@@ -265,7 +265,7 @@ class AddressPageViewModel(PageViewModel):
 
     # -- the summary ---------------------------------------------------------------------
 
-    async def _fetch(self) -> tuple[Document | None, bool]:
+    async def _documents(self) -> AsyncIterator[tuple[Document | None, bool]]:
         """Load the summary at the chosen block, then the token balances."""
         try:
             facts = await load_address_facts(self.session.reader, self.address, self.block)
@@ -275,7 +275,7 @@ class AddressPageViewModel(PageViewModel):
             raise
         self.facts = facts
         self.on_load_tokens()
-        return address_document(facts, self.session.network), False
+        yield address_document(facts, self.session.network), False
 
     def set_block(self, text: str) -> None:
         """Show the summary at a block typed by the user (ValueError when it is not one)."""
