@@ -92,6 +92,47 @@ def test_successful_token_transfer(
     assert field_text(page, "Chain id from v") == "31 (EIP-155)"
 
 
+def open_recording(qtbot: Any, window: MainWindow, route: Route) -> tuple[PageView, list[Any]]:
+    """Open a route, recording (headline, Timestamp text, From widget) at every publish."""
+    window.navigator.go(route)
+    page = window.current_page()
+    assert page is not None
+    seen: list[Any] = []
+
+    def record() -> None:
+        if page.model.document is not None:
+            labels = page.document_view.value_labels
+            stamp = labels["Timestamp"].text() if "Timestamp" in labels else None
+            seen.append((page.document_view.headline.text(), stamp, labels.get("From")))
+
+    page.model.changed.connect(record)
+    return wait_loaded(qtbot, window), seen
+
+
+def test_transaction_shows_before_its_block_time_then_updates_in_place(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """Status and overview show while the block is read; the time then fills in place."""
+    page, seen = open_recording(qtbot, window, tx_route(devnet_manifest["token_transfer"]))
+    assert len(seen) == 2
+    (first_headline, first_time, first_from), (_, last_time, last_from) = seen
+    assert first_headline.startswith("SUCCESS") and first_time == "reading the block…"
+    assert last_time is not None and "UTC" in last_time
+    assert last_from is first_from  # unchanged values keep their widgets
+    assert field_text(page, "Timestamp") == last_time
+    assert page.document_view.is_complete and not page.model.busy
+
+
+def test_failed_transaction_says_a_replay_runs_then_why(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A failed transaction is FAILED at once; the revert reason follows from the replay."""
+    _page, seen = open_recording(qtbot, window, tx_route(devnet_manifest["failed_tx"]))
+    headlines = [headline for headline, _, _ in seen]
+    assert headlines[0].startswith("FAILED (replaying it to learn why…)")
+    assert headlines[-1].startswith("FAILED: reverted with")
+
+
 def test_failed_transaction_shows_why(
     qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
