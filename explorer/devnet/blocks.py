@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,11 +40,17 @@ def difficulty_of(number: int) -> int:
 
 def trie_root(items: Sequence[list[object]]) -> bytes:
     """Root of the trie of RLP-encoded items keyed by their index."""
+    return _encoded_trie_root(tuple(rlp.encode(item) for item in items))
+
+
+@functools.lru_cache(maxsize=64)
+def _encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
+    """Root of the trie of already encoded items (repeated ones, like REMASC receipts, cached)."""
     nodes: dict[bytes, bytes] = {}
     trie = HexaryTrie(nodes)
     with trie.squash_changes() as batch:
-        for index, item in enumerate(items):
-            batch[rlp.encode(index)] = rlp.encode(item)
+        for index, item in enumerate(encoded):
+            batch[rlp.encode(index)] = item
     return bytes(trie.root_hash)
 
 

@@ -20,15 +20,14 @@ from eth_utils.address import to_checksum_address
 from eth_utils.exceptions import ValidationError
 
 
-def _no_block_reward() -> int:
+def _no_block_rewards(vm: object, block: object) -> None:
     """RSK has no Ethereum-style block reward: miners are paid from fees by REMASC."""
-    return 0
 
 
 DevnetVM = BerlinVM.configure(
     __name__="DevnetBerlinVM",
     consensus_class=NoProofConsensus,
-    get_block_reward=staticmethod(_no_block_reward),
+    _assign_block_rewards=_no_block_rewards,
 )
 
 GAS_LIMIT = 40_000_000

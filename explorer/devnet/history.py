@@ -71,6 +71,7 @@ class HistoryBuilder:
         self.collectible = generate_contract_address(Address(self.deployer.address), 1)
         self.reverter = generate_contract_address(Address(self.deployer.address), 2)
         self.pending: list[SignedTransactionAPI] = []
+        self._collectible_owners: dict[int, DevAccount] = {}
 
     # --- transactions -------------------------------------------------------------------
 
@@ -127,11 +128,15 @@ class HistoryBuilder:
             self._progress(f"building block {number}", min(number / self.size.head, 1.0))
         return block
 
-    def mine_empty(self, count: int) -> None:
-        """A run of blocks holding only their REMASC transaction."""
-        first = self.ledger.head.number + 1
+    def mine_quiet(self, count: int) -> None:
+        """Blocks holding only their REMASC transaction."""
         for _ in range(count):
             self.mine([])
+
+    def mine_empty(self, count: int) -> None:
+        """A run of blocks holding only their REMASC transaction, noted in the manifest."""
+        first = self.ledger.head.number + 1
+        self.mine_quiet(count)
         self._facts.empty_runs.append((first, first + count - 1))
 
     def note(self, key: str, tx: SignedTransactionAPI) -> SignedTransactionAPI:
@@ -143,17 +148,18 @@ class HistoryBuilder:
 
     def build(self) -> SeedManifest:
         """Run every phase and return the manifest."""
+        busy = self.size.busy_head
         self._deploy()
         self._first_activity()
         self.mine_empty(self.size.empty_run)
-        self._activity(self.size.head // 40)
+        self._activity(busy // 40)
         self._big_block()
-        self._activity(self.size.head // 40)
+        self._activity(busy // 40)
         self._airdrops()
-        tail = self.size.head - self.ledger.head.number - 2 * self.size.empty_run - 20
-        self._activity(max(tail, 0))
+        self._activity(max(busy - self.ledger.head.number - 2 * self.size.empty_run - 20, 0))
         self.mine_empty(2 * self.size.empty_run)
-        self._activity(max(self.size.head - self.ledger.head.number, 0))
+        self._activity(max(busy - self.ledger.head.number, 0))
+        self._quiet_tail(self.size.head)
         self._leave_pending()
         return self._manifest()
 
@@ -217,15 +223,8 @@ class HistoryBuilder:
             for i, u in enumerate(users)
         ]
         self.mine([self.note("nft_mint", mints[0]), *mints[1:]])
-        move = self.invoke(
-            users[0],
-            self.collectible,
-            "transferFrom(address,address,uint256)",
-            users[0].address,
-            users[2].address,
-            1,
-        )
-        self.mine([self.note("nft_transfer", move)])
+        self._collectible_owners = {i + 1: u for i, u in enumerate(users)}
+        self.mine([self.note("nft_transfer", self._collectible_move(1, users[2]))])
         good = self.invoke(users[3], self.reverter, "poke(uint256)", 5, gas=100_000)
         bad = self.invoke(users[3], self.reverter, "poke(uint256)", 50, gas=100_000)
         self.mine([good, self.note("failed_tx", bad)])
@@ -269,6 +268,37 @@ class HistoryBuilder:
                 data=call_data("poke(uint256)", self._random.randrange(12)),
             )
         return self.send(sender, receiver.address, value=self._random.randrange(1, 10**6) * 10**12)
+
+    def _collectible_move(self, token_id: int, receiver: DevAccount) -> SignedTransactionAPI:
+        """The collectible's owner sends it to receiver."""
+        owner = self._collectible_owners[token_id]
+        self._collectible_owners[token_id] = receiver
+        return self.invoke(
+            owner,
+            self.collectible,
+            "transferFrom(address,address,uint256)",
+            owner.address,
+            receiver.address,
+            token_id,
+        )
+
+    def _quiet_tail(self, head: int) -> None:
+        """Up to head: mostly REMASC-only blocks, every tail_gap blocks or so a little activity."""
+        while self.ledger.head.number < head:
+            quiet = self._random.randrange(2 * self.size.tail_gap - 1)
+            self.mine_quiet(min(quiet, head - self.ledger.head.number - 1))
+            count = self._random.choice((1, 1, 1, 2, 3))
+            self.mine([self._tail_tx() for _ in range(count)])
+
+    def _tail_tx(self) -> SignedTransactionAPI:
+        """One transaction of the quiet tail: a collectible move or an everyday one."""
+        if self._random.randrange(5):
+            return self._random_tx()
+        token_id = self._random.choice(sorted(self._collectible_owners))
+        owner = self._collectible_owners[token_id]
+        return self._collectible_move(
+            token_id, self._random.choice([u for u in self.users if u is not owner])
+        )
 
     def _big_block(self) -> None:
         """One block of big_block_txs transactions: plain transfers and token transfers."""

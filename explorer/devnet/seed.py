@@ -23,10 +23,16 @@ RNS_NAMES = ("alice.rsk", "bob.rsk", "carol.rsk")
 
 @dataclass(frozen=True)
 class SeedSize:
-    """How big the seeded history is; FULL for the app, SMALL for fast tests."""
+    """How big the seeded history is; FULL for the app, SMALL for fast tests.
+
+    The busy phases end at `busy_head`; a quiet tail follows up to `head`: blocks holding
+    only their REMASC transaction, with a little activity every `tail_gap` blocks or so.
+    """
 
     name: str
     head: int
+    busy_head: int
+    tail_gap: int
     users: int
     big_block_txs: int
     airdrops: int
@@ -38,7 +44,9 @@ class SeedSize:
 
 FULL = SeedSize(
     "full",
-    head=2600,
+    head=12_000,
+    busy_head=2600,
+    tail_gap=24,
     users=20,
     big_block_txs=1000,
     airdrops=10,
@@ -49,7 +57,9 @@ FULL = SeedSize(
 )
 SMALL = SeedSize(
     "small",
-    head=90,
+    head=130,
+    busy_head=90,
+    tail_gap=5,
     users=6,
     big_block_txs=40,
     airdrops=2,
