@@ -22,7 +22,7 @@ from explorer.devnet.seed import FULL, SeedSize
 from explorer.devnet.txpool import TxPool
 
 #: Bump when the history or the block format changes: old snapshots are then rebuilt.
-SEED_VERSION = "devnet-seed-3"
+SEED_VERSION = "devnet-seed-4"
 Progress = Callable[[str, float], None]
 
 
