@@ -43,6 +43,10 @@ BATCH = 1000
 CACHE_ROWS = 1024
 DATA_CHARS = 74
 Index = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole.value
+TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+RIGHT = (Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value
 _compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -62,6 +66,7 @@ class Column(enum.IntEnum):
     DATA = 10
 
 
+RIGHT_ALIGNED = frozenset({Column.BLOCK.value, Column.LOG_INDEX.value})
 HEADERS = (
     "Block",
     "Transaction",
@@ -79,12 +84,11 @@ HEADERS = (
 
 @dataclass(frozen=True)
 class _Shown:
-    """A row parsed for display: the log and its decoded event texts."""
+    """A row parsed for display: the log, and each column's cell text and tooltip."""
 
     log: Log
-    event: str
-    args: str
-    args_full: str
+    cells: tuple[str, ...]
+    tips: tuple[str | None, ...]
 
 
 def short_hash(value: str) -> str:
@@ -151,8 +155,9 @@ class LogTableModel(BatchedTableModel):
         at = bisect.bisect_right(self._blocks, blocks[0])
         self._raw[at:at] = raws
         self._blocks[at:at] = blocks
+        if at < len(self._raw) - len(raws):
+            self._cache.clear()  # rows from `at` on moved down
         if at < self._shown or self._shown < BATCH:
-            self._cache.clear()
             new_shown = max(self._shown, min(BATCH, len(self._raw)))
             visible = new_shown - self._shown if at >= self._shown else len(raws)
             first = min(at, self._shown)
@@ -168,65 +173,58 @@ class LogTableModel(BatchedTableModel):
         """Yield every row's node JSON object."""
         return (json.loads(raw) for raw in self._raw)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Return a cell's text, tooltip or route."""
-        if not index.isValid() or index.row() >= self._shown:
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        """Return a cell's text, tooltip, route or alignment (cheap: Qt asks for every cell)."""
+        if role == DISPLAY:
+            row = index.row()
+            return self._row(row).cells[index.column()] if 0 <= row < self._shown else None
+        if role == ALIGNMENT:
+            return RIGHT if index.column() in RIGHT_ALIGNED else None
+        if role not in (TOOLTIP, ROUTE_ROLE) or not 0 <= index.row() < self._shown:
             return None
-        column = Column(index.column())
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(self._row(index.row()), column, short=True)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._text(self._row(index.row()), column, short=False) or None
-        if role == ROUTE_ROLE:
-            return self._route(self._row(index.row()).log, column)
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (Column.BLOCK, Column.LOG_INDEX):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        shown = self._row(index.row())
+        if role == TOOLTIP:
+            return shown.tips[index.column()]
+        return self._route(shown.log, Column(index.column()))
 
     def _row(self, row: int) -> _Shown:
-        """Return a parsed row, from the cache when it was shown lately."""
+        """Return a formatted row, from the cache when it was shown lately."""
         shown = self._cache.get(row)
         if shown is not None:
             self._cache.move_to_end(row)
             return shown
-        log = Log.from_json(json.loads(self._raw[row]))
-        decoded = decode_log(log.topics, log.data)
-        if decoded is None:
-            shown = _Shown(log, "", "", "")
-        else:
-            full = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
-            brief = ", ".join(f"{p.name or p.type}: {_brief(p)}" for p in decoded.params)
-            shown = _Shown(log, decoded.name, brief, full)
+        shown = self._format(Log.from_json(json.loads(self._raw[row])))
         self._cache[row] = shown
         if len(self._cache) > CACHE_ROWS:
             self._cache.popitem(last=False)
         return shown
 
-    def _address(self, address: str) -> str:
-        """Return an address in the network's checksum form."""
-        return to_checksum_address(address, self.chain_id)
-
-    def _text(self, shown: _Shown, column: Column, short: bool) -> str:
-        """Return the text of one cell (shortened hashes and data when short)."""
-        log = shown.log
-        if column is Column.BLOCK:
-            return "" if log.block_number is None else str(log.block_number)
-        if column is Column.TX:
-            tx = log.transaction_hash or ""
-            return short_hash(tx) if short else tx
-        if column is Column.LOG_INDEX:
-            return "" if log.log_index is None else str(log.log_index)
-        if column is Column.ADDRESS:
-            return self._address(log.address)
-        if column is Column.EVENT:
-            return shown.event
-        if column is Column.ARGS:
-            return shown.args if short else shown.args_full
-        if column is Column.DATA:
-            data = "0x" + log.data.hex()
-            return data[:DATA_CHARS] + "…" if short and len(data) > DATA_CHARS else data
-        position = column - Column.TOPIC0
-        return log.topics[position] if position < len(log.topics) else ""
+    def _format(self, log: Log) -> _Shown:
+        """Return the cell texts (shortened) and tooltips (full) of a log's row."""
+        decoded = decode_log(log.topics, log.data)
+        event = brief = full = ""
+        if decoded is not None:
+            event = decoded.name
+            full = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
+            brief = ", ".join(f"{p.name or p.type}: {_brief(p)}" for p in decoded.params)
+        topics = [*log.topics, "", "", "", ""][:4]
+        data = "0x" + log.data.hex()
+        tx = log.transaction_hash or ""
+        block = "" if log.block_number is None else str(log.block_number)
+        index = "" if log.log_index is None else str(log.log_index)
+        address = to_checksum_address(log.address, self.chain_id)
+        cells = (
+            block,
+            short_hash(tx),
+            index,
+            address,
+            event,
+            brief,
+            *(short_hash(topic) for topic in topics),
+            data[:DATA_CHARS] + "…" if len(data) > DATA_CHARS else data,
+        )
+        tips = (block, tx, index, address, event, full, *topics, data)
+        return _Shown(log, cells, tuple(tip or None for tip in tips))
 
     def _route(self, log: Log, column: Column) -> str | None:
         """Return where a click on a cell leads."""
