@@ -18,6 +18,7 @@ T = TypeVar("T")
 
 SAFE_CONFIRMATIONS = 12
 JUST_READ_SECONDS = 3.0
+QUICK_ANSWER_SECONDS = 0.01
 
 
 class LruCache:
@@ -63,6 +64,7 @@ class ChainReader:
     def __init__(self, client: TypedCalls) -> None:
         self.client = client
         self.head: int | None = None
+        self.quick_answer_seconds = QUICK_ANSWER_SECONDS
         self._cache = LruCache()
         self._just_read: dict[tuple[str, str], tuple[float, Any]] = {}
 
@@ -101,11 +103,6 @@ class ChainReader:
     async def head_number(self) -> int:
         """Return the known head, asking the node only when none is known."""
         return self.head if self.head is not None else await self.latest_number()
-
-    def _has_block(self, selector: BlockSelector | str) -> bool:
-        """Tell whether a block (with or without full transactions) is cached."""
-        where = str(selector).lower()
-        return any(self._cache.get(("block", where, full)) is not None for full in (False, True))
 
     async def block(self, selector: BlockSelector | str, *, full: bool = False) -> Block | None:
         """Return a block by number, tag or hash; settled blocks come from the cache."""
@@ -182,7 +179,10 @@ class ChainReader:
             asyncio.gather(self.block(where), self._revert_reason(tx, receipt))
         )
         try:
-            if not self._has_block(where) or (receipt is not None and receipt.succeeded is False):
+            # A quick answer (a cached block, a node close by) makes one complete stage; a slow
+            # one shows the partial stage meanwhile, after the requests have left.
+            await asyncio.wait([rest], timeout=self.quick_answer_seconds)
+            if not rest.done():
                 yield TxBundle(tx, receipt, None, None, complete=False)
             block, reason = await rest
         finally:

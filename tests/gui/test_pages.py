@@ -93,7 +93,12 @@ def test_successful_token_transfer(
 
 
 def open_recording(qtbot: Any, window: MainWindow, route: Route) -> tuple[PageView, list[Any]]:
-    """Open a route, recording (headline, Timestamp text, From widget) at every publish."""
+    """Open a route, recording (headline, Timestamp text, From widget) at every publish.
+
+    The reader waits for no quick answer, so the partial stage always shows first.
+    """
+    assert window.shell.session is not None
+    window.shell.session.reader.quick_answer_seconds = 0
     window.navigator.go(route)
     page = window.current_page()
     assert page is not None
