@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import rlp
 from eth_hash.auto import keccak
+from rlp.codec import length_prefix
 from trie.hexary import HexaryTrie
 
 from explorer.chain.mergemining import build_merge_mining_fields, compose_hash_for_merged_mining
@@ -16,6 +17,7 @@ from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRe
 MINIMUM_GAS_PRICE = 60_000_000
 BASE_DIFFICULTY = 32  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
 EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
+LIST_OFFSET = 0xC0
 
 
 @dataclass(frozen=True)
@@ -40,11 +42,11 @@ def difficulty_of(number: int) -> int:
 
 def trie_root(items: Sequence[list[object]]) -> bytes:
     """Root of the trie of RLP-encoded items keyed by their index."""
-    return _encoded_trie_root(tuple(rlp.encode(item) for item in items))
+    return encoded_trie_root(tuple(rlp.encode(item) for item in items))
 
 
 @functools.lru_cache(maxsize=64)
-def _encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
+def encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
     """Root of the trie of already encoded items (repeated ones, like REMASC receipts, cached)."""
     nodes: dict[bytes, bytes] = {}
     trie = HexaryTrie(nodes)
@@ -52,6 +54,12 @@ def _encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
         for index, item in enumerate(encoded):
             batch[rlp.encode(index)] = item
     return bytes(trie.root_hash)
+
+
+def list_length(item_lengths: Iterable[int]) -> int:
+    """Length of the RLP list of items already encoded to these lengths."""
+    payload = sum(item_lengths)
+    return len(length_prefix(payload, LIST_OFFSET)) + payload
 
 
 def _uncle_headers(draft: BlockDraft, parent_hash: bytes) -> list[list[object]]:
@@ -95,7 +103,8 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
     """Build the block record: header fields, merge mining and the block hash."""
     parent_hash = parent.hash if parent else bytes(32)
     uncles = _uncle_headers(draft, parent_hash)
-    uncles_hash = keccak(rlp.encode(uncles))
+    encoded_uncles = rlp.encode(uncles)
+    uncles_hash = keccak(encoded_uncles)
     difficulty = difficulty_of(draft.number)
     cumulative = difficulty + sum(_uncle_difficulty(draft.number, i) for i in range(len(uncles)))
     bloom = 0
@@ -105,8 +114,8 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
     paid_fees = sum(
         r.gas_used * t.gas_price for r, t in zip(draft.receipts, draft.transactions, strict=True)
     )
-    tx_items = [tx.rlp_fields() for tx in draft.transactions]
-    tx_root = trie_root(tx_items)
+    encoded_txs = tuple(rlp.encode(tx.rlp_fields()) for tx in draft.transactions)
+    tx_root = encoded_trie_root(encoded_txs)
     receipts_root = trie_root([r.rlp_fields() for r in draft.receipts])
     header: list[object] = [
         parent_hash,
@@ -127,10 +136,10 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         len(uncles),
     ]
     mm = _merge_mining(keccak(rlp.encode(header)), draft, parent_hash)
-    full_header = [*header, mm.header, mm.merkle_proof, mm.coinbase]
+    full_header = rlp.encode([*header, mm.header, mm.merkle_proof, mm.coinbase])
     return DevBlock(
         number=draft.number,
-        hash=keccak(rlp.encode(full_header)),
+        hash=keccak(full_header),
         parent_hash=parent_hash,
         sha3_uncles=uncles_hash,
         logs_bloom=bloom,
@@ -142,7 +151,9 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         total_difficulty=(parent.total_difficulty if parent else 0) + cumulative,
         cumulative_difficulty=cumulative,
         extra_data=b"",
-        size=len(rlp.encode([full_header, tx_items, uncles])),
+        size=list_length(
+            (len(full_header), list_length(map(len, encoded_txs)), len(encoded_uncles))
+        ),
         gas_limit=draft.gas_limit,
         gas_used=gas_used,
         timestamp=draft.timestamp,

@@ -14,9 +14,8 @@ from eth.db.backends.memory import MemoryDB
 from eth.estimators.gas import binary_gas_search
 from eth.vm.forks.berlin import BerlinVM
 from eth.vm.spoof import SpoofTransaction
-from eth_account import Account
+from eth_keys.datatypes import PrivateKey
 from eth_typing import Address
-from eth_utils.address import to_checksum_address
 from eth_utils.exceptions import ValidationError
 
 
@@ -116,19 +115,16 @@ class Engine:
         value: int = 0,
         data: bytes = b"",
     ) -> SignedTransactionAPI:
-        """A legacy transaction signed by eth-account with an EIP-155 v for this chain."""
-        fields: dict[str, Any] = {
-            "nonce": nonce,
-            "gasPrice": gas_price,
-            "gas": gas,
-            "value": value,
-            "data": data,
-            "chainId": self.chain_id,
-        }
-        if to:
-            fields["to"] = to_checksum_address(to)
-        signed = Account.sign_transaction(fields, private_key)
-        return self.decode_transaction(bytes(signed.raw_transaction))
+        """A legacy transaction signed by py-evm with an EIP-155 v for this chain."""
+        unsigned = DevnetVM.create_unsigned_transaction(
+            nonce=nonce,
+            gas_price=gas_price,
+            gas=gas,
+            to=Address(to or b""),
+            value=value,
+            data=data,
+        )
+        return unsigned.as_signed_transaction(PrivateKey(private_key), chain_id=self.chain_id)
 
     @staticmethod
     def decode_transaction(raw: bytes) -> SignedTransactionAPI:
