@@ -81,17 +81,60 @@ class Log:
     def from_json(cls, value: object) -> Log:
         """Parse a log object as any node sends it."""
         obj = _object(value, "log")
-        return cls(
-            address=_required(obj, "address", parse_address),
-            topics=_hash_list(obj, "topics"),
-            data=_optional(obj, "data", parse_optional_data) or b"",
-            log_index=_optional(obj, "logIndex", parse_optional_quantity),
-            transaction_index=_optional(obj, "transactionIndex", parse_optional_quantity),
-            transaction_hash=_optional(obj, "transactionHash", parse_optional_hash),
-            block_hash=_optional(obj, "blockHash", parse_optional_hash),
-            block_number=_optional(obj, "blockNumber", parse_optional_quantity),
-            raw=obj,
-        )
+        return _plain_log(obj) or _careful_log(obj)
+
+
+_LOG_FIELDS = ("address", "data", "logIndex", "transactionIndex", "blockNumber")  # in this order
+
+
+def _plain_log(obj: JsonObject) -> Log | None:
+    """Parse a log in the plain form nodes send (every field, lowercase hex, minimal numbers)
+    with C-speed round trips over all fields at once; None when anything differs, for
+    _careful_log to judge."""
+    try:
+        address, data, *numbers = [obj[key] for key in _LOG_FIELDS]
+        hashes = [obj["transactionHash"], obj["blockHash"], *obj["topics"]]
+        fixed = [address, *hashes]
+        if len(address) != 42 or [len(item) for item in hashes] != [66] * len(hashes):
+            return None
+        heads = [item[:2] for item in (*fixed, data, *numbers)]
+        if "".join(heads) != "0x" * len(heads):
+            return None
+        digits = "".join([item[2:] for item in fixed])
+        payload = bytes.fromhex(data[2:])
+        parsed = [int(number, 16) for number in numbers]
+        if bytes.fromhex(digits).hex() != digits or payload.hex() != data[2:]:
+            return None
+        if [hex(number) for number in parsed] != numbers:
+            return None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return Log(
+        address=address,
+        topics=tuple(hashes[2:]),
+        data=payload,
+        log_index=parsed[0],
+        transaction_index=parsed[1],
+        transaction_hash=hashes[0],
+        block_hash=hashes[1],
+        block_number=parsed[2],
+        raw=obj,
+    )
+
+
+def _careful_log(obj: JsonObject) -> Log:
+    """Parse a log field by field, leniently, naming the field that is wrong."""
+    return Log(
+        address=_required(obj, "address", parse_address),
+        topics=_hash_list(obj, "topics"),
+        data=_optional(obj, "data", parse_optional_data) or b"",
+        log_index=_optional(obj, "logIndex", parse_optional_quantity),
+        transaction_index=_optional(obj, "transactionIndex", parse_optional_quantity),
+        transaction_hash=_optional(obj, "transactionHash", parse_optional_hash),
+        block_hash=_optional(obj, "blockHash", parse_optional_hash),
+        block_number=_optional(obj, "blockNumber", parse_optional_quantity),
+        raw=obj,
+    )
 
 
 @dataclass(frozen=True)

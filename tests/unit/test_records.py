@@ -288,3 +288,82 @@ def test_any_field_value_gives_a_record_or_record_format_error(
     except RecordFormatError:
         return
     assert record.raw is obj
+
+
+PLAIN_LOG = {
+    "address": "0x19f64674d8a5b4e652319f5e239efd3bc969a1fe",
+    "topics": [
+        "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+        "0x000000000000000000000000" + "12" * 20,
+        "0x000000000000000000000000" + "34" * 20,
+    ],
+    "data": "0x" + "00" * 31 + "01",
+    "logIndex": "0x1a",
+    "transactionIndex": "0x0",
+    "transactionHash": "0x359f6010957a25b885387e3201c9262c71f91e47ff487c49e5168a54fc8ea110",
+    "blockHash": "0xf0b093db64e06ff6b94cd3cfc06d85d3664d7b021bef36c4471475b4f1d8b2b9",
+    "blockNumber": "0x35aa",
+}
+TWISTS = st.sampled_from(
+    [
+        str.upper,
+        lambda text: "0X" + text[2:],
+        lambda text: "0x0" + text[2:],
+        lambda text: text[:-1],
+        lambda text: text + "0",
+        lambda text: text[:5] + " " + text[6:],
+        lambda text: text[:5] + "_" + text[6:],
+        lambda text: text[:5] + "g" + text[6:],
+        lambda text: text[:5] + "x" + text[6:],
+        lambda text: text[:5] + "\u0663" + text[6:],
+        lambda text: "-" + text,
+        lambda text: text[2:],
+        lambda text: "0x",
+        lambda text: None,
+        lambda text: 7,
+        lambda text: [text],
+    ]
+)
+
+
+def bend(value: Any, twist: Any) -> Any:
+    """Return a twisted string value (a non-string stands for `0x12`)."""
+    return twist(value if isinstance(value, str) else "0x12")
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.data())
+def test_plain_and_twisted_logs_parse_as_field_by_field(data: st.DataObject) -> None:
+    """Whatever is bent in a log, Log.from_json agrees with the careful field-by-field parse."""
+    from explorer.chain.records import _careful_log
+
+    obj: dict[str, Any] = {**PLAIN_LOG, "topics": list(PLAIN_LOG["topics"])}
+    for _ in range(data.draw(st.integers(0, 2))):
+        field = data.draw(st.sampled_from([*sorted(PLAIN_LOG), "topic", "drop"]))
+        twist = data.draw(TWISTS)
+        if field == "topic" and isinstance(obj.get("topics"), list) and obj["topics"]:
+            obj["topics"][0] = bend(obj["topics"][0], twist)
+        elif field == "drop":
+            obj.pop(data.draw(st.sampled_from(sorted(obj))), None)
+        elif field != "topic" and field in obj:
+            obj[field] = bend(obj[field], twist)
+    try:
+        expected: Log | str = _careful_log(obj)
+    except (RecordFormatError, TypeError) as error:
+        expected = type(error).__name__
+    try:
+        parsed: Log | str = Log.from_json(obj)
+    except (RecordFormatError, TypeError) as error:
+        parsed = type(error).__name__
+    assert parsed == expected
+    if isinstance(parsed, Log):
+        assert parsed.raw is obj and parsed.address == parsed.address.lower()
+
+
+def test_plain_log_is_taken_as_sent() -> None:
+    """The plain form keeps every value: numbers, topics, data, lowercase hashes."""
+    log = Log.from_json(PLAIN_LOG)
+    assert (log.log_index, log.transaction_index, log.block_number) == (26, 0, 0x35AA)
+    assert log.topics == tuple(PLAIN_LOG["topics"]) and log.data == bytes(31) + b"\x01"
+    assert log.transaction_hash == PLAIN_LOG["transactionHash"]
+    assert log.block_hash == PLAIN_LOG["blockHash"] and log.address == PLAIN_LOG["address"]
