@@ -11,7 +11,10 @@ import httpx
 
 from explorer.rpc.envelope import is_error_envelope, node_error, parse_json, take_result
 from explorer.rpc.errors import AuthError, MalformedResponse, RateLimited, RpcError, ServerError
+from explorer.rpc.sliced import parse_json_sliced
 from explorer.rpc.transport import HttpAnswer
+
+SLICED_BYTES = 256 * 1024  # bigger answers are decoded in slices, a few items per loop turn
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -95,3 +98,10 @@ def result_of(answer: HttpAnswer, url: httpx.URL, request_id: int) -> Any:
         if envelope is not None:
             raise node_error(envelope)
     raise http_error(answer, url)
+
+
+async def result_of_sliced(answer: HttpAnswer, url: httpx.URL, request_id: int) -> Any:
+    """Return what result_of does; a big answer's arrays are decoded a slice per loop turn."""
+    if 200 <= answer.status < 300 and len(answer.body) > SLICED_BYTES:
+        return take_result(await parse_json_sliced(answer.body), request_id)
+    return result_of(answer, url, request_id)

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from explorer.rpc.answers import result_of
+from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
 from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError
@@ -165,7 +165,7 @@ class RpcClient(TypedCalls):
         answer = await post(
             self._http, self._url, body, timeout=self._timeout, max_bytes=self._max_bytes
         )
-        return result_of(answer, self._url, request_id)
+        return await result_of_sliced(answer, self._url, request_id)
 
     async def probe(self, expected_chain_id: int | None = None) -> ProbeResult:
         """Read eth_chainId, net_version and web3_clientVersion; report whether they match."""
