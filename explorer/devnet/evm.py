@@ -144,8 +144,8 @@ class Engine:
         return MinedBatch(result.imported_block.header, tuple(receipts), tuple(computations))
 
     def _mine_empty(self, timestamp: int) -> MinedBatch:
-        """A block without transactions, stored as it is: with nothing to run and no block
-        reward, its state is its parent's (the VM's long way gives the same block, slower)."""
+        """A block without transactions, stored without running the VM (same block, faster)."""
+        # Nothing runs and RSK pays no block reward here, so the state root is the parent's.
         parent = self._chain.get_canonical_head()
         header = self._chain.create_header_from_parent(
             parent, timestamp=timestamp, gas_limit=GAS_LIMIT

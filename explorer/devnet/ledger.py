@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,8 +25,9 @@ class TxLocation:
     index: int
 
 
+@functools.lru_cache(maxsize=256)
 def remasc_receipt(cumulative_gas_used: int) -> ReceiptRecord:
-    """The receipt of a REMASC transaction: success, no gas, no logs."""
+    """The receipt of a REMASC transaction: success, no gas, no logs (shared: stored once)."""
     return ReceiptRecord(1, 0, cumulative_gas_used, None, (), 0)
 
 

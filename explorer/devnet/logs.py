@@ -130,10 +130,8 @@ def limit_message(limits: LogLimits) -> str:
 def collect_logs(
     blocks: Sequence[DevBlock], log_filter: LogFilter, limits: LogLimits
 ) -> list[Json]:
-    """The matching logs of consecutive blocks; -32012 when over both limits.
-
-    Blocks whose bloom rules out a match are skipped unread: long quiet ranges cost little.
-    """
+    """The matching logs of consecutive blocks; -32012 when over both limits."""
+    # Blocks whose bloom rules out a match are skipped unread: long quiet ranges cost little.
     capped = len(blocks) > limits.max_blocks
     query = BloomQuery.of(log_filter)
     found: list[Json] = []
