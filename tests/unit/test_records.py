@@ -367,3 +367,44 @@ def test_plain_log_is_taken_as_sent() -> None:
     assert log.topics == tuple(PLAIN_LOG["topics"]) and log.data == bytes(31) + b"\x01"
     assert log.transaction_hash == PLAIN_LOG["transactionHash"]
     assert log.block_hash == PLAIN_LOG["blockHash"] and log.address == PLAIN_LOG["address"]
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.sampled_from([TX, TX_EIP155, TX_REMASC]), st.data())
+def test_plain_and_twisted_transactions_parse_as_field_by_field(
+    name: str, data: st.DataObject
+) -> None:
+    """Whatever is bent in a transaction, from_json agrees with the careful field-by-field parse."""
+    from explorer.chain.records import _careful_transaction
+
+    obj: dict[str, Any] = dict(load(name))
+    for _ in range(data.draw(st.integers(0, 2))):
+        field = data.draw(st.sampled_from([*sorted(obj), "drop", "type"]))
+        if field == "drop":
+            obj.pop(data.draw(st.sampled_from(sorted(obj))), None)
+        elif field == "type":
+            obj["type"] = data.draw(st.sampled_from(["0x0", "0x1", None, "0x00"]))
+        else:
+            obj[field] = bend(obj[field], data.draw(TWISTS))
+    try:
+        expected: Transaction | str = _careful_transaction(obj)
+    except (RecordFormatError, TypeError) as error:
+        expected = type(error).__name__
+    try:
+        parsed: Transaction | str = Transaction.from_json(obj)
+    except (RecordFormatError, TypeError) as error:
+        parsed = type(error).__name__
+    assert parsed == expected
+    if isinstance(parsed, Transaction):
+        assert parsed.raw is obj
+
+
+def test_plain_transaction_is_taken_as_sent() -> None:
+    """A mined transaction in the plain form keeps every value, `to` null or not."""
+    sample = load(TX_EIP155)
+    tx = Transaction.from_json(sample)
+    assert (tx.nonce, tx.gas, tx.gas_price, tx.v) == (0x9CCF, 0x7A120, 0x3E252E0, 0x61)
+    assert tx.r == int(sample["r"], 16) and tx.input.hex() == sample["input"][2:]
+    assert tx.chain_id == 31 and tx.type is None and tx.block_number == 0x2EC6B8
+    creation = Transaction.from_json({**sample, "to": None})
+    assert creation.to is None and creation.is_contract_creation
