@@ -84,21 +84,19 @@ class Log:
         return _plain_log(obj) or _careful_log(obj)
 
 
-def _plain_values(
-    addresses: list[Any], hashes: list[Any], numbers: list[Any], data: Any
-) -> tuple[list[int], bytes] | None:
-    """Check values in the plain form nodes send, in a few C-speed passes over all at once.
+_LOG_FIELDS = ("address", "data", "logIndex", "transactionIndex", "blockNumber")  # in this order
 
-    Addresses and hashes must be 0x + lowercase hex of 20 and 32 bytes, numbers minimal
-    quantities, data 0x + lowercase hex; return (numbers parsed, data bytes), or None when
-    anything differs (the careful field-by-field parse then judges it).
-    """
+
+def _plain_log(obj: JsonObject) -> Log | None:
+    """Parse a log in the plain form nodes send (every field, lowercase hex, minimal numbers)
+    with C-speed round trips over all fields at once; None when anything differs, for
+    _careful_log to judge."""
     try:
-        if [len(item) for item in addresses] != [42] * len(addresses):
+        address, data, *numbers = [obj[key] for key in _LOG_FIELDS]
+        hashes = [obj["transactionHash"], obj["blockHash"], *obj["topics"]]
+        fixed = [address, *hashes]
+        if len(address) != 42 or [len(item) for item in hashes] != [66] * len(hashes):
             return None
-        if [len(item) for item in hashes] != [66] * len(hashes):
-            return None
-        fixed = [*addresses, *hashes]
         heads = [item[:2] for item in (*fixed, data, *numbers)]
         if "".join(heads) != "0x" * len(heads):
             return None
@@ -109,34 +107,17 @@ def _plain_values(
             return None
         if [hex(number) for number in parsed] != numbers:
             return None
-    except (TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    return parsed, payload
-
-
-_LOG_NUMBERS = ("logIndex", "transactionIndex", "blockNumber")
-
-
-def _plain_log(obj: JsonObject) -> Log | None:
-    """Parse a log in the plain form nodes send; None when anything differs."""
-    try:
-        hashes = [obj["transactionHash"], obj["blockHash"], *obj["topics"]]
-        address = obj["address"]
-        checked = _plain_values([address], hashes, [obj[key] for key in _LOG_NUMBERS], obj["data"])
-    except (KeyError, TypeError):
-        return None
-    if checked is None:
-        return None
-    numbers, payload = checked
     return Log(
         address=address,
         topics=tuple(hashes[2:]),
         data=payload,
-        log_index=numbers[0],
-        transaction_index=numbers[1],
+        log_index=parsed[0],
+        transaction_index=parsed[1],
         transaction_hash=hashes[0],
         block_hash=hashes[1],
-        block_number=numbers[2],
+        block_number=parsed[2],
         raw=obj,
     )
 
@@ -198,78 +179,24 @@ class Transaction:
     def from_json(cls, value: object) -> Transaction:
         """Parse a transaction object, unwrapping a one-element array."""
         obj = _object(value, "transaction")
-        return _plain_transaction(obj) or _careful_transaction(obj)
-
-
-def _careful_transaction(obj: JsonObject) -> Transaction:
-    """Parse a transaction field by field, leniently, naming the field that is wrong."""
-    return Transaction(
-        hash=_required(obj, "hash", parse_hash),
-        nonce=_required(obj, "nonce", parse_quantity),
-        sender=_required(obj, "from", parse_address),
-        to=_optional(obj, "to", parse_optional_address),
-        gas=_required(obj, "gas", parse_quantity),
-        gas_price=_optional(obj, "gasPrice", parse_optional_quantity) or 0,
-        value=_required(obj, "value", parse_quantity),
-        input=_optional(obj, "input", parse_optional_data) or b"",
-        block_hash=_optional(obj, "blockHash", parse_optional_hash),
-        block_number=_optional(obj, "blockNumber", parse_optional_quantity),
-        transaction_index=_optional(obj, "transactionIndex", parse_optional_quantity),
-        v=_optional(obj, "v", parse_optional_quantity),
-        r=_optional(obj, "r", parse_optional_quantity),
-        s=_optional(obj, "s", parse_optional_quantity),
-        type=_optional(obj, "type", parse_optional_quantity),
-        raw=obj,
-    )
-
-
-_TX_NUMBERS = (
-    "nonce",
-    "gas",
-    "gasPrice",
-    "value",
-    "blockNumber",
-    "transactionIndex",
-    "v",
-    "r",
-    "s",
-)
-
-
-def _plain_transaction(obj: JsonObject) -> Transaction | None:
-    """Parse a mined transaction in the plain form nodes send; None when anything differs."""
-    try:
-        sender, to = obj["from"], obj["to"]
-        hashes = [obj["hash"], obj["blockHash"]]
-        numbers = [obj[key] for key in _TX_NUMBERS]
-        if "type" in obj:
-            numbers.append(obj["type"])
-        addresses = [sender] if to is None else [sender, to]
-        checked = _plain_values(addresses, hashes, numbers, obj["input"])
-    except (KeyError, TypeError):
-        return None
-    if checked is None:
-        return None
-    parsed, payload = checked
-    nonce, gas, gas_price, value, block_number, index, v, r, s = parsed[:9]
-    return Transaction(
-        hash=hashes[0],
-        nonce=nonce,
-        sender=sender,
-        to=to,
-        gas=gas,
-        gas_price=gas_price,
-        value=value,
-        input=payload,
-        block_hash=hashes[1],
-        block_number=block_number,
-        transaction_index=index,
-        v=v,
-        r=r,
-        s=s,
-        type=parsed[9] if len(parsed) > 9 else None,
-        raw=obj,
-    )
+        return cls(
+            hash=_required(obj, "hash", parse_hash),
+            nonce=_required(obj, "nonce", parse_quantity),
+            sender=_required(obj, "from", parse_address),
+            to=_optional(obj, "to", parse_optional_address),
+            gas=_required(obj, "gas", parse_quantity),
+            gas_price=_optional(obj, "gasPrice", parse_optional_quantity) or 0,
+            value=_required(obj, "value", parse_quantity),
+            input=_optional(obj, "input", parse_optional_data) or b"",
+            block_hash=_optional(obj, "blockHash", parse_optional_hash),
+            block_number=_optional(obj, "blockNumber", parse_optional_quantity),
+            transaction_index=_optional(obj, "transactionIndex", parse_optional_quantity),
+            v=_optional(obj, "v", parse_optional_quantity),
+            r=_optional(obj, "r", parse_optional_quantity),
+            s=_optional(obj, "s", parse_optional_quantity),
+            type=_optional(obj, "type", parse_optional_quantity),
+            raw=obj,
+        )
 
 
 @dataclass(frozen=True)
