@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from explorer.chain.hexutil import (
     HexFormatError,
@@ -257,6 +257,52 @@ class Receipt:
         )
 
 
+class BlockTransactions(Sequence[Transaction]):
+    """A block's full transaction objects, each parsed when first read.
+
+    A 1,000-transaction block is shown long before its last row is looked at; only the
+    hashes are checked at once (RecordFormatError when one is missing or malformed).
+    """
+
+    def __init__(self, items: list[Any]) -> None:
+        self._items = items
+        self._parsed: list[Transaction | None] = [None] * len(items)
+        self.hashes = tuple(
+            _required(_object(item, "transaction"), "hash", parse_hash) for item in items
+        )
+
+    def __len__(self) -> int:
+        """Return the number of transactions."""
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Transaction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Transaction, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Transaction | tuple[Transaction, ...]:
+        """Return the transaction at index (parsed now if not yet), or a tuple for a slice."""
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        parsed = self._parsed[index]
+        if parsed is None:
+            parsed = self._parsed[index] = Transaction.from_json(self._items[index])
+        return parsed
+
+    def __eq__(self, other: object) -> bool:
+        """Compare by value with any sequence of transactions."""
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        """Show the count only."""
+        return f"BlockTransactions({len(self)})"
+
+
 @dataclass(frozen=True)
 class Block:
     """A block (spec §2.3) with RSK's fields; None where a node or a pending block omits one."""
@@ -278,7 +324,7 @@ class Block:
     gas_used: int
     timestamp: int
     transaction_hashes: tuple[str, ...]
-    transactions: tuple[Transaction, ...] | None
+    transactions: BlockTransactions | None
     uncles: tuple[str, ...]
     minimum_gas_price: int | None
     paid_fees: int | None
@@ -301,10 +347,10 @@ class Block:
         items = obj.get("transactions") or []
         if not isinstance(items, list):
             raise RecordFormatError("'transactions' must be an array")
-        full: tuple[Transaction, ...] | None = None
+        full: BlockTransactions | None = None
         if items and not isinstance(items[0], str):
-            full = tuple(Transaction.from_json(item) for item in items)
-            hashes = tuple(tx.hash for tx in full)
+            full = BlockTransactions(items)
+            hashes = full.hashes
         else:
             hashes = _hash_list(obj, "transactions")
         return cls(

@@ -124,9 +124,9 @@ class ChainReader:
         self._cache.put(("block", str(block.hash), full), block)
         if self._settled(block.number):
             self._cache.put(("block", str(block.number), full), block)
-        if full and block.transactions:
-            for tx in block.transactions:
-                self._remember_tx(tx)
+        if full and block.transactions and self._settled(block.number):
+            for index, tx_hash in enumerate(block.transaction_hashes):
+                self._cache.put(("tx in block", tx_hash), (block.transactions, index))
 
     def _remember_tx(self, tx: Transaction) -> None:
         """Cache a settled transaction by hash."""
@@ -139,6 +139,9 @@ class ChainReader:
             cached := self._cache.get(("tx", tx_hash)) or self._recent(("tx", tx_hash))
         ) is not None:
             return cached  # type: ignore[no-any-return]
+        if (in_block := self._cache.get(("tx in block", tx_hash))) is not None:
+            transactions, index = in_block
+            return transactions[index]  # type: ignore[no-any-return]
         tx = await self.client.get_transaction_by_hash(tx_hash)
         if tx is not None:
             self._remember_tx(tx)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt
@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Qt
 from explorer.chain.abi import method_label
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import BRIDGE, REMASC
-from explorer.chain.records import Block, Receipt, Transaction
+from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
@@ -57,7 +57,7 @@ class BlockTransactionsModel(BatchedTableModel):
     def __init__(self, network: Network, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._network = network
-        self._txs: tuple[Transaction, ...] = ()
+        self._txs: Sequence[Transaction] = ()
         self._rows: dict[str, int] = {}
         self._receipts: dict[str, Receipt | None] = {}
         self._asked: set[str] = set()
@@ -68,7 +68,7 @@ class BlockTransactionsModel(BatchedTableModel):
         """Show a block's transactions (full objects), first batch only."""
         self.beginResetModel()
         self._txs = block.transactions or ()
-        self._rows = {tx.hash: row for row, tx in enumerate(self._txs)}
+        self._rows = {tx_hash: row for row, tx_hash in enumerate(block.transaction_hashes)}
         self._shown = min(BATCH, len(self._txs))
         self._receipts.clear()
         self._asked.clear()
@@ -91,7 +91,11 @@ class BlockTransactionsModel(BatchedTableModel):
         """Return a cell's text, tooltip or route."""
         if not index.isValid() or index.row() >= self._shown:
             return None
-        tx = self._txs[index.row()]
+        try:
+            tx = self._txs[index.row()]  # parsed when first shown
+        except RecordFormatError as error:
+            malformed = index.column() == Column.HASH and role == Qt.ItemDataRole.DisplayRole
+            return f"malformed transaction: {error}" if malformed else None
         column = Column(index.column())
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(tx, column)

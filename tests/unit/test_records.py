@@ -367,3 +367,32 @@ def test_plain_log_is_taken_as_sent() -> None:
     assert log.topics == tuple(PLAIN_LOG["topics"]) and log.data == bytes(31) + b"\x01"
     assert log.transaction_hash == PLAIN_LOG["transactionHash"]
     assert log.block_hash == PLAIN_LOG["blockHash"] and log.address == PLAIN_LOG["address"]
+
+
+def full_block(transactions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the testnet block sample carrying the given full transaction objects."""
+    return {**load(BLOCK), "transactions": transactions}
+
+
+def test_full_transactions_are_parsed_when_read() -> None:
+    """A block's transactions are checked by hash at once and parsed on first read."""
+    good, remasc = load(TX_EIP155), load(TX_REMASC)
+    broken = {key: value for key, value in good.items() if key != "nonce"}
+    broken["hash"] = "0x" + "ee" * 32
+    block = Block.from_json(full_block([good, broken, remasc]))
+    assert block.transactions is not None and len(block.transactions) == 3
+    assert block.transaction_hashes == (good["hash"], broken["hash"], remasc["hash"])
+    assert block.transactions[0] == Transaction.from_json(good)
+    assert block.transactions[0] is block.transactions[0]  # parsed once
+    assert block.transactions[2:] == (Transaction.from_json(remasc),)
+    with pytest.raises(RecordFormatError, match="nonce"):
+        _ = block.transactions[1]
+    same = Block.from_json(full_block([good, remasc]))
+    assert same.transactions == (Transaction.from_json(good), Transaction.from_json(remasc))
+
+
+def test_a_full_transaction_without_a_hash_fails_the_block() -> None:
+    """Hashes are checked when the block is parsed: a bad one is a format error at once."""
+    nameless = {key: value for key, value in load(TX).items() if key != "hash"}
+    with pytest.raises(RecordFormatError, match="hash"):
+        Block.from_json(full_block([load(TX_EIP155), nameless]))
