@@ -25,10 +25,12 @@ from explorer.rpc.errors import (
 LIMIT_CODES = (-32012, -32011)
 LIMIT_WORDS = ("more than", "too many", "limit exceeded", "range too")
 MAX_BLOCKS = 2000
-TARGET_LOGS = 2500
+MAX_SPAN = 32 * MAX_BLOCKS  # blocks in one request, however sparse the range
+TARGET_LOGS = 2500  # a quarter of the service's 10,000-log cap for longer ranges
 GROWTH = 4
 TAGS = ("earliest", "latest", "pending")
-PARSE_SLICE = 100
+PARSE_SLICE = 100  # logs parsed per event-loop turn
+FRESH_SLICE = 1000  # logs checked for duplicates per event-loop turn
 FATAL = (ErrorKind.AUTH, ErrorKind.RATE_LIMITED, ErrorKind.CHAIN_MISMATCH, ErrorKind.INVALID_INPUT)
 
 Topics = tuple[tuple[str, ...] | None, ...]
@@ -168,6 +170,9 @@ class _Run:
     done_blocks: int = 0
     failed_blocks: int = 0
     started: float = field(default_factory=time.perf_counter)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    fatal: BaseException | None = None
+    closed: bool = False
 
 
 class LogScanner:
@@ -256,7 +261,7 @@ class LogScanner:
     ) -> AsyncGenerator[list[Log], None]:
         """One request for a block hash query."""
         started = time.perf_counter()
-        logs = self._fresh(await self._fetch(query.filter_json()))
+        logs = await self._fresh(await self._fetch(query.filter_json()))
         if on_progress is not None:
             elapsed = time.perf_counter() - started
             on_progress(ScanProgress(1, 0, 1, self.logs_found, elapsed, self.requests))
@@ -278,44 +283,49 @@ class LogScanner:
                 raise MalformedResponse(f"eth_getLogs returned an unexpected log: {exc}") from None
         return logs
 
-    def _fresh(self, logs: Sequence[Log]) -> list[Log]:
-        """Drop logs already yielded (same transaction hash and log index)."""
+    async def _fresh(self, logs: Sequence[Log]) -> list[Log]:
+        """Drop logs already yielded (same transaction hash and log index), a slice a turn."""
         fresh: list[Log] = []
-        for log in logs:
+        for number, log in enumerate(logs, 1):
             if log.transaction_hash is not None and log.log_index is not None:
                 key = (log.transaction_hash, log.log_index)
                 if key in self._seen:
                     continue
                 self._seen.add(key)
             fresh.append(log)
+            if number % FRESH_SLICE == 0:
+                await asyncio.sleep(0)
         self.logs_found += len(fresh)
         return fresh
 
     async def _drive(
         self, run: _Run, on_progress: ProgressListener | None
     ) -> AsyncGenerator[list[Log], None]:
-        """Keep up to `concurrency` chunks in flight; yield finished chunks in block order."""
+        """Keep `concurrency` chunks in flight (refilled as each ends, even while the consumer
+        works on a batch); yield finished chunks in block order."""
         try:
+            self._dispatch(run)
             while run.chunks or run.cursor <= run.last:
-                self._dispatch(run)
-                running = {c.task for c in run.chunks if c.task is not None and not c.task.done()}
-                if running:
-                    await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                self._settle(run)
+                await run.wake.wait()
+                run.wake.clear()
+                if run.fatal is not None:
+                    raise run.fatal
                 ready: list[Log] = []
                 while run.chunks and (run.chunks[0].logs is not None or run.chunks[0].error):
                     chunk = run.chunks.pop(0)
                     if chunk.logs is not None:
-                        ready.extend(self._fresh(chunk.logs))
+                        ready.extend(await self._fresh(chunk.logs))
                 if on_progress is not None:
                     on_progress(self._progress(run))
                 if ready:
                     yield ready
         finally:
+            run.closed = True
             await self._cancel(run)
 
     def _dispatch(self, run: _Run) -> None:
-        """Start waiting chunks (lowest blocks first), carving new ones from the cursor."""
+        """Start waiting chunks (lowest blocks first), then carve new ones from the cursor:
+        the chunk size, or the rest shared evenly by the free slots when it fits in them."""
         in_flight = sum(1 for c in run.chunks if c.task is not None and not c.task.done())
         for chunk in run.chunks:
             if in_flight >= self.concurrency:
@@ -324,58 +334,68 @@ class LogScanner:
                 self._start(run, chunk)
                 in_flight += 1
         while in_flight < self.concurrency and run.cursor <= run.last:
-            end = min(run.last, run.cursor + run.size - 1)
-            chunk = _Chunk(run.cursor, end)
-            run.cursor = end + 1
+            free, left = self.concurrency - in_flight, run.last - run.cursor + 1
+            size = run.size if left > run.size * free else math.ceil(left / free)
+            chunk = _Chunk(run.cursor, min(run.last, run.cursor + size - 1))
+            run.cursor = chunk.end + 1
             run.chunks.append(chunk)
             self._start(run, chunk)
             in_flight += 1
 
     def _start(self, run: _Run, chunk: _Chunk) -> None:
-        """Send a chunk's request as a task."""
+        """Send a chunk's request as a task; its end settles it and refills the slots."""
         chunk.task = asyncio.ensure_future(
             self._fetch(run.query.filter_json(chunk.start, chunk.end))
         )
+        chunk.task.add_done_callback(lambda _: self._on_done(run, chunk))
 
-    def _settle(self, run: _Run) -> None:
-        """Record finished requests: keep logs, split on limit errors, note failures."""
-        for index in range(len(run.chunks) - 1, -1, -1):
-            chunk = run.chunks[index]
-            if chunk.task is None or not chunk.task.done() or chunk.logs is not None:
-                continue
-            if chunk.error is not None:
-                continue
-            error: BaseException | None = (
-                TransportError("the request was cancelled")
-                if chunk.task.cancelled()
-                else chunk.task.exception()
-            )
-            if error is None:
-                found = chunk.task.result()
-                chunk.logs = found
-                run.done_blocks += chunk.blocks
-                self._adapt(run, chunk.blocks, len(found))
-            elif isinstance(error, RpcError) and is_limit_error(error) and chunk.blocks > 1:
-                self.splits += 1
-                middle = (chunk.start + chunk.end) // 2
-                run.chunks[index : index + 1] = [
-                    _Chunk(chunk.start, middle),
-                    _Chunk(middle + 1, chunk.end),
-                ]
-                run.size = max(1, min(run.size, chunk.blocks // 2))
-            elif isinstance(error, RpcError) and error.kind not in FATAL:
-                chunk.error = error
-                run.failed_blocks += chunk.blocks
-                self.failed.append(FailedChunk(chunk.start, chunk.end, error))
-                self.failed.sort(key=lambda failed: failed.start)
-            else:
-                raise error
+    def _on_done(self, run: _Run, chunk: _Chunk) -> None:
+        """Settle a finished request, start the next ones and wake the scan."""
+        if run.closed or run.fatal is not None:
+            return
+        try:
+            self._settle(run, chunk)
+            self._dispatch(run)
+        except Exception as error:  # handed to the scan, which raises it
+            run.fatal = error
+        run.wake.set()
+
+    def _settle(self, run: _Run, chunk: _Chunk) -> None:
+        """Record a finished request: keep logs, split on limit errors, note failures."""
+        assert chunk.task is not None
+        error: BaseException | None = (
+            TransportError("the request was cancelled")
+            if chunk.task.cancelled()
+            else chunk.task.exception()
+        )
+        if error is None:
+            found = chunk.task.result()
+            chunk.logs = found
+            run.done_blocks += chunk.blocks
+            self._adapt(run, chunk.blocks, len(found))
+        elif isinstance(error, RpcError) and is_limit_error(error) and chunk.blocks > 1:
+            self.splits += 1
+            middle = (chunk.start + chunk.end) // 2
+            index = run.chunks.index(chunk)
+            run.chunks[index : index + 1] = [
+                _Chunk(chunk.start, middle),
+                _Chunk(middle + 1, chunk.end),
+            ]
+            run.size = max(1, min(run.size, chunk.blocks // 2))
+        elif isinstance(error, RpcError) and error.kind not in FATAL:
+            chunk.error = error
+            run.failed_blocks += chunk.blocks
+            self.failed.append(FailedChunk(chunk.start, chunk.end, error))
+            self.failed.sort(key=lambda failed: failed.start)
+        else:
+            raise error
 
     def _adapt(self, run: _Run, blocks: int, found: int) -> None:
-        """Size the next chunks after the density of a finished one."""
-        wanted = blocks * self.target_logs / max(found, 1)
-        left = math.ceil((run.last - run.cursor + 1) / self.concurrency)
-        run.size = max(1, min(int(wanted), int(blocks * self.growth), max(left, 1)))
+        """Size the next chunks after the density of a finished one: about target_logs logs,
+        at most `growth` times its blocks; over max_blocks only when that many stay under
+        the target (the service allows longer ranges while results stay under 10,000)."""
+        wanted = int(blocks * self.target_logs / max(found, 1))
+        run.size = max(1, min(wanted, int(blocks * self.growth), MAX_SPAN))
 
     def _progress(self, run: _Run) -> ScanProgress:
         """Return the progress of a run."""

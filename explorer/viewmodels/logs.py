@@ -267,11 +267,13 @@ FIELDS = (
     "to_block",
 )
 APPEND_SLICE = 100
-# The window parses each answer on its own thread: small answers keep it smooth (a 4x
-# surprise in log density still stays under ~2 MB of JSON).
-GUI_INITIAL_BLOCKS = 16
-GUI_TARGET_LOGS = 500
-GUI_GROWTH = 2.0
+# Every step on the GUI thread is short whatever the answer's size (the client decodes big
+# answers a slice per turn, the scanner parses and checks logs a slice per turn, the table
+# appends a slice per turn). The first answers are small so rows show at once; the size then
+# follows the log density (4x per answer at most), past 2,000 blocks in sparse ranges.
+GUI_INITIAL_BLOCKS = 100
+GUI_TARGET_LOGS = 1000
+GUI_GROWTH = 4.0
 _SEPARATORS = re.compile(r"[\s,;|]+")
 
 

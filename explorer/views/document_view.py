@@ -69,7 +69,8 @@ class DocumentView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._document: Document | None = None
-        self._built: list[tuple[QFormLayout, list[QWidget]]] = []  # per shown section
+        self._built: list[tuple[QFormLayout, list[QWidget]]] = []  # per built section
+        self._staged: list[QGroupBox] = []  # built, not yet in the layout
         self._next_section = QTimer(self)  # a child: it dies with the view, unlike singleShot
         self._next_section.setSingleShot(True)
         self._next_section.setInterval(0)
@@ -99,26 +100,32 @@ class DocumentView(QWidget):
         self.value_labels = {}
         self._layout.addWidget(self.title)
         self._layout.addWidget(self.headline)
-        # The first section now, the others one per event-loop turn: the status and the
-        # overview show at once and no single step blocks the GUI thread for long.
+        # One section per event-loop turn, so no single step blocks the GUI thread for long;
+        # they join the layout together, so the page is laid out and painted once, not once
+        # per section.
         self._add_next_section()
 
     @property
     def is_complete(self) -> bool:
         """Tell whether every section of the current document is shown."""
-        return self._document is None or len(self._built) == len(self._document.sections)
+        return self._document is None or (
+            len(self._built) == len(self._document.sections) and not self._staged
+        )
 
     def _add_next_section(self) -> None:
-        """Add one waiting section, then schedule the next."""
-        if self.is_complete:
+        """Build one waiting section; with the last, show them all."""
+        if self._document is None or self.is_complete:
             return
-        assert self._document is not None
-        section = self._document.sections[len(self._built)]
-        self._layout.addWidget(self._section_box(section.title, section.note, section.fields))
-        if self.is_complete:
-            self.completed.emit()
-        else:
+        sections = self._document.sections
+        section = sections[len(self._built)]
+        self._staged.append(self._section_box(section.title, section.note, section.fields))
+        if len(self._built) < len(sections):
             self._next_section.start()
+            return
+        for box in self._staged:
+            self._layout.addWidget(box)
+        self._staged = []
+        self.completed.emit()
 
     def _update_values(self, previous: Document) -> None:
         """Replace the value widgets of the shown fields whose values changed."""
@@ -143,6 +150,9 @@ class DocumentView(QWidget):
     def _clear(self) -> None:
         """Remove every widget but the reusable title and headline."""
         self._built = []
+        for box in self._staged:
+            box.deleteLater()
+        self._staged = []
         while self._layout.count():
             item = self._layout.takeAt(0)
             widget = item.widget() if item is not None else None
