@@ -216,6 +216,7 @@ def run(options: argparse.Namespace) -> int:
     collector = MainThreadCollector(qt_app)
     app = Application(Settings(), use_devnet=options.devnet)
     app.window.show()
+    collector.freeze_survivors()
     closed = asyncio.Event()
     qt_app.setQuitOnLastWindowClosed(False)  # the loop must outlive the window to shut down
     qt_app.lastWindowClosed.connect(closed.set)
