@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
@@ -163,7 +164,14 @@ class ElidedLinkLabel(LinkLabel):
 
 
 def copy_icon(color: QColor, size: int = 16) -> QIcon:
-    """Draw a "copy" icon (two overlapping sheets) in color, so it follows the palette."""
+    """Return the "copy" icon (two overlapping sheets) in color, so it follows the palette."""
+    return _copy_icon(color.rgba(), size)
+
+
+@functools.lru_cache(maxsize=16)
+def _copy_icon(rgba: int, size: int) -> QIcon:
+    """Draw the copy icon once per colour and size (every copy button shares it)."""
+    color = QColor.fromRgba(rgba)
     pixmap = QPixmap(size * 2, size * 2)
     pixmap.setDevicePixelRatio(2.0)
     pixmap.fill(Qt.GlobalColor.transparent)

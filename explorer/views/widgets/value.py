@@ -31,18 +31,24 @@ class LinkedValue(QWidget):
         self.link = link
         monospace_font_for(link)
         link.link_activated.connect(self.link_activated)
-        self.tag = plain_label()
-        self.tag.setStyleSheet(TAG_STYLE)
-        self.tag.hide()
+        self._tag: QLabel | None = None  # made when first needed: most values have none
         self.copy_button = CopyButton(what)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(link)
-        layout.addWidget(self.tag, 0, Qt.AlignmentFlag.AlignVCenter)
-        layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignVCenter)
-        layout.addStretch(1)
+        self._row = QHBoxLayout(self)
+        self._row.setContentsMargins(0, 0, 0, 0)
+        self._row.setSpacing(4)
+        self._row.addWidget(link)
+        self._row.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self._row.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    @property
+    def tag(self) -> QLabel:
+        """Return the tag beside the value (hidden while it has no text)."""
+        if self._tag is None:
+            self._tag = tag_label("")
+            self._tag.hide()
+            self._row.insertWidget(1, self._tag, 0, Qt.AlignmentFlag.AlignVCenter)
+        return self._tag
 
     def copy_text(self) -> str:
         """Return what Copy puts on the clipboard."""
@@ -72,6 +78,8 @@ class LinkedValue(QWidget):
 
     def _set_tag(self, text: str | None) -> None:
         """Show a short tag beside the value, or hide it."""
+        if not text and self._tag is None:
+            return
         self.tag.setText(text or "")
         self.tag.setVisible(bool(text))
 
