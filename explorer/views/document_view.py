@@ -100,9 +100,9 @@ class DocumentView(QWidget):
         self.value_labels = {}
         self._layout.addWidget(self.title)
         self._layout.addWidget(self.headline)
-        # One section per event-loop turn, so no single step blocks the GUI thread for long;
-        # they join the layout together, so the page is laid out and painted once, not once
-        # per section.
+        # One section per event-loop turn, so no single step blocks the GUI thread for long.
+        # The first (status, overview) shows at once; the others join the layout together,
+        # so the page is laid out and painted twice, not once per section.
         self._add_next_section()
 
     @property
@@ -113,19 +113,20 @@ class DocumentView(QWidget):
         )
 
     def _add_next_section(self) -> None:
-        """Build one waiting section; with the last, show them all."""
+        """Build one waiting section; show the first at once, the others with the last."""
         if self._document is None or self.is_complete:
             return
         sections = self._document.sections
         section = sections[len(self._built)]
         self._staged.append(self._section_box(section.title, section.note, section.fields))
+        if len(self._built) == 1 or len(self._built) == len(sections):
+            for box in self._staged:
+                self._layout.addWidget(box)
+            self._staged = []
         if len(self._built) < len(sections):
             self._next_section.start()
-            return
-        for box in self._staged:
-            self._layout.addWidget(box)
-        self._staged = []
-        self.completed.emit()
+        else:
+            self.completed.emit()
 
     def _update_values(self, previous: Document) -> None:
         """Replace the value widgets of the shown fields whose values changed."""

@@ -366,3 +366,80 @@ def test_auth_error_ends_the_scan(node: ScriptedServer) -> None:
         return scanner.requests
 
     assert with_client(node.url, use, retry=NO_RETRY) <= 4
+
+
+def sparse_then_dense(request: Recorded) -> Any:
+    """Logs every 100 blocks below 8,000, every block from there; over 2,000 blocks a range
+    may hold at most 1,000 logs (-32012 otherwise), like the service's rule at a smaller scale."""
+    if request.rpc_method == "eth_blockNumber":
+        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": hex(15_999)})
+    flt = request.params[0]
+    start, end = int(flt["fromBlock"], 16), int(flt["toBlock"], 16)
+    blocks = [b for b in range(start, end + 1) if b >= 8000 or b % 100 == 0]
+    if end - start + 1 > 2000 and len(blocks) > 1000:
+        return rpc_error(-32012, "Filter returned more than 1000 logs.")(request)
+    logs = [synthetic_log(b) for b in blocks]
+    return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": logs})
+
+
+def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -> None:
+    """A log every 100 blocks: after the first 2,000-block answers the requests grow past
+    2,000 blocks, and the rest of the range takes one round (no ever-smaller tail)."""
+    node.fallback = answer_sparse
+    query = LogQuery(from_block=0, to_block=19_999)
+
+    async def use(client: RpcClient) -> tuple[list[Log], int]:
+        scanner = LogScanner(client, concurrency=4)
+        return await collect(scanner, query), scanner.splits
+
+    logs, splits = with_client(node.url, use, retry=NO_RETRY)
+    assert [log.block_number for log in logs] == list(range(0, 20_000, 100))
+    spans = [end - start + 1 for start, end in ranges(node)]
+    assert spans[:4] == [2000] * 4 and max(spans) > 2000
+    assert len(spans) <= 8 and splits == 0
+
+
+def answer_sparse(request: Recorded) -> Any:
+    """A log every 100 blocks, whatever the range."""
+    flt = request.params[0]
+    start, end = int(flt["fromBlock"], 16), int(flt["toBlock"], 16)
+    logs = [synthetic_log(b) for b in range(start, end + 1) if b % 100 == 0]
+    return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": logs})
+
+
+def test_a_long_request_into_a_dense_range_splits_until_it_fits(node: ScriptedServer) -> None:
+    """Grown long in the sparse part, a request meets the dense part: -32012, split, every
+    log still comes once and in order."""
+    node.fallback = sparse_then_dense
+    query = LogQuery(from_block=0, to_block=15_999)
+
+    async def use(client: RpcClient) -> tuple[list[Log], int]:
+        scanner = LogScanner(client, concurrency=4)
+        return await collect(scanner, query), scanner.splits
+
+    logs, splits = with_client(node.url, use, retry=NO_RETRY)
+    expected = [b for b in range(16_000) if b >= 8000 or b % 100 == 0]
+    assert [log.block_number for log in logs] == expected
+    assert splits >= 1 and max(end - start + 1 for start, end in ranges(node)) > 2000
+
+
+def test_slots_are_refilled_while_the_consumer_holds_a_batch(node: ScriptedServer) -> None:
+    """The consumer keeps the first batch and asks for nothing more: the scanner still
+    sends every request of the range (4 in flight is kept by the requests' own ends)."""
+    query = LogQuery(from_block=0, to_block=999)
+
+    async def use(client: RpcClient) -> list[Log]:
+        scanner = LogScanner(client, concurrency=2, max_blocks=100, target_logs=100, growth=1)
+        batches = scanner.scan(query)
+        first = await anext(batches)
+
+        async def every_range_sent() -> None:
+            while sum(end - start + 1 for start, end in ranges(node)) < 1000:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(every_range_sent(), timeout=20)
+        return first + [log async for batch in batches for log in batch]
+
+    logs = with_client(node.url, use, retry=NO_RETRY)
+    assert [log.block_number for log in logs] == list(range(1000))
+    assert len(ranges(node)) == 10
