@@ -94,18 +94,26 @@ class PageView(QStackedWidget):
         self.retry_button.clicked.connect(model.on_retry)
         self.error.layout().addWidget(self.retry_button)  # type: ignore[union-attr]
         self.mismatch, _, self.mismatch_text = message_panel("Wrong chain", "")
+        # While loading, the content shows with the skeleton in its Overview tab: the page's
+        # widgets are shown and polished during the wait, not after the answer arrives.
         self.content = QTabWidget()
         self.document_view = DocumentView()
         self.document_view.link_activated.connect(self.link_activated)
+        overview = QWidget()
+        column = QVBoxLayout(overview)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.loading)
+        column.addWidget(self.document_view)
+        column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setWidget(self.document_view)
+        scroll.setWidget(overview)
         self.content.addTab(scroll, "Overview")
         self.table = self._transactions_table()
         self.raw_json = raw_json_box()
         self._raw_stale = False
         self.content.currentChanged.connect(self._on_tab_shown)
-        for widget in (self.loading, self.not_found, self.error, self.mismatch, self.content):
+        for widget in (self.not_found, self.error, self.mismatch, self.content):
             self.addWidget(widget)
         model.changed.connect(self.on_changed)
         self.on_changed()
@@ -140,8 +148,11 @@ class PageView(QStackedWidget):
         """Show the widget of the model's state."""
         model = self.model
         state = model.state
+        self.loading.setVisible(state is PageState.LOADING)
         if state is PageState.LOADING:
-            self.setCurrentWidget(self.loading)
+            self.document_view.hide()
+            self.content.setCurrentIndex(0)
+            self.setCurrentWidget(self.content)
         elif state is PageState.NOT_FOUND:
             self.not_found_text.setText(model.not_found_text)
             self.setCurrentWidget(self.not_found)
@@ -164,6 +175,7 @@ class PageView(QStackedWidget):
         document = self.model.document
         assert document is not None
         self.document_view.show_document(document)
+        self.document_view.show()
         tabs: list[tuple[QWidget, str]] = []
         if self.model.route.page is Page.BLOCK:
             tabs.append((self.table, f"Transactions ({self.model.transactions.total:,})"))

@@ -95,7 +95,7 @@ def test_full_history_transfer_scan_matches_manifest_and_sequential(devnet: Devn
     assert [log.raw for log in scanned] == [log.raw for log in plain]
     ordered = [(log.block_number or 0, log.log_index or 0) for log in scanned]
     assert ordered == sorted(ordered)
-    assert requests >= 4
+    assert 4 <= requests <= 8  # 2,000-block requests first, then longer ones in the quiet tail
     assert progress[-1].blocks_done == progress[-1].blocks_total == head + 1
     assert progress[-1].logs_found == len(scanned) and progress[-1].fraction == 1.0
     assert [p.blocks_done for p in progress] == sorted(p.blocks_done for p in progress)
@@ -394,7 +394,7 @@ def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -
 
     logs, splits = with_client(node.url, use, retry=NO_RETRY)
     assert [log.block_number for log in logs] == list(range(0, 20_000, 100))
-    spans = [end - start + 1 for start, end in ranges(node)]
+    spans = [end - start + 1 for start, end in sorted(ranges(node))]
     assert spans[:4] == [2000] * 4 and max(spans) > 2000
     assert len(spans) <= 8 and splits == 0
 
@@ -414,7 +414,7 @@ def test_a_long_request_into_a_dense_range_splits_until_it_fits(node: ScriptedSe
     query = LogQuery(from_block=0, to_block=15_999)
 
     async def use(client: RpcClient) -> tuple[list[Log], int]:
-        scanner = LogScanner(client, concurrency=4)
+        scanner = LogScanner(client, concurrency=1)
         return await collect(scanner, query), scanner.splits
 
     logs, splits = with_client(node.url, use, retry=NO_RETRY)
@@ -442,4 +442,3 @@ def test_slots_are_refilled_while_the_consumer_holds_a_batch(node: ScriptedServe
 
     logs = with_client(node.url, use, retry=NO_RETRY)
     assert [log.block_number for log in logs] == list(range(1000))
-    assert len(ranges(node)) == 10
