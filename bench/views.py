@@ -156,27 +156,40 @@ async def bench_tx(
     return gui, bare, hindsight, spent, stall
 
 
-async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, float, float]:
-    """Return (GUI seconds to first table rows, bare seconds, worst stall) for the big block."""
+async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, float, float, float]:
+    """Return (s to first table rows, s to the whole page, bare s, worst stall) for the big block.
+
+    The rows count as there when the page is loaded and its lazy table model holds rows (the
+    Transactions tab shows them at its next paint); the whole page also has every section
+    of the overview rendered.
+    """
     window, session = await new_window(url)
     beat.start()
     started = time.perf_counter()
     window.search.on_submit(str(number))
+    await until(lambda: window.current_page() is not None)
+    page = window.current_page()
+    assert page is not None
+    rows_at: list[float] = []
 
-    def rows_shown() -> bool:
-        page = window.current_page()
-        return loaded(window) and page is not None and page.model.transactions.rowCount() > 0
+    def note_rows() -> None:
+        loaded_rows = page.model.state is PageState.LOADED and page.model.transactions.rowCount()
+        if not rows_at and loaded_rows:
+            rows_at.append(time.perf_counter() - started)
 
-    await until(rows_shown)
+    page.model.changed.connect(note_rows)
+    note_rows()
+    await until(lambda: loaded(window))
     QApplication.processEvents()
-    gui = time.perf_counter() - started
+    whole = time.perf_counter() - started
     stall = beat.stop()
+    assert rows_at, "the table never had rows"
     bare_client = RpcClient(Endpoint.parse(url))
     await bare_client.block_number()  # a warm connection, like the window's
     bare = await timed(lambda: bare_client.call("eth_getBlockByNumber", [hex(number), True]))
     await bare_client.aclose()
     await dispose(window, session)
-    return gui, bare, stall
+    return rows_at[0], whole, bare, stall
 
 
 async def measure(latency: float) -> None:
@@ -197,9 +210,10 @@ async def measure(latency: float) -> None:
     tx_gui = statistics.median(r[0] for r in txs)
     tx_bare = statistics.median(r[1] for r in txs)
     tx_hindsight = statistics.median(r[2] for r in txs)
-    block_gui = statistics.median(r[0] for r in blocks)
-    block_bare = statistics.median(r[1] for r in blocks)
-    stall = max([r[4] for r in txs] + [r[2] for r in blocks])
+    block_rows = statistics.median(r[0] for r in blocks)
+    block_whole = statistics.median(r[1] for r in blocks)
+    block_bare = statistics.median(r[2] for r in blocks)
+    stall = max([r[4] for r in txs] + [r[3] for r in blocks])
     requests = max(r[3] for r in txs)
     print(f"node latency {latency * 1000:.0f} ms per request:")
     print(
@@ -211,8 +225,12 @@ async def measure(latency: float) -> None:
         f"{tx_hindsight * 1000:.1f} ms, ratio {tx_gui / tx_hindsight:.2f}×)"
     )
     print(
-        f"  1,000-tx block: {block_gui * 1000:.1f} ms to first rows, bare RPC "
-        f"{block_bare * 1000:.1f} ms, ratio {block_gui / block_bare:.2f}× (goal ≤ 1.3×)"
+        f"  1,000-tx block: {block_rows * 1000:.1f} ms to first table rows, bare RPC "
+        f"{block_bare * 1000:.1f} ms, ratio {block_rows / block_bare:.2f}× (goal ≤ 1.3×)"
+    )
+    print(
+        f"    (whole page, every overview section rendered: {block_whole * 1000:.1f} ms, "
+        f"ratio {block_whole / block_bare:.2f}×)"
     )
     print(f"  longest GUI-thread stall: {stall * 1000:.1f} ms (goal < 50 ms)")
     print(f"  requests for a cold transaction page (incl. search): {requests} (goal ≤ 4)")
