@@ -19,6 +19,8 @@ T = TypeVar("T")
 SAFE_CONFIRMATIONS = 12
 JUST_READ_SECONDS = 3.0
 QUICK_ANSWER_SECONDS = 0.01
+PREFETCH_HEAD_START_SECONDS = 0.002
+TAGS = ("latest", "pending", "earliest")
 
 
 class LruCache:
@@ -66,16 +68,17 @@ class ChainReader:
         self.head: int | None = None
         self.quick_answer_seconds = QUICK_ANSWER_SECONDS
         self._cache = LruCache()
-        self._just_read: dict[tuple[str, str], tuple[float, Any]] = {}
+        self._just_read: dict[tuple[object, ...], tuple[float, Any]] = {}
+        self._prefetching: set[asyncio.Future[Any]] = set()
 
-    def _recent(self, key: tuple[str, str]) -> Any:
+    def _recent(self, key: tuple[object, ...]) -> Any:
         """Return what was read for key in the last JUST_READ_SECONDS (search → page hand-off)."""
         entry = self._just_read.get(key)
         if entry is None or time.monotonic() - entry[0] > JUST_READ_SECONDS:
             return None
         return entry[1]
 
-    def _note_read(self, key: tuple[str, str], value: Any) -> None:
+    def _note_read(self, key: tuple[object, ...], value: Any) -> None:
         """Keep a fresh answer briefly, even when it is not settled yet."""
         now = time.monotonic()
         self._just_read = {k: v for k, v in self._just_read.items() if now - v[0] <= 60}
@@ -107,7 +110,7 @@ class ChainReader:
     async def block(self, selector: BlockSelector | str, *, full: bool = False) -> Block | None:
         """Return a block by number, tag or hash; settled blocks come from the cache."""
         key = ("block", str(selector).lower(), full)
-        if (cached := self._cache.get(key)) is not None:
+        if (cached := self._cache.get(key) or self._recent(key)) is not None:
             return cached  # type: ignore[no-any-return]
         if isinstance(selector, str) and len(selector) == 66:
             block = await self.client.get_block_by_hash(selector, full)
@@ -117,7 +120,26 @@ class ChainReader:
             if selector == "latest":
                 self.note_head(block.number)
             self._remember_block(block, full)
+            if selector not in TAGS:  # a tag's answer changes with every block
+                self._note_read(key, block)
         return block
+
+    async def prefetch_block(self, selector: BlockSelector) -> None:
+        """Start reading a full block for a page about to open; return when its request left.
+
+        The page then shares the request in flight (the client joins identical calls) or
+        finds the answer just read, instead of asking only after the page is built.
+        """
+        task = asyncio.ensure_future(self.block(selector, full=True))
+        self._prefetching.add(task)
+        task.add_done_callback(self._prefetch_done)
+        await asyncio.wait([task], timeout=PREFETCH_HEAD_START_SECONDS)
+
+    def _prefetch_done(self, task: asyncio.Future[Any]) -> None:
+        """Forget a finished read ahead; its failure is the page's to report when it asks."""
+        self._prefetching.discard(task)
+        if not task.cancelled():
+            task.exception()
 
     def _remember_block(self, block: Block, full: bool) -> None:
         """Cache a mined block by hash, and by number once settled."""

@@ -26,6 +26,7 @@ async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None)
         case q.Invalid(message=message):
             return Resolution(None, message)
         case q.BlockNumberQuery(number=number):
+            await reader.prefetch_block(number)
             return Resolution(block_route(number))
         case q.BlockTagQuery(tag=tag):
             return Resolution(block_route(tag))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from gui_helpers import field_text, wait_loaded
 from PySide6.QtCore import Qt
 from qt_helpers import run_in_qloop
@@ -229,6 +230,22 @@ def test_hash_search_finds_transaction(
     tx_hash = devnet_manifest["plain_transfer"]
     window.search.on_submit(tx_hash)
     qtbot.waitUntil(lambda: str(window.navigator.route()) == f"tx/{tx_hash}", timeout=10_000)
+
+
+@pytest.mark.parametrize("number_of", [lambda manifest: manifest["big_block"], lambda _: 1])
+def test_block_number_search_reads_the_block_once(
+    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any], number_of: Any
+) -> None:
+    """The search starts reading the block before the page exists; the page shares that read."""
+    number = number_of(devnet_manifest)
+    stats = window.shell.session.client.stats  # type: ignore[union-attr]
+    before = stats.by_method["eth_getBlockByNumber"]
+    window.search.on_submit(str(number))
+    qtbot.waitUntil(lambda: str(window.navigator.route()) == f"block/{number}", timeout=10_000)
+    page = wait_loaded(qtbot, window)
+    assert page.model.state is PageState.LOADED
+    assert page.model.transactions.total == len(page.model.document.raw["transactions"])
+    assert stats.by_method["eth_getBlockByNumber"] - before == 1
 
 
 def test_history_and_tabs(qtbot: Any, window: MainWindow) -> None:
