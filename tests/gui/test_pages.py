@@ -240,11 +240,16 @@ def test_block_number_search_reads_the_block_once(
     number = number_of(devnet_manifest)
     stats = window.shell.session.client.stats  # type: ignore[union-attr]
     before = stats.by_method["eth_getBlockByNumber"]
+    asked_when_navigating: list[int] = []
+    window.navigator.route_changed.connect(
+        lambda *_: asked_when_navigating.append(stats.by_method["eth_getBlockByNumber"] - before)
+    )
     window.search.on_submit(str(number))
     qtbot.waitUntil(lambda: str(window.navigator.route()) == f"block/{number}", timeout=10_000)
     page = wait_loaded(qtbot, window)
     assert page.model.state is PageState.LOADED
     assert page.model.transactions.total == len(page.model.document.raw["transactions"])
+    assert asked_when_navigating == [1]  # the request left before the page was built
     assert stats.by_method["eth_getBlockByNumber"] - before == 1
 
 
