@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/logs.py  (starts its own devnet child processes; Qt offscreen).
 Scans run against a devnet on this machine and against one answering 100 ms late, like the
-hosted service; the window collects garbage as the app does (views.collector).
+hosted service; garbage is collected as the app does (views.collector, start-up frozen).
 """
 
 from __future__ import annotations
@@ -127,7 +127,6 @@ async def bench_stall(url: str, expected: int) -> tuple[float, float, int]:
     model.set_field("topic0", TRANSFER)
     await session.connect()  # a window's session is connected before any scan
     bundled_table()  # the signature table is loaded once per process
-    collector = MainThreadCollector()  # the app's garbage collection, as app.run sets it up
     beat = Heartbeat()
     await asyncio.sleep(0.2)
     beat.start()
@@ -138,25 +137,11 @@ async def bench_stall(url: str, expected: int) -> tuple[float, float, int]:
     QApplication.processEvents()
     seconds = time.perf_counter() - started
     stall = beat.stop()
-    collector.stop()
     rows = model.table.total
     assert rows == expected, (rows, expected)
     view.close()
     await session.aclose()
     return stall, seconds, rows
-
-
-def full_collection_ms() -> tuple[float, float]:
-    """Return the ms of one full garbage collection now, and after gc.freeze() of the heap."""
-    started = time.perf_counter()
-    gc.collect()
-    full = time.perf_counter() - started
-    gc.freeze()
-    started = time.perf_counter()
-    gc.collect()
-    frozen = time.perf_counter() - started
-    gc.unfreeze()
-    return full * 1000, frozen * 1000
 
 
 async def measure(latency: float) -> list[dict[str, Any]]:
@@ -197,18 +182,18 @@ async def measure(latency: float) -> list[dict[str, Any]]:
 
 async def main() -> None:
     """Measure against a local node and a remote-like one, then the table's memory."""
+    collector = MainThreadCollector()  # garbage collection as app.run sets it up
+    collector.freeze_survivors()
     samples: list[dict[str, Any]] = []
-    for latency in LATENCIES:
-        samples = await measure(latency)
+    try:
+        for latency in LATENCIES:
+            samples = await measure(latency)
+    finally:
+        collector.stop()
     traced, rss = bench_memory(samples)
     print(
         f"100,000 rows in the table: {traced:.1f} MB traced, {rss:.1f} MB RSS over baseline "
         f"(goal < 250 MB)"
-    )
-    full, frozen = full_collection_ms()
-    print(
-        f"note: one full garbage collection (the app runs one every 30 s) takes {full:.0f} ms "
-        f"here; {frozen:.1f} ms once the startup heap is frozen (gc.freeze())"
     )
 
 
