@@ -124,13 +124,13 @@ class ChainReader:
                 self._note_read(key, block)
         return block
 
-    async def prefetch_block(self, selector: BlockSelector) -> None:
-        """Start reading a full block for a page about to open; return when its request left.
+    async def prefetch_block(self, selector: BlockSelector | str, *, full: bool = True) -> None:
+        """Start reading a block for a page about to open; return when its request left.
 
         The page then shares the request in flight (the client joins identical calls) or
         finds the answer just read, instead of asking only after the page is built.
         """
-        task = asyncio.ensure_future(self.block(selector, full=True))
+        task = asyncio.ensure_future(self.block(selector, full=full))
         self._prefetching.add(task)
         task.add_done_callback(self._prefetch_done)
         await asyncio.wait([task], timeout=PREFETCH_HEAD_START_SECONDS)

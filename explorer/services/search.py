@@ -48,12 +48,15 @@ async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
 
     The receipt is asked speculatively: when the hash is a transaction, its page needs it next
     (the reader keeps it briefly), which saves a round trip; when it is a block, it costs one
-    request that answers null.
+    request that answers null. A mined transaction's block (for its time) is asked before
+    the page is built.
     """
     tx, block, _ = await asyncio.gather(
         reader.transaction(value), reader.block(value), reader.receipt(value)
     )
     if tx is not None:
+        if tx.block_hash is not None:
+            await reader.prefetch_block(tx.block_hash, full=False)  # the page shows its time
         return Resolution(tx_route(value))
     if block is not None:
         return Resolution(block_route(value))

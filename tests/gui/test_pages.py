@@ -226,10 +226,21 @@ def test_search_routes_and_inline_errors(qtbot: Any, window: MainWindow) -> None
 def test_hash_search_finds_transaction(
     qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    """A 32-byte hash is looked up as a transaction and a block at once."""
+    """A 32-byte hash is looked up as a transaction and a block at once; the transaction's
+    block (for its time) is asked before the page is built, and the page shares that read."""
     tx_hash = devnet_manifest["plain_transfer"]
+    stats = window.shell.session.client.stats  # type: ignore[union-attr]
+    before = stats.total
+    asked_when_navigating: list[int] = []
+    window.navigator.route_changed.connect(
+        lambda *_: asked_when_navigating.append(stats.total - before)
+    )
     window.search.on_submit(tx_hash)
     qtbot.waitUntil(lambda: str(window.navigator.route()) == f"tx/{tx_hash}", timeout=10_000)
+    page = wait_loaded(qtbot, window)
+    assert "UTC" in field_text(page, "Timestamp")
+    assert asked_when_navigating == [4]  # transaction, block?, receipt, then its block
+    assert stats.total - before == 4
 
 
 @pytest.mark.parametrize("number_of", [lambda manifest: manifest["big_block"], lambda _: 1])
