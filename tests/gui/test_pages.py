@@ -230,17 +230,25 @@ def test_hash_search_finds_transaction(
     block (for its time) is asked before the page is built, and the page shares that read."""
     tx_hash = devnet_manifest["plain_transfer"]
     stats = window.shell.session.client.stats  # type: ignore[union-attr]
-    before = stats.total
-    asked_when_navigating: list[int] = []
+    methods = ("eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_getBlockByHash")
+
+    def page_requests() -> list[int]:
+        return [stats.by_method[method] for method in methods]
+
+    before = page_requests()
+    asked_when_navigating: list[list[int]] = []
     window.navigator.route_changed.connect(
-        lambda *_: asked_when_navigating.append(stats.total - before)
+        lambda *_: asked_when_navigating.append(
+            [now - then for now, then in zip(page_requests(), before, strict=True)]
+        )
     )
     window.search.on_submit(tx_hash)
     qtbot.waitUntil(lambda: str(window.navigator.route()) == f"tx/{tx_hash}", timeout=10_000)
     page = wait_loaded(qtbot, window)
     assert "UTC" in field_text(page, "Timestamp")
-    assert asked_when_navigating == [4]  # transaction, block?, receipt, then its block
-    assert stats.total - before == 4
+    # the transaction, its receipt, the hash as a block (null), then the transaction's block
+    assert asked_when_navigating == [[1, 1, 2]]
+    assert [now - then for now, then in zip(page_requests(), before, strict=True)] == [1, 1, 2]
 
 
 @pytest.mark.parametrize("number_of", [lambda manifest: manifest["big_block"], lambda _: 1])
