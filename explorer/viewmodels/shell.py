@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import chain_name
@@ -14,6 +14,7 @@ from explorer.viewmodels.address_page import AddressPageViewModel, TokenStore
 from explorer.viewmodels.page import PageViewModel
 
 HEAD_POLL_SECONDS = 5.0
+STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
 
 
 class ShellViewModel(QObject):
@@ -45,6 +46,9 @@ class ShellViewModel(QObject):
         self._connect_task: asyncio.Task[None] | None = None
         self.token_store: TokenStore | None = None
         self._closing: asyncio.Future[None] | None = None
+        self._status_timer = QTimer(self)
+        self._status_timer.setInterval(STATUS_REFRESH_MS)
+        self._status_timer.timeout.connect(self._refresh_status)
 
     def on_status(self, text: str) -> None:
         """Show a free-form status line (e.g. devnet start-up progress)."""
@@ -76,6 +80,7 @@ class ShellViewModel(QObject):
         self.set_banner(info)
         self.session_changed.emit()
         self._refresh_status()
+        self._status_timer.start()
         if self._connect_task is not None:
             self._connect_task.cancel()
         self._connect_task = asyncio.ensure_future(self._connect(session))

@@ -308,3 +308,14 @@ def test_home_lists_the_latest_blocks(qtbot: Any, window: MainWindow) -> None:
     assert blocks.data(blocks.index(0, 0)) == f"{head:,}"
     assert blocks.data(blocks.index(0, 0), ROUTE_ROLE) == f"block/{head}"
     assert "chain id 31" in home.summary.text()
+
+
+def test_status_bar_counts_requests_between_heads(
+    qtbot: Any, window: MainWindow, session: Session
+) -> None:
+    """Requests made while the head stays put still show in the status bar's count."""
+    qtbot.waitUntil(lambda: "requests today" in window.status_label.text(), timeout=10_000)
+    for _ in range(3):
+        run_in_qloop(qtbot, session.client.chain_id())
+    expected = f"{session.requests_today:,} requests today"
+    qtbot.waitUntil(lambda: expected in window.status_label.text(), timeout=5_000)
