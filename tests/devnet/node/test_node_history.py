@@ -9,6 +9,7 @@ from fixtures_devnet import devnet_cache_dir
 
 from explorer.devnet.errors import LOG_LIMIT_EXCEEDED
 from explorer.devnet.node import DevnetNode, open_node
+from explorer.devnet.seed import FULL
 
 TRANSFER = "0x" + keccak(b"Transfer(address,address,uint256)").hex()
 pytestmark = pytest.mark.slow
@@ -27,7 +28,8 @@ def test_loads_from_snapshot(full_node: DevnetNode) -> None:
 
 def test_size_and_big_block(full_node: DevnetNode) -> None:
     manifest = full_node.manifest
-    assert manifest.head_at_build >= 2500
+    assert manifest.head_at_build == FULL.head >= 12_000
+    assert manifest.big_block < FULL.busy_head
     big = full_node.handle("eth_getBlockByNumber", [hex(manifest.big_block), True])
     assert len(big["transactions"]) == manifest.big_block_tx_count >= 1001
     assert all(tx["blockHash"] == big["hash"] for tx in big["transactions"])
@@ -62,3 +64,27 @@ def test_transfer_logs_hit_the_limit_over_the_full_history(full_node: DevnetNode
         "eth_getLogs", [{"fromBlock": hex(head - 1999), "toBlock": hex(head)}]
     )
     assert isinstance(window, list)
+
+
+def test_quiet_tail_has_transfers_in_every_window(full_node: DevnetNode) -> None:
+    head = full_node.manifest.head_at_build
+    windows = [(start, min(start + 1999, head)) for start in range(0, head + 1, 2000)]
+    counts = {
+        window: len(full_node.handle("eth_getLogs", [{"fromBlock": hex(window[0]),
+                                                      "toBlock": hex(window[1]),
+                                                      "topics": [TRANSFER]}]))
+        for window in windows
+    }  # fmt: skip
+    assert sum(counts.values()) == full_node.manifest.transfer_log_count
+    whole = [count for (first, last), count in counts.items() if last - first == 1999]
+    assert len(whole) >= 6 and all(whole), counts
+
+
+def test_quiet_tail_is_mostly_remasc_only(full_node: DevnetNode) -> None:
+    sizes = [
+        int(full_node.handle("eth_getBlockTransactionCountByNumber", [hex(number)]), 16)
+        for number in range(FULL.busy_head + 1, FULL.head + 1)
+    ]
+    quiet = sizes.count(1)
+    assert quiet > 0.9 * len(sizes)
+    assert len(sizes) - quiet > len(sizes) // (3 * FULL.tail_gap)  # activity now and then
