@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +25,8 @@ from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.viewmodels.tx_table import ROUTE_ROLE
 
 ROW_HEIGHT = 22
+ROW_NUMBER_DIGITS = "0000000"  # the row-number column fits this from the start (no relayouts)
+PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often while a scan runs
 COLUMN_WIDTHS = (70, 150, 40, 200, 90, 460, 150, 150, 150, 150)
 FIELD_ROWS = (
     ("addresses", "Addresses", "0x… (any of; separate with commas or spaces)"),
@@ -76,8 +78,12 @@ class LogsView(QWidget):
         layout.addWidget(self.status)
         self.table = self._table()
         layout.addWidget(self.table, 1)
+        self._progress_timer = QTimer(self)
+        self._progress_timer.setSingleShot(True)
+        self._progress_timer.setInterval(PROGRESS_EVERY_MS)
+        self._progress_timer.timeout.connect(self.on_progress)
         model.changed.connect(self.on_changed)
-        model.progress_changed.connect(self.on_progress)
+        model.progress_changed.connect(self._on_progress_changed)
         self.on_changed()
 
     def _form(self) -> QFormLayout:
@@ -134,6 +140,7 @@ class LogsView(QWidget):
         rows = table.verticalHeader()
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         rows.setDefaultSectionSize(ROW_HEIGHT)
+        rows.setMinimumWidth(rows.fontMetrics().horizontalAdvance(ROW_NUMBER_DIGITS))
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in enumerate(COLUMN_WIDTHS):
@@ -195,6 +202,11 @@ class LogsView(QWidget):
         self.status.setText(model.message)
         self.status.setVisible(bool(model.message))
         self.on_progress()
+
+    def _on_progress_changed(self) -> None:
+        """Show new progress soon: at most every PROGRESS_EVERY_MS while a scan streams."""
+        if not self._progress_timer.isActive():
+            self._progress_timer.start()
 
     def on_progress(self) -> None:
         """Show the progress bar and its text; keep following new rows at the table's end."""
