@@ -131,10 +131,11 @@ def collect_logs(
     blocks: Sequence[DevBlock], log_filter: LogFilter, limits: LogLimits
 ) -> list[Json]:
     """The matching logs of consecutive blocks; -32012 when over both limits."""
-    # Blocks whose bloom rules out a match are skipped unread: long quiet ranges cost little.
+    # Blocks whose bloom rules out a match are skipped unread: long quiet ranges cost little;
+    # JSON is made once the limits are known to hold, so a refusal costs only the matching.
     capped = len(blocks) > limits.max_blocks
     query = BloomQuery.of(log_filter)
-    found: list[Json] = []
+    found: list[tuple[LogRecord, DevBlock, int, int]] = []
     for block in blocks:
         if not query.admits(block.logs_bloom):
             continue
@@ -142,8 +143,8 @@ def collect_logs(
         for tx_index, receipt in enumerate(block.receipts):
             for log in receipt.logs:
                 if log_filter.matches(log):
-                    found.append(log_json(log, block, tx_index, log_index))
+                    found.append((log, block, tx_index, log_index))
                     if capped and len(found) > limits.max_logs:
                         raise RpcFailure(LOG_LIMIT_EXCEEDED, limit_message(limits))
                 log_index += 1
-    return found
+    return [log_json(*match) for match in found]
