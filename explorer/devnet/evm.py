@@ -69,6 +69,7 @@ class Engine:
 
     def __init__(self, chain: MiningChain, db: AtomicDB) -> None:
         self._chain = chain
+        self._head = chain.get_canonical_head()
         self._db = db
 
     @classmethod
@@ -141,18 +142,19 @@ class Engine:
         result, receipts, computations = self._chain.mine_all(
             transactions, timestamp=timestamp, gas_limit=GAS_LIMIT
         )
-        return MinedBatch(result.imported_block.header, tuple(receipts), tuple(computations))
+        self._head = result.imported_block.header
+        return MinedBatch(self._head, tuple(receipts), tuple(computations))
 
     def _mine_empty(self, timestamp: int) -> MinedBatch:
         """A block without transactions, stored without running the VM (same block, faster)."""
         # Nothing runs and RSK pays no block reward here, so the state root is the parent's.
-        parent = self._chain.get_canonical_head()
         header = self._chain.create_header_from_parent(
-            parent, timestamp=timestamp, gas_limit=GAS_LIMIT
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
         )
         block = DevnetVM.get_block_class()(header, transactions=[], uncles=[])
         self._chain.chaindb.persist_unexecuted_block(block, ())
         self._chain.header = self._chain.create_header_from_parent(header)
+        self._head = header
         return MinedBatch(header, (), ())
 
     def preview(
