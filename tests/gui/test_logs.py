@@ -29,6 +29,7 @@ from explorer.viewmodels.logs import (
     LogTableModel,
     ScanState,
     check_fields,
+    short_hash,
 )
 from explorer.viewmodels.tx_table import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
@@ -249,3 +250,25 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any
     finally:
         run_in_qloop(qtbot, session.aclose())
         node.close()
+
+
+def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> None:
+    """Formatted rows are reused after appends; rows put before them move them down."""
+    table = LogTableModel(31)
+    table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
+    first = table.index(0, Column.TX)
+    assert table.data(first, Qt.ItemDataRole.ToolTipRole) == "0x" + f"{100:064x}"
+    assert table.data(first) == short_hash("0x" + f"{100:064x}")
+    table.add_compact([synthetic(r) for r in range(200, 300)], [r // 10 for r in range(200, 300)])
+    assert table.data(table.index(0, Column.BLOCK)) == "10"
+    assert table.data(table.index(150, Column.BLOCK)) == "25"
+    table.add_compact([synthetic(r) for r in range(0, 100)], [r // 10 for r in range(0, 100)])
+    assert table.data(table.index(0, Column.BLOCK)) == "0"
+    assert (
+        table.data(table.index(100, Column.TX), Qt.ItemDataRole.ToolTipRole) == "0x" + f"{100:064x}"
+    )
+    topic = table.index(3, Column.TOPIC1)
+    assert table.data(topic, Qt.ItemDataRole.ToolTipRole) == "0x" + f"{3:064x}"
+    assert table.data(table.index(3, Column.BLOCK), Qt.ItemDataRole.TextAlignmentRole) is not None
+    assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.TextAlignmentRole) is None
+    assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.FontRole) is None
