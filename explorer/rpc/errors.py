@@ -120,6 +120,10 @@ class MalformedResponse(RpcError):
     kind = ErrorKind.MALFORMED
 
 
+class AnswerTooLarge(MalformedResponse):
+    """The answer is larger than the client accepts (a smaller query may fit)."""
+
+
 class InvalidInput(RpcError):
     """A parameter or URL is invalid; caught before anything was sent."""
 

@@ -10,7 +10,7 @@ import aiohttp
 import httpx
 from httpx_aiohttp import AiohttpTransport
 
-from explorer.rpc.errors import MalformedResponse, TransportError
+from explorer.rpc.errors import AnswerTooLarge, TransportError
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
@@ -143,6 +143,6 @@ async def _read_capped(chunks: AsyncIterator[bytes], max_bytes: int) -> bytes:
     return b"".join(parts)
 
 
-def _too_big(max_bytes: int) -> MalformedResponse:
+def _too_big(max_bytes: int) -> AnswerTooLarge:
     """Return the error for an answer over the size cap."""
-    return MalformedResponse(f"the node's answer is larger than {max_bytes / 1048576:g} MiB")
+    return AnswerTooLarge(f"the node's answer is larger than {max_bytes / 1048576:g} MiB")

@@ -14,6 +14,7 @@ from explorer.chain.abi import decode_log
 from explorer.chain.hexutil import HexFormatError, parse_address, parse_hash, to_quantity
 from explorer.chain.records import Log, RecordFormatError
 from explorer.rpc.errors import (
+    AnswerTooLarge,
     ErrorKind,
     InvalidInput,
     MalformedResponse,
@@ -150,7 +151,10 @@ class _Chunk:
 
 
 def is_limit_error(error: RpcError) -> bool:
-    """Tell whether a node error says the query was too big (split it and go on)."""
+    """Tell whether an error says the query was too big (split it and go on): the node's
+    limit errors, or an answer over the client's size cap."""
+    if isinstance(error, AnswerTooLarge):
+        return True
     if not isinstance(error, NodeError):
         return False
     text = error.node_message.lower()

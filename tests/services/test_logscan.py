@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
@@ -22,7 +23,13 @@ from rpc.scripted_server import (
 from explorer.chain.records import Log
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import AuthError, InvalidInput, NodeError
+from explorer.rpc.errors import (
+    AnswerTooLarge,
+    AuthError,
+    InvalidInput,
+    MalformedResponse,
+    NodeError,
+)
 from explorer.rpc.retry import RetryPolicy
 from explorer.services.logscan import (
     FailedChunk,
@@ -158,6 +165,8 @@ def test_limit_error_detection() -> None:
     assert is_limit_error(NodeError(-32000, "Cannot query more than 2000 blocks at once."))
     assert is_limit_error(NodeError(-32000, "Filter returned more than 10000 logs."))
     assert is_limit_error(NodeError(-32000, "query returned too many results"))
+    assert is_limit_error(AnswerTooLarge("the node's answer is larger than 32 MiB"))
+    assert not is_limit_error(MalformedResponse("the node's answer is not JSON"))
     assert not is_limit_error(NodeError(-32602, "invalid params"))
 
 
@@ -443,3 +452,18 @@ def test_slots_are_refilled_while_the_consumer_holds_a_batch(node: ScriptedServe
 
     logs = with_client(node.url, use, retry=NO_RETRY)
     assert [log.block_number for log in logs] == list(range(1000))
+
+
+def test_an_answer_over_the_size_cap_splits_the_range(node: ScriptedServer) -> None:
+    """Ranges whose answers pass the client's size cap are split until the answers fit."""
+    query = LogQuery(from_block=0, to_block=399)
+
+    async def use(client: RpcClient) -> tuple[list[Log], LogScanner]:
+        scanner = LogScanner(client, concurrency=2, max_blocks=200)
+        return await collect(scanner, query), scanner
+
+    one_log = len(json.dumps(synthetic_log(0)))
+    logs, scanner = with_client(node.url, use, retry=NO_RETRY, max_response_bytes=one_log * 40)
+    assert [log.block_number for log in logs] == list(range(400))
+    assert scanner.splits >= 4 and not scanner.failed
+    assert max(end - start + 1 for start, end in ranges(node)) >= 100
