@@ -169,6 +169,12 @@ class LogTableModel(BatchedTableModel):
         """Return the log of a row."""
         return self._row(row).log
 
+    def prepare(self, first: int, last: int) -> None:
+        """Format the shown rows first..last ahead of a paint (a view calls it for the rows in
+        sight when rows arrive, so the repaint that follows only draws)."""
+        for row in range(max(0, first), min(last, self._shown - 1) + 1):
+            self._row(row)
+
     def raw_objects(self) -> Iterable[Any]:
         """Yield every row's node JSON object."""
         return (json.loads(raw) for raw in self._raw)

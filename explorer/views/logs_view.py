@@ -27,7 +27,7 @@ from explorer.viewmodels.tx_table import ROUTE_ROLE
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "0000000"  # the row-number column fits this from the start (no relayouts)
 PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often while a scan runs
-COLUMN_WIDTHS = (70, 150, 40, 200, 90, 460, 150, 150, 150, 150)
+COLUMN_WIDTHS = (70, 165, 40, 200, 90, 460, 165, 165, 165, 165)  # short hashes fit
 FIELD_ROWS = (
     ("addresses", "Addresses", "0x… (any of; separate with commas or spaces)"),
     ("topic0", "Topic 0", "event signature hash, or several (any of)"),
@@ -147,7 +147,13 @@ class LogsView(QWidget):
             table.setColumnWidth(column, width)
         header.setStretchLastSection(True)
         table.clicked.connect(self._on_table_click)
+        self.model.table.rowsInserted.connect(self._prepare_rows_in_sight)
         return table
+
+    def _prepare_rows_in_sight(self) -> None:
+        """Format the rows in sight as rows arrive (this turn), not in the paint (the next)."""
+        top = max(0, self.table.rowAt(0))
+        self.model.table.prepare(top, top + self.table.viewport().height() // ROW_HEIGHT + 1)
 
     def _on_table_click(self, index: QModelIndex) -> None:
         """Open the route of a clicked cell (Ctrl+click: new tab)."""
