@@ -46,11 +46,17 @@ def dark_palette() -> QPalette:
     return palette
 
 
+def interesting_block(manifest: dict[str, Any]) -> int:
+    """Return a block with uncles and transactions when the seed has one, else the last."""
+    uncles = manifest.get("uncle_blocks") or []
+    return int(uncles[-1]) if uncles else max(int(manifest.get("head_at_build", 1)) - 1, 1)
+
+
 def screens(manifest: dict[str, Any]) -> list[tuple[str, Route]]:
     """Return (file stem, route) for every screen worth looking at."""
     pending = manifest.get("pending_txs") or []
     candidates = [
-        ("block", block_route(max(int(manifest.get("head_at_build", 1)) - 1, 1))),
+        ("block", block_route(interesting_block(manifest))),
         ("block-1000-txs", block_route(int(manifest.get("big_block", 0)))),
         ("tx-success", tx_route(str(manifest.get("token_transfer", "")))),
         ("tx-failed", tx_route(str(manifest.get("failed_tx", "")))),

@@ -19,7 +19,7 @@ T = TypeVar("T")
 SAFE_CONFIRMATIONS = 12
 JUST_READ_SECONDS = 3.0
 QUICK_ANSWER_SECONDS = 0.01
-PREFETCH_HEAD_START_SECONDS = 0.002
+PREFETCH_WAIT_CAP_SECONDS = 0.05  # a read ahead never holds navigation up longer
 TAGS = ("latest", "pending", "earliest")
 
 
@@ -130,10 +130,16 @@ class ChainReader:
         The page then shares the request in flight (the client joins identical calls) or
         finds the answer just read, instead of asking only after the page is built.
         """
+        stats = getattr(self.client, "stats", None)
+        sent_before = stats.total if stats is not None else None
         task = asyncio.ensure_future(self.block(selector, full=full))
         self._prefetching.add(task)
         task.add_done_callback(self._prefetch_done)
-        await asyncio.wait([task], timeout=PREFETCH_HEAD_START_SECONDS)
+        deadline = asyncio.get_running_loop().time() + PREFETCH_WAIT_CAP_SECONDS
+        while not task.done() and asyncio.get_running_loop().time() < deadline:
+            if stats is not None and stats.total != sent_before:
+                return  # the request is on its way
+            await asyncio.sleep(0)
 
     def _prefetch_done(self, task: asyncio.Future[Any]) -> None:
         """Forget a finished read ahead; its failure is the page's to report when it asks."""
