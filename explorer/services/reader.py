@@ -131,13 +131,15 @@ class ChainReader:
         finds the answer just read, instead of asking only after the page is built.
         """
         stats = getattr(self.client, "stats", None)
-        sent_before = stats.total if stats is not None else None
+        by_hash = isinstance(selector, str) and len(selector) == 66
+        method = "eth_getBlockByHash" if by_hash else "eth_getBlockByNumber"
+        sent_before = stats.by_method[method] if stats is not None else None
         task = asyncio.ensure_future(self.block(selector, full=full))
         self._prefetching.add(task)
         task.add_done_callback(self._prefetch_done)
         deadline = asyncio.get_running_loop().time() + PREFETCH_WAIT_CAP_SECONDS
         while not task.done() and asyncio.get_running_loop().time() < deadline:
-            if stats is not None and stats.total != sent_before:
+            if stats is not None and stats.by_method[method] != sent_before:
                 return  # the request is on its way
             await asyncio.sleep(0)
 
