@@ -183,11 +183,15 @@ class LogScanner:
     """Scan a block range for logs, `concurrency` requests in flight, results in block order.
 
     Chunks hold at most `max_blocks` blocks at first, then follow the log density aiming at
-    `target_logs` per request (larger than max_blocks only while results stay well under the
-    service's 10,000-log cap). A limit error splits the chunk; any other failure (after the
-    client's retries) leaves the chunk in `failed`, for `retry_failed()`, except errors no
-    other range would escape (auth, rate limit, chain mismatch), which end the scan. Cancel
-    by cancelling the task that iterates. Logs are deduplicated by (transaction hash, log index).
+    `target_logs` per request, growing at most `growth` times a step (larger than max_blocks,
+    up to MAX_SPAN, only while results stay well under the service's 10,000-log cap); when
+    the rest of the range fits the free slots it is shared evenly among them. Each request's
+    end refills its slot, so `concurrency` stay in flight while the consumer works on a batch.
+    A limit error (or an answer over the client's size cap) splits the chunk; any other
+    failure (after the client's retries) leaves the chunk in `failed`, for `retry_failed()`,
+    except errors no other range would escape (auth, rate limit, chain mismatch), which end
+    the scan. Cancel by cancelling the task that iterates (or closing the generator). Logs are
+    deduplicated by (transaction hash, log index).
     """
 
     def __init__(
