@@ -25,7 +25,7 @@ from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.viewmodels.tx_table import ROUTE_ROLE
 
 ROW_HEIGHT = 22
-ROW_NUMBER_DIGITS = "0000000"  # the row-number column fits this from the start (no relayouts)
+ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
 PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often while a scan runs
 COLUMN_WIDTHS = (70, 165, 40, 200, 90, 460, 165, 165, 165, 165)  # short hashes fit
 FIELD_ROWS = (
