@@ -127,8 +127,26 @@ def limit_message(limits: LogLimits) -> str:
     )
 
 
+class LogJsonCache:
+    """The JSON objects of mined blocks' logs, made once: a mined block never changes."""
+
+    def __init__(self) -> None:
+        self._by_block: dict[bytes, dict[int, Json]] = {}
+
+    def log(self, log: LogRecord, block: DevBlock, tx_index: int, log_index: int) -> Json:
+        """Return the log's JSON object (shared between answers: never mutate it)."""
+        logs = self._by_block.setdefault(block.hash, {})
+        made = logs.get(log_index)
+        if made is None:
+            made = logs[log_index] = log_json(log, block, tx_index, log_index)
+        return made
+
+
 def collect_logs(
-    blocks: Sequence[DevBlock], log_filter: LogFilter, limits: LogLimits
+    blocks: Sequence[DevBlock],
+    log_filter: LogFilter,
+    limits: LogLimits,
+    cache: LogJsonCache | None = None,
 ) -> list[Json]:
     """The matching logs of consecutive blocks; -32012 when over both limits."""
     # Blocks whose bloom rules out a match are skipped unread: long quiet ranges cost little;
@@ -147,4 +165,5 @@ def collect_logs(
                     if capped and len(found) > limits.max_logs:
                         raise RpcFailure(LOG_LIMIT_EXCEEDED, limit_message(limits))
                 log_index += 1
-    return [log_json(*match) for match in found]
+    make = log_json if cache is None else cache.log
+    return [make(*match) for match in found]

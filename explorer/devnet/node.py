@@ -24,7 +24,7 @@ from explorer.devnet.errors import (
     invalid_params,
 )
 from explorer.devnet.ledger import Ledger
-from explorer.devnet.logs import LogLimits, collect_logs, parse_filter
+from explorer.devnet.logs import LogJsonCache, LogLimits, collect_logs, parse_filter
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.seed import SeedSize
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
@@ -61,6 +61,7 @@ class DevnetNode:
         self._miner = miner
         self._lock = threading.RLock()
         self._pending_cache: tuple[tuple[int, int], DevBlock, StateAPI] | None = None
+        self._log_json = LogJsonCache()
         self._methods: dict[str, Handler] = {
             name[len("_m_") :]: getattr(self, name) for name in dir(self) if name.startswith("_m_")
         }
@@ -331,7 +332,7 @@ class DevnetNode:
             first = self.head_number + 1 if first is None else first
             last = self.head_number if last is None else last
             blocks = self._ledger.blocks[first : last + 1]
-        return collect_logs(blocks, log_filter, self.log_limits)
+        return collect_logs(blocks, log_filter, self.log_limits, self._log_json)
 
     def _m_eth_call(self, args: list[Any]) -> str:
         """Run a call without a transaction; reverts are -32015."""

@@ -160,6 +160,17 @@ def test_logs_by_block_hash_and_default_latest(node: DevnetNode) -> None:
     assert error.code == INVALID_PARAMS
 
 
+def test_log_objects_are_made_once_and_match_the_receipts(node: DevnetNode) -> None:
+    """A mined block's log objects are made once and shared; they equal the receipts' logs."""
+    first = logs(node, fromBlock="0x0", toBlock="latest", topics=[TRANSFER])
+    again = logs(node, fromBlock="0x0", toBlock="latest", topics=[TRANSFER])
+    assert again == first and all(a is b for a, b in zip(again, first, strict=True))
+    receipt = node.handle("eth_getTransactionReceipt", [node.manifest.token_transfer])
+    from_receipt = [{k: v for k, v in log.items() if k != "removed"} for log in receipt["logs"]]
+    by_block = logs(node, blockHash=receipt["blockHash"])
+    assert all(log in by_block for log in from_receipt)
+
+
 def test_log_limits(node: DevnetNode) -> None:
     original = node.log_limits
     every = len(logs(node, fromBlock="0x0", toBlock="latest"))
