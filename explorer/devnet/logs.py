@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -127,18 +128,33 @@ def limit_message(limits: LogLimits) -> str:
     )
 
 
+class EncodedLogs(list[Json]):
+    """Log objects that also carry their JSON text, so an answer is joined, not re-encoded."""
+
+    def __init__(self, logs: list[tuple[Json, str]]) -> None:
+        super().__init__(made for made, _ in logs)
+        self._texts = [text for _, text in logs]
+
+    def json_text(self) -> str:
+        """Return the array as compact JSON, exactly as json.dumps would write it."""
+        return "[" + ",".join(self._texts) + "]"
+
+
 class LogJsonCache:
-    """The JSON objects of mined blocks' logs, made once: a mined block never changes."""
+    """The JSON of mined blocks' logs, made once: a mined block never changes."""
 
     def __init__(self) -> None:
-        self._by_block: dict[bytes, dict[int, Json]] = {}
+        self._by_block: dict[bytes, dict[int, tuple[Json, str]]] = {}
 
-    def log(self, log: LogRecord, block: DevBlock, tx_index: int, log_index: int) -> Json:
-        """Return the log's JSON object (shared between answers: never mutate it)."""
+    def log(
+        self, log: LogRecord, block: DevBlock, tx_index: int, log_index: int
+    ) -> tuple[Json, str]:
+        """Return the log's JSON object (shared between answers: never mutate it) and text."""
         logs = self._by_block.setdefault(block.hash, {})
         made = logs.get(log_index)
         if made is None:
-            made = logs[log_index] = log_json(log, block, tx_index, log_index)
+            obj = log_json(log, block, tx_index, log_index)
+            made = logs[log_index] = (obj, json.dumps(obj, separators=(",", ":")))
         return made
 
 
@@ -165,5 +181,6 @@ def collect_logs(
                     if capped and len(found) > limits.max_logs:
                         raise RpcFailure(LOG_LIMIT_EXCEEDED, limit_message(limits))
                 log_index += 1
-    make = log_json if cache is None else cache.log
-    return [make(*match) for match in found]
+    if cache is None:
+        return [log_json(*match) for match in found]
+    return EncodedLogs([cache.log(*match) for match in found])

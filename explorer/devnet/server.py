@@ -27,6 +27,7 @@ from explorer.devnet.envelope import (
     parse_body,
 )
 from explorer.devnet.errors import INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND
+from explorer.devnet.logs import EncodedLogs
 
 log = logging.getLogger(__name__)
 
@@ -87,10 +88,22 @@ class QuotaBook:
         return seconds_to_utc_midnight(self.clock())
 
 
+def json_body(payload: Json) -> str:
+    """Return a response or batch as compact JSON; pre-encoded log arrays are joined in."""
+    if isinstance(payload, list):
+        return "[" + ",".join(json_body(item) for item in payload) + "]"
+    logs = payload.get("result") if isinstance(payload, dict) else None
+    if isinstance(payload, dict) and isinstance(logs, EncodedLogs):
+        rest = {key: value for key, value in payload.items() if key != "result"}
+        head = json.dumps(rest, separators=(",", ":"))
+        return head[:-1] + ',"result":' + logs.json_text() + "}"
+    return json.dumps(payload, separators=(",", ":"))
+
+
 def _json_response(payload: Json, status: int = 200, **headers: str) -> web.Response:
     """Serialise a payload as an application/json response."""
     return web.Response(
-        body=json.dumps(payload, separators=(",", ":")).encode(),
+        body=json_body(payload).encode(),
         status=status,
         content_type="application/json",
         headers=headers,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -14,7 +15,9 @@ from explorer.chain.namehash import namehash, reverse_node
 from explorer.chain.revert import decode_revert_reason
 from explorer.devnet.abi import call_data
 from explorer.devnet.errors import EXECUTION_REVERTED, INVALID_PARAMS, LOG_LIMIT_EXCEEDED
+from explorer.devnet.logs import EncodedLogs
 from explorer.devnet.node import DevnetNode
+from explorer.devnet.server import json_body
 
 TRANSFER = "0x" + keccak(b"Transfer(address,address,uint256)").hex()
 APPROVAL = "0x" + keccak(b"Approval(address,address,uint256)").hex()
@@ -169,6 +172,17 @@ def test_log_objects_are_made_once_and_match_the_receipts(node: DevnetNode) -> N
     from_receipt = [{k: v for k, v in log.items() if k != "removed"} for log in receipt["logs"]]
     by_block = logs(node, blockHash=receipt["blockHash"])
     assert all(log in by_block for log in from_receipt)
+
+
+def test_log_answers_are_joined_exactly_as_json_writes_them(node: DevnetNode) -> None:
+    """An eth_getLogs answer made of pre-encoded logs is byte for byte what json.dumps writes."""
+    result = node.handle("eth_getLogs", [{"fromBlock": "0x0", "topics": [TRANSFER]}])
+    assert isinstance(result, EncodedLogs) and result
+    single = {"jsonrpc": "2.0", "id": 7, "result": result}
+    batch = [{"jsonrpc": "2.0", "id": "a", "result": result}, {"jsonrpc": "2.0", "id": None}]
+    empty = {"jsonrpc": "2.0", "id": 1, "result": node.handle("eth_getLogs", [{"toBlock": "0x0"}])}
+    for payload in (single, batch, empty):
+        assert json_body(payload) == json.dumps(payload, separators=(",", ":"))
 
 
 def test_log_limits(node: DevnetNode) -> None:
