@@ -11,6 +11,7 @@ from eth_bloom.bloom import BloomFilter
 
 from explorer.devnet import params
 from explorer.devnet.blockdata import DevBlock, LogRecord
+from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import LOG_LIMIT_EXCEEDED, RpcFailure, invalid_params
 from explorer.devnet.shapes import Json, log_json
 
@@ -126,18 +127,6 @@ def limit_message(limits: LogLimits) -> str:
         f"Cannot query more than {limits.max_blocks} blocks at once. "
         f"Filter returned more than {limits.max_logs} logs."
     )
-
-
-class EncodedLogs(list[Json]):
-    """Log objects that also carry their JSON text, so an answer is joined, not re-encoded."""
-
-    def __init__(self, logs: list[tuple[Json, str]]) -> None:
-        super().__init__(made for made, _ in logs)
-        self._texts = [text for _, text in logs]
-
-    def json_text(self) -> str:
-        """Return the array as compact JSON, exactly as json.dumps would write it."""
-        return "[" + ",".join(self._texts) + "]"
 
 
 class LogJsonCache:

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
+from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.envelope import (
     HTTP_400_CODES,
     PARSE_ERROR,
@@ -27,7 +28,6 @@ from explorer.devnet.envelope import (
     parse_body,
 )
 from explorer.devnet.errors import INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND
-from explorer.devnet.logs import EncodedLogs
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from eth_hash.auto import keccak
 from explorer.chain.namehash import namehash, reverse_node
 from explorer.chain.revert import decode_revert_reason
 from explorer.devnet.abi import call_data
+from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import EXECUTION_REVERTED, INVALID_PARAMS, LOG_LIMIT_EXCEEDED
-from explorer.devnet.logs import EncodedLogs
 from explorer.devnet.node import DevnetNode
 from explorer.devnet.server import json_body
 
