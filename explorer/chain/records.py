@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, TypeVar, overload
 
 from explorer.chain.hexutil import (
@@ -84,8 +85,16 @@ class Log:
         obj = _object(value, "log")
         return _plain_log(obj) or _careful_log(obj)
 
+    @classmethod
+    def many_from_json(cls, values: Sequence[object]) -> list[Log]:
+        """Parse many logs as from_json does (same logs, same errors), the plain form checked
+        for all of them together."""
+        plain = _plain_logs(values)
+        return plain if plain is not None else [cls.from_json(value) for value in values]
+
 
 _LOG_FIELDS = ("address", "data", "logIndex", "transactionIndex", "blockNumber")  # in this order
+_LOG_NUMBERS = ("logIndex", "transactionIndex", "blockNumber")
 
 
 def _plain_log(obj: JsonObject) -> Log | None:
@@ -121,6 +130,58 @@ def _plain_log(obj: JsonObject) -> Log | None:
         block_number=parsed[2],
         raw=obj,
     )
+
+
+def _plain_hex(texts: list[Any], width: int) -> bool:
+    """Tell whether every text is 0x and lowercase hex, `width` characters in all (at C speed)."""
+    if set(map(len, texts)) - {width} or not all(map(str.startswith, texts, repeat("0x"))):
+        return False
+    joined = "".join(texts)
+    digits = joined.replace("0x", "")
+    return joined.count("x") == len(texts) and bytes.fromhex(digits).hex() == digits
+
+
+def _plain_logs(values: Sequence[object]) -> list[Log] | None:
+    """Parse logs that are all in the plain form nodes send, checked together; None when any
+    differs (they are then parsed one by one)."""
+    try:
+        objs: list[dict[str, Any]] = [value for value in values if type(value) is dict]
+        topic_lists = [obj["topics"] for obj in objs]
+        if len(objs) != len(values) or not all(type(item) is list for item in topic_lists):
+            return None
+        addresses = [obj["address"] for obj in objs]
+        tx_hashes = [obj["transactionHash"] for obj in objs]
+        block_hashes = [obj["blockHash"] for obj in objs]
+        hashes = tx_hashes + block_hashes + [topic for item in topic_lists for topic in item]
+        if not (_plain_hex(addresses, 42) and _plain_hex(hashes, 66)):
+            return None
+        data = [obj["data"] for obj in objs]
+        if not all(map(str.startswith, data, repeat("0x"))):
+            return None
+        payloads = [bytes.fromhex(text[2:]) for text in data]
+        numbers = [obj[key] for key in _LOG_NUMBERS for obj in objs]
+        parsed = [int(number, 16) for number in numbers]
+        if [p.hex() for p in payloads] != [text[2:] for text in data]:
+            return None
+        if list(map(hex, parsed)) != numbers:
+            return None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    count = len(objs)
+    return [
+        Log(
+            address=addresses[i],
+            topics=tuple(topic_lists[i]),
+            data=payloads[i],
+            log_index=parsed[i],
+            transaction_index=parsed[count + i],
+            transaction_hash=tx_hashes[i],
+            block_hash=block_hashes[i],
+            block_number=parsed[2 * count + i],
+            raw=objs[i],
+        )
+        for i in range(count)
+    ]
 
 
 def _careful_log(obj: JsonObject) -> Log:

@@ -286,7 +286,7 @@ class LogScanner:
             if first:
                 await asyncio.sleep(0)  # let the loop (and a GUI on it) breathe between slices
             try:
-                logs.extend(Log.from_json(item) for item in raw[first : first + PARSE_SLICE])
+                logs.extend(Log.many_from_json(raw[first : first + PARSE_SLICE]))
             except (RecordFormatError, HexFormatError, TypeError) as exc:
                 raise MalformedResponse(f"eth_getLogs returned an unexpected log: {exc}") from None
         return logs

@@ -360,6 +360,47 @@ def test_plain_and_twisted_logs_parse_as_field_by_field(data: st.DataObject) -> 
         assert parsed.raw is obj and parsed.address == parsed.address.lower()
 
 
+def twisted_log(data: st.DataObject) -> dict[str, Any]:
+    """Return the plain log with up to two of its fields bent, dropped or given more topics."""
+    obj: dict[str, Any] = {**PLAIN_LOG, "topics": list(PLAIN_LOG["topics"])}
+    for _ in range(data.draw(st.integers(0, 2))):
+        field = data.draw(st.sampled_from([*sorted(PLAIN_LOG), "topic", "drop", "more"]))
+        if field == "topic" and isinstance(obj.get("topics"), list) and obj["topics"]:
+            obj["topics"][0] = bend(obj["topics"][0], data.draw(TWISTS))
+        elif field == "more" and isinstance(obj.get("topics"), list):
+            obj["topics"].append("0x" + "0a" * 32)
+        elif field == "drop":
+            obj.pop(data.draw(st.sampled_from(sorted(obj))), None)
+        elif field in obj:
+            obj[field] = bend(obj[field], data.draw(TWISTS))
+    return obj
+
+
+def parsed_or_error(parse: Any, value: Any) -> Any:
+    """Return what parse makes of value, or the name of the error it raises."""
+    try:
+        return parse(value)
+    except (RecordFormatError, TypeError) as error:
+        return type(error).__name__
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.data())
+def test_many_logs_parse_as_one_by_one(data: st.DataObject) -> None:
+    """Log.many_from_json gives what from_json gives for each log: the same logs or error."""
+    logs = [twisted_log(data) for _ in range(data.draw(st.integers(0, 4)))]
+    if data.draw(st.booleans()):
+        logs = [dict(PLAIN_LOG, logIndex=hex(i)) for i in range(3)] + logs
+
+    def one_by_one(values: list[Any]) -> list[Log]:
+        return [Log.from_json(value) for value in values]
+
+    expected = parsed_or_error(one_by_one, logs)
+    assert parsed_or_error(Log.many_from_json, logs) == expected
+    if isinstance(expected, list):
+        assert all(a.raw is b for a, b in zip(Log.many_from_json(logs), logs, strict=True))
+
+
 def test_plain_log_is_taken_as_sent() -> None:
     """The plain form keeps every value: numbers, topics, data, lowercase hashes."""
     log = Log.from_json(PLAIN_LOG)
