@@ -156,10 +156,10 @@ def _plain_logs(values: Sequence[object]) -> list[Log] | None:
         if not (_plain_hex(addresses, 42) and _plain_hex(hashes, 66)):
             return None
         data = [obj["data"] for obj in objs]
-        if not all(map(str.startswith, data, repeat("0x"))):
-            return None
-        payloads = [bytes.fromhex(text[2:]) for text in data]
         numbers = [obj[key] for key in _LOG_NUMBERS for obj in objs]
+        if not all(map(str.startswith, data + numbers, repeat("0x"))):
+            return None  # also no sign: int() and hex() would both take "-0x1"
+        payloads = [bytes.fromhex(text[2:]) for text in data]
         parsed = [int(number, 16) for number in numbers]
         if [p.hex() for p in payloads] != [text[2:] for text in data]:
             return None

@@ -437,3 +437,13 @@ def test_a_full_transaction_without_a_hash_fails_the_block() -> None:
     nameless = {key: value for key, value in load(TX).items() if key != "hash"}
     with pytest.raises(RecordFormatError, match="hash"):
         Block.from_json(full_block([load(TX_EIP155), nameless]))
+
+
+@pytest.mark.parametrize("field", ["logIndex", "transactionIndex", "blockNumber"])
+def test_many_logs_refuse_a_signed_number(field: str) -> None:
+    """A number like -0x35aa is not a quantity, one log at a time or many together."""
+    signed = {**PLAIN_LOG, field: "-" + PLAIN_LOG[field]}
+    with pytest.raises(RecordFormatError):
+        Log.from_json(signed)
+    with pytest.raises(RecordFormatError):
+        Log.many_from_json([PLAIN_LOG, signed])
