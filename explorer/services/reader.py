@@ -70,6 +70,7 @@ class ChainReader:
         self._cache = LruCache()
         self._just_read: dict[tuple[object, ...], tuple[float, Any]] = {}
         self._prefetching: set[asyncio.Future[Any]] = set()
+        self._reading: dict[tuple[str, str, bool], asyncio.Future[Block | None]] = {}
 
     def _recent(self, key: tuple[object, ...]) -> Any:
         """Return what was read for key in the last JUST_READ_SECONDS (search → page hand-off)."""
@@ -108,10 +109,31 @@ class ChainReader:
         return self.head if self.head is not None else await self.latest_number()
 
     async def block(self, selector: BlockSelector | str, *, full: bool = False) -> Block | None:
-        """Return a block by number, tag or hash; settled blocks come from the cache."""
+        """Return a block by number, tag or hash; settled blocks come from the cache.
+
+        Callers asking for the same block while it is being read share that read, up to the
+        moment its answer is cached (the client's own joining ends when the answer arrives).
+        """
         key = ("block", str(selector).lower(), full)
         if (cached := self._cache.get(key) or self._recent(key)) is not None:
             return cached  # type: ignore[no-any-return]
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read_block(selector, full, key))
+            self._reading[key] = reading
+            reading.add_done_callback(lambda done: self._read_done(key, done))
+        return await asyncio.shield(reading)
+
+    def _read_done(self, key: tuple[str, str, bool], done: asyncio.Future[Block | None]) -> None:
+        """Forget a finished shared read; a failure left unawaited is not reported twice."""
+        self._reading.pop(key, None)
+        if not done.cancelled():
+            done.exception()
+
+    async def _read_block(
+        self, selector: BlockSelector | str, full: bool, key: tuple[str, str, bool]
+    ) -> Block | None:
+        """Ask the node for a block and remember the answer."""
         if isinstance(selector, str) and len(selector) == 66:
             block = await self.client.get_block_by_hash(selector, full)
         else:

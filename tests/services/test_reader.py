@@ -1,0 +1,36 @@
+"""ChainReader against the devnet: reads of one block are shared until its answer is cached."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
+
+from explorer.chain.records import Block
+from explorer.rpc.client import RpcClient
+from explorer.services.reader import ChainReader
+
+from .test_logscan import with_client
+
+
+def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:  # noqa: F811
+    """Asking for a block at every loop turn while it is read, and once more after, sends one
+    request: callers join the read in flight, then find its answer cached."""
+
+    async def use(client: RpcClient) -> tuple[list[Block | None], str, int]:
+        known = await client.get_block_by_number(5, False)
+        assert known is not None and known.hash is not None
+        reader = ChainReader(client)
+        before = client.stats.by_method["eth_getBlockByHash"]
+        first = asyncio.ensure_future(reader.block(known.hash))
+        others = []
+        while not first.done():
+            others.append(asyncio.ensure_future(reader.block(known.hash)))
+            await asyncio.sleep(0)
+        others.append(asyncio.ensure_future(reader.block(known.hash)))
+        answers = await asyncio.gather(first, *others)
+        return answers, known.hash, client.stats.by_method["eth_getBlockByHash"] - before
+
+    answers, block_hash, sent = with_client(devnet.url(), use)
+    assert sent == 1 and len(answers) > 2
+    assert all(answer is not None and answer.hash == block_hash for answer in answers)
