@@ -23,6 +23,16 @@ PREFETCH_WAIT_CAP_SECONDS = 0.05  # a read ahead never holds navigation up longe
 TAGS = ("latest", "pending", "earliest")
 
 
+def by_hash(selector: BlockSelector | str) -> bool:
+    """Tell whether a block selector is a block hash (else a number or a tag)."""
+    return isinstance(selector, str) and len(selector) == 66
+
+
+def block_key(selector: BlockSelector | str, full: bool) -> tuple[str, str, bool]:
+    """Return the cache key of a block read."""
+    return ("block", str(selector).lower(), full)
+
+
 class LruCache:
     """A small least-recently-used map."""
 
@@ -69,7 +79,6 @@ class ChainReader:
         self.quick_answer_seconds = QUICK_ANSWER_SECONDS
         self._cache = LruCache()
         self._just_read: dict[tuple[object, ...], tuple[float, Any]] = {}
-        self._prefetching: set[asyncio.Future[Any]] = set()
         self._reading: dict[tuple[str, str, bool], asyncio.Future[Block | None]] = {}
 
     def _recent(self, key: tuple[object, ...]) -> Any:
@@ -114,28 +123,34 @@ class ChainReader:
         Callers asking for the same block while it is being read share that read, up to the
         moment its answer is cached (the client's own joining ends when the answer arrives).
         """
-        key = ("block", str(selector).lower(), full)
-        if (cached := self._cache.get(key) or self._recent(key)) is not None:
-            return cached  # type: ignore[no-any-return]
+        if (known := self._known_block(selector, full)) is not None:
+            return known
+        return await asyncio.shield(self._read(selector, full))
+
+    def _known_block(self, selector: BlockSelector | str, full: bool) -> Block | None:
+        """Return a block from the cache or just read, else None."""
+        key = block_key(selector, full)
+        return self._cache.get(key) or self._recent(key)  # type: ignore[no-any-return]
+
+    def _read(self, selector: BlockSelector | str, full: bool) -> asyncio.Future[Block | None]:
+        """Return the read of a block in flight, starting it when there is none."""
+        key = block_key(selector, full)
         reading = self._reading.get(key)
         if reading is None:
-            reading = asyncio.ensure_future(self._read_block(selector, full, key))
-            self._reading[key] = reading
+            reading = self._reading[key] = asyncio.ensure_future(self._read_block(selector, full))
             reading.add_done_callback(lambda done: self._read_done(key, done))
-        return await asyncio.shield(reading)
+        return reading
 
     def _read_done(self, key: tuple[str, str, bool], done: asyncio.Future[Block | None]) -> None:
-        """Forget a finished shared read; a failure left unawaited is not reported twice."""
+        """Forget a finished shared read; a failure nobody awaits is not reported."""
         self._reading.pop(key, None)
         if not done.cancelled():
             done.exception()
 
-    async def _read_block(
-        self, selector: BlockSelector | str, full: bool, key: tuple[str, str, bool]
-    ) -> Block | None:
+    async def _read_block(self, selector: BlockSelector | str, full: bool) -> Block | None:
         """Ask the node for a block and remember the answer."""
-        if isinstance(selector, str) and len(selector) == 66:
-            block = await self.client.get_block_by_hash(selector, full)
+        if by_hash(selector):
+            block = await self.client.get_block_by_hash(str(selector), full)
         else:
             block = await self.client.get_block_by_number(selector, full)
         if block is not None and block.number is not None:
@@ -143,33 +158,26 @@ class ChainReader:
                 self.note_head(block.number)
             self._remember_block(block, full)
             if selector not in TAGS:  # a tag's answer changes with every block
-                self._note_read(key, block)
+                self._note_read(block_key(selector, full), block)
         return block
 
     async def prefetch_block(self, selector: BlockSelector | str, *, full: bool = True) -> None:
         """Start reading a block for a page about to open; return when its request left.
 
-        The page then shares the request in flight (the client joins identical calls) or
-        finds the answer just read, instead of asking only after the page is built.
+        The page then shares the read in flight or finds the answer just read, instead of
+        asking only after the page is built.
         """
+        if self._known_block(selector, full) is not None:
+            return
         stats = getattr(self.client, "stats", None)
-        by_hash = isinstance(selector, str) and len(selector) == 66
-        method = "eth_getBlockByHash" if by_hash else "eth_getBlockByNumber"
+        method = "eth_getBlockByHash" if by_hash(selector) else "eth_getBlockByNumber"
         sent_before = stats.by_method[method] if stats is not None else None
-        task = asyncio.ensure_future(self.block(selector, full=full))
-        self._prefetching.add(task)
-        task.add_done_callback(self._prefetch_done)
+        reading = self._read(selector, full)
         deadline = asyncio.get_running_loop().time() + PREFETCH_WAIT_CAP_SECONDS
-        while not task.done() and asyncio.get_running_loop().time() < deadline:
+        while not reading.done() and asyncio.get_running_loop().time() < deadline:
             if stats is not None and stats.by_method[method] != sent_before:
                 return  # the request is on its way
             await asyncio.sleep(0)
-
-    def _prefetch_done(self, task: asyncio.Future[Any]) -> None:
-        """Forget a finished read ahead; its failure is the page's to report when it asks."""
-        self._prefetching.discard(task)
-        if not task.cancelled():
-            task.exception()
 
     def _remember_block(self, block: Block, full: bool) -> None:
         """Cache a mined block by hash, and by number once settled."""
