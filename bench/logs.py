@@ -9,33 +9,26 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import os
 import statistics
-import sys
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
 
-import qasync
 from PySide6.QtWidgets import QApplication
-from views import Heartbeat, until
+from views import Heartbeat, run_like_the_app, running_devnet, until
 
 from explorer.chain.records import Log
 from explorer.chain.signatures import bundled_table
-from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.logscan import LogQuery, LogScanner
 from explorer.services.networks import DEVNET
 from explorer.services.session import Session
 from explorer.viewmodels.logs import LogsViewModel, LogTableModel, ScanState
-from explorer.views.collector import MainThreadCollector
 from explorer.views.logs_view import LogsView
 
 ROUNDS = 5
@@ -150,22 +143,13 @@ async def bench_stall(url: str, expected: int) -> tuple[float, float, int]:
 async def measure(latency: float) -> list[dict[str, Any]]:
     """Start a devnet answering after `latency` seconds, print the scan ratio and the stalls,
     and return sample node logs (for the memory measurement)."""
-    manifest_file = Path(tempfile.mkdtemp(prefix="bench-logs-")) / "manifest.json"
-    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
-    devnet = DevnetProcess(DevnetOptions(network="test", latency=latency), command=command)
-    print(f"starting the devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
-    await devnet.start(timeout=900)
-    try:
-        manifest = json.loads(manifest_file.read_text())["testnet"]
-        url, head = devnet.url("testnet"), manifest["head_at_build"]
-        expected = manifest["transfer_log_count"]
+    async with running_devnet(latency) as (url, manifest):
+        head, expected = manifest["head_at_build"], manifest["transfer_log_count"]
         fast, slow, requests = await bench_scan(url, head, expected)
         client = RpcClient(Endpoint.parse(url))
         samples = await client.call("eth_getLogs", [{"fromBlock": "0x0", "toBlock": "0x3e8"}])
         await client.aclose()
         stalls = [await bench_stall(url, expected) for _ in range(STALL_ROUNDS)]
-    finally:
-        await devnet.stop()
     worst = max(stall for stall, _seconds, _rows in stalls)
     typical = statistics.median(stall for stall, _seconds, _rows in stalls)
     seconds = statistics.median(seconds for _stall, seconds, _rows in stalls)
@@ -186,14 +170,9 @@ async def measure(latency: float) -> list[dict[str, Any]]:
 
 async def main() -> None:
     """Measure against a local node and a remote-like one, then the table's memory."""
-    collector = MainThreadCollector()  # garbage collection as app.run sets it up
-    collector.freeze_survivors()
     samples: list[dict[str, Any]] = []
-    try:
-        for latency in LATENCIES:
-            samples = await measure(latency)
-    finally:
-        collector.stop()
+    for latency in LATENCIES:
+        samples = await measure(latency)
     traced, rss = bench_memory(samples)
     print(
         f"100,000 rows in the table: {traced:.1f} MB traced, {rss:.1f} MB RSS over baseline "
@@ -202,9 +181,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    qt_app = QApplication(sys.argv[:1])
-    qt_app.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(qt_app)
-    asyncio.set_event_loop(loop)
-    with loop:
-        loop.run_until_complete(main())
+    run_like_the_app(main)

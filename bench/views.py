@@ -6,14 +6,16 @@ Run: .venv/bin/python bench/views.py  (starts its own devnet child process; Qt o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
@@ -71,6 +73,35 @@ async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
         if time.perf_counter() > deadline:
             raise TimeoutError("condition not reached")
         await asyncio.sleep(0.001)
+
+
+@contextlib.asynccontextmanager
+async def running_devnet(latency: float) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    """Run the devnet's test network answering after `latency` s; yield (URL, its manifest)."""
+    manifest_file = Path(tempfile.mkdtemp(prefix="bench-")) / "manifest.json"
+    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
+    devnet = DevnetProcess(DevnetOptions(network="test", latency=latency), command=command)
+    print(f"starting the devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
+    await devnet.start(timeout=900)
+    try:
+        yield devnet.url("testnet"), json.loads(manifest_file.read_text())["testnet"]
+    finally:
+        await devnet.stop()
+
+
+def run_like_the_app(main: Callable[[], Awaitable[None]]) -> None:
+    """Run main on a qasync loop, garbage collected as the app does it (survivors frozen)."""
+    qt_app = QApplication(sys.argv[:1])
+    qt_app.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(qt_app)
+    asyncio.set_event_loop(loop)
+    collector = MainThreadCollector()
+    collector.freeze_survivors()
+    try:
+        with loop:
+            loop.run_until_complete(main())
+    finally:
+        collector.stop()
 
 
 async def timed(action: Callable[[], Awaitable[object]]) -> float:
@@ -194,19 +225,10 @@ async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, fl
 
 async def measure(latency: float) -> None:
     """Start a devnet answering after `latency` seconds, run the rounds, print the numbers."""
-    manifest_file = Path(tempfile.mkdtemp(prefix="bench-views-")) / "manifest.json"
-    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
-    devnet = DevnetProcess(DevnetOptions(network="test", latency=latency), command=command)
-    print(f"starting the devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
-    await devnet.start(timeout=900)
-    try:
-        manifest = json.loads(manifest_file.read_text())["testnet"]
-        url = devnet.url("testnet")
+    async with running_devnet(latency) as (url, manifest):
         beat = Heartbeat()
         txs = [await bench_tx(url, manifest["token_transfer"], beat) for _ in range(ROUNDS)]
         blocks = [await bench_block(url, manifest["big_block"], beat) for _ in range(ROUNDS)]
-    finally:
-        await devnet.stop()
     tx_gui = statistics.median(r[0] for r in txs)
     tx_bare = statistics.median(r[1] for r in txs)
     tx_hindsight = statistics.median(r[2] for r in txs)
@@ -237,22 +259,10 @@ async def measure(latency: float) -> None:
 
 
 async def main() -> None:
-    """Measure against a local node and against one as far away as a hosted service.
-
-    Garbage is collected as the app does it: young objects every second, after start-up
-    survivors were frozen.
-    """
-    collector = MainThreadCollector()
-    collector.freeze_survivors()
+    """Measure against a local node and against one as far away as a hosted service."""
     for latency in LATENCIES:
         await measure(latency)
-    collector.stop()
 
 
 if __name__ == "__main__":
-    qt_app = QApplication(sys.argv[:1])
-    qt_app.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(qt_app)
-    asyncio.set_event_loop(loop)
-    with loop:
-        loop.run_until_complete(main())
+    run_like_the_app(main)
