@@ -14,7 +14,7 @@ from typing import Any
 os.environ.setdefault("QT_API", "pyside6")
 
 import qasync
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, QTimer
 from PySide6.QtWidgets import QApplication
 
 from explorer import __version__
@@ -216,7 +216,7 @@ def run(options: argparse.Namespace) -> int:
     collector = MainThreadCollector(qt_app)
     app = Application(Settings(), use_devnet=options.devnet)
     app.window.show()
-    collector.freeze_survivors()
+    QTimer.singleShot(0, collector.freeze_survivors)  # after the first frame: it takes ~50 ms
     closed = asyncio.Event()
     qt_app.setQuitOnLastWindowClosed(False)  # the loop must outlive the window to shut down
     qt_app.lastWindowClosed.connect(closed.set)
