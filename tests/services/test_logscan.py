@@ -235,6 +235,18 @@ def node() -> Iterator[ScriptedServer]:
     yield from scripted(answer_logs)
 
 
+def scan_with_splits(
+    server: ScriptedServer, query: LogQuery, **options: Any
+) -> tuple[list[Log], int]:
+    """Scan a scripted node (no retries) with a scanner of these options; return (logs, splits)."""
+
+    async def use(client: RpcClient) -> tuple[list[Log], int]:
+        scanner = LogScanner(client, **options)
+        return await collect(scanner, query), scanner.splits
+
+    return with_client(server.url, use, retry=NO_RETRY)
+
+
 def ranges(server: ScriptedServer) -> list[tuple[int, int]]:
     """Return the block ranges of the eth_getLogs requests received."""
     return [
@@ -303,11 +315,7 @@ def test_limit_message_without_the_code_splits(node: ScriptedServer) -> None:
     node.fallback = limited
     query = LogQuery(from_block=0, to_block=199)
 
-    async def use(client: RpcClient) -> tuple[list[Log], int]:
-        scanner = LogScanner(client, max_blocks=200)
-        return await collect(scanner, query), scanner.splits
-
-    logs, splits = with_client(node.url, use, retry=NO_RETRY)
+    logs, splits = scan_with_splits(node, query, max_blocks=200)
     assert [log.block_number for log in logs] == list(range(200))
     assert splits >= 4
     fitting = [end - start + 1 for start, end in ranges(node) if end - start < 30]
@@ -398,11 +406,7 @@ def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -
     node.fallback = answer_sparse
     query = LogQuery(from_block=0, to_block=19_999)
 
-    async def use(client: RpcClient) -> tuple[list[Log], int]:
-        scanner = LogScanner(client, concurrency=4)
-        return await collect(scanner, query), scanner.splits
-
-    logs, splits = with_client(node.url, use, retry=NO_RETRY)
+    logs, splits = scan_with_splits(node, query, concurrency=4)
     assert [log.block_number for log in logs] == list(range(0, 20_000, 100))
     spans = [end - start + 1 for start, end in sorted(ranges(node))]
     assert spans[:4] == [2000] * 4 and max(spans) > 2000
@@ -423,11 +427,7 @@ def test_a_long_request_into_a_dense_range_splits_until_it_fits(node: ScriptedSe
     node.fallback = sparse_then_dense
     query = LogQuery(from_block=0, to_block=15_999)
 
-    async def use(client: RpcClient) -> tuple[list[Log], int]:
-        scanner = LogScanner(client, concurrency=1)
-        return await collect(scanner, query), scanner.splits
-
-    logs, splits = with_client(node.url, use, retry=NO_RETRY)
+    logs, splits = scan_with_splits(node, query, concurrency=1)
     expected = [b for b in range(16_000) if b >= 8000 or b % 100 == 0]
     assert [log.block_number for log in logs] == expected
     assert splits >= 1 and max(end - start + 1 for start, end in ranges(node)) > 2000
