@@ -13,15 +13,22 @@ from collections.abc import AsyncIterator, Sequence
 from typing import TextIO
 
 from explorer.chain.records import Log
-from explorer.cli.common import EXIT_INPUT, EXIT_OK, EXIT_REMOTE, KEY_VARIABLE
-from explorer.cli.common import KeySafeParser as _Parser
+from explorer.cli.common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_REMOTE,
+    KEY_VARIABLE,
+    KeySafeParser,
+    add_node_choice,
+    api_key,
+    chosen_node,
+)
 from explorer.cli.common import secrets_in as _secrets
-from explorer.devnet.process import DevnetProcess, DevnetStartError
+from explorer.devnet.process import DevnetStartError
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, InvalidInput, RpcError
 from explorer.services.logscan import CSV_HEADER, LogQuery, LogScanner, ScanProgress, csv_fields
-from explorer.services.networks import BUILTIN, DEVNET
 
 PROGRESS_EVERY = 0.5
 
@@ -41,20 +48,14 @@ Exit codes:
 
 def build_parser(secrets: tuple[str, ...] = ()) -> argparse.ArgumentParser:
     """Return the parser of `explorer logs`."""
-    parser = _Parser(
+    parser = KeySafeParser(
         prog="explorer logs",
         description="Scan a block range for logs with the explorer's pipelined scanner.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        secrets=secrets,
     )
-    parser.secrets = secrets
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--endpoint", help="JSON-RPC URL (a key may be its last path segment)")
-    where.add_argument("--network", choices=[n.id for n in BUILTIN], help="a known network")
-    parser.add_argument("--key", help=f"API key (default: ${KEY_VARIABLE})")
-    parser.add_argument(
-        "--insecure-http", action="store_true", help="allow http:// to a remote host"
-    )
+    add_node_choice(parser)
     parser.add_argument("--address", action="append", default=[], help="contract address(es)")
     for position in range(4):
         parser.add_argument(
@@ -184,23 +185,10 @@ async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace)
     return EXIT_REMOTE if scanner.failed else EXIT_OK
 
 
-async def run(options: argparse.Namespace, query: LogQuery, key: str | None) -> int:
+async def run(options: argparse.Namespace, query: LogQuery) -> int:
     """Find the endpoint (starting the devnet if asked) and scan."""
-    if options.network != DEVNET.id:
-        if options.network:
-            network = next(n for n in BUILTIN if n.id == options.network)
-            endpoint = network.endpoint(key)
-        else:
-            endpoint = Endpoint.parse(
-                options.endpoint, key, allow_insecure_http=options.insecure_http
-            )
+    async with chosen_node(options) as (_network, endpoint):
         return await scan(endpoint, query, options)
-    devnet = DevnetProcess()
-    try:
-        await devnet.start()
-        return await scan(Endpoint.parse(devnet.url("testnet")), query, options)
-    finally:
-        await devnet.stop()
 
 
 def main(argv: Sequence[str]) -> int:
@@ -208,10 +196,10 @@ def main(argv: Sequence[str]) -> int:
     args = list(argv)
     secrets = _secrets(args)
     options = build_parser(secrets).parse_args(args)
-    key = options.key or os.environ.get(KEY_VARIABLE) or None
+    key = api_key(options)
     try:
         query = query_of(options)
-        return asyncio.run(run(options, query, key))
+        return asyncio.run(run(options, query))
     except RpcError as error:
         error.redact(key)
         for secret in secrets:

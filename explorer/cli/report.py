@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import Sequence
 
@@ -17,12 +16,13 @@ from explorer.cli.common import (
     EXIT_REMOTE,
     KEY_VARIABLE,
     KeySafeParser,
+    add_node_choice,
+    chosen_node,
     secrets_in,
 )
-from explorer.devnet.process import DevnetProcess, DevnetStartError
-from explorer.rpc.endpoint import Endpoint
+from explorer.devnet.process import DevnetStartError
 from explorer.rpc.errors import ErrorKind, RpcError
-from explorer.services.networks import BUILTIN, DEVNET, custom_network
+from explorer.services.networks import custom_network
 from explorer.services.search import resolve
 from explorer.services.session import Session
 from explorer.viewmodels.loaders import load_document
@@ -36,42 +36,25 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
         epilog=f"Exit codes: {EXIT_OK} shown, {EXIT_NOT_FOUND} not found, {EXIT_INPUT} invalid "
         f"input, {EXIT_REMOTE} node or network error. The API key comes from --key or "
         f"${KEY_VARIABLE} and is never printed.",
+        secrets=secrets_in(list(argv)),
     )
-    parser.secrets = secrets_in(list(argv))
     parser.add_argument("query", help="block number or tag, hash, address or name.rsk")
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--endpoint", help="JSON-RPC URL (a key may be its last path segment)")
-    where.add_argument("--network", choices=[n.id for n in BUILTIN], help="a known network")
-    parser.add_argument("--key", help=f"API key (default: ${KEY_VARIABLE})")
+    add_node_choice(parser)
     parser.add_argument("--chain-id", type=int, help="chain id the --endpoint must serve")
-    parser.add_argument(
-        "--insecure-http", action="store_true", help="allow http:// to a remote host"
-    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     return parser.parse_args(list(argv))
 
 
 async def report(options: argparse.Namespace, out: list[str]) -> int:
     """Connect, resolve the query, load its page and render it into out."""
-    key = options.key or os.environ.get(KEY_VARIABLE) or None
-    devnet: DevnetProcess | None = None
-    if options.network == DEVNET.id:
-        devnet = DevnetProcess()
-        await devnet.start()
-        network, endpoint = DEVNET, Endpoint.parse(devnet.url("testnet"))
-    elif options.network:
-        network = next(n for n in BUILTIN if n.id == options.network)
-        endpoint = network.endpoint(key)
-    else:
-        endpoint = Endpoint.parse(options.endpoint, key, allow_insecure_http=options.insecure_http)
-        network = custom_network(endpoint.host, options.chain_id or 0)
-    session = Session(network, endpoint)
-    try:
-        return await _report(session, options, out)
-    finally:
-        await session.aclose()
-        if devnet is not None:
-            await devnet.stop()
+    async with chosen_node(options) as (network, endpoint):
+        if network is None:
+            network = custom_network(endpoint.host, options.chain_id or 0)
+        session = Session(network, endpoint)
+        try:
+            return await _report(session, options, out)
+        finally:
+            await session.aclose()
 
 
 async def _report(session: Session, options: argparse.Namespace, out: list[str]) -> int:

@@ -10,8 +10,7 @@ import sys
 import textwrap
 from typing import Any
 
-from explorer.cli.common import EXIT_INPUT, EXIT_OK, EXIT_REMOTE, KEY_VARIABLE
-from explorer.cli.common import KeySafeParser as _Parser
+from explorer.cli.common import EXIT_INPUT, EXIT_OK, EXIT_REMOTE, KEY_VARIABLE, KeySafeParser
 from explorer.cli.common import secrets_in as _secrets
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
@@ -41,13 +40,13 @@ The API key is never printed; errors show the URL's redacted form."""
 
 def build_parser(secrets: tuple[str, ...] = ()) -> argparse.ArgumentParser:
     """Return the parser of `explorer rpc`."""
-    parser = _Parser(
+    parser = KeySafeParser(
         prog="explorer rpc",
         description="Call one JSON-RPC method through the explorer's client; print the result.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        secrets=secrets,
     )
-    parser.secrets = secrets
     parser.add_argument(
         "url", metavar="URL", help="endpoint, e.g. https://host/KEY or https://host"
     )
