@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from eth_bloom.bloom import BloomFilter
 
 from explorer.devnet import params
-from explorer.devnet.blockdata import DevBlock, LogRecord
-from explorer.devnet.encoded import EncodedLogs
-from explorer.devnet.errors import LOG_LIMIT_EXCEEDED, RpcFailure, invalid_params
-from explorer.devnet.shapes import Json, log_json
+from explorer.devnet.blockdata import LogRecord
+from explorer.devnet.errors import invalid_params
 
 FILTER_FIELDS = {"fromBlock", "toBlock", "blockHash", "address", "topics"}
 MAX_TOPICS = 4
@@ -37,13 +35,56 @@ class LogFilter:
     addresses: frozenset[bytes]
     topics: tuple[frozenset[bytes] | None, ...]
 
+    @cached_property
+    def _conditions(self) -> tuple[tuple[int, frozenset[bytes]], ...]:
+        """The topic positions that are not null, with their alternatives."""
+        return tuple((i, wanted) for i, wanted in enumerate(self.topics) if wanted is not None)
+
     def matches(self, log: LogRecord) -> bool:
         """Tell whether a log passes the address and topic conditions."""
         if self.addresses and log.address not in self.addresses:
             return False
-        return all(
-            wanted is None or (i < len(log.topics) and log.topics[i] in wanted)
-            for i, wanted in enumerate(self.topics)
+        topics = log.topics
+        for position, wanted in self._conditions:
+            if position >= len(topics) or topics[position] not in wanted:
+                return False
+        return True
+
+    def matches_all(self, summary: LogSummary) -> bool:
+        """Tell whether every log of a block passes, judged by the block's summary."""
+        if self.addresses and not summary.addresses <= self.addresses:
+            return False
+        for position, wanted in self._conditions:
+            if position >= summary.fewest_topics or not summary.topics[position] <= wanted:
+                return False
+        return True
+
+    def pick(self, logs: Sequence[LogRecord], summary: LogSummary) -> Sequence[int]:
+        """The positions of a block's matching logs, ascending (a range when all match)."""
+        if self.matches_all(summary):
+            return range(len(logs))
+        return [i for i, log in enumerate(logs) if self.matches(log)]
+
+
+@dataclass(frozen=True)
+class LogSummary:
+    """What a block's logs hold: enough to tell at once whether a filter passes all of them."""
+
+    addresses: frozenset[bytes]
+    topics: tuple[frozenset[bytes], ...]  # position i: the topics at i of the logs reaching i
+    fewest_topics: int
+
+    @classmethod
+    def of(cls, logs: Sequence[LogRecord]) -> LogSummary:
+        """Summarise a block's logs."""
+        longest = max((len(log.topics) for log in logs), default=0)
+        return cls(
+            addresses=frozenset(log.address for log in logs),
+            topics=tuple(
+                frozenset(log.topics[i] for log in logs if i < len(log.topics))
+                for i in range(longest)
+            ),
+            fewest_topics=min((len(log.topics) for log in logs), default=0),
         )
 
 
@@ -53,21 +94,29 @@ class BloomQuery:
 
     Each group holds alternatives (the addresses, or one topic position's topics);
     a block can hold a match only when its bloom has all bits of one of each group.
+    Groups of one alternative are merged into `required`, tested at once.
     """
 
-    groups: tuple[tuple[int, ...], ...]
+    required: int
+    choices: tuple[tuple[int, ...], ...]
 
     @classmethod
     def of(cls, log_filter: LogFilter) -> BloomQuery:
         """The groups of a filter: its addresses, then each topic position that is not null."""
         wanted = [log_filter.addresses] if log_filter.addresses else []
         wanted += [topics for topics in log_filter.topics if topics is not None]
-        return cls(tuple(tuple(int(BloomFilter.from_iterable([v])) for v in w) for w in wanted))
+        groups = [tuple(int(BloomFilter.from_iterable([v])) for v in w) for w in wanted]
+        required = 0
+        for group in groups:
+            required |= group[0] if len(group) == 1 else 0
+        return cls(required, tuple(group for group in groups if len(group) != 1))
 
     def admits(self, bloom: int) -> bool:
         """Tell whether a block with this bloom may hold a matching log (never if it has none)."""
-        return bloom != 0 and all(
-            any(bloom & bits == bits for bits in group) for group in self.groups
+        if not bloom or bloom & self.required != self.required:
+            return False
+        return not self.choices or all(
+            any(bloom & bits == bits for bits in group) for group in self.choices
         )
 
 
@@ -127,49 +176,3 @@ def limit_message(limits: LogLimits) -> str:
         f"Cannot query more than {limits.max_blocks} blocks at once. "
         f"Filter returned more than {limits.max_logs} logs."
     )
-
-
-class LogJsonCache:
-    """The JSON of mined blocks' logs, made once: a mined block never changes."""
-
-    def __init__(self) -> None:
-        self._by_block: dict[bytes, dict[int, tuple[Json, str]]] = {}
-
-    def log(
-        self, log: LogRecord, block: DevBlock, tx_index: int, log_index: int
-    ) -> tuple[Json, str]:
-        """Return the log's JSON object (shared between answers: never mutate it) and text."""
-        logs = self._by_block.setdefault(block.hash, {})
-        made = logs.get(log_index)
-        if made is None:
-            obj = log_json(log, block, tx_index, log_index)
-            made = logs[log_index] = (obj, json.dumps(obj, separators=(",", ":")))
-        return made
-
-
-def collect_logs(
-    blocks: Sequence[DevBlock],
-    log_filter: LogFilter,
-    limits: LogLimits,
-    cache: LogJsonCache | None = None,
-) -> list[Json]:
-    """The matching logs of consecutive blocks; -32012 when over both limits."""
-    # Blocks whose bloom rules out a match are skipped unread: long quiet ranges cost little;
-    # JSON is made once the limits are known to hold, so a refusal costs only the matching.
-    capped = len(blocks) > limits.max_blocks
-    query = BloomQuery.of(log_filter)
-    found: list[tuple[LogRecord, DevBlock, int, int]] = []
-    for block in blocks:
-        if not query.admits(block.logs_bloom):
-            continue
-        log_index = 0
-        for tx_index, receipt in enumerate(block.receipts):
-            for log in receipt.logs:
-                if log_filter.matches(log):
-                    found.append((log, block, tx_index, log_index))
-                    if capped and len(found) > limits.max_logs:
-                        raise RpcFailure(LOG_LIMIT_EXCEEDED, limit_message(limits))
-                log_index += 1
-    if cache is None:
-        return [log_json(*match) for match in found]
-    return EncodedLogs([cache.log(*match) for match in found])

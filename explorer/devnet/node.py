@@ -17,6 +17,7 @@ from explorer.chain.hexutil import to_data, to_quantity
 from explorer.devnet import params
 from explorer.devnet.blockdata import DevBlock, TxRecord
 from explorer.devnet.calls import call_output
+from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import (
     INTERNAL_ERROR,
     METHOD_NOT_FOUND,
@@ -24,7 +25,8 @@ from explorer.devnet.errors import (
     invalid_params,
 )
 from explorer.devnet.ledger import Ledger
-from explorer.devnet.logs import LogJsonCache, LogLimits, collect_logs, parse_filter
+from explorer.devnet.logindex import LogIndex
+from explorer.devnet.logs import LogFilter, LogLimits, parse_filter
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.seed import SeedSize
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
@@ -61,7 +63,7 @@ class DevnetNode:
         self._miner = miner
         self._lock = threading.RLock()
         self._pending_cache: tuple[tuple[int, int], DevBlock, StateAPI] | None = None
-        self._log_json = LogJsonCache()
+        self._logs = LogIndex()
         self._methods: dict[str, Handler] = {
             name[len("_m_") :]: getattr(self, name) for name in dir(self) if name.startswith("_m_")
         }
@@ -318,21 +320,24 @@ class DevnetNode:
             return None
         return receipt_json(self._ledger.blocks[location.number], location.index)
 
-    def _m_eth_getLogs(self, args: list[Any]) -> list[Json]:
+    def _log_range(self, log_filter: LogFilter) -> tuple[int, int]:
+        """The first and last block number a filter reads (first > last when none)."""
+        if log_filter.block_hash is not None:
+            number = self._ledger.by_hash.get(log_filter.block_hash)
+            return (0, -1) if number is None else (number, number)
+        latest = params.BlockRef(tag="latest")
+        first = self._block_number(log_filter.from_block or latest)
+        last = self._block_number(log_filter.to_block or latest)
+        first = self.head_number + 1 if first is None else first
+        last = self.head_number if last is None else last
+        return first, last
+
+    def _m_eth_getLogs(self, args: list[Any]) -> EncodedLogs:
         """Logs matching a filter, within the limits of §8."""
         (value,) = params.arity(args, 1)
         log_filter = parse_filter(value)
-        if log_filter.block_hash is not None:
-            number = self._ledger.by_hash.get(log_filter.block_hash)
-            blocks = [] if number is None else [self._ledger.blocks[number]]
-        else:
-            latest = params.BlockRef(tag="latest")
-            first = self._block_number(log_filter.from_block or latest)
-            last = self._block_number(log_filter.to_block or latest)
-            first = self.head_number + 1 if first is None else first
-            last = self.head_number if last is None else last
-            blocks = self._ledger.blocks[first : last + 1]
-        return collect_logs(blocks, log_filter, self.log_limits, self._log_json)
+        first, last = self._log_range(log_filter)
+        return self._logs.collect(self._ledger.blocks, first, last, log_filter, self.log_limits)
 
     def _m_eth_call(self, args: list[Any]) -> str:
         """Run a call without a transaction; reverts are -32015."""

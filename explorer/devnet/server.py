@@ -88,22 +88,44 @@ class QuotaBook:
         return seconds_to_utc_midnight(self.clock())
 
 
-def json_body(payload: Json) -> str:
-    """Return a response or batch as compact JSON; pre-encoded log arrays are joined in."""
+def json_bytes(payload: Json) -> bytes:
+    """Return a response or batch as compact JSON bytes, exactly as json.dumps writes it;
+    pre-encoded log arrays are joined in, not encoded again."""
+    return b"".join(_chunks(payload))
+
+
+def _chunks(payload: Json) -> list[bytes]:
+    """The compact JSON of a batch, a response or a value, in pieces to join."""
+    if isinstance(payload, EncodedLogs):
+        return payload.json_chunks()
     if isinstance(payload, list):
-        return "[" + ",".join(json_body(item) for item in payload) + "]"
-    logs = payload.get("result") if isinstance(payload, dict) else None
-    if isinstance(payload, dict) and isinstance(logs, EncodedLogs):
-        rest = {key: value for key, value in payload.items() if key != "result"}
-        head = json.dumps(rest, separators=(",", ":"))
-        return head[:-1] + ',"result":' + logs.json_text() + "}"
-    return json.dumps(payload, separators=(",", ":"))
+        return _enclosed(b"[", [_chunks(item) for item in payload], b"]")
+    if isinstance(payload, dict) and isinstance(payload.get("result"), EncodedLogs):
+        members = [[_compact(str(key)) + b":", *_chunks(value)] for key, value in payload.items()]
+        return _enclosed(b"{", members, b"}")
+    return [_compact(payload)]
+
+
+def _enclosed(opening: bytes, members: list[list[bytes]], closing: bytes) -> list[bytes]:
+    """The members' pieces between an opening and a closing bracket, commas between them."""
+    chunks = [opening]
+    for at, member in enumerate(members):
+        if at:
+            chunks.append(b",")
+        chunks.extend(member)
+    chunks.append(closing)
+    return chunks
+
+
+def _compact(value: Json) -> bytes:
+    """The compact JSON of a value."""
+    return json.dumps(value, separators=(",", ":")).encode()
 
 
 def _json_response(payload: Json, status: int = 200, **headers: str) -> web.Response:
     """Serialise a payload as an application/json response."""
     return web.Response(
-        body=json_body(payload).encode(),
+        body=json_bytes(payload),
         status=status,
         content_type="application/json",
         headers=headers,

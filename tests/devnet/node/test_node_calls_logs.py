@@ -17,7 +17,7 @@ from explorer.devnet.abi import call_data
 from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import EXECUTION_REVERTED, INVALID_PARAMS, LOG_LIMIT_EXCEEDED
 from explorer.devnet.node import DevnetNode
-from explorer.devnet.server import json_body
+from explorer.devnet.server import json_bytes
 
 TRANSFER = "0x" + keccak(b"Transfer(address,address,uint256)").hex()
 APPROVAL = "0x" + keccak(b"Approval(address,address,uint256)").hex()
@@ -182,7 +182,7 @@ def test_log_answers_are_joined_exactly_as_json_writes_them(node: DevnetNode) ->
     batch = [{"jsonrpc": "2.0", "id": "a", "result": result}, {"jsonrpc": "2.0", "id": None}]
     empty = {"jsonrpc": "2.0", "id": 1, "result": node.handle("eth_getLogs", [{"toBlock": "0x0"}])}
     for payload in (single, batch, empty):
-        assert json_body(payload) == json.dumps(payload, separators=(",", ":"))
+        assert json_bytes(payload) == json.dumps(payload, separators=(",", ":")).encode()
 
 
 def test_log_limits(node: DevnetNode) -> None:

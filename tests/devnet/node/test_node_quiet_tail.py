@@ -122,9 +122,10 @@ def test_bloom_skips_only_blocks_without_a_match(
     assert skipped > SMALL.head // 2  # most blocks hold no logs at all
 
 
-def test_get_logs_asks_the_bloom_of_every_block(
-    node: DevnetNode, monkeypatch: pytest.MonkeyPatch
+def test_get_logs_asks_the_bloom_of_every_block_holding_logs(
+    node: DevnetNode, built: tuple[SeedManifest, list[DevBlock]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Blocks with an empty bloom are skipped unasked; every other block's bloom is asked."""
     asked: list[int] = []
     real = BloomQuery.admits
 
@@ -136,7 +137,11 @@ def test_get_logs_asks_the_bloom_of_every_block(
     transfers = "0x" + TRANSFER.hex()
     window = {"fromBlock": "0x0", "toBlock": hex(SMALL.head), "topics": [transfers]}
     found = node.handle("eth_getLogs", [window])
-    assert len(asked) == SMALL.head + 1
+    holding = [b.logs_bloom for b in built[1][: SMALL.head + 1] if b.logs_bloom]
+    assert asked == holding and 0 < len(holding) < SMALL.head // 2
     assert len(found) == node.manifest.transfer_log_count
+    asked.clear()
+    node.handle("eth_getLogs", [{**window, "fromBlock": "0x1", "toBlock": hex(SMALL.head - 1)}])
+    assert asked == [b.logs_bloom for b in built[1][1 : SMALL.head] if b.logs_bloom]
     monkeypatch.setattr(BloomQuery, "admits", lambda query, bloom: False)
     assert node.handle("eth_getLogs", [window]) == []
