@@ -132,13 +132,29 @@ def _plain_log(obj: JsonObject) -> Log | None:
     )
 
 
-def _plain_hex(texts: list[Any], width: int) -> bool:
-    """Tell whether every text is 0x and lowercase hex, `width` characters in all (at C speed)."""
-    if set(map(len, texts)) - {width} or not all(map(str.startswith, texts, repeat("0x"))):
-        return False
+_HEX_DIGITS = b"0123456789abcdef"
+
+
+def _only_hex(texts: list[Any]) -> bool:
+    """Tell whether every text is 0x then lowercase hex digits only (one C pass over them all)."""
+    if not all(map(str.startswith, texts, repeat("0x"))):
+        return False  # also no sign or space: int() and bytes.fromhex() would take some
     joined = "".join(texts)
-    digits = joined.replace("0x", "")
-    return joined.count("x") == len(texts) and bytes.fromhex(digits).hex() == digits
+    return joined.isascii() and joined.encode().translate(None, _HEX_DIGITS) == b"x" * len(texts)
+
+
+def _plain_hex(texts: list[Any], width: int) -> bool:
+    """Tell whether every text is 0x and lowercase hex, `width` characters in all."""
+    return not set(map(len, texts)) - {width} and _only_hex(texts)
+
+
+def _hex_numbers(texts: list[Any]) -> list[int] | None:
+    """Return the numbers of 0x-hex texts, each distinct text read once; None when one is not
+    0x and lowercase hex digits (leading zeros are fine, as for parse_quantity)."""
+    if not _only_hex(texts):
+        return None
+    values = {text: int(text, 16) for text in set(texts)}
+    return list(map(values.__getitem__, texts))
 
 
 def _plain_logs(values: Sequence[object]) -> list[Log] | None:
@@ -153,32 +169,27 @@ def _plain_logs(values: Sequence[object]) -> list[Log] | None:
         tx_hashes = [obj["transactionHash"] for obj in objs]
         block_hashes = [obj["blockHash"] for obj in objs]
         hashes = tx_hashes + block_hashes + [topic for item in topic_lists for topic in item]
-        if not (_plain_hex(addresses, 42) and _plain_hex(hashes, 66)):
-            return None
         data = [obj["data"] for obj in objs]
-        numbers = [obj[key] for key in _LOG_NUMBERS for obj in objs]
-        if not all(map(str.startswith, data + numbers, repeat("0x"))):
-            return None  # also no sign: int() and hex() would both take "-0x1"
+        if not (_plain_hex(addresses, 42) and _plain_hex(hashes, 66) and _only_hex(data)):
+            return None
+        parsed = _hex_numbers([obj[key] for key in _LOG_NUMBERS for obj in objs])
+        if parsed is None:
+            return None
         payloads = [bytes.fromhex(text[2:]) for text in data]
-        parsed = [int(number, 16) for number in numbers]
-        if [p.hex() for p in payloads] != [text[2:] for text in data]:
-            return None
-        if list(map(hex, parsed)) != numbers:
-            return None
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
     count = len(objs)
     return [
         Log(
-            address=addresses[i],
-            topics=tuple(topic_lists[i]),
-            data=payloads[i],
-            log_index=parsed[i],
-            transaction_index=parsed[count + i],
-            transaction_hash=tx_hashes[i],
-            block_hash=block_hashes[i],
-            block_number=parsed[2 * count + i],
-            raw=objs[i],
+            addresses[i],
+            tuple(topic_lists[i]),
+            payloads[i],
+            parsed[i],
+            parsed[count + i],
+            tx_hashes[i],
+            block_hashes[i],
+            parsed[2 * count + i],
+            objs[i],
         )
         for i in range(count)
     ]
