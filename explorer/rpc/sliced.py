@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 from explorer.rpc.envelope import parse_json
 from explorer.rpc.errors import MalformedResponse
 
-ITEMS_PER_SLICE = 200
+ITEMS_PER_SLICE = 500  # about 2 ms of decoding a turn
 WHITESPACE = " \t\n\r"  # JSON's four whitespace characters
 _value_at = json.JSONDecoder().raw_decode
+_ITEM_END = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")  # after an item: the next, or the end
 
 
 def _skip(text: str, at: int) -> int:
@@ -39,10 +41,12 @@ async def _array(text: str, at: int, per_slice: int) -> tuple[list[Any], int]:
         items.append(item)
         if len(items) % per_slice == 0:
             await asyncio.sleep(0)
-        at = _skip(text, at)
-        if _expect(text, at, ",]") == "]":
-            return items, at + 1
-        at = _skip(text, at + 1)
+        separator = _ITEM_END.match(text, at)
+        if separator is None:
+            raise ValueError(f"expected ',' or ']' at {at}")
+        at = separator.end()
+        if separator.group(1) == "]":
+            return items, at
 
 
 async def _object(text: str, at: int, per_slice: int) -> dict[str, Any]:

@@ -30,7 +30,7 @@ MAX_SPAN = 32 * MAX_BLOCKS  # blocks in one request, however sparse the range
 TARGET_LOGS = 2500  # a quarter of the service's 10,000-log cap for longer ranges
 GROWTH = 4
 TAGS = ("earliest", "latest", "pending")
-PARSE_SLICE = 250  # logs parsed per event-loop turn (about 2.5 ms)
+PARSE_SLICE = 500  # logs parsed per event-loop turn (about 3 ms)
 FRESH_SLICE = 2000  # logs checked for duplicates per event-loop turn (about 2 ms)
 FATAL = (ErrorKind.AUTH, ErrorKind.RATE_LIMITED, ErrorKind.CHAIN_MISMATCH, ErrorKind.INVALID_INPUT)
 
@@ -218,7 +218,7 @@ class LogScanner:
         self.splits = 0
         self.logs_found = 0
         self._query: LogQuery | None = None
-        self._seen: set[tuple[str, int]] = set()
+        self._seen: set[tuple[str | None, int | None]] = set()
 
     async def resolve(self, bound: int | str, head: int | None) -> tuple[int, int | None]:
         """Return (number, head) for a bound; tags are read from the node once."""
@@ -293,10 +293,14 @@ class LogScanner:
 
     async def _fresh(self, logs: Sequence[Log]) -> list[Log]:
         """Drop logs already yielded (same transaction hash and log index), a slice a turn."""
+        keys = [(log.transaction_hash, log.log_index) for log in logs]
+        if self._seen.isdisjoint(keys) and len(set(keys)) == len(keys):
+            self._seen.update(keys)  # the usual case, checked at C speed: every log is new
+            self.logs_found += len(logs)
+            return list(logs)
         fresh: list[Log] = []
-        for number, log in enumerate(logs, 1):
-            if log.transaction_hash is not None and log.log_index is not None:
-                key = (log.transaction_hash, log.log_index)
+        for number, (log, key) in enumerate(zip(logs, keys, strict=True), 1):
+            if None not in key:
                 if key in self._seen:
                     continue
                 self._seen.add(key)

@@ -303,6 +303,26 @@ def test_duplicates_are_dropped(node: ScriptedServer) -> None:
     assert [log.block_number for log in logs] == list(range(300))
 
 
+def test_repeats_in_one_answer_are_dropped_but_pending_logs_kept(node: ScriptedServer) -> None:
+    """A log sent twice in one answer shows once; logs without a transaction hash or index
+    (pending) are never taken for repeats."""
+    pending = {**synthetic_log(7), "transactionHash": None, "logIndex": None}
+
+    def repeating(request: Recorded) -> Any:
+        flt = request.params[0]
+        start, end = int(flt["fromBlock"], 16), int(flt["toBlock"], 16)
+        logs = [synthetic_log(b) for b in range(start, end + 1) for _ in range(2)]
+        extra = [pending, pending] if start <= 7 <= end else []
+        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": logs + extra})
+
+    node.fallback = repeating
+    query = LogQuery(from_block=0, to_block=99)
+    logs = with_client(node.url, lambda c: collect(LogScanner(c, max_blocks=25), query))
+    hashes = [log.transaction_hash for log in logs]
+    assert [h for h in hashes if h is not None] == ["0x" + f"{b + 1:064x}" for b in range(100)]
+    assert hashes.count(None) == 2
+
+
 def test_limit_message_without_the_code_splits(node: ScriptedServer) -> None:
     """rskj's 'Cannot query more than N blocks' under another code still splits the range."""
 
