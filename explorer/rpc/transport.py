@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ssl
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -27,6 +28,13 @@ class HttpAnswer:
     body: bytes
 
 
+@functools.cache
+def shared_tls_context() -> ssl.SSLContext:
+    """Return the one TLS context every client verifies with (making one reads the CA bundle,
+    about 45 ms on the GUI thread, so a network switch would stall on it)."""
+    return httpx.create_ssl_context()
+
+
 def make_http_client(
     timeout: float = DEFAULT_TIMEOUT, max_connections: int = 64
 ) -> httpx.AsyncClient:
@@ -35,7 +43,7 @@ def make_http_client(
         max_connections=max_connections, max_keepalive_connections=max_connections
     )
     return httpx.AsyncClient(
-        transport=AiohttpTransport(limits=limits),
+        transport=AiohttpTransport(limits=limits, verify=shared_tls_context()),
         timeout=timeout,
         follow_redirects=False,
     )

@@ -309,6 +309,17 @@ def test_tls_failure_is_a_transport_error(server: ScriptedServer) -> None:
     assert isinstance(error, TransportError) and "TLS" in error.message
 
 
+def test_clients_share_one_verifying_tls_context() -> None:
+    """Every client verifies certificates and host names with one context, made once."""
+    import ssl
+
+    from explorer.rpc.transport import make_http_client
+
+    contexts = [make_http_client()._transport.ssl_context for _ in range(2)]  # type: ignore[attr-defined]
+    assert contexts[0] is contexts[1]
+    assert contexts[0].verify_mode is ssl.CERT_REQUIRED and contexts[0].check_hostname
+
+
 @pytest.mark.parametrize("status", [301, 302, 307, 308])
 def test_redirect_to_another_host_is_refused(
     server: ScriptedServer, endpoint: Endpoint, status: int, plain_httpx: bool
