@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import re
 
 from eth_hash.auto import keccak
@@ -31,6 +32,7 @@ def _address_digits(address: str) -> str:
     return digits
 
 
+@functools.lru_cache(maxsize=4096)  # tables show the same few addresses in row after row
 def to_checksum_address(address: str, chain_id: int | None) -> str:
     """Return the address with EIP-1191 letter case for chain_id, or EIP-55 when None."""
     digits = _address_digits(address).lower()

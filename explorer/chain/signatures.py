@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Literal
 
@@ -40,30 +40,31 @@ class Param:
 
 @dataclass(frozen=True)
 class Signature:
-    """A function or event signature with parameter names; `key` is its selector or topic0."""
+    """A function or event signature with parameter names; `key` is its selector or topic0.
+    The derived texts and key are made once (a key is a keccak: ~10 us per decoded log)."""
 
     kind: Kind
     name: str
     params: tuple[Param, ...]
 
-    @property
+    @cached_property
     def canonical(self) -> str:
         """Return the canonical text hashed for the selector, e.g. `transfer(address,uint256)`."""
         return f"{self.name}({','.join(p.type for p in self.params)})"
 
-    @property
+    @cached_property
     def key(self) -> bytes:
         """Return the 4-byte selector of a function or the 32-byte topic0 of an event."""
         if self.kind == "function":
             return function_signature_to_4byte_selector(self.canonical)
         return event_signature_to_log_topic(self.canonical)
 
-    @property
+    @cached_property
     def indexed_count(self) -> int:
         """Return how many parameters an event carries in topics."""
         return sum(1 for p in self.params if p.indexed)
 
-    @property
+    @cached_property
     def text(self) -> str:
         """Return the readable signature, e.g. `transfer(address to, uint256 amount)`."""
         return f"{self.name}({', '.join(_param_text(p) for p in self.params)})"
