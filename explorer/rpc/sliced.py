@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from explorer.rpc.envelope import parse_json
@@ -13,6 +14,8 @@ from explorer.rpc.errors import MalformedResponse
 ITEMS_PER_SLICE = 500  # about 2 ms of decoding a turn
 WHITESPACE = " \t\n\r"  # JSON's four whitespace characters
 _value_at = json.JSONDecoder().raw_decode
+_ItemScanner = Callable[[str, int], tuple[Any, int]]  # raises StopIteration where no value starts
+_scan_item: _ItemScanner = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _ITEM_END = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")  # after an item: the next, or the end
 
 
@@ -37,7 +40,10 @@ async def _array(text: str, at: int, per_slice: int) -> tuple[list[Any], int]:
     if at < len(text) and text[at] == "]":
         return items, at + 1
     while True:
-        item, at = _value_at(text, at)
+        try:
+            item, at = _scan_item(text, at)  # raw_decode's own C scanner, minus its frame
+        except StopIteration:
+            raise ValueError(f"expected a value at {at}") from None
         items.append(item)
         if len(items) % per_slice == 0:
             await asyncio.sleep(0)
