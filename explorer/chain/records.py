@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, dataclass_transform, overload
 
 from explorer.chain.hexutil import (
     HexFormatError,
@@ -64,7 +64,15 @@ def _hash_list(obj: JsonObject, key: str) -> tuple[str, ...]:
         raise RecordFormatError(str(exc)) from exc
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def _bulk_record(cls: type[T]) -> type[T]:
+    """Make a slotted, hashable dataclass that the type checker holds frozen; at run time it is
+    not, because a frozen init sets each field through object.__setattr__, a third of the time
+    of parsing a scan's logs (~1.5 us a log, 20 ms for a 13k-log answer)."""
+    return dataclass(slots=True, unsafe_hash=True)(cls)
+
+
+@_bulk_record
 class Log:
     """An event log (spec §2.6); key logs by (transaction_hash, log_index). Slotted: scans
     hold thousands at a time, and the collector then has one object less to walk for each."""

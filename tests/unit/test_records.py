@@ -447,3 +447,10 @@ def test_many_logs_refuse_a_signed_number(field: str) -> None:
         Log.from_json(signed)
     with pytest.raises(RecordFormatError):
         Log.many_from_json([PLAIN_LOG, signed])
+
+
+def test_logs_compare_and_hash_by_their_fields_not_the_node_object() -> None:
+    """Two logs with the same fields are equal and hash alike, whatever else the node sent."""
+    plain, extra = Log.from_json(PLAIN_LOG), Log.from_json({**PLAIN_LOG, "removed": False})
+    assert plain == extra and hash(plain) == hash(extra) and len({plain, extra}) == 1
+    assert Log.from_json({**PLAIN_LOG, "logIndex": "0x1b"}) != plain
