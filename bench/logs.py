@@ -32,7 +32,7 @@ from explorer.viewmodels.logs import LogsViewModel, LogTableModel, ScanState
 from explorer.views.logs_view import LogsView
 
 ROUNDS = 7
-STALL_ROUNDS = 3
+STALL_ROUNDS = 5
 ROWS = 100_000
 LATENCIES = (0.0, 0.1)  # seconds: this machine, and a node ~100 ms away like a hosted one
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -116,8 +116,9 @@ def bench_memory(samples: list[dict[str, Any]]) -> tuple[float, float]:
     return traced / 2**20, rss_mb() - rss_before
 
 
-async def bench_stall(url: str, expected: int) -> tuple[float, float, int]:
-    """Return (worst stall s, seconds, rows) while a whole-history scan streams into the view."""
+async def bench_stall(url: str, expected: int) -> tuple[float, float, float]:
+    """Return the worst GUI stall (s) while a whole-history scan streams into the view until
+    it settles, the scan's seconds, and the seconds a jump to the last row then takes."""
     session = Session(DEVNET, Endpoint.parse(url))
     model = LogsViewModel(session)
     view = LogsView(model)
@@ -132,15 +133,18 @@ async def bench_stall(url: str, expected: int) -> tuple[float, float, int]:
     started = time.perf_counter()
     assert model.start()
     await until(lambda: model.state is ScanState.DONE, timeout=300)
+    seconds = time.perf_counter() - started
+    await asyncio.sleep(0.1)  # the repaints that the end of the scan asks for fall in the window
+    stall = beat.stop()
+    scrolled = time.perf_counter()  # then the user jumps to the last of the rows
     view.table.scrollToBottom()
     QApplication.processEvents()
-    seconds = time.perf_counter() - started
-    stall = beat.stop()
+    scroll = time.perf_counter() - scrolled
     rows = model.table.total
     assert rows == expected, (rows, expected)
     view.close()
     await session.aclose()
-    return stall, seconds, rows
+    return stall, seconds, scroll
 
 
 async def measure(latency: float) -> list[dict[str, Any]]:
@@ -153,9 +157,10 @@ async def measure(latency: float) -> list[dict[str, Any]]:
         samples = await client.call("eth_getLogs", [{"fromBlock": "0x0", "toBlock": "0x3e8"}])
         await client.aclose()
         stalls = [await bench_stall(url, expected) for _ in range(STALL_ROUNDS)]
-    worst = max(stall for stall, _seconds, _rows in stalls)
-    typical = statistics.median(stall for stall, _seconds, _rows in stalls)
-    seconds = statistics.median(seconds for _stall, seconds, _rows in stalls)
+    worst = max(stall for stall, _seconds, _scroll in stalls)
+    typical = statistics.median(stall for stall, _seconds, _scroll in stalls)
+    seconds = statistics.median(seconds for _stall, seconds, _scroll in stalls)
+    scroll = statistics.median(scroll for _stall, _seconds, scroll in stalls)
     print(f"node latency {latency * 1000:.0f} ms per request:")
     print(
         f"  whole-history Transfer scan ({expected:,} logs, {head + 1:,} blocks): pipelined "
@@ -168,6 +173,7 @@ async def measure(latency: float) -> list[dict[str, Any]]:
         f"{worst * 1000:.1f} ms worst of {STALL_ROUNDS}, median {typical * 1000:.1f} ms "
         f"(goal < 50 ms)"
     )
+    print(f"  then a jump to the last of the {expected:,} rows: {scroll * 1000:.1f} ms (median)")
     return samples
 
 
