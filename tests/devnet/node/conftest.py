@@ -48,3 +48,16 @@ def failure(node: DevnetNode, method: str, *params: Any) -> RpcFailure:
     with pytest.raises(RpcFailure) as caught:
         node.handle(method, list(params))
     return caught.value
+
+
+def spy_on(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[Any]:
+    """Record the argument of every call of owner.name(self, argument); it still runs."""
+    seen: list[Any] = []
+    real = getattr(owner, name)
+
+    def spy(self: Any, argument: Any) -> Any:
+        seen.append(argument)
+        return real(self, argument)
+
+    monkeypatch.setattr(owner, name, spy)
+    return seen

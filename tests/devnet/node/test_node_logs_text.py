@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import failure
+from conftest import failure, spy_on
 from eth_account import Account
 from eth_hash.auto import keccak
 from eth_utils import to_checksum_address
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.devnet.abi import call_data
-from explorer.devnet.blockdata import DevBlock, LogRecord
+from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import LOG_LIMIT_EXCEEDED
 from explorer.devnet.logindex import BlockLogs, BlockText
@@ -244,14 +244,7 @@ def test_blocks_matching_whole_are_not_checked_log_by_log(
     node: DevnetNode, receipt_logs: list[list[Log]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A block whose summary shows every log passes skips the per-log test; others do not."""
-    checked: list[LogRecord] = []
-    real = LogFilter.matches
-
-    def spy(log_filter: LogFilter, log: LogRecord) -> bool:
-        checked.append(log)
-        return real(log_filter, log)
-
-    monkeypatch.setattr(LogFilter, "matches", spy)
+    checked = spy_on(monkeypatch, LogFilter, "matches")
     everything = node.handle("eth_getLogs", [{"fromBlock": "0x0"}])
     assert len(everything) == sum(map(len, receipt_logs)) and not checked
     transfers = node.handle("eth_getLogs", [{"fromBlock": "0x0", "topics": [TRANSFER]}])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import spy_on
 from eth_hash.auto import keccak
 
 from explorer.devnet.accounts import derive_account
@@ -126,14 +127,7 @@ def test_get_logs_asks_the_bloom_of_every_block_holding_logs(
     node: DevnetNode, built: tuple[SeedManifest, list[DevBlock]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Blocks with an empty bloom are skipped unasked; every other block's bloom is asked."""
-    asked: list[int] = []
-    real = BloomQuery.admits
-
-    def spy(query: BloomQuery, bloom: int) -> bool:
-        asked.append(bloom)
-        return real(query, bloom)
-
-    monkeypatch.setattr(BloomQuery, "admits", spy)
+    asked = spy_on(monkeypatch, BloomQuery, "admits")
     transfers = "0x" + TRANSFER.hex()
     window = {"fromBlock": "0x0", "toBlock": hex(SMALL.head), "topics": [transfers]}
     found = node.handle("eth_getLogs", [window])
