@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import secrets
 import sys
 from collections import deque
@@ -16,6 +17,9 @@ import platformdirs
 
 from explorer.devnet.server import redact_key
 
+#: Environment variable that overrides where the devnet keeps its snapshots.
+CACHE_VARIABLE = "EXPLORER_DEVNET_CACHE"
+
 #: progress(network, stage, fraction) as the child reports it.
 ProgressCallback = Callable[[str, str, float], None]
 
@@ -25,8 +29,9 @@ class DevnetStartError(RuntimeError):
 
 
 def default_cache_dir() -> Path:
-    """The devnet's snapshot cache in the user's cache directory."""
-    return Path(platformdirs.user_cache_dir("explorer")) / "devnet"
+    """The devnet's snapshot cache: $EXPLORER_DEVNET_CACHE, else the user's cache directory."""
+    override = os.environ.get(CACHE_VARIABLE)
+    return Path(override) if override else Path(platformdirs.user_cache_dir("explorer")) / "devnet"
 
 
 def devnet_command() -> list[str]:
