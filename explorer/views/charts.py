@@ -67,8 +67,9 @@ class Chart(QWidget):
         low, high = min(known), max(known)
         if self.zero_based:
             low = min(0.0, low)
-        if high == low:
-            low, high = low - 1.0, high + 1.0
+        if high - low <= abs(high) * 1e-9:  # flat: give the line room (±1 is lost on 1e24)
+            pad = max(abs(high) * 0.05, 1.0)
+            low, high = low - pad, high + pad
         span = high - low
         self._axis_labels(painter, plot, low, high)
         colour = palette.color(QPalette.ColorRole.Highlight)
