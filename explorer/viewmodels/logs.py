@@ -360,7 +360,9 @@ class ScanState(enum.Enum):
 
 
 def duration_text(seconds: float) -> str:
-    """Return seconds as `42 s`, `3 min 5 s` or `2 h 10 min`."""
+    """Return seconds as `0.4 s`, `42 s`, `3 min 5 s` or `2 h 10 min`."""
+    if seconds < 9.95:
+        return f"{seconds:.1f} s"
     whole = round(seconds)
     if whole < 60:
         return f"{whole} s"

@@ -27,7 +27,7 @@ from explorer.viewmodels.tx_table import ROUTE_ROLE
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
 PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often while a scan runs
-COLUMN_WIDTHS = (70, 165, 40, 200, 90, 460, 165, 165, 165, 165)  # short hashes fit
+COLUMN_WIDTHS = (70, 165, 40, 200, 90, 560, 165, 165, 165, 165)  # short hashes, a Transfer fit
 FIELD_ROWS = (
     ("addresses", "Addresses", "0x… (any of; separate with commas or spaces)"),
     ("topic0", "Topic 0", "event signature hash, or several (any of)"),

@@ -29,6 +29,7 @@ from explorer.viewmodels.logs import (
     LogTableModel,
     ScanState,
     check_fields,
+    duration_text,
     short_hash,
 )
 from explorer.viewmodels.tx_table import ROUTE_ROLE
@@ -272,3 +273,20 @@ def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> Non
     assert table.data(table.index(3, Column.BLOCK), Qt.ItemDataRole.TextAlignmentRole) is not None
     assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.TextAlignmentRole) is None
     assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.FontRole) is None
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (0.04, "0.0 s"),
+        (0.34, "0.3 s"),
+        (9.94, "9.9 s"),
+        (9.96, "10 s"),
+        (42.4, "42 s"),
+        (185, "3 min 5 s"),
+        (7_800, "2 h 10 min"),
+    ],
+)
+def test_durations_read_naturally(seconds: float, text: str) -> None:
+    """A fast scan says how long it took in tenths, a long one in minutes or hours."""
+    assert duration_text(seconds) == text
