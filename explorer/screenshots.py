@@ -12,13 +12,17 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.routes import Route, block_route, tx_route
+from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
 from explorer.services.session import Session
+from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageState
+from explorer.views.address_view import AddressView
+from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 
 MISSING_HASH = "0x" + "ab" * 32
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 
 
 def dark_palette() -> QPalette:
@@ -43,6 +47,11 @@ def dark_palette() -> QPalette:
     }
     for role, colour in colours.items():
         palette.setColor(role, QColor(colour))
+    disabled = QPalette.ColorGroup.Disabled
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
+        palette.setColor(disabled, role, QColor("#80868b"))
+    palette.setColor(disabled, QPalette.ColorRole.ButtonText, QColor("#6b7075"))
+    palette.setColor(disabled, QPalette.ColorRole.Button, QColor("#242528"))
     return palette
 
 
@@ -111,6 +120,62 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
     window.grab().save(str(path))
 
 
+async def shoot_tab(window: MainWindow, view: AddressView, title: str, path: Path) -> Path:
+    """Show the address page's tab of that title and save a PNG."""
+    titles = [view.content.tabText(i) for i in range(view.content.count())]
+    view.content.setCurrentIndex(titles.index(title))
+    await settle(window)
+    window.grab().save(str(path))
+    return path
+
+
+async def shoot_account(window: MainWindow, account: str, directory: Path, mode: str) -> list[Path]:
+    """An account's overview, then its tokens, a whole-history transfer scan and its charts."""
+    written = [directory / f"address-account-{mode}.png"]
+    await shoot_page(window, address_route(account), written[0])
+    view = window.current_page()
+    if not isinstance(view, AddressView):
+        return written
+    model = view.address_model
+    await wait_for(lambda: not model.is_running("tokens"))
+    written.append(
+        await shoot_tab(window, view, "Tokens", directory / f"address-tokens-{mode}.png")
+    )
+    view.scan_from.setText("0")
+    view.on_scan()
+    model.load_balance_chart()
+    await wait_for(lambda: not (model.is_running("scan") or model.is_running("chart")), 120)
+    for title, stem in (("Activity", "address-activity"), ("Charts", "address-charts")):
+        written.append(await shoot_tab(window, view, title, directory / f"{stem}-{mode}.png"))
+    return written
+
+
+async def shoot_contract(window: MainWindow, token: str, directory: Path, mode: str) -> list[Path]:
+    """A token contract's overview and its contract tools (ERC-20 functions listed)."""
+    written = [directory / f"address-contract-{mode}.png"]
+    await shoot_page(window, address_route(token), written[0])
+    view = window.current_page()
+    if isinstance(view, AddressView) and view.address_model.is_contract:
+        path = directory / f"address-contract-tools-{mode}.png"
+        written.append(await shoot_tab(window, view, "Contract", path))
+    return written
+
+
+async def shoot_logs(window: MainWindow, path: Path) -> Path:
+    """The Logs explorer after a whole-history scan for Transfer events."""
+    window.navigator.go(LOGS)
+    await settle(window)
+    view = window.tabs.currentWidget()
+    if isinstance(view, LogsView):
+        view.inputs["topic0"].setText(TRANSFER)
+        view.inputs["from_block"].setText("0")
+        view.on_start()
+        await wait_for(lambda: view.model.state is not ScanState.RUNNING, 120)
+        await settle(window)
+    window.grab().save(str(path))
+    return path
+
+
 async def shoot_error(window: MainWindow, session: Session, path: Path) -> None:
     """Show the error state: the same devnet asked with a key it does not accept."""
     bad = Endpoint(
@@ -154,6 +219,12 @@ async def take_screenshots(
             path = directory / f"{stem}-{mode}.png"
             await shoot_page(window, route, path)
             written.append(path)
+        accounts = manifest.get("accounts") or []
+        if accounts:
+            written += await shoot_account(window, str(accounts[0]), directory, mode)
+        if manifest.get("token"):
+            written += await shoot_contract(window, str(manifest["token"]), directory, mode)
+        written.append(await shoot_logs(window, directory / f"logs-{mode}.png"))
         error = directory / f"error-{mode}.png"
         await shoot_error(window, session, error)
         written.append(error)

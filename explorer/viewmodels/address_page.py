@@ -285,6 +285,11 @@ class AddressPageViewModel(PageViewModel):
 
     # -- tasks ---------------------------------------------------------------------------
 
+    def is_running(self, tool: str) -> bool:
+        """Tell whether a tool ("tokens", "slot", "read", "simulate", "scan", "chart") works."""
+        task = self._tools.get(tool)
+        return task is not None and not task.done()
+
     def _spawn(self, name: str, coro: Coroutine[Any, Any, None]) -> None:
         """Run a tool's coroutine, cancelling the tool's previous run."""
         old = self._tools.pop(name, None)
