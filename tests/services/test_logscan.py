@@ -430,7 +430,10 @@ def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -
     assert [log.block_number for log in logs] == list(range(0, 20_000, 100))
     spans = [end - start + 1 for start, end in sorted(ranges(node))]
     assert spans[:4] == [2000] * 4 and max(spans) > 2000
-    assert len(spans) <= 8 and splits == 0, (spans, splits)
+    # At worst one 8,000-block request, then the last 4,000 blocks shared by 4 free slots
+    # (when the others end before their callbacks run, as on a busy machine): 9 in all.
+    assert len(spans) <= 9 and splits == 0, (spans, splits)
+    assert min(spans[4:]) >= 1000, spans
 
 
 def answer_sparse(request: Recorded) -> Any:
