@@ -1,12 +1,63 @@
 #!/usr/bin/env bash
-# Build the PyInstaller folder and smoke-test it: the window, a subcommand, the devnet child.
+# Build the PyInstaller folder and smoke-test it headless: the window, the subcommands, a log
+# scan and a report over the devnet, and every screenshot of the window on the devnet (whose
+# child process is the frozen executable too), each checked against the same run from source.
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=../.venv
-"$VENV/bin/python" -m pip install -q "pyinstaller==6.22.3"
+PYINSTALLER_VERSION=6.22.3 # the newest 6.x on PyPI when this was last checked
+TRANSFER=0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef
+
+fail() { echo "packaging: FAILED: $*" >&2; exit 1; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+says() { local pattern=$1 output; shift; output=$("$@") && grep -q "$pattern" <<< "$output"; }
+
+"$VENV/bin/python" -m pip install -q "pyinstaller==$PYINSTALLER_VERSION"
+started=$(now)
 "$VENV/bin/pyinstaller" --noconfirm --clean --distpath dist --workpath build explorer.spec
+echo "packaging: built in $(since "$started") s; dist/explorer is $(du -sh dist/explorer | cut -f1)"
+
 EXE=dist/explorer/explorer
-QT_QPA_PLATFORM=offscreen "$EXE" --smoke-test
-"$EXE" rpc --help > /dev/null
-"$EXE" devnet --help > /dev/null
+SOURCE="$VENV/bin/explorer"
+SMOKE=build/smoke # kept after the run: frozen and source screenshots, outputs
+rm -rf "$SMOKE" && mkdir -p "$SMOKE/config"
+export QT_QPA_PLATFORM=offscreen
+export XDG_CONFIG_HOME="$PWD/$SMOKE/config" # fresh settings: no restored tabs, user's untouched
+# A warm snapshot cache (from earlier runs or tests) saves the ~65 s cold devnet build.
+export EXPLORER_DEVNET_CACHE="${EXPLORER_DEVNET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/explorer/devnet}"
+
+started=$(now)
+says "window 'Rootstock Explorer' opened" "$EXE" --smoke-test || fail "--smoke-test"
+echo "packaging: --smoke-test passed in $(since "$started") s"
+says "^usage: explorer rpc" "$EXE" rpc --help || fail "rpc --help"
+says "^usage: explorer devnet" "$EXE" devnet --help || fail "devnet --help"
+
+# The same command frozen and from source must print the same thing.
+both() {
+    local name=$1
+    shift
+    timeout 600 "$EXE" "$@" > "$SMOKE/$name.frozen" || fail "frozen: $*"
+    timeout 600 "$SOURCE" "$@" > "$SMOKE/$name.source" || fail "source: $*"
+    cmp -s "$SMOKE/$name.frozen" "$SMOKE/$name.source" || fail "$name differs from source: $*"
+}
+both logs.csv logs --network devnet --topic0 "$TRANSFER" --from 0 --to 3000 --format csv
+transfers=$(grep -c ',Transfer$' "$SMOKE/logs.csv.frozen") || fail "no Transfer logs"
+token=$(sed -n 2p "$SMOKE/logs.csv.frozen" | cut -d, -f4)
+both report.txt report --network devnet "$token"
+grep -q "Kind *Contract" "$SMOKE/report.txt.frozen" || fail "report of $token: not a contract"
+echo "packaging: logs (${transfers} Transfer logs) and report $token match the source run"
+
+screenshots() {
+    timeout 600 "$2" --devnet --screenshot "$SMOKE/$1" > "$SMOKE/$1.log" 2>&1 ||
+        fail "$1 --devnet --screenshot (see $SMOKE/$1.log)"
+}
+screenshots frozen "$EXE"
+screenshots source "$SOURCE"
+(cd "$SMOKE/frozen" && ls) > "$SMOKE/frozen.names"
+(cd "$SMOKE/source" && ls) > "$SMOKE/source.names"
+[ -s "$SMOKE/frozen.names" ] || fail "the frozen build wrote no screenshots"
+diff "$SMOKE/source.names" "$SMOKE/frozen.names" || fail "screenshot names differ from source"
+[ -z "$(find "$SMOKE/frozen" -name '*.png' -size -2k)" ] || fail "an empty-looking screenshot"
+echo "packaging: $(wc -l < "$SMOKE/frozen.names") screenshots in $SMOKE/frozen, as from source"
 echo "packaging: dist/explorer built and smoke-tested"
