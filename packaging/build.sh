@@ -18,6 +18,17 @@ started=$(now)
 "$VENV/bin/pyinstaller" --noconfirm --clean --distpath dist --workpath build explorer.spec
 echo "packaging: built in $(since "$started") s; dist/explorer is $(du -sh dist/explorer | cut -f1)"
 
+# A compiled module imported only from C (unseen by the analysis) leaves a package half-collected,
+# and some packages then fall back silently to slow pure Python: every one must be there.
+SITE=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+INTERNAL=dist/explorer/_internal
+compiled=$(cd "$SITE" && find . -name '*.so' ! -name '_test*' ! -path './PySide6/*' | cut -c3-)
+for module in $compiled; do
+    if [ -e "$INTERNAL/${module%%/*}" ] && [ ! -e "$INTERNAL/$module" ]; then
+        fail "$module was not collected (add it to hiddenimports in explorer.spec)"
+    fi
+done
+
 EXE=dist/explorer/explorer
 SOURCE="$VENV/bin/explorer"
 SMOKE=build/smoke # kept after the run: frozen and source screenshots, outputs
@@ -25,7 +36,8 @@ rm -rf "$SMOKE" && mkdir -p "$SMOKE/config"
 export QT_QPA_PLATFORM=offscreen
 export XDG_CONFIG_HOME="$PWD/$SMOKE/config" # fresh settings: no restored tabs, user's untouched
 # A warm snapshot cache (from earlier runs or tests) saves the ~65 s cold devnet build.
-export EXPLORER_DEVNET_CACHE="${EXPLORER_DEVNET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/explorer/devnet}"
+CACHE_HOME=${XDG_CACHE_HOME:-$HOME/.cache}
+export EXPLORER_DEVNET_CACHE="${EXPLORER_DEVNET_CACHE:-$CACHE_HOME/explorer/devnet}"
 
 started=$(now)
 says "window 'Rootstock Explorer' opened" "$EXE" --smoke-test || fail "--smoke-test"
