@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test lint typecheck pytest bench devnet clean
+.PHONY: run test lint typecheck pytest bench devnet package clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ bench: $(STAMP)
 
 devnet: $(STAMP)
 	$(BIN)/explorer devnet $(ARGS)
+
+package: $(STAMP)
+	packaging/build.sh
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
