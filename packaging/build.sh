@@ -45,6 +45,26 @@ echo "packaging: --smoke-test passed in $(since "$started") s"
 says "^usage: explorer rpc" "$EXE" rpc --help || fail "rpc --help"
 says "^usage: explorer devnet" "$EXE" devnet --help || fail "devnet --help"
 
+# TLS: the frozen client verifies with certifi's bundle (so it refuses a self-signed node; a
+# missing bundle would crash it), talks TLS to a node it is told to trust, and hides the key.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$SMOKE/tls-key.pem" -out "$SMOKE/tls-cert.pem" 2> /dev/null
+coproc NODE { "$VENV/bin/python" tls_node.py "$SMOKE/tls-cert.pem" "$SMOKE/tls-key.pem"; }
+node_pid=$NODE_PID node_in=${NODE[1]}
+read -r port <&"${NODE[0]}"
+url="https://127.0.0.1:$port/smoke-secret-key"
+refused=$(env -u SSL_CERT_FILE -u SSL_CERT_DIR "$EXE" rpc "$url" eth_blockNumber 2>&1) &&
+    fail "a self-signed node was trusted"
+grep -q "TLS handshake" <<< "$refused" || fail "self-signed node: $refused"
+answer=$(SSL_CERT_FILE="$SMOKE/tls-cert.pem" "$EXE" rpc "$url" eth_blockNumber 2>&1) ||
+    fail "trusted node: $answer"
+[ "$answer" = '"0x10"' ] || fail "trusted node answered $answer"
+grep -q smoke-secret-key <<< "$refused$answer" && fail "the API key was printed"
+exec {node_in}>&-
+wait "$node_pid"
+echo "packaging: TLS verified with certifi's bundle; a trusted node answered"
+
 # The same command frozen and from source must print the same thing.
 both() {
     local name=$1
