@@ -42,6 +42,13 @@ export EXPLORER_DEVNET_CACHE="${EXPLORER_DEVNET_CACHE:-$CACHE_HOME/explorer/devn
 started=$(now)
 says "window 'Rootstock Explorer' opened" "$EXE" --smoke-test || fail "--smoke-test"
 echo "packaging: --smoke-test passed in $(since "$started") s"
+if command -v xvfb-run > /dev/null; then # the X11 plugin and the libraries it loads
+    says "window 'Rootstock Explorer' opened" env QT_QPA_PLATFORM=xcb xvfb-run -a "$EXE" \
+        --smoke-test || fail "--smoke-test on X11 (xcb)"
+    echo "packaging: --smoke-test passed on X11 (xcb, under Xvfb)"
+else
+    echo "packaging: no xvfb-run here: the X11 (xcb) start was not tried"
+fi
 says "^usage: explorer rpc" "$EXE" rpc --help || fail "rpc --help"
 says "^usage: explorer devnet" "$EXE" devnet --help || fail "devnet --help"
 
