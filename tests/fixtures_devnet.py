@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import json
-import os
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
@@ -23,8 +22,7 @@ START_TIMEOUT = 280.0
 
 def devnet_cache_dir() -> Path:
     """The snapshot cache shared across test runs (EXPLORER_DEVNET_CACHE overrides it)."""
-    override = os.environ.get("EXPLORER_DEVNET_CACHE")
-    return Path(override) if override else default_cache_dir()
+    return default_cache_dir()
 
 
 class LoopThread:

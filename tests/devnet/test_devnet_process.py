@@ -15,7 +15,13 @@ import httpx
 import pytest
 from fixtures_devnet import LoopThread, devnet_cache_dir
 
-from explorer.devnet.process import DevnetOptions, DevnetProcess, DevnetStartError
+from explorer.devnet.process import (
+    CACHE_VARIABLE,
+    DevnetOptions,
+    DevnetProcess,
+    DevnetStartError,
+    default_cache_dir,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -157,3 +163,12 @@ def pid_alive(pid: int) -> bool:
 def test_stop_before_start_is_harmless() -> None:
     """Stopping a devnet that never started does nothing."""
     assert asyncio.run(DevnetProcess().stop()) is None
+
+
+def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """EXPLORER_DEVNET_CACHE points the app, the CLI and a frozen build at a snapshot cache;
+    without it the cache is the user's cache directory."""
+    monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))
+    assert default_cache_dir() == tmp_path
+    monkeypatch.delenv(CACHE_VARIABLE)
+    assert default_cache_dir().name == "devnet" and default_cache_dir() != tmp_path
