@@ -20,7 +20,7 @@ from explorer.rpc.endpoint import Endpoint
 CALLS = 2400
 IN_FLIGHT = 16
 ROUNDS = 2
-RESPONDER = Path(__file__).with_name("rpc_responder.py")
+RESPONDER = Path(__file__).with_name("_rpc_responder.py")
 
 Job = Callable[[int], Awaitable[object]]
 
