@@ -5,7 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=../.venv
-PYINSTALLER_VERSION=6.22.3 # the newest 6.x on PyPI when this was last checked
 TRANSFER=0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef
 
 fail() { echo "packaging: FAILED: $*" >&2; exit 1; }
@@ -13,7 +12,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 says() { local pattern=$1 output; shift; output=$("$@") && grep -q "$pattern" <<< "$output"; }
 
-"$VENV/bin/python" -m pip install -q "pyinstaller==$PYINSTALLER_VERSION"
+[ -x "$VENV/bin/pyinstaller" ] || fail "no $VENV/bin/pyinstaller: run make package (it sets up .venv)"
 started=$(now)
 "$VENV/bin/pyinstaller" --noconfirm --clean --distpath dist --workpath build explorer.spec
 echo "packaging: built in $(since "$started") s; dist/explorer is $(du -sh dist/explorer | cut -f1)"
