@@ -13,16 +13,21 @@ REPO = Path(__file__).resolve().parents[2]
 MISSING = "0x" + "ab" * 32
 
 
-def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run `explorer report` with the devnet's URL; the key must appear nowhere."""
-    done = subprocess.run(
-        [sys.executable, "-m", "explorer", "report", *args, "--endpoint", devnet.url("testnet")],
+def explorer(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `explorer ARGS` as a process from the repository."""
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", *args],
         capture_output=True,
         text=True,
         cwd=REPO,
         env=dict(os.environ),
         timeout=120,
     )
+
+
+def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `explorer report` with the devnet's URL; the key must appear nowhere."""
+    done = explorer("report", *args, "--endpoint", devnet.url("testnet"))
     assert devnet.key not in done.stdout and devnet.key not in done.stderr
     assert "Traceback" not in done.stderr
     return done
@@ -70,13 +75,7 @@ def test_not_found_and_invalid_input_exit_codes(devnet: Any) -> None:
 def test_wrong_key_is_an_auth_error_without_the_key(devnet: Any) -> None:
     """A refused key is a remote error (exit 3) whose message does not repeat the key."""
     wrong = devnet.base("testnet") + "/this-key-is-wrong-0123456789"
-    done = subprocess.run(
-        [sys.executable, "-m", "explorer", "report", "latest", "--endpoint", wrong],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=120,
-    )
+    done = explorer("report", "latest", "--endpoint", wrong)
     assert done.returncode == 3
     assert "auth" in done.stderr
     assert "this-key-is-wrong-0123456789" not in done.stderr + done.stdout
@@ -85,22 +84,8 @@ def test_wrong_key_is_an_auth_error_without_the_key(devnet: Any) -> None:
 def test_argument_errors_do_not_echo_the_key() -> None:
     """An argument error names the bad argument but masks a key found in the command line."""
     secret = "this-secret-key-0123456789abcdef"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "explorer",
-            "report",
-            "latest",
-            "--endpoint",
-            f"https://rpc.example/{secret}",
-            f"https://rpc.example/{secret}",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-    )
+    url = f"https://rpc.example/{secret}"
+    done = explorer("report", "latest", "--endpoint", url, url)
     assert done.returncode == 2
     assert "unrecognized arguments" in done.stderr
     assert secret not in done.stderr + done.stdout
