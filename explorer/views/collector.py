@@ -7,7 +7,8 @@ import gc
 from PySide6.QtCore import QObject, QTimer
 
 YOUNG_EVERY_MS = 20  # short pauses: 100 ms of a busy scan leaves 10-17 ms of young objects to walk
-FULL_EVERY = 1500  # young collections between two full ones (30 s)
+FULL_EVERY_MS = 30_000
+FULL_EVERY = FULL_EVERY_MS // YOUNG_EVERY_MS  # young collections between two full ones
 
 
 class MainThreadCollector(QObject):
