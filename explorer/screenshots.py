@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer.rpc.endpoint import Endpoint
+from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.logs import ScanState
@@ -22,7 +23,6 @@ from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 
 MISSING_HASH = "0x" + "ab" * 32
-TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 
 
 def dark_palette() -> QPalette:
@@ -167,7 +167,7 @@ async def shoot_logs(window: MainWindow, path: Path) -> Path:
     await settle(window)
     view = window.tabs.currentWidget()
     if isinstance(view, LogsView):
-        view.inputs["topic0"].setText(TRANSFER)
+        view.inputs["topic0"].setText(TRANSFER_TOPIC)
         view.inputs["from_block"].setText("0")
         view.on_start()
         await wait_for(lambda: view.model.state is not ScanState.RUNNING, 120)
