@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer.rpc.endpoint import Endpoint
@@ -21,38 +20,9 @@ from explorer.views.address_view import AddressView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
+from explorer.views.theme import dark_palette
 
 MISSING_HASH = "0x" + "ab" * 32
-
-
-def dark_palette() -> QPalette:
-    """Return a dark palette (Fusion-style colours)."""
-    palette = QPalette()
-    colours = {
-        QPalette.ColorRole.Window: "#202124",
-        QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#171717",
-        QPalette.ColorRole.AlternateBase: "#2a2b2e",
-        QPalette.ColorRole.Text: "#e8eaed",
-        QPalette.ColorRole.Button: "#2d2e31",
-        QPalette.ColorRole.ButtonText: "#e8eaed",
-        QPalette.ColorRole.Highlight: "#3d6fb4",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.ToolTipBase: "#2d2e31",
-        QPalette.ColorRole.ToolTipText: "#e8eaed",
-        QPalette.ColorRole.PlaceholderText: "#9aa0a6",
-        QPalette.ColorRole.Link: "#8ab4f8",
-        QPalette.ColorRole.Mid: "#3c4043",
-        QPalette.ColorRole.Midlight: "#3c4043",
-    }
-    for role, colour in colours.items():
-        palette.setColor(role, QColor(colour))
-    disabled = QPalette.ColorGroup.Disabled
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
-        palette.setColor(disabled, role, QColor("#80868b"))
-    palette.setColor(disabled, QPalette.ColorRole.ButtonText, QColor("#6b7075"))
-    palette.setColor(disabled, QPalette.ColorRole.Button, QColor("#242528"))
-    return palette
 
 
 def interesting_block(manifest: dict[str, Any]) -> int:

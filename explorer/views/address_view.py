@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -13,7 +11,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QProgressBar,
@@ -32,27 +29,11 @@ from explorer.services.contracts import SPEC_RULE
 from explorer.viewmodels.address_page import ARCHIVE_CAVEAT, AddressPageViewModel
 from explorer.viewmodels.tx_table import ROUTE_ROLE
 from explorer.views.charts import Chart
-from explorer.views.document_view import plain_label
 from explorer.views.page_view import PageView
+from explorer.views.theme import monospace, plain_label
 from explorer.views.widgets import LinkLabel
 
 PASTED_ABI = "Pasted ABI"
-
-
-def wrapped(text: str) -> QLabel:
-    """Return a word-wrapped plain-text label."""
-    label = plain_label(text)
-    label.setWordWrap(True)
-    return label
-
-
-W = TypeVar("W", bound=QWidget)
-
-
-def mono(widget: W) -> W:
-    """Give a widget the fixed-width system font."""
-    widget.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    return widget
 
 
 def button(text: str, slot: object) -> QPushButton:
@@ -84,7 +65,7 @@ class AddressView(PageView):
         self.tokens_tab = self._tokens_tab()
         self.code_view = QPlainTextEdit()
         self.code_view.setReadOnly(True)
-        mono(self.code_view)
+        monospace(self.code_view)
         self.contract_tab = scrolled(self._contract_tab())
         self.activity_tab = self._activity_tab()
         self.charts_tab = self._charts_tab()
@@ -140,7 +121,7 @@ class AddressView(PageView):
         """Balances of known and added tokens, with a field to add one."""
         widget = QWidget()
         layout = QVBoxLayout(widget)
-        self.tokens_status = wrapped("")
+        self.tokens_status = plain_label(wrap=True)
         self.tokens_table = QTableWidget(0, 4)
         self.tokens_table.setHorizontalHeaderLabels(["Token", "Balance", "Contract", "Standard"])
         self.tokens_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -233,14 +214,14 @@ class AddressView(PageView):
             self.slot_edit.setItemData(
                 self.slot_edit.count() - 1, name, Qt.ItemDataRole.ToolTipRole
             )
-        mono(self.slot_edit)
+        monospace(self.slot_edit)
         self.slot_presets = plain_label(
             "Pre-filled: slot 0 and the EIP-1967 implementation, admin and beacon slots.",
             selectable=False,
         )
         self.slot_block = QLineEdit()
         self.slot_block.setPlaceholderText("latest")
-        self.slot_result = mono(wrapped(""))
+        self.slot_result = monospace(plain_label(wrap=True))
         self.slot_link = LinkLabel("")
         self.slot_link.link_activated.connect(self.link_activated)
         form.addRow(self.slot_presets)
@@ -279,7 +260,7 @@ class AddressView(PageView):
         self.input_edits: list[QLineEdit] = []
         self.read_block = QLineEdit()
         self.read_block.setPlaceholderText("latest")
-        self.read_result = mono(wrapped(""))
+        self.read_result = monospace(plain_label(wrap=True))
         layout.addLayout(choice)
         layout.addWidget(self.abi_text)
         layout.addWidget(self.functions_status)
@@ -335,7 +316,7 @@ class AddressView(PageView):
         """Simulate a call object: eth_call and eth_estimateGas side by side."""
         box = QGroupBox("Simulate a call (eth_call + eth_estimateGas)")
         form = QFormLayout(box)
-        form.addRow(wrapped(SPEC_RULE))
+        form.addRow(plain_label(SPEC_RULE, wrap=True))
         self.sim_edits: dict[str, QLineEdit] = {}
         hints = {
             "to": "this address (or another contract)",
@@ -351,7 +332,7 @@ class AddressView(PageView):
             self.sim_edits[name] = edit
             form.addRow(f"{name}:", edit)
         form.addRow(button("Simulate", self.on_simulate))
-        self.sim_result = mono(wrapped(""))
+        self.sim_result = monospace(plain_label(wrap=True))
         form.addRow(self.sim_result)
         return box
 
@@ -403,9 +384,10 @@ class AddressView(PageView):
             controls.addWidget(item)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
-        self.scan_status = wrapped(
+        self.scan_status = plain_label(
             "The service has no address index: activity is found by scanning logs "
-            "(token transfers, events) or whole blocks (transactions) over a range."
+            "(token transfers, events) or whole blocks (transactions) over a range.",
+            wrap=True,
         )
         self.activity_table = QTableView()
         self.activity_table.setModel(self.address_model.activity)
@@ -459,7 +441,7 @@ class AddressView(PageView):
         self.activity_chart = Chart("Activity per block range (last scan)", kind="bars")
         self.activity_chart.empty_text = "Run a scan in the Activity tab."
         layout.addLayout(row)
-        layout.addWidget(wrapped(ARCHIVE_CAVEAT))
+        layout.addWidget(plain_label(ARCHIVE_CAVEAT, wrap=True))
         layout.addWidget(self.balance_chart, 1)
         layout.addWidget(self.activity_chart, 1)
         return widget

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 from explorer.services.labels import MAX_LABEL, ImportReport
 from explorer.services.routes import Page, Route
 from explorer.viewmodels.labels import ROUTE_ROLE, LabelsViewModel
+from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
-from explorer.views.widgets.links import plain_label
 from explorer.views.widgets.menus import set_entity_actions
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ class BookmarksView(QDockWidget):
             self.export_button,
         ):
             buttons.addWidget(button)
-        self.message_label = plain_label("")
+        self.message_label = plain_label("", selectable=False)
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.tabs, 1)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -15,35 +14,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.viewmodels.document import Document, Field, Kind, Tone
+from explorer.viewmodels.document import Document, Field, Kind
+from explorer.views.theme import monospace, plain_label, tone_palette
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.value import LinkedValue
 
-TONE_COLOURS = {Tone.GOOD: "#1a7f37", Tone.BAD: "#cf222e", Tone.WAITING: "#9a6700"}
 MONO_KINDS = {Kind.ADDRESS, Kind.TX_HASH, Kind.BLOCK, Kind.HASH, Kind.HEX}
 MAX_INLINE_HEX = 200
-
-
-def plain_label(text: str, *, selectable: bool = True) -> QLabel:
-    """Return a label that shows text literally (never rich text)."""
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    if selectable:
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
-
-
-def tone_palette(label: QLabel, tone: Tone) -> None:
-    """Colour a label by its tone through the palette (works in light and dark)."""
-    colour = TONE_COLOURS.get(tone)
-    palette = label.palette()
-    if colour is not None:
-        palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
-    elif tone is Tone.MUTED:
-        palette.setColor(
-            QPalette.ColorRole.WindowText, palette.color(QPalette.ColorRole.PlaceholderText)
-        )
-    label.setPalette(palette)
 
 
 def same_shape(first: Document, second: Document) -> bool:
@@ -191,7 +168,7 @@ class DocumentView(QWidget):
             label = plain_label(item.text)
         label.setWordWrap(item.kind not in MONO_KINDS)
         if item.kind in MONO_KINDS:
-            label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            monospace(label)
         if item.tooltip:
             label.setToolTip(item.tooltip)
         tone_palette(label, item.tone)
@@ -211,7 +188,7 @@ def raw_json_box() -> QPlainTextEdit:
     """Return an empty read-only box for a page's raw JSON."""
     box = QPlainTextEdit()
     box.setReadOnly(True)
-    box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    monospace(box)
     box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
     return box
 

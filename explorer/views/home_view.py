@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QVBoxL
 
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.tx_table import ROUTE_ROLE
-from explorer.views.document_view import plain_label
+from explorer.views.theme import plain_label
 
 HINT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -21,8 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.viewmodels.document import Tone
 from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.views.theme import tone_colour
 
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
@@ -38,12 +40,6 @@ FIELD_ROWS = (
     ("from_block", "From", "block number or earliest (default: earliest)"),
     ("to_block", "To", "block number or latest (default: latest)"),
 )
-
-
-def message_color(palette: QPalette) -> QColor:
-    """Return a red that reads well on the palette's window color."""
-    dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
-    return QColor("#ff8a80" if dark else "#c62828")
 
 
 class LogsView(QWidget):
@@ -90,7 +86,7 @@ class LogsView(QWidget):
         """Build the query builder: a line edit and an inline message per field."""
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        color = message_color(self.palette()).name()
+        color = tone_colour(Tone.BAD, self.palette()).name()
         for name, label, hint in FIELD_ROWS:
             edit = QLineEdit()
             edit.setPlaceholderText(hint)
@@ -225,7 +221,7 @@ class LogsView(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         """Recolor the field messages when the palette changes (light/dark)."""
         if event.type() == QEvent.Type.PaletteChange:
-            color = message_color(self.palette()).name()
+            color = tone_colour(Tone.BAD, self.palette()).name()
             for label in self.messages.values():
                 label.setStyleSheet(f"color: {color};")
         super().changeEvent(event)

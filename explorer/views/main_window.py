@@ -27,11 +27,11 @@ from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.address_view import AddressView
-from explorer.views.document_view import plain_label, tone_palette
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import network_combo
+from explorer.views.theme import plain_label, tone_palette
 
 TITLE = "Rootstock Explorer"
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)

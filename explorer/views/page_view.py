@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 from explorer.services.routes import Page
 from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.tx_table import ROUTE_ROLE, Column
-from explorer.views.document_view import DocumentView, plain_label, raw_json_box, raw_json_text
+from explorer.views.document_view import DocumentView, raw_json_box, raw_json_text
+from explorer.views.theme import plain_label
 
 
 class AmountDelegate(QStyledItemDelegate):

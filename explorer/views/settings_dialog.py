@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,13 +18,13 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from explorer.services.networks import GET_A_KEY, Network, NetworkKind
+from explorer.viewmodels.document import Tone
 from explorer.viewmodels.networks import (
     ConnectionReport,
     FormErrors,
@@ -33,26 +32,18 @@ from explorer.viewmodels.networks import (
     NetworksViewModel,
     split_pasted_key,
 )
-from explorer.views.widgets.links import plain_label, plain_tooltip
+from explorer.views.theme import plain_label, plain_tooltip, tone_palette
 
 NEW_NAME = "New endpoint"
 CUSTOM_ABOUT = (
     "Your own endpoint. A key pasted at the end of the URL is moved to the API key field."
 )
 URL_FORMS = ("{base}/<KEY>", "{base}/v2/<KEY>")
-_TONES = {True: ("#1a7f37", "#3fb950"), False: ("#cf222e", "#ff7b72")}
 
 
 def tone(label: QLabel, good: bool | None) -> None:
-    """Colour a label green (good), red (bad) or muted (None), readable on light and dark."""
-    palette = label.palette()
-    dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
-    if good is None:
-        colour = palette.color(QPalette.ColorRole.PlaceholderText)
-    else:
-        colour = QColor(_TONES[good][1 if dark else 0])
-    palette.setColor(QPalette.ColorRole.WindowText, colour)
-    label.setPalette(palette)
+    """Colour a label green (good), red (bad) or muted (None)."""
+    tone_palette(label, Tone.MUTED if good is None else Tone.GOOD if good else Tone.BAD)
 
 
 def describe(network: Network) -> str:
@@ -126,12 +117,12 @@ class SettingsDialog(QDialog):
         panel = QWidget()
         column = QVBoxLayout(panel)
         column.setContentsMargins(12, 0, 0, 0)
-        self.title = plain_label()
+        self.title = plain_label(selectable=False)
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.25)
         self.title.setFont(font)
-        self.about = self._wrapped()
+        self.about = plain_label(wrap=True, selectable=False)
         tone(self.about, None)
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
@@ -170,13 +161,13 @@ class SettingsDialog(QDialog):
         self._add_row("public", "", self.public_check)
         self._add_row("chain_id", "Expected chain id", self.chain_edit)
         self._add_row("insecure", "", self.insecure_check)
-        self.endpoint_label = plain_label()
+        self.endpoint_label = plain_label(selectable=False)
         self._add_row("endpoint", "Requests go to", self.endpoint_label)
-        self.hint = self._wrapped(GET_A_KEY)
+        self.hint = plain_label(GET_A_KEY, wrap=True, selectable=False)
         tone(self.hint, None)
         self.form.addRow(self.hint)
         self.test_button = QPushButton("Test connection")
-        self.test_result = self._wrapped()
+        self.test_result = plain_label(wrap=True, selectable=False)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -191,19 +182,9 @@ class SettingsDialog(QDialog):
         self._connect_fields()
         return panel
 
-    @staticmethod
-    def _wrapped(text: str = "") -> QLabel:
-        """Return a plain-text label that wraps."""
-        label = plain_label(text)
-        label.setWordWrap(True)
-        policy = label.sizePolicy()  # keeps the height-for-width flag that word wrap set
-        policy.setHorizontalPolicy(QSizePolicy.Policy.Expanding)
-        label.setSizePolicy(policy)
-        return label
-
     def _add_row(self, field: str, caption: str, widget: QWidget) -> None:
         """Add a field with its (hidden) error line just below it."""
-        error = self._wrapped()
+        error = plain_label(wrap=True, selectable=False)
         error.setVisible(False)
         tone(error, False)
         cell = QWidget()
@@ -212,7 +193,7 @@ class SettingsDialog(QDialog):
         stack.setSpacing(2)
         stack.addWidget(widget)
         stack.addWidget(error)
-        self.form.addRow(plain_label(caption), cell)
+        self.form.addRow(plain_label(caption, selectable=False), cell)
         self.errors[field] = error
         self._rows[field] = cell
 

@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QWidget
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.known import known_label
-from explorer.views.widgets.links import LinkLabel, plain_tooltip
+from explorer.views.theme import plain_tooltip
+from explorer.views.widgets.links import LinkLabel
 from explorer.views.widgets.value import LinkedValue
 
 

@@ -6,7 +6,8 @@ from typing import Literal
 
 from PySide6.QtWidgets import QWidget
 
-from explorer.views.widgets.links import ElidedLinkLabel, plain_tooltip
+from explorer.views.theme import plain_tooltip
+from explorer.views.widgets.links import ElidedLinkLabel
 from explorer.views.widgets.value import LinkedValue
 
 HashKind = Literal["tx", "block"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -16,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.views.widgets.links import CopyButton, plain_label
+from explorer.views.theme import monospace, plain_label
+from explorer.views.widgets.links import CopyButton
 from explorer.views.widgets.menus import build_context_menu, copy_to_clipboard
 
 Mode = Literal["words", "rows"]
@@ -70,7 +70,7 @@ class HexViewer(QWidget):
         self._data = b""
         self._mode: Mode = mode
         self._selector = selector
-        self.size_label = plain_label()
+        self.size_label = plain_label(selectable=False)
         self.words_button = self._mode_button("32-byte words", "words")
         self.rows_button = self._mode_button("16-byte rows", "rows")
         group = QButtonGroup(self)
@@ -86,7 +86,7 @@ class HexViewer(QWidget):
         self.view = QPlainTextEdit()
         self.view.setReadOnly(True)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        monospace(self.view)
         self.view.setPlaceholderText("No data (0x)")
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(

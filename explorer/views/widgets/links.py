@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import functools
-import html
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QEnterEvent,
-    QFontDatabase,
     QFontMetrics,
     QIcon,
     QKeyEvent,
@@ -23,26 +21,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QWidget
 
 from explorer.views.widgets.menus import copy_to_clipboard
-
-
-def monospace_font_for(widget: QWidget) -> None:
-    """Give a widget the system's fixed-width font at its current point size."""
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    font.setPointSizeF(widget.font().pointSizeF())
-    widget.setFont(font)
-
-
-def plain_tooltip(text: str) -> str:
-    """Return a tooltip that shows text literally (Qt would guess rich text from tags)."""
-    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
-
-
-def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
-    """Return a QLabel that shows text literally (never rich text)."""
-    label = QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
-    return label
 
 
 class LinkLabel(QLabel):

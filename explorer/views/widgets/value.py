@@ -6,7 +6,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QSizePolicy, QWidget
 
-from explorer.views.widgets.links import CopyButton, LinkLabel, monospace_font_for, plain_label
+from explorer.views.theme import monospace, plain_label
+from explorer.views.widgets.links import CopyButton, LinkLabel
 from explorer.views.widgets.menus import build_context_menu, copy_to_clipboard
 
 TAG_STYLE = (
@@ -29,7 +30,7 @@ class LinkedValue(QWidget):
         """Lay out link, tag and copy button; `what` names the value in tooltips."""
         super().__init__(parent)
         self.link = link
-        monospace_font_for(link)
+        monospace(link)
         link.link_activated.connect(self.link_activated)
         self._tag: QLabel | None = None  # made when first needed: most values have none
         self.copy_button = CopyButton(what)
@@ -90,6 +91,6 @@ class LinkedValue(QWidget):
 
 def tag_label(text: str) -> QLabel:
     """Return a standalone tag label in the shared style."""
-    label = plain_label(text)
+    label = plain_label(text, selectable=False)
     label.setStyleSheet(TAG_STYLE)
     return label
