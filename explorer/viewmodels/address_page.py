@@ -55,7 +55,7 @@ from explorer.viewmodels.address_document import AddressFacts, address_document,
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.document import Document
 from explorer.viewmodels.page import PageViewModel
-from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.viewmodels.roles import ROUTE_ROLE
 
 BATCH = 500
 DISASSEMBLY_LINES = 20_000
@@ -174,7 +174,7 @@ class ActivityTableModel(BatchedTableModel):
         return f"{format_units(item.amount, unit[0])} {unit[1]}".rstrip()
 
     @staticmethod
-    def _route(item: ActivityItem, column: int) -> str | None:
+    def _route(item: ActivityItem, column: int) -> Route | None:
         """Return the route a cell links to."""
         routes: dict[int, Route | None] = {
             0: block_route(item.block),
@@ -182,8 +182,7 @@ class ActivityTableModel(BatchedTableModel):
             3: address_route(item.counterparty) if item.counterparty else None,
             4: address_route(item.contract) if item.contract else None,
         }
-        route = routes.get(column)
-        return str(route) if route else None
+        return routes.get(column)
 
 
 class AddressPageViewModel(PageViewModel):
@@ -224,7 +223,7 @@ class AddressPageViewModel(PageViewModel):
         self.tokens_status = ""
         self.functions: tuple[AbiFunction, ...] = ()
         self.results: dict[str, str] = {"slot": "", "read": "", "simulate": "", "functions": ""}
-        self.slot_link: str | None = None
+        self.slot_link: Route | None = None
         self.activity = ActivityTableModel(session.network.chain_id, self)
         self.scan_kind = ActivityKind.TRANSFERS
         self.scan_range: tuple[int, int] | None = None
@@ -304,7 +303,7 @@ class AddressPageViewModel(PageViewModel):
             task.cancel()
         self._tools.clear()
 
-    def _say(self, tool: str, text: str, link: str | None = None) -> None:
+    def _say(self, tool: str, text: str, link: Route | None = None) -> None:
         """Publish a tool's result text."""
         self.results[tool] = text
         if tool == "slot":
@@ -412,7 +411,7 @@ class AddressPageViewModel(PageViewModel):
             lines.append(
                 f"as an address: {to_checksum_address(address, self.session.network.chain_id)}"
             )
-        self._say("slot", "\n".join(lines), str(address_route(address)) if address else None)
+        self._say("slot", "\n".join(lines), address_route(address) if address else None)
 
     # -- read contract -------------------------------------------------------------------
 

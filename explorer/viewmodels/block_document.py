@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from explorer.chain.mergemining import MergeMiningReport, verify_merge_mining
 from explorer.chain.records import Block
+from explorer.services.routes import block_route
 from explorer.viewmodels import format as fmt
 from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
 
@@ -67,7 +68,7 @@ def _neighbour_fields(block: Block, head: int | None) -> tuple[Field, Field]:
         previous = (
             fmt.block_field(PREVIOUS, head)
             if head is not None
-            else Field(PREVIOUS, "latest", Kind.BLOCK, link="block/latest")
+            else Field(PREVIOUS, "latest", Kind.BLOCK, link=block_route("latest"))
         )
         return previous, fmt.text_field(NEXT, "— (not mined yet)", Tone.MUTED)
     number = block.number or 0

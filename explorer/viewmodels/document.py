@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer.services.routes import Route
+
 
 class Kind(enum.Enum):
     """How a field's value is shown (and which display widget shows it)."""
@@ -41,7 +43,7 @@ class Field:
     value: Any = None
     tooltip: str = ""
     tone: Tone = Tone.NORMAL
-    link: str | None = None
+    link: Route | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the field as JSON-ready data."""
@@ -53,7 +55,7 @@ class Field:
         if self.tone is not Tone.NORMAL:
             data["tone"] = self.tone.value
         if self.link:
-            data["link"] = self.link
+            data["link"] = str(self.link)
         return data
 
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_gwei, format_rbtc
+from explorer.services.routes import address_route, block_route, tx_route
 from explorer.viewmodels.document import Field, Kind, Tone
 
 
@@ -63,14 +64,14 @@ def address_field(
         return Field(label, empty, Kind.TEXT, tone=Tone.MUTED)
     shown = to_checksum_address(address, chain_id)
     text = f"{shown} ({name})" if name else shown
-    return Field(label, text, Kind.ADDRESS, address, link=f"address/{address}")
+    return Field(label, text, Kind.ADDRESS, address, link=address_route(address))
 
 
 def hash_field(label: str, value: str | None, kind: Kind, empty: str = "—") -> Field:
     """Return a hash field linking to its transaction or block when kind says so."""
     if value is None:
         return Field(label, empty, Kind.TEXT, tone=Tone.MUTED)
-    link = {Kind.TX_HASH: f"tx/{value}", Kind.BLOCK: f"block/{value}"}.get(kind)
+    link = {Kind.TX_HASH: tx_route(value), Kind.BLOCK: block_route(value)}.get(kind)
     return Field(label, value, kind, value, link=link)
 
 
@@ -78,7 +79,7 @@ def block_field(label: str, number: int | None, empty: str = "pending") -> Field
     """Return a block-number field linking to the block."""
     if number is None:
         return Field(label, empty, Kind.TEXT, tone=Tone.WAITING)
-    return Field(label, f"{number:,}", Kind.BLOCK, number, link=f"block/{number}")
+    return Field(label, f"{number:,}", Kind.BLOCK, number, link=block_route(number))
 
 
 def gas_used_text(used: int, limit: int) -> str:

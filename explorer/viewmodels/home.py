@@ -20,9 +20,10 @@ from explorer.chain.known import known_label
 from explorer.chain.records import Block
 from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
+from explorer.services.routes import block_route
 from explorer.services.session import Session
 from explorer.viewmodels.format import age
-from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.viewmodels.roles import ROUTE_ROLE
 
 LATEST = 12
 HEADERS = ("Block", "Age", "Transactions", "Miner", "Gas used", "Paid fees")
@@ -66,7 +67,7 @@ class LatestBlocksModel(QAbstractTableModel):
             return None
         block = self.blocks[index.row()]
         if role == ROUTE_ROLE:
-            return f"block/{block.number}"
+            return None if block.number is None else block_route(block.number)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(block, index.column())
         return None

@@ -37,10 +37,11 @@ from explorer.services.labels import (
     export_text,
     read_import_file,
 )
+from explorer.services.routes import Route, address_route
+from explorer.viewmodels.roles import ROUTE_ROLE
 
 T = TypeVar("T")
 Index = QModelIndex | QPersistentModelIndex
-ROUTE_ROLE = Qt.ItemDataRole.UserRole + 1
 EXPECTED = (LabelStoreError, ImportFormatError, ValueError, OSError)
 NOT_OPEN = "Labels and bookmarks are not available until a network is open."
 
@@ -77,8 +78,10 @@ class BookmarksModel(QAbstractListModel):
         bookmark = self._bookmarks[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return bookmark.title
-        if role in (Qt.ItemDataRole.ToolTipRole, ROUTE_ROLE):
+        if role == Qt.ItemDataRole.ToolTipRole:
             return bookmark.route
+        if role == ROUTE_ROLE:
+            return Route.parse(bookmark.route)
         return None
 
 
@@ -126,7 +129,7 @@ class LabelsTableModel(QAbstractTableModel):
             return None
         address, label = self._rows[index.row()]
         if role == ROUTE_ROLE:
-            return f"address/{address}"
+            return address_route(address)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return label if index.column() == 0 else to_checksum_address(address, self._chain_id)
         return None
@@ -186,10 +189,10 @@ class LabelsViewModel(QObject):
         """Return how many addresses have a label."""
         return len(self._labels)
 
-    def is_bookmarked(self, route: str) -> bool:
+    def is_bookmarked(self, route: Route) -> bool:
         """Tell whether a route is bookmarked."""
         try:
-            canonical = canonical_route(route)
+            canonical = canonical_route(str(route))
         except ValueError:
             return False
         return any(b.route == canonical for b in self.bookmarks.bookmarks())
@@ -207,11 +210,11 @@ class LabelsViewModel(QObject):
         """Save an address's label (empty text removes it)."""
         return self._spawn(self._set_label(address, text))
 
-    def add_bookmark(self, route: str, title: str | None = None) -> asyncio.Task[None]:
+    def add_bookmark(self, route: Route, title: str | None = None) -> asyncio.Task[None]:
         """Bookmark a route (with a default title), or retitle its bookmark."""
         return self._spawn(self._save_bookmark(route, title))
 
-    def remove_bookmark(self, route: str) -> asyncio.Task[None]:
+    def remove_bookmark(self, route: Route) -> asyncio.Task[None]:
         """Remove a route's bookmark."""
         return self._spawn(self._remove_bookmark(route))
 
@@ -301,10 +304,10 @@ class LabelsViewModel(QObject):
         await store.set_label(canonical, text)
         await self._reload(store)
 
-    async def _save_bookmark(self, route: str, title: str | None) -> None:
+    async def _save_bookmark(self, route: Route, title: str | None) -> None:
         """Write a bookmark, then update the list."""
         store = self._current()
-        canonical = canonical_route(route)
+        canonical = canonical_route(str(route))
         text = clean_text(title or "", MAX_TITLE, "title") or default_title(
             canonical, self.chain_id
         )
@@ -313,10 +316,10 @@ class LabelsViewModel(QObject):
         await store.save_bookmark(Bookmark(canonical, text, created))
         await self._reload(store)
 
-    async def _remove_bookmark(self, route: str) -> None:
+    async def _remove_bookmark(self, route: Route) -> None:
         """Delete a bookmark, then update the list."""
         store = self._current()
-        await store.remove_bookmark(canonical_route(route))
+        await store.remove_bookmark(canonical_route(str(route)))
         await self._reload(store)
 
     async def _export(self, path: Path) -> str:

@@ -35,9 +35,10 @@ from explorer.services.logscan import (
     ScanProgress,
     csv_fields,
 )
+from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.batched_table import BatchedTableModel
-from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.viewmodels.roles import ROUTE_ROLE
 
 BATCH = 1000
 CACHE_ROWS = 1024
@@ -232,14 +233,14 @@ class LogTableModel(BatchedTableModel):
         tips = (block, tx, index, address, event, full, *topics, data)
         return _Shown(log, cells, tuple(tip or None for tip in tips))
 
-    def _route(self, log: Log, column: Column) -> str | None:
+    def _route(self, log: Log, column: Column) -> Route | None:
         """Return where a click on a cell leads."""
         if column is Column.BLOCK and log.block_number is not None:
-            return f"block/{log.block_number}"
+            return block_route(log.block_number)
         if column is Column.ADDRESS:
-            return f"address/{log.address}"
+            return address_route(log.address)
         if column is Column.TX and log.transaction_hash:
-            return f"tx/{log.transaction_hash}"
+            return tx_route(log.transaction_hash)
         return None
 
     def export_json(self, path: Path) -> int:

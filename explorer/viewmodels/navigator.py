@@ -47,16 +47,16 @@ class Navigator(QObject):
     """The open tabs and the current one.
 
     Signals:
-        tab_opened(int, str): a tab was added at an index, showing a route.
+        tab_opened(int, Route): a tab was added at an index, showing a route.
         tab_closed(int): the tab at an index was closed.
         current_changed(int): another tab became current.
-        route_changed(int, str): the tab at an index now shows another route.
+        route_changed(int, Route): the tab at an index now shows another route.
     """
 
-    tab_opened = Signal(int, str)
+    tab_opened = Signal(int, object)
     tab_closed = Signal(int)
     current_changed = Signal(int)
-    route_changed = Signal(int, str)
+    route_changed = Signal(int, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -85,7 +85,7 @@ class Navigator(QObject):
         """Open a tab at the end showing route; return its index."""
         self._tabs.append(History(route))
         index = len(self._tabs) - 1
-        self.tab_opened.emit(index, str(route))
+        self.tab_opened.emit(index, route)
         if activate or self._current < 0:
             self.set_current(index)
         return index
@@ -119,7 +119,7 @@ class Navigator(QObject):
         before = history.current
         history.go(route)
         if history.current != before:
-            self.route_changed.emit(self._current, str(history.current))
+            self.route_changed.emit(self._current, history.current)
 
     def back(self) -> bool:
         """Go back in the current tab."""
@@ -136,7 +136,7 @@ class Navigator(QObject):
         history = self._tabs[self._current]
         if not move(history):
             return False
-        self.route_changed.emit(self._current, str(history.current))
+        self.route_changed.emit(self._current, history.current)
         return True
 
     def routes(self) -> list[str]:

@@ -18,12 +18,12 @@ class SearchViewModel(QObject):
     """Turns search text into a route.
 
     Signals:
-        navigate(str, bool): open a route (text form), in a new tab or not.
+        navigation_requested(Route, bool): open a route, in a new tab or not.
         message_changed(str): an inline message under the search bar ('' to clear).
         busy_changed(bool): a search is being resolved over the network.
     """
 
-    navigate = Signal(str, bool)
+    navigation_requested = Signal(object, bool)
     message_changed = Signal(str)
     busy_changed = Signal(bool)
 
@@ -82,7 +82,7 @@ class SearchViewModel(QObject):
         self._remember(text)
         if resolution.warning:
             self._say(resolution.warning)
-        self.navigate.emit(str(resolution.route), new_tab)
+        self.navigation_requested.emit(resolution.route, new_tab)
 
     def _remember(self, text: str) -> None:
         """Put a successful search first in the recent list."""

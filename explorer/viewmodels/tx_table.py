@@ -16,11 +16,12 @@ from explorer.chain.records import Block, Receipt, RecordFormatError, Transactio
 from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
+from explorer.services.routes import Route, address_route, tx_route
 from explorer.viewmodels.batched_table import BatchedTableModel, Index
+from explorer.viewmodels.roles import ROUTE_ROLE
 
 BATCH = 200
 ReceiptFetcher = Callable[[str], Awaitable[Receipt | None]]
-ROUTE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class Column(enum.IntEnum):
@@ -144,13 +145,13 @@ class BlockTransactionsModel(BatchedTableModel):
             return self._text(tx, column)
         return None
 
-    def _route(self, tx: Transaction, column: Column) -> str | None:
+    def _route(self, tx: Transaction, column: Column) -> Route:
         """Return where a click on a cell leads."""
         if column is Column.FROM:
-            return f"address/{tx.sender}"
+            return address_route(tx.sender)
         if column is Column.TO and tx.to is not None:
-            return f"address/{tx.to}"
-        return f"tx/{tx.hash}"
+            return address_route(tx.to)
+        return tx_route(tx.hash)
 
     def _receipt(self, tx: Transaction) -> Receipt | None:
         """Return the row's receipt, asking for it (once) when it is first shown."""

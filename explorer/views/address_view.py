@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -27,11 +26,11 @@ from explorer.chain.checksum import to_checksum_address
 from explorer.services.activity import ActivityKind
 from explorer.services.contracts import SPEC_RULE
 from explorer.viewmodels.address_page import ARCHIVE_CAVEAT, AddressPageViewModel
-from explorer.viewmodels.tx_table import ROUTE_ROLE
 from explorer.views.charts import Chart
 from explorer.views.page_view import PageView
 from explorer.views.theme import monospace, plain_label
 from explorer.views.widgets import LinkLabel
+from explorer.views.widgets.links import open_clicked_routes
 
 PASTED_ABI = "Pasted ABI"
 
@@ -55,7 +54,7 @@ class AddressView(PageView):
     """Binds an AddressPageViewModel; every tool reports through the model's signals.
 
     Signals:
-        link_activated(str, bool): route, whether to open it in a new tab (from PageView).
+        link_activated(Route, bool): the route, whether to open it in a new tab (from PageView).
     """
 
     def __init__(self, model: AddressPageViewModel, parent: QWidget | None = None) -> None:
@@ -398,7 +397,7 @@ class AddressView(PageView):
         for column, width in enumerate((80, 170, 70, 170, 170)):
             self.activity_table.setColumnWidth(column, width)
         self.activity_table.horizontalHeader().setStretchLastSection(True)
-        self.activity_table.clicked.connect(self._on_activity_click)
+        open_clicked_routes(self.activity_table, self.link_activated.emit)
         layout.addLayout(controls)
         layout.addWidget(self.progress)
         layout.addWidget(self.scan_status)
@@ -418,13 +417,6 @@ class AddressView(PageView):
         self.scan_status.setText(model.scan_status)
         self.scan_button.setEnabled(not model.scanning)
         self.cancel_button.setEnabled(model.scanning)
-
-    def _on_activity_click(self, index: QModelIndex) -> None:
-        """Open the route of a clicked cell (Ctrl+click: new tab)."""
-        route = self.address_model.activity.data(index, ROUTE_ROLE)
-        if route:
-            ctrl = bool(QGuiApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
-            self.link_activated.emit(str(route), ctrl)
 
     # -- charts --------------------------------------------------------------------------
 

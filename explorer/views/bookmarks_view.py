@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 
 from explorer.services.labels import MAX_LABEL, ImportReport
 from explorer.services.routes import Page, Route
-from explorer.viewmodels.labels import ROUTE_ROLE, LabelsViewModel
+from explorer.viewmodels.labels import LabelsViewModel
+from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
 from explorer.views.widgets.menus import set_entity_actions
@@ -110,15 +111,11 @@ class LabelMenuActions:
         self.model = model
         self.ask = ask
 
-    def add_actions(self, menu: QMenu, route: str, parent: QWidget) -> None:
+    def add_actions(self, menu: QMenu, route: Route, parent: QWidget) -> None:
         """Append the entries for the entity at route."""
-        try:
-            parsed = Route.parse(route)
-        except ValueError:
-            return
-        if parsed.page is Page.ADDRESS:
+        if route.page is Page.ADDRESS:
             menu.addAction(EDIT_LABEL).triggered.connect(
-                lambda: self.edit_label(parsed.target, parent)
+                lambda: self.edit_label(route.target, parent)
             )
         if self.model.is_bookmarked(route):
             action = menu.addAction(REMOVE_BOOKMARK)
@@ -139,7 +136,7 @@ class BookmarksView(QDockWidget):
         (double-click or Enter; the context menu's "Open in new tab" gives new_tab True).
     """
 
-    link_activated = Signal(str, bool)
+    link_activated = Signal(object, bool)
 
     def __init__(self, model: LabelsViewModel, parent: QWidget | None = None) -> None:
         super().__init__("Bookmarks and labels", parent)
@@ -256,7 +253,7 @@ class BookmarksView(QDockWidget):
     def _open(self, index: QModelIndex, new_tab: bool) -> None:
         """Open the bookmark at index."""
         route = index.data(ROUTE_ROLE) if index.isValid() else None
-        if isinstance(route, str):
+        if isinstance(route, Route):
             self.link_activated.emit(route, new_tab)
 
     def _show_list_menu(self, position: QPoint) -> None:
@@ -283,12 +280,14 @@ class BookmarksView(QDockWidget):
         bookmark = self.model.bookmarks.bookmark(index.row())
         title = self.ask_text(self, "Rename bookmark", bookmark.route, bookmark.title)
         if title:
-            self.model.add_bookmark(bookmark.route, title)
+            self.model.add_bookmark(Route.parse(bookmark.route), title)
 
     def remove(self, index: QModelIndex) -> None:
         """Remove the bookmark at index."""
         if index.isValid():
-            self.model.remove_bookmark(self.model.bookmarks.bookmark(index.row()).route)
+            self.model.remove_bookmark(
+                Route.parse(self.model.bookmarks.bookmark(index.row()).route)
+            )
 
     def on_import(self) -> asyncio.Task[ImportReport | None] | None:
         """Ask for a file and import it (asking before replacing differing entries)."""
@@ -337,9 +336,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
     navigator, shell = window.navigator, window.shell
-    dock.link_activated.connect(
-        lambda text, new_tab: navigator.go(Route.parse(text), new_tab=new_tab)
-    )
+    dock.link_activated.connect(lambda route, new_tab: navigator.go(route, new_tab=new_tab))
     toggle = dock.toggleViewAction()
     toggle.setText("Bookmarks")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+B"))
@@ -349,7 +346,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
         """Bookmark the current tab's page."""
         route = navigator.route()
         if route.page is not Page.HOME:
-            model.add_bookmark(str(route))
+            model.add_bookmark(route)
             window.statusBar().showMessage(f"Bookmarked {route}", 4000)
 
     dock.bookmark_page_action = QAction("Bookmark this page", window)

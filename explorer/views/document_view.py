@@ -37,10 +37,10 @@ class DocumentView(QWidget):
     """Shows a Document; links bubble up through `link_activated`.
 
     Signals:
-        link_activated(str, bool): route, whether to open it in a new tab.
+        link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(str, bool)
+    link_activated = Signal(object, bool)
     completed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QVBoxLayout, QWidget
 
 from explorer.viewmodels.home import HomeViewModel
-from explorer.viewmodels.tx_table import ROUTE_ROLE
 from explorer.views.theme import plain_label
+from explorer.views.widgets.links import open_clicked_routes
 
 HINT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 
@@ -17,10 +16,10 @@ class HomeView(QWidget):
     """Binds a HomeViewModel.
 
     Signals:
-        link_activated(str, bool): route, whether to open it in a new tab.
+        link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(str, bool)
+    link_activated = Signal(object, bool)
 
     def __init__(self, model: HomeViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,7 +38,7 @@ class HomeView(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.clicked.connect(self._on_click)
+        open_clicked_routes(self.table, self.link_activated.emit)
         for widget in (self.hint, self.summary, self.message):
             layout.addWidget(widget)
         layout.addWidget(plain_label("Latest blocks", selectable=False))
@@ -52,10 +51,3 @@ class HomeView(QWidget):
         self.summary.setText(self.model.summary)
         self.message.setText(self.model.message)
         self.message.setVisible(bool(self.model.message))
-
-    def _on_click(self, index: QModelIndex) -> None:
-        """Open a clicked block (Ctrl+click: new tab)."""
-        route = self.model.blocks.data(index, ROUTE_ROLE)
-        if route:
-            ctrl = bool(QGuiApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
-            self.link_activated.emit(str(route), ctrl)

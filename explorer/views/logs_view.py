@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -23,8 +22,8 @@ from PySide6.QtWidgets import (
 
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.logs import LogsViewModel, ScanState
-from explorer.viewmodels.tx_table import ROUTE_ROLE
 from explorer.views.theme import tone_colour
+from explorer.views.widgets.links import open_clicked_routes
 
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
@@ -46,10 +45,10 @@ class LogsView(QWidget):
     """The Logs screen of a LogsViewModel.
 
     Signals:
-        link_activated(str, bool): route, whether to open it in a new tab.
+        link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(str, bool)
+    link_activated = Signal(object, bool)
 
     def __init__(self, model: LogsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -142,7 +141,7 @@ class LogsView(QWidget):
         for column, width in enumerate(COLUMN_WIDTHS):
             table.setColumnWidth(column, width)
         header.setStretchLastSection(True)
-        table.clicked.connect(self._on_table_click)
+        open_clicked_routes(table, self.link_activated.emit)
         self.model.table.rowsInserted.connect(self._prepare_rows_in_sight)
         return table
 
@@ -150,13 +149,6 @@ class LogsView(QWidget):
         """Format the rows in sight as rows arrive (this turn), not in the paint (the next)."""
         top = max(0, self.table.rowAt(0))
         self.model.table.prepare(top, top + self.table.viewport().height() // ROW_HEIGHT + 1)
-
-    def _on_table_click(self, index: QModelIndex) -> None:
-        """Open the route of a clicked cell (Ctrl+click: new tab)."""
-        route = self.model.table.data(index, ROUTE_ROLE)
-        if route:
-            ctrl = bool(QGuiApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
-            self.link_activated.emit(str(route), ctrl)
 
     def on_start(self) -> None:
         """Start a scan when the fields allow it."""

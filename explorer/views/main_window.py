@@ -127,7 +127,7 @@ class MainWindow(QMainWindow):
         self.shell.banner_changed.connect(self._show_banner)
         self.shell.session_changed.connect(self.reload_all)
         self.search.message_changed.connect(self._show_search_message)
-        self.search.navigate.connect(self._open_text_route)
+        self.search.navigation_requested.connect(self.open_route)
         self.search_bar.returnPressed.connect(lambda: self.search.on_submit(self.search_bar.text()))
         nav = self.navigator
         nav.tab_opened.connect(self._on_tab_opened)
@@ -174,12 +174,8 @@ class MainWindow(QMainWindow):
         self.search_message.setText(text)
         self.search_message.setVisible(bool(text))
 
-    def _open_text_route(self, text: str, new_tab: bool) -> None:
-        """Open a route given as text (from search or a link)."""
-        try:
-            route = Route.parse(text)
-        except ValueError:
-            return
+    def open_route(self, route: Route, new_tab: bool) -> None:
+        """Open a route (from search or a link), in a new tab or the current one."""
         self.navigator.go(route, new_tab=new_tab)
 
     def _page_widget(self, route: Route) -> QWidget:
@@ -189,11 +185,11 @@ class MainWindow(QMainWindow):
             self.shell.head_changed.connect(home_model.on_head)
             home = HomeView(home_model)
             home_model.setParent(home)
-            home.link_activated.connect(self._open_text_route)
+            home.link_activated.connect(self.open_route)
             return home
         if route.page is Page.LOGS and self.shell.session is not None:
             logs = LogsView(LogsViewModel(self.shell.session))
-            logs.link_activated.connect(self._open_text_route)
+            logs.link_activated.connect(self.open_route)
             return logs
         model = self.shell.create_page(route)
         if model is None:
@@ -201,7 +197,7 @@ class MainWindow(QMainWindow):
             idle.setAlignment(Qt.AlignmentFlag.AlignCenter)
             return idle
         view = AddressView(model) if isinstance(model, AddressPageViewModel) else PageView(model)
-        view.link_activated.connect(self._open_text_route)
+        view.link_activated.connect(self.open_route)
         return view
 
     @staticmethod
@@ -215,9 +211,8 @@ class MainWindow(QMainWindow):
         short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
         return f"{route.page.value.capitalize()} {short}"
 
-    def _on_tab_opened(self, index: int, text: str) -> None:
+    def _on_tab_opened(self, index: int, route: Route) -> None:
         """Add a tab's widget."""
-        route = Route.parse(text)
         self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
 
     def _on_tab_closed(self, index: int) -> None:
@@ -226,9 +221,8 @@ class MainWindow(QMainWindow):
         self.tabs.removeTab(index)
         self._dispose(widget)
 
-    def _on_route_changed(self, index: int, text: str) -> None:
+    def _on_route_changed(self, index: int, route: Route) -> None:
         """Replace a tab's page after navigation."""
-        route = Route.parse(text)
         old = self.tabs.widget(index)
         self.tabs.blockSignals(True)
         self.tabs.removeTab(index)
@@ -240,7 +234,7 @@ class MainWindow(QMainWindow):
     def reload_all(self) -> None:
         """Rebuild every tab for a new session."""
         for index in range(self.tabs.count()):
-            self._on_route_changed(index, str(self.navigator.route(index)))
+            self._on_route_changed(index, self.navigator.route(index))
         self.tabs.setCurrentIndex(max(self.navigator.current_index, 0))
 
     @staticmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
 
 from explorer.services.routes import Page
 from explorer.viewmodels.page import PageState, PageViewModel
-from explorer.viewmodels.tx_table import ROUTE_ROLE, Column
+from explorer.viewmodels.tx_table import Column
 from explorer.views.document_view import DocumentView, raw_json_box, raw_json_text
 from explorer.views.theme import plain_label
+from explorer.views.widgets.links import open_clicked_routes
 
 
 class AmountDelegate(QStyledItemDelegate):
@@ -80,10 +81,10 @@ class PageView(QStackedWidget):
     """Binds a PageViewModel: one child per state.
 
     Signals:
-        link_activated(str, bool): route, whether to open it in a new tab.
+        link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(str, bool)
+    link_activated = Signal(object, bool)
 
     def __init__(self, model: PageViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,15 +136,8 @@ class PageView(QStackedWidget):
         amounts = AmountDelegate(table)
         for column in (Column.VALUE, Column.FEE):
             table.setItemDelegateForColumn(column, amounts)
-        table.clicked.connect(self._on_table_click)
+        open_clicked_routes(table, self.link_activated.emit)
         return table
-
-    def _on_table_click(self, index: QModelIndex) -> None:
-        """Open the route of a clicked cell (Ctrl+click: new tab)."""
-        route = self.model.transactions.data(index, ROUTE_ROLE)
-        if route:
-            ctrl = bool(QGuiApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
-            self.link_activated.emit(str(route), ctrl)
 
     def on_changed(self) -> None:
         """Show the widget of the model's state."""

@@ -22,7 +22,7 @@ from explorer.services.routes import address_route
 from explorer.services.tokens import TokenReader, selector
 from explorer.viewmodels.address_page import AddressPageViewModel, MemoryTokenStore
 from explorer.viewmodels.page import PageState
-from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.address_view import AddressView
 from explorer.views.charts import Chart
 
@@ -325,7 +325,7 @@ def test_activity_scan_streams_then_reopens_from_cache(
     qtbot.waitUntil(lambda: model.scan_complete, timeout=60_000)
     table = model.activity
     assert table.rowCount() > 0 and view.progress.value() == 1000
-    assert table.data(table.index(0, 1), ROUTE_ROLE).startswith("tx/0x")
+    assert str(table.data(table.index(0, 1), ROUTE_ROLE)).startswith("tx/0x")
     assert sum(model.activity_histogram()) == len(table.items)
     again = open_address(qtbot, session, holder, cache=cache)
     qtbot.waitUntil(lambda: "read with" in again.tokens_status.text(), timeout=30_000)

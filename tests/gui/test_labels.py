@@ -141,8 +141,8 @@ def test_menus_edit_labels_and_bookmarks(qtbot: QtBot, model: LabelsViewModel) -
 
 
 def test_dock_opens_renames_and_removes(qtbot: QtBot, model: LabelsViewModel) -> None:
-    wait(qtbot, model.add_bookmark("block/7"))
-    wait(qtbot, model.add_bookmark(f"address/{ALICE}", "Alice's wallet"))
+    wait(qtbot, model.add_bookmark(Route.parse("block/7")))
+    wait(qtbot, model.add_bookmark(Route.parse(f"address/{ALICE}"), "Alice's wallet"))
     dock = BookmarksView(model)
     qtbot.addWidget(dock)
     dock.show()
@@ -154,17 +154,17 @@ def test_dock_opens_renames_and_removes(qtbot: QtBot, model: LabelsViewModel) ->
     with qtbot.waitSignal(dock.link_activated, timeout=2000) as blocker:
         qtbot.mouseClick(dock.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
         qtbot.mouseDClick(dock.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert blocker.args == [f"address/{ALICE}", False]
+    assert blocker.args == [Route.parse(f"address/{ALICE}"), False]
     dock.list.setCurrentIndex(model.bookmarks.index(1))
     dock.activateWindow()
     dock.list.setFocus()
     qtbot.waitUntil(dock.list.hasFocus, timeout=2000)
     with qtbot.waitSignal(dock.link_activated, timeout=2000) as blocker:
         qtbot.keyClick(dock.list, Qt.Key.Key_Return)
-    assert blocker.args == ["block/7", False]
+    assert blocker.args == [Route.parse("block/7"), False]
     with qtbot.waitSignal(dock.link_activated, timeout=2000) as blocker:
         trigger(dock.list_menu(model.bookmarks.index(1)), "Open in new tab")
-    assert blocker.args == ["block/7", True]
+    assert blocker.args == [Route.parse("block/7"), True]
     dock.ask_text = lambda parent, title, prompt, text: "Seven"
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         dock.rename(model.bookmarks.index(1))
@@ -246,7 +246,7 @@ def test_bad_import_files_change_nothing(
 
 def test_export_then_import_elsewhere(qtbot: QtBot, model: LabelsViewModel, tmp_path: Path) -> None:
     wait(qtbot, model.set_label(ALICE, "Alice"))
-    wait(qtbot, model.add_bookmark(f"tx/{TX}", "payment"))
+    wait(qtbot, model.add_bookmark(Route.parse(f"tx/{TX}"), "payment"))
     dock = BookmarksView(model)
     qtbot.addWidget(dock)
     target = tmp_path / "out" / "labels.json"
@@ -260,7 +260,7 @@ def test_export_then_import_elsewhere(qtbot: QtBot, model: LabelsViewModel, tmp_
     dock.ask_open_path = lambda parent, title: target
     report = wait(qtbot, dock.on_import())
     assert (report.added, report.updated, report.skipped) == (2, 0, 0)
-    assert model.get(ALICE) == "Alice" and model.is_bookmarked(f"tx/{TX}")
+    assert model.get(ALICE) == "Alice" and model.is_bookmarked(Route.parse(f"tx/{TX}"))
 
 
 def test_install_labels_wires_the_window(qtbot: QtBot, model: LabelsViewModel) -> None:
@@ -278,9 +278,9 @@ def test_install_labels_wires_the_window(qtbot: QtBot, model: LabelsViewModel) -
     assert action is not None and action.shortcut().toString() == "Ctrl+D"
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         action.trigger()
-    assert model.is_bookmarked("block/12")
-    wait(qtbot, model.add_bookmark("block/3"))
-    dock.link_activated.emit("block/3", True)
+    assert model.is_bookmarked(Route.parse("block/12"))
+    wait(qtbot, model.add_bookmark(Route.parse("block/3")))
+    dock.link_activated.emit(Route.parse("block/3"), True)
     assert str(window.navigator.route(1)) == "block/3" and window.navigator.count == 2
 
 
@@ -361,7 +361,7 @@ def test_block_page_on_the_devnet_shows_user_labels_and_neighbour_links(
     assert previous.text() == f"{head - 2:,}"
     with qtbot.waitSignal(page.document_view.link_activated, timeout=2000) as blocker:
         qtbot.mouseClick(page.document_view.value_labels["Next block"], Qt.MouseButton.LeftButton)
-    assert blocker.args == [f"block/{head}", False]
+    assert blocker.args == [Route.parse(f"block/{head}"), False]
     set_label_lookup(None)
     set_entity_actions(None)
     run_in_qloop(qtbot, labels.aclose())
@@ -383,7 +383,7 @@ def test_labels_tab_lists_edits_and_removes(qtbot: QtBot, model: LabelsViewModel
     with qtbot.waitSignal(dock.link_activated, timeout=2000) as blocker:
         qtbot.mouseClick(dock.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
         qtbot.mouseDClick(dock.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert blocker.args == [f"address/{ALICE}", False]
+    assert blocker.args == [Route.parse(f"address/{ALICE}"), False]
     dock.ask_text = lambda parent, title, prompt, text: text + " (old)"
     with qtbot.waitSignal(model.labels_changed, timeout=5000):
         qtbot.mouseClick(dock.rename_button, Qt.MouseButton.LeftButton)

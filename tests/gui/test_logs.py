@@ -21,6 +21,7 @@ from services.test_logscan import answer_logs
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
 from explorer.services.networks import DEVNET
+from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.viewmodels.logs import (
     BATCH,
@@ -32,7 +33,7 @@ from explorer.viewmodels.logs import (
     duration_text,
     short_hash,
 )
-from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -127,11 +128,11 @@ def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -
     QApplication.processEvents()
     last = table.index(ROWS - 1, Column.BLOCK)
     assert table.data(last) == str((ROWS - 1) // 10)
-    assert table.data(last, ROUTE_ROLE) == f"block/{(ROWS - 1) // 10}"
+    assert str(table.data(last, ROUTE_ROLE)) == f"block/{(ROWS - 1) // 10}"
     assert table.data(table.index(5, Column.EVENT)) == "Transfer"
     assert "value: 5" in table.data(table.index(5, Column.ARGS))
-    assert table.data(table.index(5, Column.TX), ROUTE_ROLE) == "tx/0x" + f"{5:064x}"
-    assert table.data(table.index(5, Column.ADDRESS), ROUTE_ROLE) == f"address/{ADDRESS}"
+    assert str(table.data(table.index(5, Column.TX), ROUTE_ROLE)) == "tx/0x" + f"{5:064x}"
+    assert str(table.data(table.index(5, Column.ADDRESS), ROUTE_ROLE)) == f"address/{ADDRESS}"
     assert table.data(table.index(5, Column.TOPIC3)) == ""
     for row in range(ROWS - 60, ROWS):
         for column in Column:
@@ -197,7 +198,7 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     qtbot.mouseClick(
         table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(cell).center()
     )
-    assert routes == [(f"tx/{expected[0]['transactionHash']}", False)]
+    assert routes == [(Route.parse(f"tx/{expected[0]['transactionHash']}"), False)]
     assert model.export_json(tmp_path / "logs.json") == len(expected)
     assert json.loads((tmp_path / "logs.json").read_text()) == expected
     model.export_csv(tmp_path / "logs.csv")

@@ -14,7 +14,7 @@ from explorer.services.networks import DEVNET
 from explorer.services.routes import Route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.page import PageState
-from explorer.viewmodels.tx_table import ROUTE_ROLE
+from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
@@ -164,7 +164,7 @@ def test_contract_creation_links_created_address(
     """A contract creation links the created contract."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["contract_creation"]))
     created = page.document_view.value_labels["Contract created"]
-    assert created.route().startswith("address/0x")  # type: ignore[attr-defined]
+    assert str(created.route()).startswith("address/0x")  # type: ignore[attr-defined]
 
 
 def test_not_found_is_not_an_error(qtbot: Any, window: MainWindow) -> None:
@@ -306,7 +306,7 @@ def test_home_lists_the_latest_blocks(qtbot: Any, window: MainWindow) -> None:
     qtbot.waitUntil(lambda: blocks.rowCount() > 0, timeout=20_000)
     head = window.shell.head
     assert blocks.data(blocks.index(0, 0)) == f"{head:,}"
-    assert blocks.data(blocks.index(0, 0), ROUTE_ROLE) == f"block/{head}"
+    assert str(blocks.data(blocks.index(0, 0), ROUTE_ROLE)) == f"block/{head}"
     assert "chain id 31" in home.summary.text()
 
 

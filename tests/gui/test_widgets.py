@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.units import format_rbtc
+from explorer.services.routes import Route
 from explorer.views.widgets import (
     AddressLabel,
     AgeLabel,
@@ -58,7 +59,7 @@ def test_address_checksum_per_chain(qtbot: QtBot, chain_id: int | None, shown: s
     qtbot.addWidget(label)
     assert label.link.text() == shown
     assert label.address == ADDRESS
-    assert label.route() == f"address/{ADDRESS}"
+    assert label.route() == Route.parse(f"address/{ADDRESS}")
 
 
 def test_address_known_label_and_override(qtbot: QtBot) -> None:
@@ -144,7 +145,7 @@ def test_link_signals(
         qtbot.addWidget(widget)
         with qtbot.waitSignal(widget.link_activated, timeout=1000) as blocker:
             qtbot.mouseClick(widget.link, button, modifier)
-        assert blocker.args == [route, new_tab]
+        assert blocker.args == [Route.parse(route), new_tab]
 
 
 def test_right_click_and_non_address_do_not_navigate(qtbot: QtBot) -> None:
@@ -168,7 +169,7 @@ def test_open_in_new_tab_from_menu(qtbot: QtBot) -> None:
     qtbot.addWidget(amount)
     with qtbot.waitSignal(label.link_activated, timeout=1000) as blocker:
         trigger(label, OPEN_NEW_TAB)
-    assert blocker.args == [f"block/{TX_HASH}", True]
+    assert blocker.args == [Route.parse(f"block/{TX_HASH}"), True]
     assert menu_action(amount.context_menu(), OPEN_NEW_TAB) is None
 
 
@@ -355,7 +356,7 @@ def test_installed_entity_actions_join_linked_menus(qtbot: QtBot) -> None:
     seen: list[str] = []
 
     class Extras:
-        def add_actions(self, menu: QMenu, route: str, parent: QWidget) -> None:
+        def add_actions(self, menu: QMenu, route: Route, parent: QWidget) -> None:
             menu.addAction("Extra").triggered.connect(lambda: seen.append(route))
 
     set_entity_actions(Extras())
@@ -365,7 +366,7 @@ def test_installed_entity_actions_join_linked_menus(qtbot: QtBot) -> None:
         qtbot.addWidget(label)
         qtbot.addWidget(amount)
         trigger(label, "Extra")
-        assert seen == [f"tx/{TX_HASH}"]
+        assert seen == [Route.parse(f"tx/{TX_HASH}")]
         assert menu_action(amount.context_menu(), "Extra") is None
     finally:
         set_entity_actions(None)

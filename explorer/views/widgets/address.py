@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.known import known_label
+from explorer.services.routes import address_route
 from explorer.views.theme import plain_tooltip
 from explorer.views.widgets.links import LinkLabel
 from explorer.views.widgets.value import LinkedValue
@@ -89,7 +90,7 @@ class AddressLabel(LinkedValue):
             self.link.set_route(None)
         else:
             self._shown = to_checksum_address(self.address, chain_id)
-            self.link.set_route(f"address/{self.address}")
+            self.link.set_route(address_route(self.address))
         self.link.setText(self._shown)
         self.link.setAccessibleName(f"Address {self._shown}")
         self._show_label()

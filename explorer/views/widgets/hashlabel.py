@@ -6,6 +6,7 @@ from typing import Literal
 
 from PySide6.QtWidgets import QWidget
 
+from explorer.services.routes import Page, Route
 from explorer.views.theme import plain_tooltip
 from explorer.views.widgets.links import ElidedLinkLabel
 from explorer.views.widgets.value import LinkedValue
@@ -38,7 +39,7 @@ class HashLabel(LinkedValue):
         """Show another hash of the same kind."""
         self.hash = hash_.lower()
         self.elided.set_full_text(self.hash)
-        self.link.set_route(f"{self.kind}/{self.hash}" if self.hash else None)
+        self.link.set_route(Route(Page(self.kind), self.hash) if self.hash else None)
         self.link.setToolTip(plain_tooltip(f"{_KIND_NAMES[self.kind]} {self.hash}"))
         self.link.setAccessibleName(f"{_KIND_NAMES[self.kind]} hash {self.hash}")
         self._refresh_copy()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QEnterEvent,
     QFontMetrics,
+    QGuiApplication,
     QIcon,
     QKeyEvent,
     QMouseEvent,
@@ -18,9 +20,25 @@ from PySide6.QtGui import (
     QPixmap,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QSizePolicy, QToolButton, QWidget
 
+from explorer.services.routes import Route
+from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.widgets.menus import copy_to_clipboard
+
+RouteHandler = Callable[[Route, bool], None]
+
+
+def open_clicked_routes(table: QAbstractItemView, handler: RouteHandler) -> None:
+    """Open the route of a clicked cell (ROUTE_ROLE) through handler; Ctrl+click: new tab."""
+
+    def on_click(index: QModelIndex) -> None:
+        route = index.data(ROUTE_ROLE)
+        if isinstance(route, Route):
+            modifiers = QGuiApplication.keyboardModifiers()
+            handler(route, bool(modifiers & Qt.KeyboardModifier.ControlModifier))
+
+    table.clicked.connect(on_click)
 
 
 class LinkLabel(QLabel):
@@ -31,22 +49,22 @@ class LinkLabel(QLabel):
         Ctrl+left click (new_tab True), Enter/Return when focused (new_tab False).
     """
 
-    link_activated = Signal(str, bool)
+    link_activated = Signal(object, bool)
 
-    def __init__(self, text: str = "", route: str | None = None, parent: QWidget | None = None):
+    def __init__(self, text: str = "", route: Route | None = None, parent: QWidget | None = None):
         """Show text; act as a link when route is given."""
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(text)
         self._pressed: Qt.MouseButton | None = None
-        self._route: str | None = None
+        self._route: Route | None = None
         self.set_route(route)
 
-    def route(self) -> str | None:
+    def route(self) -> Route | None:
         """Return the route this label opens, if any."""
         return self._route
 
-    def set_route(self, route: str | None) -> None:
+    def set_route(self, route: Route | None) -> None:
         """Make the label a link to route, or plain text when None."""
         self._route = route
         linked = route is not None
@@ -101,7 +119,7 @@ class ElidedLinkLabel(LinkLabel):
 
     MIN_CHARS = 12
 
-    def __init__(self, text: str = "", route: str | None = None, parent: QWidget | None = None):
+    def __init__(self, text: str = "", route: Route | None = None, parent: QWidget | None = None):
         """Show text, elided to the width the layout gives."""
         self._full = text
         super().__init__(text, route, parent)

@@ -9,6 +9,8 @@ from typing import Protocol
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu, QWidget
 
+from explorer.services.routes import Route
+
 COPY = "Copy"
 COPY_JSON = "Copy as JSON"
 OPEN_NEW_TAB = "Open in new tab"
@@ -17,7 +19,7 @@ OPEN_NEW_TAB = "Open in new tab"
 class EntityActions(Protocol):
     """Extra menu entries the app offers for any linked entity (labels, bookmarks)."""
 
-    def add_actions(self, menu: QMenu, route: str, parent: QWidget) -> None:
+    def add_actions(self, menu: QMenu, route: Route, parent: QWidget) -> None:
         """Append actions for the entity at route (e.g. "address/0x…") to menu."""
         ...
 
@@ -47,8 +49,8 @@ def build_context_menu(
     parent: QWidget,
     copy_text: str,
     json_value: object,
-    route: str | None = None,
-    open_route: Callable[[str, bool], None] | None = None,
+    route: Route | None = None,
+    open_route: Callable[[Route, bool], None] | None = None,
 ) -> QMenu:
     """Build the menu for a value; "Open in new tab" only when it has a route and a handler.
 

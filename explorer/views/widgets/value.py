@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QSizePolicy, QWidget
 
+from explorer.services.routes import Route
 from explorer.views.theme import monospace, plain_label
 from explorer.views.widgets.links import CopyButton, LinkLabel
 from explorer.views.widgets.menus import build_context_menu, copy_to_clipboard
@@ -24,7 +25,7 @@ class LinkedValue(QWidget):
         "Open in new tab" was chosen from its context menu.
     """
 
-    link_activated = Signal(str, bool)
+    link_activated = Signal(object, bool)
 
     def __init__(self, link: LinkLabel, what: str, parent: QWidget | None = None):
         """Lay out link, tag and copy button; `what` names the value in tooltips."""
@@ -59,7 +60,7 @@ class LinkedValue(QWidget):
         """Return what Copy as JSON serializes."""
         raise NotImplementedError
 
-    def route(self) -> str | None:
+    def route(self) -> Route | None:
         """Return the route the value links to, if any."""
         return self.link.route()
 

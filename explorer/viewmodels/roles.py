@@ -1,0 +1,7 @@
+"""Item-model roles the views share."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+ROUTE_ROLE = Qt.ItemDataRole.UserRole + 1  # a cell's Route (explorer.services.routes), or None
