@@ -11,5 +11,5 @@ T = TypeVar("T")
 
 
 def qproperty(getter: Callable[[Any], T], notify: Signal) -> T:
-    """Declare a read-only Qt property whose type checkers see as the getter's value type."""
+    """Declare a read-only Qt property typed as the getter's value for type checkers."""
     return cast(T, Property(object, getter, notify=notify))
