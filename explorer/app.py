@@ -26,6 +26,7 @@ from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
+from explorer.viewmodels.document import Tone
 from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
@@ -45,7 +46,7 @@ class Application:
         self.http = make_http_client()
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
-        self.shell.token_store = settings
+        self.shell.pages.token_store = settings
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
@@ -102,7 +103,7 @@ class Application:
         endpoint = self.networks.endpoint_for(network)
         if endpoint is None:
             reason = self.networks.unavailable_reason(network)
-            self.shell.set_banner(f"{network.name} cannot be used: {reason}")
+            self.shell.show_notice(f"{network.name} cannot be used: {reason}", Tone.BAD)
             return
         current = self.shell.session
         if current is not None and current.endpoint == endpoint and current.network == network:
@@ -133,15 +134,15 @@ class Application:
 
     async def start_devnet(self, info: str) -> None:
         """Start the devnet child process, showing progress, then open a session on it."""
-        self.shell.on_network(DEVNET.name)
-        self.shell.on_status("Starting the local devnet…")
+        self.shell.show_network(DEVNET.name)
+        self.shell.show_progress("Starting the local devnet…")
         command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
         self.devnet = DevnetProcess(on_progress=self._on_devnet_progress, command=command)
         try:
             await self.devnet.start()
         except (DevnetStartError, TimeoutError, OSError) as error:
-            self.shell.set_banner(f"The local devnet did not start: {error}")
-            self.shell.on_status("Devnet failed")
+            self.shell.show_notice(f"The local devnet did not start: {error}", Tone.BAD)
+            self.shell.show_progress("Devnet failed")
             return
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
         self.networks.set_devnet_endpoint(endpoint)
@@ -167,7 +168,7 @@ class Application:
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
         """Show devnet start-up progress in the status bar."""
-        self.shell.on_status(f"Starting the local devnet ({network}): {stage} {fraction:.0%}")
+        self.shell.show_progress(f"Starting the local devnet ({network}): {stage} {fraction:.0%}")
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""

@@ -15,7 +15,7 @@ from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.logs import ScanState
-from explorer.viewmodels.page import PageState
+from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.views.address_view import AddressView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
@@ -152,7 +152,9 @@ async def shoot_error(window: MainWindow, session: Session, path: Path) -> None:
         session.endpoint.base_url, "wrong-key-for-screenshots", session.endpoint.url_form
     )
     broken = Session(session.network, bad)
-    page = PageView(window.shell.create_page_for(broken, tx_route(MISSING_HASH)))
+    model = window.shell.pages.create(broken, tx_route(MISSING_HASH))
+    assert isinstance(model, PageViewModel)
+    page = PageView(model)
     index = window.tabs.addTab(page, "Error")
     window.tabs.setCurrentIndex(index)
     await wait_for(lambda: page.model.state is not PageState.LOADING)

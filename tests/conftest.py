@@ -15,7 +15,7 @@ import PySide6.QtWidgets  # noqa: F401  (qasync picks the first Qt binding it fi
 import pytest
 import qasync
 
-pytest_plugins = ["fixtures_devnet"]
+pytest_plugins = ["tests.helpers.devnet"]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "rsk-testnet"

@@ -279,8 +279,7 @@ class AddressPageViewModel(PageViewModel):
     def set_block(self, text: str) -> None:
         """Show the summary at a block typed by the user (ValueError when it is not one)."""
         self.block = parse_block_text(text)
-        self.document = None
-        self.load()
+        self.reload()
 
     # -- tasks ---------------------------------------------------------------------------
 

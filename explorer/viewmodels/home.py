@@ -96,10 +96,10 @@ class HomeViewModel(QObject):
     """Loads the latest blocks and keeps them current as the head moves.
 
     Signals:
-        changed: the summary or the blocks changed.
+        summary_changed(): the summary line or the message changed (the table has its model).
     """
 
-    changed = Signal()
+    summary_changed = Signal()
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -140,12 +140,12 @@ class HomeViewModel(QObject):
             found = await asyncio.gather(*(reader.block(n) for n in numbers))
         except RpcError as error:
             self.message = f"Could not load the latest blocks ({error.kind.value}): {error.message}"
-            self.changed.emit()
+            self.summary_changed.emit()
             return
         self._shown_head = top
         self.blocks.set_blocks([block for block in found if block is not None])
         self.message = ""
-        self.changed.emit()
+        self.summary_changed.emit()
 
     def dispose(self) -> None:
         """Stop loading."""

@@ -15,6 +15,7 @@ from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.document import Document
 from explorer.viewmodels.loaders import load_block, load_document, load_tx_stages
+from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.tx_document import tx_document
 from explorer.viewmodels.tx_table import BlockTransactionsModel
 
@@ -32,30 +33,40 @@ class PageState(enum.Enum):
 
 
 class PageViewModel(QObject):
-    """Loads one route's document; late results of a superseded load are dropped.
+    """Loads one route's document; a new load cancels the one it supersedes (latest wins).
 
     Signals:
-        changed: state, document or error changed.
+        state_changed(PageState): the page moved to another state.
+        document_changed(): a (more complete) document arrived.
     """
 
-    changed = Signal()
+    state_changed = Signal(object)
+    document_changed = Signal()
 
     def __init__(self, session: Session, route: Route, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.route = route
-        self.state = PageState.LOADING
-        self.document: Document | None = None
+        self._state = PageState.LOADING
+        self._document: Document | None = None
         self.error_kind: ErrorKind | None = None
         self.error_message = ""
         self.load_seconds: float | None = None
         self.transactions = BlockTransactionsModel(session.network, self)
         self.transactions.fetch_receipt = session.reader.receipt
         self._task: asyncio.Task[None] | None = None
-        self._generation = 0
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.timeout.connect(self.on_refresh)
+
+    def _get_state(self) -> PageState:
+        return self._state
+
+    def _get_document(self) -> Document | None:
+        return self._document
+
+    state = qproperty(_get_state, state_changed)
+    document = qproperty(_get_document, document_changed)
 
     @property
     def busy(self) -> bool:
@@ -70,13 +81,12 @@ class PageViewModel(QObject):
         return f"No {name} {self.route.target} on {self.session.network.name}."
 
     def load(self) -> None:
-        """Start (or restart) loading; a running load is cancelled."""
+        """Start (or restart) loading; a running load is cancelled, so it never publishes."""
         self.dispose_task()
-        self._generation += 1
         if self.session.chain_matches is False:
             self._set(PageState.MISMATCH)
             return
-        if self.document is None:
+        if self._document is None:
             self._set(PageState.LOADING)
         try:
             loop = asyncio.get_event_loop_policy().get_event_loop()
@@ -84,36 +94,37 @@ class PageViewModel(QObject):
             return  # no event loop any more: the app is shutting down
         if loop.is_closed():
             return
-        self._task = loop.create_task(self._run(self._generation))
+        self._task = loop.create_task(self._run())
 
     def on_retry(self) -> None:
         """Load again after an error."""
-        self.document = None
+        self.reload()
+
+    def reload(self) -> None:
+        """Forget the shown document and load from scratch (the page shows it is loading)."""
+        self._document = None
         self.load()
 
     def on_refresh(self) -> None:
         """Reload in place (pending transactions and blocks refresh until mined)."""
         self.load()
 
-    async def _run(self, generation: int) -> None:
-        """Publish each document the loader yields unless a newer load started meanwhile."""
+    async def _run(self) -> None:
+        """Publish each document the loader yields, until a newer load cancels this one."""
         started = time.perf_counter()
         try:
             async for document, pending in self._documents():
                 await asyncio.sleep(0)  # parse and render in separate event-loop turns
-                if generation != self._generation:
-                    return
                 self.load_seconds = time.perf_counter() - started
-                self.document = document
+                self._document = document
                 self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
+                if document is not None:
+                    self.document_changed.emit()
                 if pending:
                     self._refresh.start(PENDING_REFRESH_MS)
-        except asyncio.CancelledError:
-            raise
         except RpcError as error:
-            if generation == self._generation:
-                self.error_kind, self.error_message = error.kind, error.message
-                self._set(PageState.ERROR)
+            self.error_kind, self.error_message = error.kind, error.message
+            self._set(PageState.ERROR)
 
     def _documents(self) -> AsyncIterator[tuple[Document | None, bool]]:
         """Return the route's documents as they arrive: (document or None, refresh later)."""
@@ -162,8 +173,9 @@ class PageViewModel(QObject):
 
     def _set(self, state: PageState) -> None:
         """Change state and tell the view."""
-        self.state = state
-        self.changed.emit()
+        if state is not self._state:
+            self._state = state
+            self.state_changed.emit(state)
 
     def dispose_task(self) -> None:
         """Cancel the running load, if any."""

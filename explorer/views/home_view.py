@@ -43,8 +43,7 @@ class HomeView(QWidget):
             layout.addWidget(widget)
         layout.addWidget(plain_label("Latest blocks", selectable=False))
         layout.addWidget(self.table, 1)
-        model.changed.connect(self._refresh)
-        model.load()
+        model.summary_changed.connect(self._refresh)
 
     def _refresh(self) -> None:
         """Show the model's current summary and message."""

@@ -24,8 +24,9 @@ from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
+from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
-from explorer.viewmodels.shell import ShellViewModel
+from explorer.viewmodels.shell import Banner, ShellViewModel
 from explorer.views.address_view import AddressView
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
@@ -34,6 +35,7 @@ from explorer.views.settings_dialog import network_combo
 from explorer.views.theme import plain_label, tone_palette
 
 TITLE = "Rootstock Explorer"
+PAGE_VIEWS = (PageView, LogsView, HomeView)
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
 HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
     Qt.MouseButton.BackButton: Navigator.back,
@@ -161,13 +163,11 @@ class MainWindow(QMainWindow):
         self.search_bar.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_bar.selectAll()
 
-    def _show_banner(self, text: str) -> None:
-        """Show or hide the banner."""
-        self.banner.setText(text)
-        self.banner.setVisible(bool(text))
-        tone_palette(
-            self.banner, Tone.BAD if text.startswith(("Chain mismatch", "Cannot")) else Tone.WAITING
-        )
+    def _show_banner(self, banner: Banner) -> None:
+        """Show or hide the banner in its tone."""
+        self.banner.setText(banner.text)
+        self.banner.setVisible(bool(banner.text))
+        tone_palette(self.banner, banner.tone)
 
     def _show_search_message(self, text: str) -> None:
         """Show or hide the inline search message."""
@@ -179,24 +179,14 @@ class MainWindow(QMainWindow):
         self.navigator.go(route, new_tab=new_tab)
 
     def _page_widget(self, route: Route) -> QWidget:
-        """Return the widget of a route's page."""
-        if route.page is Page.HOME and self.shell.session is not None:
-            home_model = HomeViewModel(self.shell.session)
-            self.shell.head_changed.connect(home_model.on_head)
-            home = HomeView(home_model)
-            home_model.setParent(home)
-            home.link_activated.connect(self.open_route)
-            return home
-        if route.page is Page.LOGS and self.shell.session is not None:
-            logs = LogsView(LogsViewModel(self.shell.session))
-            logs.link_activated.connect(self.open_route)
-            return logs
+        """Return the widget of a route's page (it owns the page's view model)."""
         model = self.shell.create_page(route)
         if model is None:
             idle = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
             idle.setAlignment(Qt.AlignmentFlag.AlignCenter)
             return idle
-        view = AddressView(model) if isinstance(model, AddressPageViewModel) else PageView(model)
+        view = page_view(model)
+        model.setParent(view)
         view.link_activated.connect(self.open_route)
         return view
 
@@ -239,8 +229,8 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _dispose(widget: QWidget | None) -> None:
-        """Cancel a page's work and delete its widget."""
-        if isinstance(widget, PageView | LogsView | HomeView):
+        """Cancel a page's work and delete its widget (and with it the page's view model)."""
+        if isinstance(widget, PAGE_VIEWS):
             widget.model.dispose()
         if widget is not None:
             widget.deleteLater()
@@ -249,7 +239,7 @@ class MainWindow(QMainWindow):
         """Stop every page's work (loads, refresh timers) when the window closes."""
         for index in range(self.tabs.count()):
             widget = self.tabs.widget(index)
-            if isinstance(widget, PageView | LogsView | HomeView):
+            if isinstance(widget, PAGE_VIEWS):
                 widget.model.dispose()
         super().closeEvent(event)
 
@@ -268,3 +258,14 @@ class MainWindow(QMainWindow):
                     HISTORY_BUTTONS[button](self.navigator)
                 return True
         return super().eventFilter(watched, event)
+
+
+def page_view(model: PageModel) -> PageView | LogsView | HomeView:
+    """Return the view that binds a page's view model."""
+    if isinstance(model, HomeViewModel):
+        return HomeView(model)
+    if isinstance(model, LogsViewModel):
+        return LogsView(model)
+    if isinstance(model, AddressPageViewModel):
+        return AddressView(model)
+    return PageView(model)

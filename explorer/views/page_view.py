@@ -117,7 +117,8 @@ class PageView(QStackedWidget):
         self.content.currentChanged.connect(self._on_tab_shown)
         for widget in (self.not_found, self.error, self.mismatch, self.content):
             self.addWidget(widget)
-        model.changed.connect(self.on_changed)
+        model.state_changed.connect(self.on_changed)
+        model.document_changed.connect(self.on_changed)
         self.on_changed()
 
     def _transactions_table(self) -> QTableView:

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
+
+from tests.helpers.devnet import Devnet
 
 REPO = Path(__file__).resolve().parents[2]
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -44,7 +45,7 @@ def node_logs(url: str, flt: dict[str, Any]) -> list[Any]:
     return result
 
 
-def test_json_is_the_nodes_objects(devnet: Devnet) -> None:  # noqa: F811
+def test_json_is_the_nodes_objects(devnet: Devnet) -> None:
     """The whole history's token Approvals and Transfers: exactly the node's objects, in order."""
     manifest = devnet.manifest()
     token, head = manifest["token"], manifest["head_at_build"]
@@ -80,7 +81,7 @@ def test_json_is_the_nodes_objects(devnet: Devnet) -> None:  # noqa: F811
     assert "blocks" in done.stderr and f"{len(expected)} logs written" in done.stderr
 
 
-def test_csv_header_and_rows(devnet: Devnet) -> None:  # noqa: F811
+def test_csv_header_and_rows(devnet: Devnet) -> None:
     """CSV: the header, then one row per log with the decoded event name."""
     token = devnet.manifest()["token"]
     done = explorer_logs(
@@ -130,7 +131,7 @@ def test_csv_header_and_rows(devnet: Devnet) -> None:  # noqa: F811
     assert {row[9] for row in rows[1:]} == {"Transfer"}
 
 
-def test_input_errors_exit_2_and_send_nothing(devnet: Devnet) -> None:  # noqa: F811
+def test_input_errors_exit_2_and_send_nothing(devnet: Devnet) -> None:
     """A bad address, topic or block: exit 2 with the field named, key never shown."""
     url = devnet.url()
     for args, words in (
@@ -144,7 +145,7 @@ def test_input_errors_exit_2_and_send_nothing(devnet: Devnet) -> None:  # noqa: 
         assert words in done.stderr and done.stdout == ""
 
 
-def test_remote_errors_exit_3_without_the_key(devnet: Devnet) -> None:  # noqa: F811
+def test_remote_errors_exit_3_without_the_key(devnet: Devnet) -> None:
     """A wrong key and a closed port: exit 3; neither key appears anywhere."""
     wrong = "wrongkey0000000000000000000000"
     refused = explorer_logs(wrong, "--endpoint", f"{devnet.base()}/{wrong}", "--from", "0")

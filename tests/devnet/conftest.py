@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from devnet_client import RawRpc
-from fixtures_devnet import Devnet, devnet, devnet_limited, devnet_loop  # noqa: F401
+
+from tests.helpers.devnet import Devnet
+from tests.helpers.devnet_client import RawRpc
 
 
 @pytest.fixture(scope="session")
@@ -18,18 +19,18 @@ def http() -> Iterator[httpx.Client]:
 
 
 @pytest.fixture(scope="session")
-def rpc(devnet: Devnet, http: httpx.Client) -> RawRpc:  # noqa: F811
+def rpc(devnet: Devnet, http: httpx.Client) -> RawRpc:
     """Raw client of the test network."""
     return RawRpc(http, devnet.url("testnet"))
 
 
 @pytest.fixture(scope="session")
-def rpc_main(devnet: Devnet, http: httpx.Client) -> RawRpc:  # noqa: F811
+def rpc_main(devnet: Devnet, http: httpx.Client) -> RawRpc:
     """Raw client of the main network."""
     return RawRpc(http, devnet.url("mainnet"))
 
 
 @pytest.fixture(scope="session")
-def rpc_limited(devnet_limited: Devnet, http: httpx.Client) -> RawRpc:  # noqa: F811
+def rpc_limited(devnet_limited: Devnet, http: httpx.Client) -> RawRpc:
     """Raw client of the limited test network (tiny log limits, 2 s blocks)."""
     return RawRpc(http, devnet_limited.url("testnet"))

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 import httpx
-from fixtures_devnet import devnet_cache_dir
+
+from tests.helpers.devnet import devnet_cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 import httpx
-from devnet_client import JSON_HEADERS, RawRpc
-from fixtures_devnet import Devnet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tests.helpers.devnet import Devnet
+from tests.helpers.devnet_client import JSON_HEADERS, RawRpc
 
 FUZZ = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -6,12 +6,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from devnet_client import RawRpc, RpcError
-from devnet_shapes import assert_log
 from eth_abi import encode
 from eth_account import Account
 from eth_utils import function_signature_to_4byte_selector, keccak, to_checksum_address
-from fixtures_devnet import Devnet
+
+from tests.helpers.devnet import Devnet
+from tests.helpers.devnet_client import RawRpc, RpcError
+from tests.helpers.devnet_shapes import assert_log
 
 TRANSFER_TOPIC = "0x" + keccak(text="Transfer(address,address,uint256)").hex()
 

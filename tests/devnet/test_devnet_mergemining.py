@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from devnet_client import RawRpc
-from fixtures_devnet import Devnet
 
 from explorer.chain.hexutil import parse_data
 from explorer.chain.mergemining import verify_merge_mining
+from tests.helpers.devnet import Devnet
+from tests.helpers.devnet_client import RawRpc
 
 
 def assert_structurally_real(report: Any, where: object) -> None:

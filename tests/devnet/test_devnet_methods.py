@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from devnet_client import RawRpc, RpcError
-from devnet_shapes import (
+from eth_abi import encode
+from eth_utils import function_signature_to_4byte_selector, keccak
+
+from explorer.chain.records import Block, Receipt, Transaction
+from tests.helpers.devnet import Devnet
+from tests.helpers.devnet_client import RawRpc, RpcError
+from tests.helpers.devnet_shapes import (
     assert_block,
     assert_receipt,
     assert_remasc,
@@ -14,11 +19,6 @@ from devnet_shapes import (
     is_data,
     is_quantity,
 )
-from eth_abi import encode
-from eth_utils import function_signature_to_4byte_selector, keccak
-from fixtures_devnet import Devnet
-
-from explorer.chain.records import Block, Receipt, Transaction
 
 UNKNOWN_HASH = "0x" + "ab" * 32
 TRANSFER_TOPIC = "0x" + keccak(text="Transfer(address,address,uint256)").hex()

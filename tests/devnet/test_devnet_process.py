@@ -13,7 +13,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fixtures_devnet import LoopThread, devnet_cache_dir
 
 from explorer.devnet.process import (
     CACHE_VARIABLE,
@@ -22,6 +21,7 @@ from explorer.devnet.process import (
     DevnetStartError,
     default_cache_dir,
 )
+from tests.helpers.devnet import LoopThread, devnet_cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -6,12 +6,12 @@ import time
 from typing import Any
 
 import pytest
-from devnet_client import RawRpc, RpcError
 from eth_account import Account
 from eth_utils import keccak
-from fixtures_devnet import Devnet
 
 from explorer.devnet.contracts import load_artifact
+from tests.helpers.devnet import Devnet
+from tests.helpers.devnet_client import RawRpc, RpcError
 
 SENDER_INDEX = -1  # the last seeded account is left to these tests
 

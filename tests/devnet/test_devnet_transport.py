@@ -7,8 +7,9 @@ from typing import Any
 
 import httpx
 import pytest
-from devnet_client import JSON_HEADERS, RawRpc
-from fixtures_devnet import Devnet
+
+from tests.helpers.devnet import Devnet
+from tests.helpers.devnet_client import JSON_HEADERS, RawRpc
 
 CHAIN_ID = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 from eth_account import Account
-from fixtures_devnet import Devnet
 from web3 import Web3
 from web3.exceptions import ContractLogicError, Web3RPCError
 
 from explorer.devnet.contracts import load_artifact
+from tests.helpers.devnet import Devnet
 
 
 @pytest.fixture(scope="module")

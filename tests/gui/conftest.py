@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 import qasync
-from qt_helpers import run_in_qloop
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
@@ -16,6 +15,7 @@ from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.main_window import MainWindow
+from tests.helpers.qt import run_in_qloop
 
 
 @pytest.fixture

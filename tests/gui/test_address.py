@@ -7,10 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
-from gui_helpers import field_text
 from PySide6.QtGui import QPalette
-from qt_helpers import run_in_qloop
 
 from explorer.chain.abi_input import ERC20_ABI, ERC721_ABI, parse_abi
 from explorer.chain.units import format_rbtc
@@ -25,23 +22,26 @@ from explorer.viewmodels.page import PageState
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.address_view import AddressView
 from explorer.views.charts import Chart
+from tests.helpers.devnet import Devnet
+from tests.helpers.gui import field_text
+from tests.helpers.qt import run_in_qloop
 
 
 @pytest.fixture
-def manifest(devnet: Devnet) -> dict[str, Any]:  # noqa: F811
+def manifest(devnet: Devnet) -> dict[str, Any]:
     """The test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
 @pytest.fixture
-def client(qloop: Any, qtbot: Any, devnet: Devnet) -> Any:  # noqa: F811
+def client(qloop: Any, qtbot: Any, devnet: Devnet) -> Any:
     """An RPC client on the devnet's test network."""
     rpc = RpcClient(Endpoint.parse(devnet.url("testnet")))
     yield rpc
     run_in_qloop(qtbot, rpc.aclose())
 
 
-def raw_rpc(devnet: Devnet, method: str, *params: Any) -> Any:  # noqa: F811
+def raw_rpc(devnet: Devnet, method: str, *params: Any) -> Any:
     """Ask the devnet directly with a plain HTTP POST (an independent path)."""
     body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": list(params)}
     return httpx.post(devnet.url("testnet"), json=body, timeout=10).json()["result"]
@@ -73,7 +73,7 @@ def test_multicall_balances_equal_single_calls(
     qtbot: Any,
     client: Any,
     manifest: dict[str, Any],
-    devnet: Devnet,  # noqa: F811
+    devnet: Devnet,
 ) -> None:
     """Balances read through one aggregate3 equal those of single eth_calls and of raw RPC."""
     assert manifest["multicall"]
@@ -94,7 +94,7 @@ def test_storage_slot_zero_of_the_token(
     qtbot: Any,
     client: Any,
     manifest: dict[str, Any],
-    devnet: Devnet,  # noqa: F811
+    devnet: Devnet,
 ) -> None:
     """Slot 0 holds the token's short name inline (length*2 in the last byte)."""
     value = run(qtbot, read_slot(client, manifest["token"], 0))
@@ -144,7 +144,7 @@ def test_activity_finds_the_manifest_transfers(
     qtbot: Any,
     client: Any,
     manifest: dict[str, Any],
-    devnet: Devnet,  # noqa: F811
+    devnet: Devnet,
 ) -> None:
     """The transfers scan finds the token transfer of the manifest's transaction."""
     tx = raw_rpc(devnet, "eth_getTransactionByHash", manifest["token_transfer"])
@@ -213,7 +213,7 @@ def test_account_page_matches_raw_rpc_and_lists_tokens(
     qtbot: Any,
     session: Any,
     manifest: dict[str, Any],
-    devnet: Devnet,  # noqa: F811
+    devnet: Devnet,
 ) -> None:
     """Balance and nonce equal the node's raw answers; token balances fill the table."""
     holder = holder_of(manifest)
@@ -367,7 +367,7 @@ def test_activity_finds_transactions_and_emitted_events(
     qtbot: Any,
     client: Any,
     manifest: dict[str, Any],
-    devnet: Devnet,  # noqa: F811
+    devnet: Devnet,
 ) -> None:
     """A block scan finds the sender's plain transfer; an events scan finds the token's log."""
     plain = raw_rpc(devnet, "eth_getTransactionByHash", manifest["plain_transfer"])

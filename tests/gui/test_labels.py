@@ -10,11 +10,9 @@ from typing import Any
 
 import pytest
 import qasync
-from fixtures_devnet import devnet, devnet_loop  # noqa: F401  (tests/gui/conftest lacks them)
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
-from qt_helpers import run_in_qloop
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.services.labels import EXPORT_FORMAT
@@ -34,6 +32,7 @@ from explorer.views.main_window import MainWindow
 from explorer.views.widgets import AddressLabel, HashLabel
 from explorer.views.widgets.address import set_label_lookup
 from explorer.views.widgets.menus import menu_action, set_entity_actions
+from tests.helpers.qt import run_in_qloop
 
 ALICE = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
 BRIDGE = "0x0000000000000000000000000000000001000006"
@@ -345,7 +344,7 @@ def test_block_page_on_the_devnet_shows_user_labels_and_neighbour_links(
     qtbot: QtBot, window: MainWindow, tmp_path: Path
 ) -> None:
     """A real block page: the miner carries the user's label; Previous/Next navigate."""
-    from gui_helpers import wait_loaded
+    from tests.helpers.gui import wait_loaded
 
     labels = LabelsViewModel(tmp_path / "labels")
     install_labels(window, labels)

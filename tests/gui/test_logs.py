@@ -11,12 +11,8 @@ from typing import Any
 
 import pytest
 import qasync
-from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QApplication
-from qt_helpers import run_in_qloop
-from rpc.scripted_server import ScriptedServer, html
-from services.test_logscan import answer_logs
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
@@ -35,6 +31,10 @@ from explorer.viewmodels.logs import (
 )
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
+from tests.helpers.devnet import Devnet
+from tests.helpers.qt import run_in_qloop
+from tests.helpers.scripted_server import ScriptedServer, html
+from tests.services.test_logscan import answer_logs
 
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 ADDRESS = "0x" + "ab" * 20
@@ -150,7 +150,7 @@ def test_late_rows_are_inserted_in_block_order(qapp: Any) -> None:
 
 
 @pytest.fixture
-def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Devnet) -> Iterator[Session]:  # noqa: F811
+def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Devnet) -> Iterator[Session]:
     """A session on the devnet's test network."""
     session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
     yield session
@@ -167,7 +167,7 @@ def node_logs(session: Session, qtbot: Any, flt: dict[str, Any]) -> list[Any]:
 def test_scan_on_the_devnet_fills_the_table_and_exports(
     session: Session,
     qtbot: Any,
-    devnet: Devnet,  # noqa: F811
+    devnet: Devnet,
     tmp_path: Path,
 ) -> None:
     """Type a query, Start: rows, progress and links; CSV and JSON exports match the node."""

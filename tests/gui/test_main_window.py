@@ -22,8 +22,8 @@ def test_window_opens_with_empty_search_and_status(qtbot: object) -> None:
     window.show()
     assert window.windowTitle() == TITLE
     assert window.search_bar.text() == ""
-    shell.on_status("Connected to test")
-    assert window.status_label.text() == "Connected to test"
+    shell.show_progress("Starting the local devnet…")
+    assert window.status_label.text() == "Starting the local devnet…"
     assert window.statusBar().isVisible()
 
 

@@ -5,20 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gui_helpers import field_text, wait_loaded
 from PySide6.QtCore import Qt
-from qt_helpers import run_in_qloop
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
 from explorer.services.routes import Route, block_route, tx_route
 from explorer.services.session import Session
-from explorer.viewmodels.page import PageState
+from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
+from tests.helpers.gui import field_text, wait_loaded
+from tests.helpers.qt import run_in_qloop
 
 MISSING = "0x" + "ab" * 32
 
@@ -111,7 +111,7 @@ def open_recording(qtbot: Any, window: MainWindow, route: Route) -> tuple[PageVi
             stamp = labels["Timestamp"].text() if "Timestamp" in labels else None
             seen.append((page.document_view.headline.text(), stamp, labels.get("From")))
 
-    page.model.changed.connect(record)
+    page.model.document_changed.connect(record)
     return wait_loaded(qtbot, window), seen
 
 
@@ -181,7 +181,8 @@ def test_error_state_has_kind_message_and_retry(
     """A wrong key gives an auth error with its message (never the key) and a retry button."""
     endpoint = Endpoint.parse(devnet.base("testnet") + "/not-the-right-key-123")
     broken = Session(DEVNET, endpoint)
-    model = window.shell.create_page_for(broken, tx_route(MISSING))
+    model = window.shell.pages.create(broken, tx_route(MISSING))
+    assert isinstance(model, PageViewModel)
     page = PageView(model)
     qtbot.addWidget(page)
     qtbot.waitUntil(lambda: model.state is PageState.ERROR, timeout=20_000)
@@ -197,7 +198,7 @@ def test_chain_mismatch_banner_and_state(qtbot: Any, window: MainWindow, devnet:
     """A node serving chain 30 for a network expecting 31 gets a banner and no page data."""
     wrong = Session(DEVNET, Endpoint.parse(devnet.url("mainnet")))
     window.shell.set_session(wrong)
-    qtbot.waitUntil(lambda: window.shell.banner.startswith("Chain mismatch"), timeout=20_000)
+    qtbot.waitUntil(lambda: window.shell.banner.text.startswith("Chain mismatch"), timeout=20_000)
     assert window.banner.isVisible()
     window.navigator.go(block_route(1))
     page = wait_loaded(qtbot, window)

@@ -14,7 +14,6 @@ import pytest
 from aiohttp import web
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QLineEdit
-from qt_helpers import run_in_qloop
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
@@ -26,6 +25,7 @@ from explorer.viewmodels.networks import (
     parse_chain_id,
 )
 from explorer.views.settings_dialog import SettingsDialog, network_combo
+from tests.helpers.qt import run_in_qloop
 
 KEY = "k3yAbcdefGhijkLMNop0123456789x"
 CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from rpc_helpers import API_KEY
-from scripted_server import ScriptedServer
-from testnet_node import serve_testnet
 
 from explorer.rpc.endpoint import Endpoint
+from tests.helpers.rpc import API_KEY
+from tests.helpers.scripted_server import ScriptedServer
+from tests.helpers.testnet_node import serve_testnet
 
 
 @pytest.fixture

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from rpc_helpers import API_KEY
-from scripted_server import ScriptedServer, drop, raw, rpc_error, scripted_server
-from testnet_node import ADDRESS, BLOCK_HASH, TX_HASH, load
+
+from tests.helpers.rpc import API_KEY
+from tests.helpers.scripted_server import ScriptedServer, drop, raw, rpc_error, scripted_server
+from tests.helpers.testnet_node import ADDRESS, BLOCK_HASH, TX_HASH, load
 
 REPO = Path(__file__).resolve().parents[2]
 

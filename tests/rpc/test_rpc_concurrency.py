@@ -6,13 +6,13 @@ import asyncio
 from typing import Any
 
 import pytest
-from rpc_helpers import with_client
-from scripted_server import Recorded, Reply, ScriptedServer, result, rpc_error, slow
-from testnet_node import ADDRESS, TX_HASH, serve_testnet
 
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.stats import utc_today
+from tests.helpers.rpc import with_client
+from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, result, rpc_error, slow
+from tests.helpers.testnet_node import ADDRESS, TX_HASH, serve_testnet
 
 
 def test_concurrency_cap_per_endpoint(server: ScriptedServer, endpoint: Endpoint) -> None:

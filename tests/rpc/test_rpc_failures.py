@@ -9,20 +9,6 @@ from typing import Any
 
 import pytest
 from eth_abi import encode
-from rpc_helpers import API_KEY, with_client
-from scripted_server import (
-    Action,
-    ScriptedServer,
-    drop,
-    html,
-    json_reply,
-    raw,
-    redirect,
-    result,
-    rpc_error,
-    scripted_server,
-    slow,
-)
 
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
@@ -37,6 +23,20 @@ from explorer.rpc.errors import (
     TransportError,
 )
 from explorer.rpc.retry import RetryPolicy
+from tests.helpers.rpc import API_KEY, with_client
+from tests.helpers.scripted_server import (
+    Action,
+    ScriptedServer,
+    drop,
+    html,
+    json_reply,
+    raw,
+    redirect,
+    result,
+    rpc_error,
+    scripted_server,
+    slow,
+)
 
 RAW_TX = "0xf86c0185"
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from rpc_helpers import API_KEY
-from scripted_server import ScriptedServer, drop, slow
-from testnet_node import TX_HASH, serve_testnet
-
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
+from tests.helpers.rpc import API_KEY
+from tests.helpers.scripted_server import ScriptedServer, drop, slow
+from tests.helpers.testnet_node import TX_HASH, serve_testnet
 
 
 def test_client_runs_on_the_qasync_loop(qloop: Any, qtbot: Any, server: ScriptedServer) -> None:

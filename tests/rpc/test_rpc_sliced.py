@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rpc_helpers import with_client
-from scripted_server import Reply, ScriptedServer, result
 
 from explorer.rpc.answers import SLICED_BYTES
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import parse_json
 from explorer.rpc.errors import MalformedResponse
 from explorer.rpc.sliced import parse_json_sliced
+from tests.helpers.rpc import with_client
+from tests.helpers.scripted_server import Reply, ScriptedServer, result
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
 JSON = st.recursive(

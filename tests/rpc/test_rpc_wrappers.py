@@ -6,9 +6,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from rpc_helpers import with_client
-from scripted_server import ScriptedServer, result
-from testnet_node import (
+
+from explorer.chain.records import Block, Log, Receipt, Transaction
+from explorer.rpc.client import RpcClient
+from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import InvalidInput, MalformedResponse
+from explorer.rpc.params import CallRequest, LogFilter
+from tests.helpers.rpc import with_client
+from tests.helpers.scripted_server import ScriptedServer, result
+from tests.helpers.testnet_node import (
     ADDRESS,
     BLOCK_HASH,
     EIP155_HASH,
@@ -17,12 +23,6 @@ from testnet_node import (
     TX_HASH,
     load,
 )
-
-from explorer.chain.records import Block, Log, Receipt, Transaction
-from explorer.rpc.client import RpcClient
-from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import InvalidInput, MalformedResponse
-from explorer.rpc.params import CallRequest, LogFilter
 
 UNKNOWN_HASH = "0x" + "ee" * 32
 Use = Callable[[RpcClient], Awaitable[Any]]

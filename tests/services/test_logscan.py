@@ -9,16 +9,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
-from fixtures_devnet import Devnet, devnet, devnet_limited, devnet_loop  # noqa: F401
-from rpc.scripted_server import (
-    Action,
-    Recorded,
-    ScriptedServer,
-    html,
-    json_reply,
-    rpc_error,
-    slow,
-)
 
 from explorer.chain.records import Log
 from explorer.rpc.client import RpcClient
@@ -38,6 +28,16 @@ from explorer.services.logscan import (
     ScanProgress,
     csv_fields,
     is_limit_error,
+)
+from tests.helpers.devnet import Devnet
+from tests.helpers.scripted_server import (
+    Action,
+    Recorded,
+    ScriptedServer,
+    html,
+    json_reply,
+    rpc_error,
+    slow,
 )
 
 T = TypeVar("T")
@@ -84,7 +84,7 @@ def keys(logs: list[Log]) -> list[tuple[int | None, int | None, str | None]]:
     return [(log.block_number, log.log_index, log.transaction_hash) for log in logs]
 
 
-def test_full_history_transfer_scan_matches_manifest_and_sequential(devnet: Devnet) -> None:  # noqa: F811
+def test_full_history_transfer_scan_matches_manifest_and_sequential(devnet: Devnet) -> None:
     """Every Transfer of the history, in block order, same as one-at-a-time requests."""
     manifest = devnet.manifest()
     head = manifest["head_at_build"]
@@ -108,7 +108,7 @@ def test_full_history_transfer_scan_matches_manifest_and_sequential(devnet: Devn
     assert [p.blocks_done for p in progress] == sorted(p.blocks_done for p in progress)
 
 
-def test_tags_are_resolved_once_and_address_filter_applies(devnet: Devnet) -> None:  # noqa: F811
+def test_tags_are_resolved_once_and_address_filter_applies(devnet: Devnet) -> None:
     """earliest/latest: one eth_blockNumber; only the token's Transfers come back."""
     manifest = devnet.manifest()
     token = manifest["token"]
@@ -123,7 +123,7 @@ def test_tags_are_resolved_once_and_address_filter_applies(devnet: Devnet) -> No
     assert by_method.get("eth_blockNumber") == 1
 
 
-def test_block_hash_query_is_one_request(devnet: Devnet) -> None:  # noqa: F811
+def test_block_hash_query_is_one_request(devnet: Devnet) -> None:
     """A blockHash query sends exactly one eth_getLogs with the hash."""
     tx_hash = devnet.manifest()["token_transfer"]
 
@@ -140,8 +140,8 @@ def test_block_hash_query_is_one_request(devnet: Devnet) -> None:  # noqa: F811
 
 
 def test_tiny_limits_split_until_they_fit_with_the_same_result(
-    devnet: Devnet,  # noqa: F811
-    devnet_limited: Devnet,  # noqa: F811
+    devnet: Devnet,
+    devnet_limited: Devnet,
 ) -> None:
     """10 blocks / 5 logs: many splits, nothing lost, nothing doubled (few requests: the
     limited devnet counts a daily quota per key)."""

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
-
 from explorer.chain.records import Block
 from explorer.rpc.client import RpcClient
 from explorer.services.reader import ChainReader
+from tests.helpers.devnet import Devnet
 
 from .test_logscan import with_client
 
 
-def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:  # noqa: F811
+def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:
     """Asking for a block at every loop turn while it is read, and once more after, sends one
     request: callers join the read in flight, then find its answer cached."""
 

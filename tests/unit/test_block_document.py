@@ -9,8 +9,7 @@ import pytest
 from explorer.chain.records import Block
 from explorer.viewmodels.block_document import block_document
 from explorer.viewmodels.document import Document, Field
-
-from .testnet import BLOCK, load
+from tests.helpers.testnet import BLOCK, load
 
 NUMBER = 0x1B4
 

@@ -27,8 +27,7 @@ from explorer.chain.mergemining import (
     verify_merge_mining,
 )
 from explorer.chain.records import Block
-
-from .testnet import BLOCK, load
+from tests.helpers.testnet import BLOCK, load
 
 
 @dataclass(frozen=True)

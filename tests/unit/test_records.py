@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.chain.records import Block, Log, Receipt, RecordFormatError, Transaction
-
-from .testnet import BLOCK, FIXTURE_NAMES, RECEIPT, TX, TX_EIP155, TX_REMASC, load
+from tests.helpers.testnet import BLOCK, FIXTURE_NAMES, RECEIPT, TX, TX_EIP155, TX_REMASC, load
 
 PARSER_FOR = {"block": Block, "tx": Transaction, "receipt": Receipt}
 RSK_BLOCK_FIELDS = (

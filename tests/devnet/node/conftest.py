@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from explorer.devnet.errors import RpcFailure
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.seed import SMALL
-
-QUANTITY = re.compile(r"^0x(0|[1-9a-f][0-9a-f]*)$")
-DATA = re.compile(r"^0x([0-9a-f]{2})*$")
 
 
 @pytest.fixture(scope="session")
@@ -41,23 +35,3 @@ def fresh_node(small_cache: Path) -> DevnetNode:
 def main_node(small_cache: Path) -> DevnetNode:
     """A shared main-network node."""
     return open_node(30, cache_dir=small_cache, seed=SMALL)
-
-
-def failure(node: DevnetNode, method: str, *params: Any) -> RpcFailure:
-    """The RpcFailure a call raises (the test fails if it succeeds)."""
-    with pytest.raises(RpcFailure) as caught:
-        node.handle(method, list(params))
-    return caught.value
-
-
-def spy_on(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[Any]:
-    """Record the argument of every call of owner.name(self, argument); it still runs."""
-    seen: list[Any] = []
-    real = getattr(owner, name)
-
-    def spy(self: Any, argument: Any) -> Any:
-        seen.append(argument)
-        return real(self, argument)
-
-    monkeypatch.setattr(owner, name, spy)
-    return seen

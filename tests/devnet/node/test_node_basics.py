@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import DATA, QUANTITY
 from eth_hash.auto import keccak
 
 from explorer.chain.mergemining import verify_merge_mining
 from explorer.chain.records import Block, Receipt, Transaction
 from explorer.devnet.node import DevnetNode
+from tests.helpers.node import DATA, QUANTITY
 
 BLOCK_FIELDS = {
     "number",

@@ -7,7 +7,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from conftest import failure
 from eth_abi.abi import decode
 from eth_hash.auto import keccak
 
@@ -18,6 +17,7 @@ from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import EXECUTION_REVERTED, INVALID_PARAMS, LOG_LIMIT_EXCEEDED
 from explorer.devnet.node import DevnetNode
 from explorer.devnet.server import json_bytes
+from tests.helpers.node import failure
 
 TRANSFER = "0x" + keccak(b"Transfer(address,address,uint256)").hex()
 APPROVAL = "0x" + keccak(b"Approval(address,address,uint256)").hex()

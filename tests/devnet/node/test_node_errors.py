@@ -6,12 +6,12 @@ import json
 from typing import Any
 
 import pytest
-from conftest import failure
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from explorer.devnet.errors import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, RpcFailure
 from explorer.devnet.node import DevnetNode
+from tests.helpers.node import failure
 
 SPEC_METHODS = {
     "eth_accounts", "eth_blockNumber", "eth_call", "eth_chainId", "eth_estimateGas",

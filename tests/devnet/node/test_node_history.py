@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from conftest import failure
 from eth_hash.auto import keccak
-from fixtures_devnet import devnet_cache_dir
 
 from explorer.devnet.errors import LOG_LIMIT_EXCEEDED
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.seed import FULL
+from tests.helpers.devnet import devnet_cache_dir
+from tests.helpers.node import failure
 
 TRANSFER = "0x" + keccak(b"Transfer(address,address,uint256)").hex()
 pytestmark = pytest.mark.slow

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import failure, spy_on
 from eth_account import Account
 from eth_hash.auto import keccak
 from eth_utils import to_checksum_address
@@ -25,6 +24,7 @@ from explorer.devnet.node import DevnetNode
 from explorer.devnet.seed import SMALL
 from explorer.devnet.server import json_bytes
 from explorer.devnet.snapshot import load_snapshot, snapshot_path
+from tests.helpers.node import failure, spy_on
 
 TRANSFER = "0x" + keccak(b"Transfer(address,address,uint256)").hex()
 Log = dict[str, Any]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import spy_on
 from eth_hash.auto import keccak
 
 from explorer.devnet.accounts import derive_account
@@ -16,6 +15,7 @@ from explorer.devnet.logs import BloomQuery, parse_filter
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.node import DevnetNode
 from explorer.devnet.seed import GENESIS_TIMESTAMP, RBTC, SMALL
+from tests.helpers.node import spy_on
 
 TRANSFER = keccak(b"Transfer(address,address,uint256)")
 

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 import rlp
-from conftest import failure
 from eth_account import Account
 from eth_keys.constants import SECPK1_N
 from eth_utils import to_checksum_address
@@ -16,6 +15,7 @@ from explorer.devnet.contracts import load_artifact
 from explorer.devnet.history import HistoryBuilder
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.seed import SMALL
+from tests.helpers.node import failure
 
 GAS_PRICE = 65_000_000
 STRANGER = "0x" + "42" * 20

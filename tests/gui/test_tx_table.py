@@ -7,8 +7,7 @@ from typing import Any
 from explorer.chain.records import Block
 from explorer.services.networks import DEVNET
 from explorer.viewmodels.tx_table import BlockTransactionsModel, Column
-
-from .testnet import BLOCK, TX_EIP155, load
+from tests.helpers.testnet import BLOCK, TX_EIP155, load
 
 
 def test_a_malformed_transaction_row_says_so_and_the_others_show(qtbot: Any) -> None:

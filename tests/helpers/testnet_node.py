@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scripted_server import Recorded, Reply, json_reply
+from tests.helpers.scripted_server import Recorded, Reply, json_reply
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "rsk-testnet"
 BLOCK_HASH = "0xf1652d8322a880e520f996f7d28b645814a58a202d7d2ab7f058e5566fe4f9f3"

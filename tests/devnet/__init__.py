@@ -1,0 +1,1 @@
+"""Devnet conformance tests."""

@@ -1,0 +1,1 @@
+"""Devnet node tests, in process."""

@@ -1,0 +1,1 @@
+"""End-to-end tests: the package started as processes."""

@@ -1,0 +1,1 @@
+"""GUI tests: real widgets against the devnet over real HTTP."""

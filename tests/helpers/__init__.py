@@ -1,0 +1,1 @@
+"""Shared test helpers: scripted servers, the devnet fixtures, Qt and fixture loaders."""

@@ -1,0 +1,34 @@
+"""Helpers for the in-process devnet node tests: answer shapes, failures, spies."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from explorer.devnet.errors import RpcFailure
+from explorer.devnet.node import DevnetNode
+
+QUANTITY = re.compile(r"^0x(0|[1-9a-f][0-9a-f]*)$")
+DATA = re.compile(r"^0x([0-9a-f]{2})*$")
+
+
+def failure(node: DevnetNode, method: str, *params: Any) -> RpcFailure:
+    """The RpcFailure a call raises (the test fails if it succeeds)."""
+    with pytest.raises(RpcFailure) as caught:
+        node.handle(method, list(params))
+    return caught.value
+
+
+def spy_on(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[Any]:
+    """Record the argument of every call of owner.name(self, argument); it still runs."""
+    seen: list[Any] = []
+    real = getattr(owner, name)
+
+    def spy(self: Any, argument: Any) -> Any:
+        seen.append(argument)
+        return real(self, argument)
+
+    monkeypatch.setattr(owner, name, spy)
+    return seen

@@ -1,0 +1,1 @@
+"""Client tests against scripted servers over real sockets."""
