@@ -9,7 +9,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-FIXTURES = Path(__file__).resolve().parents[1] / ".." / "shared" / "fixtures" / "rsk-testnet"
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "rsk-testnet"
 TRANSACTIONS_PER_BLOCK = 8
 
 

@@ -18,7 +18,7 @@ import qasync
 pytest_plugins = ["tests.helpers.devnet"]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "rsk-testnet"
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "rsk-testnet"
 
 
 _collections: list[None] = []

@@ -1,4 +1,4 @@
-"""The import rules of DESIGN.md: layers import downwards only, no Qt below view models."""
+"""The import rules of docs/architecture.md: layers import downwards, no Qt below view models."""
 
 from __future__ import annotations
 

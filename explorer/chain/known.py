@@ -1,4 +1,4 @@
-"""Well-known Rootstock addresses and their short labels (RSK.md)."""
+"""Well-known Rootstock addresses and their short labels (docs/service.md §13.2)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ def _optional(obj: JsonObject, key: str, parse: Callable[[object, str], T | None
 
 
 def _object(value: object, what: str) -> JsonObject:
-    """Return value as a JSON object; unwrap a one-element array (the spec's own sample)."""
+    """Return value as a JSON object; unwrap a one-element array (docs/service.md §10)."""
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
     if not isinstance(value, Mapping):
@@ -74,7 +74,7 @@ def _bulk_record(cls: type[T]) -> type[T]:
 
 @_bulk_record
 class Log:
-    """An event log (spec §2.6); key logs by (transaction_hash, log_index). Slotted: scans
+    """An event log (docs/service.md §2.6), keyed by (transaction_hash, log_index). Slotted: scans
     hold thousands at a time, and the collector then has one object less to walk for each."""
 
     address: str
@@ -206,7 +206,7 @@ def _careful_log(obj: JsonObject) -> Log:
 
 @dataclass(frozen=True)
 class Transaction:
-    """A transaction (spec §2.4); block fields are None while pending."""
+    """A transaction (docs/service.md §2.4); block fields are None while pending."""
 
     hash: str
     nonce: int
@@ -268,7 +268,7 @@ class Transaction:
 
 @dataclass(frozen=True)
 class Receipt:
-    """A transaction receipt (spec §2.5): `status` and/or `root`, as the node sends."""
+    """A transaction receipt (docs/service.md §2.5): `status` and/or `root`, as the node sends."""
 
     transaction_hash: str
     transaction_index: int
@@ -372,7 +372,7 @@ class BlockTransactions(Sequence[Transaction]):
 
 @dataclass(frozen=True)
 class Block:
-    """A block (spec §2.3) with RSK's fields; None where a node or a pending block omits one."""
+    """A block (docs/service.md §2.3); a field a node or a pending block omits is None."""
 
     number: int | None
     hash: str | None

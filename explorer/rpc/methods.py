@@ -1,4 +1,4 @@
-"""The service's 26 methods (spec §4.2): positional parameters and how to check them."""
+"""The service's 26 methods (docs/service.md §4.2): positional parameters and how to check them."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def _optional_entries(obj: Mapping[str, Any], fields: Mapping[str, Any]) -> dict
 
 @dataclass(frozen=True)
 class CallRequest:
-    """The call object of eth_call and eth_estimateGas (spec §2.2); `to` is required."""
+    """The call object of eth_call and eth_estimateGas (docs/service.md §2.2); `to` is required."""
 
     to: str
     sender: str | None = None
@@ -182,7 +182,7 @@ _FILTER_FIELDS = {
 
 @dataclass(frozen=True)
 class LogFilter:
-    """The eth_getLogs filter (spec §4.3): blockHash OR fromBlock/toBlock, never both."""
+    """The eth_getLogs filter (docs/service.md §4.3): blockHash OR fromBlock/toBlock, never both."""
 
     from_block: BlockSelector | None = None
     to_block: BlockSelector | None = None

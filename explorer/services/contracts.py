@@ -146,7 +146,7 @@ async def read_contract(
 
 
 SPEC_RULE = (
-    "eth_estimateGas may return an estimate even when the call would fail (spec §4.3.1), "
+    "eth_estimateGas may return an estimate even when the call would fail (service rule §4.3.1), "
     "so the eth_call result and its revert reason are shown alongside the estimate."
 )
 
@@ -170,7 +170,7 @@ class Simulation:
 async def simulate(
     client: TypedCalls, call: dict[str, Any], block: BlockSelector = "latest"
 ) -> Simulation:
-    """Run eth_call and eth_estimateGas concurrently for the call object (spec §2.2)."""
+    """Run eth_call and eth_estimateGas concurrently for the call object (docs/service.md §2.2)."""
     called, estimated = await asyncio.gather(
         client.eth_call(call, block), client.estimate_gas(call), return_exceptions=True
     )

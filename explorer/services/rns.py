@@ -1,4 +1,4 @@
-"""RNS (`*.rsk`) names resolved through the network's registry, as RSK.md describes."""
+"""RNS (`*.rsk`) names resolved through the network's registry (docs/service.md §14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The block page as a document: every field of spec §2.3 plus the decoded merge mining."""
+"""The block page as a document: every field of docs/service.md §2.3, merge mining decoded."""
 
 from __future__ import annotations
 

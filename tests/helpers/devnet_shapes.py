@@ -1,4 +1,4 @@
-"""Checks of the wire shapes the spec (§2.3–2.6) and RSK.md require, field by field."""
+"""Checks of the wire shapes docs/service.md requires (§2.3–2.6, §10, §11), field by field."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The real testnet samples in shared/fixtures/rsk-testnet, loaded as fresh copies."""
+"""The real testnet samples in tests/fixtures/rsk-testnet, loaded as fresh copies."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "rsk-testnet"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rsk-testnet"
 FIXTURE_NAMES = sorted(path.name for path in FIXTURES.glob("*.json"))
 BLOCK = "block-0x1b4-header-only.json"
 TX = "tx-0x359f.json"

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.helpers.scripted_server import Recorded, Reply, json_reply
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "rsk-testnet"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rsk-testnet"
 BLOCK_HASH = "0xf1652d8322a880e520f996f7d28b645814a58a202d7d2ab7f058e5566fe4f9f3"
 TX_HASH = "0x359f6010957a25b885387e3201c9262c71f91e47ff487c49e5168a54fc8ea110"
 EIP155_HASH = "0x507e901e6d5d22f3218937d74e2f6c2118ff53cec73b890b808b78cb3f80cfa3"

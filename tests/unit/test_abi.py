@@ -25,8 +25,9 @@ from explorer.chain.signatures import (
     parse_table,
 )
 
+from .testnet import FIXTURES
+
 REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / ".." / "shared" / "fixtures" / "rsk-testnet"
 COMPILED = REPO / "explorer" / "devnet" / "contracts" / "compiled.json"
 ALICE = "0x" + "a1" * 20
 BOB = "0x" + "b0" * 20
