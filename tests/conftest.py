@@ -6,7 +6,6 @@ import asyncio
 import gc
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -16,9 +15,6 @@ import pytest
 import qasync
 
 pytest_plugins = ["tests.helpers.devnet"]
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = REPO_ROOT / "tests" / "fixtures" / "rsk-testnet"
 
 
 _collections: list[None] = []

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from tests.helpers.scripted_server import Recorded, Reply, json_reply
+from tests.helpers.testnet import load
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rsk-testnet"
 BLOCK_HASH = "0xf1652d8322a880e520f996f7d28b645814a58a202d7d2ab7f058e5566fe4f9f3"
 TX_HASH = "0x359f6010957a25b885387e3201c9262c71f91e47ff487c49e5168a54fc8ea110"
 EIP155_HASH = "0x507e901e6d5d22f3218937d74e2f6c2118ff53cec73b890b808b78cb3f80cfa3"
 REMASC_HASH = "0x97914bf800adafc822d8ff5d2d4014999c57eff42f7326a0ce4387cafeaec5e6"
 TX_BLOCK_HASH = "0x89d446b103322c8f35cddb4e11185997f747b3748bb42d3b7b3bbe214748af85"
 ADDRESS = "0x3843d583b0f087ec7e3476c3495e52dbde5280b3"
-
-
-def load(name: str) -> Any:
-    """Return a fresh copy of a fixture's JSON."""
-    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
 def _transaction(params: list[Any]) -> Any:

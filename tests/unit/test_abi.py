@@ -24,8 +24,7 @@ from explorer.chain.signatures import (
     parse_signature,
     parse_table,
 )
-
-from .testnet import FIXTURES
+from tests.helpers.testnet import FIXTURES
 
 REPO = Path(__file__).resolve().parents[2]
 COMPILED = REPO / "explorer" / "devnet" / "contracts" / "compiled.json"
