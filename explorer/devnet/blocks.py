@@ -11,8 +11,9 @@ from eth_hash.auto import keccak
 from rlp.codec import length_prefix
 from trie.hexary import HexaryTrie
 
-from explorer.chain.mergemining import build_merge_mining_fields, compose_hash_for_merged_mining
+from explorer.chain.mergemining import compose_hash_for_merged_mining
 from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRecord
+from explorer.devnet.coinbase import build_merge_mining_fields
 
 MINIMUM_GAS_PRICE = 60_000_000
 BASE_DIFFICULTY = 32  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty

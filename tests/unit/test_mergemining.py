@@ -13,11 +13,7 @@ from explorer.chain.mergemining import (
     DIFFICULTY_ONE_TARGET,
     NO_DATA_ABSENT,
     NO_DATA_PENDING,
-    MergeMiningFields,
-    build_merge_mining_fields,
-    coinbase_transaction,
     compose_hash_for_merged_mining,
-    compress_coinbase,
     decode_bitcoin_header,
     decode_coinbase,
     find_rsk_tag,
@@ -27,6 +23,12 @@ from explorer.chain.mergemining import (
     verify_merge_mining,
 )
 from explorer.chain.records import Block
+from explorer.devnet.coinbase import (
+    MergeMiningFields,
+    build_merge_mining_fields,
+    coinbase_transaction,
+    compress_coinbase,
+)
 from tests.helpers.testnet import BLOCK, load
 
 

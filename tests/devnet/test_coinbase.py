@@ -1,4 +1,4 @@
-"""mergemining builder: deterministic fields that the verifier accepts, for any block."""
+"""The devnet's merge-mining builder: deterministic fields that the verifier accepts."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 from explorer.chain.mergemining import (
     MAX_TAG_OFFSET_IN_TAIL,
     RSK_TAG,
-    build_merge_mining_fields,
     decode_bitcoin_header,
     decode_coinbase,
     find_rsk_tag,
     verify_merge_mining,
 )
+from explorer.devnet.coinbase import build_merge_mining_fields
 
 HASH = bytes.fromhex("c4d2419792f08338d4fa5fd21c61ad79484c875f1ac9b483f253842edb96c924")
 PREVIOUS = bytes(range(32))
