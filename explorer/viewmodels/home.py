@@ -23,6 +23,7 @@ from explorer.rpc.errors import RpcError
 from explorer.services.routes import block_route
 from explorer.services.session import Session
 from explorer.viewmodels.format import age
+from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
 
 LATEST = 12
@@ -105,12 +106,14 @@ class HomeViewModel(QObject):
         super().__init__(parent)
         self.session = session
         self.blocks = LatestBlocksModel(session.network.chain_id, session.network.currency, self)
-        self.message = "Loading the latest blocks…"
+        self._message = "Loading the latest blocks…"
         self._task: asyncio.Task[None] | None = None
         self._shown_head: int | None = None
 
-    @property
-    def summary(self) -> str:
+    def _get_message(self) -> str:
+        return self._message
+
+    def _get_summary(self) -> str:
         """Return one line about the network and the node."""
         session = self.session
         probe = session.probe
@@ -120,6 +123,9 @@ class HomeViewModel(QObject):
         if session.reader.head is not None:
             parts.append(f"head #{session.reader.head:,}")
         return " · ".join(parts)
+
+    message = qproperty(_get_message, summary_changed)
+    summary = qproperty(_get_summary, summary_changed)
 
     def on_head(self, number: int) -> None:
         """Reload when a newer head than the one shown arrives."""
@@ -139,12 +145,14 @@ class HomeViewModel(QObject):
             numbers = range(top, max(top - LATEST, -1), -1)
             found = await asyncio.gather(*(reader.block(n) for n in numbers))
         except RpcError as error:
-            self.message = f"Could not load the latest blocks ({error.kind.value}): {error.message}"
+            self._message = (
+                f"Could not load the latest blocks ({error.kind.value}): {error.message}"
+            )
             self.summary_changed.emit()
             return
         self._shown_head = top
         self.blocks.set_blocks([block for block in found if block is not None])
-        self.message = ""
+        self._message = ""
         self.summary_changed.emit()
 
     def dispose(self) -> None:

@@ -10,6 +10,7 @@ from explorer.chain import query as q
 from explorer.rpc.errors import RpcError
 from explorer.services.search import resolve
 from explorer.services.session import Session
+from explorer.viewmodels.observable import qproperty
 
 MAX_RECENT = 20
 
@@ -30,15 +31,32 @@ class SearchViewModel(QObject):
     def __init__(self, recent: list[str] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session: Session | None = None
-        self.message = ""
+        self._message = ""
+        self._busy = False
         self.recent = QStringListModel(list(recent or [])[:MAX_RECENT], self)
         self._task: asyncio.Task[None] | None = None
         self._confirm_warning_for: str | None = None
 
+    def _get_message(self) -> str:
+        return self._message
+
+    def _get_busy(self) -> bool:
+        return self._busy
+
+    message = qproperty(_get_message, message_changed)
+    busy = qproperty(_get_busy, busy_changed)
+
     def _say(self, text: str) -> None:
         """Show an inline message."""
-        self.message = text
-        self.message_changed.emit(text)
+        if text != self._message:
+            self._message = text
+            self.message_changed.emit(text)
+
+    def _set_busy(self, busy: bool) -> None:
+        """Tell whether a search is being resolved."""
+        if busy != self._busy:
+            self._busy = busy
+            self.busy_changed.emit(busy)
 
     def on_submit(self, text: str, new_tab: bool = False) -> None:
         """Parse and resolve a search; invalid input costs no request."""
@@ -68,14 +86,14 @@ class SearchViewModel(QObject):
         """Resolve over the network, then navigate or explain."""
         session = self.session
         assert session is not None
-        self.busy_changed.emit(True)
+        self._set_busy(True)
         try:
             resolution = await resolve(query, session.reader, session.network.rns_registry)
         except RpcError as error:
             self._say(f"Search failed ({error.kind.value.replace('_', ' ')}): {error.message}")
             return
         finally:
-            self.busy_changed.emit(False)
+            self._set_busy(False)
         if resolution.route is None:
             self._say(resolution.message)
             return
