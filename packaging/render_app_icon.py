@@ -1,9 +1,8 @@
-"""Render the app icon's PNG sizes from its SVG into resources/icons/hicolor (run on change).
+"""Render the app icon's PNG sizes from its SVG into resources/icons/hicolor (run on change)."""
 
-The PNGs are committed, not made at build time: the app run from a checkout, the wheel and the
-PyInstaller build all need them with no build step, and tests/gui/test_icons.py checks that
-each still equals a fresh render of the SVG.
-"""
+# The PNGs are committed, not made at build time: the app run from a checkout, the wheel and the
+# PyInstaller build all need them with no build step, and tests/gui/test_icons.py checks that
+# each still equals a fresh render of the SVG.
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 
 def main() -> None:
     """Write one PNG per size, beside the scalable SVG's hicolor tree."""
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # alive while rendering
     svg = (RESOURCES / APP_ICON_SVG).read_bytes()
     for size in APP_ICON_SIZES:
         target = RESOURCES / app_icon_png(size)
@@ -30,7 +29,6 @@ def main() -> None:
         if not render_svg(svg, size).save(str(target), "PNG"):
             sys.exit(f"could not write {target}")
         print(f"{target.relative_to(RESOURCES.parent)}: {target.stat().st_size} bytes")
-    del app
 
 
 if __name__ == "__main__":

@@ -1,9 +1,4 @@
-"""The data bundled in `explorer.resources` (signatures, known labels, token lists), read once.
-
-The top-level `resources/` directory is installed as the package `explorer.resources` (see
-pyproject.toml), so editable installs, wheels and the PyInstaller build read it the same way,
-through importlib.resources, with no Qt: the chain and services layers use it too.
-"""
+"""The data bundled in `explorer.resources` (signatures, known labels, token lists), read once."""
 
 from __future__ import annotations
 
@@ -17,6 +12,8 @@ from typing import Any
 
 from explorer.chain.hexutil import HexFormatError, parse_address
 
+# The top-level resources/ directory is installed as this package (pyproject.toml), so editable
+# installs, wheels and the PyInstaller build read it alike, with importlib.resources and no Qt.
 PACKAGE = "explorer.resources"
 SIGNATURES = "data/signatures.txt"
 LABELS = "data/labels.json"

@@ -1,9 +1,4 @@
-"""Icons from the bundled resources: the app icon, and action icons tinted with the palette.
-
-Action icons are monochrome SVGs (`resources/icons/actions/<name>.svg`) rendered with
-QSvgRenderer and filled with a palette colour, so they read in light and dark mode alike;
-`PaletteIcons` re-tints the actions and tabs of a widget when its palette changes.
-"""
+"""Icons from the bundled resources: the app icon, and action icons tinted with the palette."""
 
 from __future__ import annotations
 
@@ -18,6 +13,8 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 from explorer.chain.bundled import read_bytes
 from explorer.services.routes import Page
 
+# Action icons are monochrome SVGs rendered with QSvgRenderer and filled with a palette colour,
+# so they read in light and dark mode alike; PaletteIcons re-tints them when the palette changes.
 APP_ICON_NAME = "explorer"  # the desktop entry's Icon= and the hicolor file names
 APP_ICON_SIZES = (16, 32, 48, 64, 128, 256)
 APP_ICON_SVG = f"icons/hicolor/scalable/apps/{APP_ICON_NAME}.svg"
@@ -105,8 +102,7 @@ def action_icon(name: str, palette: QPalette, role: QPalette.ColorRole = ButtonT
 
 
 class PaletteIcons(QObject):
-    """Keeps the icons given to a widget's actions and tab widgets in its palette's colours,
-    re-tinting them when the palette changes (a light/dark switch)."""
+    """Keeps the named icons of a widget's actions and tabs in its palette's colours."""
 
     def __init__(self, widget: QWidget) -> None:
         """Follow widget's palette changes."""

@@ -3,9 +3,6 @@ action icons take the palette's colours, and the window, toolbar and tabs show t
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -149,16 +146,3 @@ def test_toolbar_and_tabs_show_icons_that_follow_the_palette(qtbot: Any) -> None
         window.tabs.tabIcon(i) for i in range(window.tabs.count())
     ]:
         assert opaque_colours(icon) == {DARK_TEXT}
-
-
-def test_smoke_test_window_has_the_app_icon() -> None:
-    """`explorer --smoke-test` (run as users start it) sets the window icon in every size."""
-    done = subprocess.run(
-        [sys.executable, "-m", "explorer", "--smoke-test"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
-    assert done.returncode == 0, done.stderr
-    assert "icon 16, 32, 48, 64, 128, 256 px" in done.stdout
