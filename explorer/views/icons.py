@@ -44,11 +44,17 @@ def action_icon_svg(name: str) -> str:
     return f"icons/actions/{name}.svg"
 
 
-def render_svg(data: bytes, size: int) -> QImage:
-    """Render SVG data into a transparent size×size image; ValueError when it is not SVG."""
+def svg_renderer(data: bytes) -> QSvgRenderer:
+    """Parse SVG data; ValueError when it is not a valid SVG image."""
     renderer = QSvgRenderer(QByteArray(data))
     if not renderer.isValid():
         raise ValueError("not a valid SVG image")
+    return renderer
+
+
+def render_svg(data: bytes | QSvgRenderer, size: int) -> QImage:
+    """Render SVG (data, or parsed) into a transparent size×size image."""
+    renderer = data if isinstance(data, QSvgRenderer) else svg_renderer(data)
     image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
@@ -69,9 +75,15 @@ def app_icon() -> QIcon:
 
 
 @functools.cache
+def _parsed(name: str) -> QSvgRenderer:
+    """Return an action icon's SVG, parsed once for all its sizes."""
+    return svg_renderer(read_bytes(action_icon_svg(name)))
+
+
+@functools.cache
 def _shape(name: str, size: int) -> QImage:
     """Return an action icon rendered at one size (its colour is replaced when tinted)."""
-    return render_svg(read_bytes(action_icon_svg(name)), size)
+    return render_svg(_parsed(name), size)
 
 
 def _tinted(shape: QImage, rgba: int) -> QPixmap:
