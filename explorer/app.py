@@ -34,6 +34,7 @@ from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
+from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 
@@ -205,11 +206,14 @@ def run(options: argparse.Namespace) -> int:
     qt_app.setApplicationName("explorer")
     qt_app.setOrganizationName("explorer")
     qt_app.setApplicationVersion(__version__)
+    qt_app.setDesktopFileName("explorer")  # packaging/explorer.desktop: Wayland takes its Icon=
+    qt_app.setWindowIcon(app_icon())
     if options.smoke_test:
         window = MainWindow(ShellViewModel())
         window.show()
         qt_app.processEvents()
-        print(f"explorer {__version__}: window {window.windowTitle()!r} opened")
+        sizes = ", ".join(str(size.width()) for size in window.windowIcon().availableSizes())
+        print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
         window.close()
         return 0
     loop = qasync.QEventLoop(qt_app)

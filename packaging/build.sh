@@ -17,6 +17,18 @@ started=$(now)
 "$VENV/bin/pyinstaller" --noconfirm --clean --distpath dist --workpath build explorer.spec
 echo "packaging: built in $(since "$started") s; dist/explorer is $(du -sh dist/explorer | cut -f1)"
 
+# The desktop integration, laid out as a package installs it under /usr/share: the entry and
+# the icon it names in every hicolor size (resources/icons/hicolor is already that layout).
+SHARE=dist/share
+rm -rf "$SHARE" && mkdir -p "$SHARE/applications" "$SHARE/icons"
+cp explorer.desktop "$SHARE/applications/" && cp -r ../resources/icons/hicolor "$SHARE/icons/"
+icon=$(sed -n 's/^Icon=//p' explorer.desktop)
+for size in 16x16 32x32 48x48 64x64 128x128 256x256; do
+    [ -s "$SHARE/icons/hicolor/$size/apps/$icon.png" ] || fail "no $size $icon.png for Icon=$icon"
+done
+[ -s "$SHARE/icons/hicolor/scalable/apps/$icon.svg" ] || fail "no scalable $icon.svg"
+echo "packaging: desktop entry and its icon ($icon, 6 sizes and SVG) staged in $SHARE"
+
 # A compiled module imported only from C (unseen by the analysis) leaves a package half-collected,
 # and some packages then fall back silently to slow pure Python: every one must be there.
 SITE=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
@@ -39,7 +51,8 @@ CACHE_HOME=${XDG_CACHE_HOME:-$HOME/.cache}
 export EXPLORER_DEVNET_CACHE="${EXPLORER_DEVNET_CACHE:-$CACHE_HOME/explorer/devnet}"
 
 started=$(now)
-says "window 'Rootstock Explorer' opened" "$EXE" --smoke-test || fail "--smoke-test"
+says "window 'Rootstock Explorer' opened, icon 16, 32, 48, 64, 128, 256 px" "$EXE" --smoke-test ||
+    fail "--smoke-test (the window and its icon in six sizes)"
 echo "packaging: --smoke-test passed in $(since "$started") s"
 if command -v xvfb-run > /dev/null; then # the X11 plugin and the libraries it loads
     says "window 'Rootstock Explorer' opened" env QT_QPA_PLATFORM=xcb xvfb-run -a "$EXE" \

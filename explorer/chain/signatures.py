@@ -6,15 +6,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
 from typing import Literal
 
 from eth_abi.registry import registry
 from eth_utils.abi import event_signature_to_log_topic, function_signature_to_4byte_selector
 
+from explorer.chain.bundled import signature_lines
+
 Kind = Literal["function", "event"]
-DATA_PACKAGE = "explorer.chain"
-DATA_FILE = "data/signatures.txt"
 _TOKEN = re.compile(r"\s*(?:([A-Za-z_$][A-Za-z0-9_$]*)|(\[[0-9]*\])|([(),]))")
 _ALIASES = {"uint": "uint256", "int": "int256", "fixed": "fixed128x18", "ufixed": "ufixed128x18"}
 
@@ -191,6 +190,5 @@ class SignatureTable:
 
 @cache
 def bundled_table() -> SignatureTable:
-    """Return the table loaded from the bundled data file (computed once)."""
-    text = resources.files(DATA_PACKAGE).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return SignatureTable.build(parse_table(text.splitlines()))
+    """Return the table of the bundled signatures (computed once)."""
+    return SignatureTable.build(parse_table(signature_lines()))

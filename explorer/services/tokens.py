@@ -12,6 +12,7 @@ from eth_abi.abi import decode, encode
 from eth_abi.exceptions import DecodingError
 from eth_utils.abi import function_signature_to_4byte_selector
 
+from explorer.chain.bundled import token_lists
 from explorer.chain.hexutil import parse_address
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
@@ -19,13 +20,6 @@ from explorer.rpc.wrappers import TypedCalls
 
 MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
 ERC721_INTERFACE = bytes.fromhex("80ac58cd")
-KNOWN_TOKENS: dict[int, tuple[str, ...]] = {
-    30: (
-        "0x2acc95758f8b5f583470ba265eb685a8f45fc9d5",
-        "0x542fda317318ebf1d3deaf76e0b632741a7e677d",
-    ),
-    31: ("0x19f64674d8a5b4e652319f5e239efd3bc969a1fe",),
-}
 
 
 def selector(signature: str) -> bytes:
@@ -217,6 +211,6 @@ def _balance(target: str, outcomes: Sequence[CallOutcome]) -> TokenBalance:
 
 
 def known_tokens(chain_id: int, extra: Iterable[str] = ()) -> tuple[str, ...]:
-    """Return the well-known tokens of a chain plus extra ones, without duplicates."""
-    listed = [*KNOWN_TOKENS.get(chain_id, ()), *(parse_address(a) for a in extra)]
+    """Return the bundled well-known tokens of a chain plus extra ones, without duplicates."""
+    listed = [*token_lists().get(chain_id, ()), *(parse_address(a) for a in extra)]
     return tuple(dict.fromkeys(listed))

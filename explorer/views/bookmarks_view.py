@@ -340,6 +340,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     toggle = dock.toggleViewAction()
     toggle.setText("Bookmarks")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    window.icons.set_icon(toggle, "bookmark")
     window.toolbar.addAction(toggle)
 
     def bookmark_current() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCompleter,
     QDialog,
@@ -29,6 +29,7 @@ from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
 from explorer.views.address_view import AddressView
 from explorer.views.home_view import HomeView
+from explorer.views.icons import PAGE_ICONS, palette_icons
 from explorer.views.logs_view import LogsView
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import network_combo
@@ -77,17 +78,28 @@ class MainWindow(QMainWindow):
         """Back, forward, the search bar."""
         self.toolbar = toolbar = QToolBar("Navigation")
         toolbar.setMovable(False)
-        self.back_action = toolbar.addAction("◀ Back", self.navigator.back)
+        self.icons = palette_icons(self)
+        self.back_action = toolbar.addAction("Back", self.navigator.back)
         self.back_action.setToolTip("Back (Alt+Left)")
-        self.forward_action = toolbar.addAction("Forward ▶", self.navigator.forward)
+        self.forward_action = toolbar.addAction("Forward", self.navigator.forward)
         self.forward_action.setToolTip("Forward (Alt+Right)")
         self.logs_action = toolbar.addAction("Logs", lambda: self.navigator.open_tab(LOGS))
         self.logs_action.setToolTip("Logs explorer: eth_getLogs over any range (new tab)")
+        for action, icon in (
+            (self.back_action, "back"),
+            (self.forward_action, "forward"),
+            (self.logs_action, "logs"),
+        ):
+            self.icons.set_icon(action, icon)
         self.search_bar = QLineEdit()
         self.search_bar.setPlaceholderText(
             "Search by block number, transaction or block hash, address, or name.rsk"
         )
         self.search_bar.setClearButtonEnabled(True)
+        search_icon = self.search_bar.addAction(QIcon(), QLineEdit.ActionPosition.LeadingPosition)
+        search_icon.setToolTip("Search")
+        search_icon.triggered.connect(self.search_bar.returnPressed)  # a click is Enter
+        self.icons.set_icon(search_icon, "search")
         completer = QCompleter(self.search.recent, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
@@ -156,6 +168,7 @@ class MainWindow(QMainWindow):
         self.network_combo.setToolTip("Network")
         self.toolbar.addWidget(self.network_combo)
         self.settings_action = self.toolbar.addAction("Settings…", lambda: open_settings().exec())
+        self.icons.set_icon(self.settings_action, "settings")
         QShortcut(QKeySequence("Ctrl+,"), self).activated.connect(self.settings_action.trigger)
 
     def focus_search(self) -> None:
@@ -204,6 +217,7 @@ class MainWindow(QMainWindow):
     def _on_tab_opened(self, index: int, route: Route) -> None:
         """Add a tab's widget."""
         self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
 
     def _on_tab_closed(self, index: int) -> None:
         """Remove a tab's widget and stop its work."""
@@ -217,6 +231,7 @@ class MainWindow(QMainWindow):
         self.tabs.blockSignals(True)
         self.tabs.removeTab(index)
         self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
         self.tabs.setCurrentIndex(index)
         self.tabs.blockSignals(False)
         self._dispose(old)

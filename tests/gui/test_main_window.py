@@ -44,7 +44,7 @@ def test_ctrl_l_focuses_search(qtbot: object) -> None:
 
 
 def test_smoke_test_flag_prints_one_line_and_exits_zero() -> None:
-    """`explorer --smoke-test` opens the window, prints one line and exits 0."""
+    """`explorer --smoke-test` opens the window with its icon, prints one line and exits 0."""
     done = subprocess.run(
         [sys.executable, "-m", "explorer", "--smoke-test"],
         capture_output=True,
@@ -54,7 +54,7 @@ def test_smoke_test_flag_prints_one_line_and_exits_zero() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.strip().splitlines()) == 1
-    assert "opened" in done.stdout
+    assert "opened, icon 16, 32, 48, 64, 128, 256 px" in done.stdout
 
 
 def test_mouse_back_and_forward_buttons(qtbot: object) -> None:

@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import (
-    QColor,
     QEnterEvent,
     QFontMetrics,
     QGuiApplication,
-    QIcon,
     QKeyEvent,
     QMouseEvent,
-    QPainter,
     QPalette,
-    QPen,
-    QPixmap,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QSizePolicy, QToolButton, QWidget
 
 from explorer.services.routes import Route
 from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.views.icons import action_icon
 from explorer.views.widgets.menus import copy_to_clipboard
 
 RouteHandler = Callable[[Route, bool], None]
@@ -159,33 +154,6 @@ class ElidedLinkLabel(LinkLabel):
         self.setText(metrics.elidedText(self._full, Qt.TextElideMode.ElideMiddle, width))
 
 
-def copy_icon(color: QColor, size: int = 16) -> QIcon:
-    """Return the "copy" icon (two overlapping sheets) in color, so it follows the palette."""
-    return _copy_icon(color.rgba(), size)
-
-
-@functools.lru_cache(maxsize=16)
-def _copy_icon(rgba: int, size: int) -> QIcon:
-    """Draw the copy icon once per colour and size (every copy button shares it)."""
-    color = QColor.fromRgba(rgba)
-    pixmap = QPixmap(size * 2, size * 2)
-    pixmap.setDevicePixelRatio(2.0)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    pen = QPen(color)
-    pen.setWidthF(1.3)
-    painter.setPen(pen)
-    sheet = size * 0.55
-    painter.drawRoundedRect(QRectF(size * 0.12, size * 0.12, sheet, sheet), 1.5, 1.5)
-    painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
-    painter.fillRect(QRectF(size * 0.33, size * 0.33, sheet, sheet), Qt.GlobalColor.transparent)
-    painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
-    painter.drawRoundedRect(QRectF(size * 0.33, size * 0.33, sheet, sheet), 1.5, 1.5)
-    painter.end()
-    return QIcon(pixmap)
-
-
 class CopyButton(QToolButton):
     """A small flat button that copies a text it asks for when clicked."""
 
@@ -208,8 +176,8 @@ class CopyButton(QToolButton):
         super().changeEvent(event)
 
     def _paint_icon(self) -> None:
-        """Draw the icon in the palette's button text color."""
-        self.setIcon(copy_icon(self.palette().color(QPalette.ColorRole.ButtonText)))
+        """Show the copy icon in the palette's button text colour."""
+        self.setIcon(action_icon("copy", self.palette()))
 
     def set_copy_text(self, text: str) -> None:
         """Set what a click copies."""
