@@ -15,7 +15,7 @@ from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.logs import ScanState
-from explorer.viewmodels.page import PageState, PageViewModel
+from explorer.viewmodels.page import PageViewModel
 from explorer.views.address_view import AddressView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
@@ -71,9 +71,7 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
     if page is not None:
         await wait_for(
             lambda: (
-                page.model.state is not PageState.LOADING
-                and not page.model.busy
-                and page.document_view.is_complete
+                not page.model.waiting and not page.model.busy and page.document_view.is_complete
             )
         )
         await settle(window)
@@ -157,7 +155,7 @@ async def shoot_error(window: MainWindow, session: Session, path: Path) -> None:
     page = PageView(model)
     index = window.tabs.addTab(page, "Error")
     window.tabs.setCurrentIndex(index)
-    await wait_for(lambda: page.model.state is not PageState.LOADING)
+    await wait_for(lambda: not page.model.waiting)
     await settle(window)
     window.grab().save(str(path))
     window.tabs.removeTab(index)

@@ -59,7 +59,7 @@ async def report(options: argparse.Namespace, out: list[str]) -> int:
 
 async def _report(session: Session, options: argparse.Namespace, out: list[str]) -> int:
     """Probe the node, then resolve and render the query."""
-    probe = await session.connect()
+    probe = await session.client.probe(session.network.chain_id)  # once: the CLI fails fast
     network = session.network
     if options.endpoint and not options.chain_id:
         network = custom_network(session.endpoint.host, probe.chain_id)

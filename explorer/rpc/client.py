@@ -103,6 +103,7 @@ class RpcClient(TypedCalls):
         self._ids = itertools.count(1)
         self._in_flight: dict[tuple[str, str], _SharedCall] = {}
         self._sleep = sleep
+        self.failure_listeners: list[Callable[[RpcError], None]] = []  # a call gave up
 
     def __repr__(self) -> str:
         """Show the redacted endpoint only."""
@@ -153,6 +154,8 @@ class RpcClient(TypedCalls):
                 self.stats.record_failure(error.kind.value)
                 delay = self.retry.delay(retry, error, resendable)
                 if delay is None:
+                    for listener in self.failure_listeners:
+                        listener(error)
                     raise
             await self._sleep(delay)
         raise AssertionError("unreachable")

@@ -1,4 +1,4 @@
-"""One connection to one network: endpoint, client, reader, chain-id check and head follower."""
+"""One connection to one network: endpoint, client, reader, chain check and head follower."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import httpx
 from explorer.rpc.client import ProbeResult, RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
+from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.tokens import MULTICALL3
@@ -34,7 +35,11 @@ class Session:
     """Everything needed to read one network; close it when switching networks."""
 
     def __init__(
-        self, network: Network, endpoint: Endpoint, http: httpx.AsyncClient | None = None
+        self,
+        network: Network,
+        endpoint: Endpoint,
+        http: httpx.AsyncClient | None = None,
+        check_delays: tuple[float, ...] = RETRY_DELAYS,
     ) -> None:
         self.network = network
         self.endpoint = endpoint
@@ -43,7 +48,8 @@ class Session:
         self.extra_tokens: tuple[str, ...] = ()
         self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
-        self.probe: ProbeResult | None = None
+        self.checker = ChainChecker(self._probe, network.chain_id, check_delays)
+        self.client.failure_listeners.append(self.checker.on_failure)
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
 
@@ -58,15 +64,19 @@ class Session:
         return self.earlier_today + self.client.stats.today
 
     @property
-    def chain_matches(self) -> bool | None:
-        """True/False once probed: does the node serve the network's chain id?"""
-        return None if self.probe is None else self.probe.matches
+    def check(self) -> ChainCheck:
+        """Return the verdict on whether the node serves the network's chain."""
+        return self.checker.check
 
-    async def connect(self) -> ProbeResult:
-        """Probe the node's chain id and version; remember the verdict."""
-        self.probe = await self.client.probe(self.network.chain_id)
-        self.last_latency = self.probe.latency
-        return self.probe
+    def verify(self) -> None:
+        """Start the chain check unless it runs or has settled (pages and the shell call it)."""
+        self.checker.start()
+
+    async def _probe(self) -> ProbeResult:
+        """Ask the node for its chain id, network id and client version."""
+        probe = await self.client.probe(self.network.chain_id)
+        self.last_latency = probe.latency
+        return probe
 
     async def read_head(self) -> HeadEvent:
         """Ask the node for its head, timing the request."""
@@ -104,8 +114,14 @@ class Session:
             self._follower.cancel()
             self._follower = None
 
+    def stop(self) -> None:
+        """Stop the chain check (its listeners hear nothing more) and the head follower."""
+        self.checker.stop()
+        self.stop_following()
+
     async def aclose(self) -> None:
-        """Stop following and close the client."""
+        """Stop everything and close the client."""
+        self.checker.stop()
         follower, self._follower = self._follower, None
         if follower is not None:
             follower.cancel()

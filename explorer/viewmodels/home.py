@@ -20,6 +20,7 @@ from explorer.chain.known import known_label
 from explorer.chain.records import Block
 from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
+from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import block_route
 from explorer.services.session import Session
 from explorer.viewmodels.format import age
@@ -27,6 +28,11 @@ from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
 
 LATEST = 12
+UNCHECKED_MESSAGES: dict[Verification | None, str] = {
+    Verification.MISMATCH: "This node serves another chain: nothing from it is shown here.",
+    Verification.UNREACHABLE: "The node's chain id could not be checked yet: see the banner.",
+    None: "Checking that the node serves this network's chain…",
+}
 HEADERS = ("Block", "Age", "Transactions", "Miner", "Gas used", "Paid fees")
 Index = QModelIndex | QPersistentModelIndex
 
@@ -109,6 +115,7 @@ class HomeViewModel(QObject):
         self._message = "Loading the latest blocks…"
         self._task: asyncio.Task[None] | None = None
         self._shown_head: int | None = None
+        self._stop_listening = session.checker.listen(self._on_check)
 
     def _get_message(self) -> str:
         return self._message
@@ -116,10 +123,10 @@ class HomeViewModel(QObject):
     def _get_summary(self) -> str:
         """Return one line about the network and the node."""
         session = self.session
-        probe = session.probe
+        check = session.check
         parts = [session.network.name, f"chain id {session.network.chain_id}"]
-        if probe is not None and probe.client_version:
-            parts.append(probe.client_version)
+        if check.verified and check.client_version:
+            parts.append(check.client_version)
         if session.reader.head is not None:
             parts.append(f"head #{session.reader.head:,}")
         return " · ".join(parts)
@@ -129,13 +136,30 @@ class HomeViewModel(QObject):
 
     def on_head(self, number: int) -> None:
         """Reload when a newer head than the one shown arrives."""
-        if self._shown_head != number and (self._task is None or self._task.done()):
+        idle = self._task is None or self._task.done()
+        if self._shown_head != number and idle and self.session.check.verified:
             self._task = asyncio.ensure_future(self._load(number))
 
     def load(self) -> None:
-        """Load the latest blocks now."""
-        if self._task is None or self._task.done():
+        """Load the latest blocks now, or once the node's chain is confirmed."""
+        check = self.session.check
+        if not check.verified:
+            self.session.verify()
+            self._on_check(check)
+        elif self._task is None or self._task.done():
             self._task = asyncio.ensure_future(self._load(None))
+
+    def _on_check(self, check: ChainCheck) -> None:
+        """Show nothing of a node whose chain is not confirmed; load when it is."""
+        if check.verified:
+            self.load()
+            return
+        if self._task is not None:
+            self._task.cancel()
+        self._shown_head = None
+        self.blocks.set_blocks([])
+        self._message = UNCHECKED_MESSAGES.get(check.verification, UNCHECKED_MESSAGES[None])
+        self.summary_changed.emit()
 
     async def _load(self, head: int | None) -> None:
         """Fetch the newest blocks concurrently (settled ones come from the reader's cache)."""
@@ -156,6 +180,7 @@ class HomeViewModel(QObject):
         self.summary_changed.emit()
 
     def dispose(self) -> None:
-        """Stop loading."""
+        """Stop loading and following the chain check."""
+        self._stop_listening()
         if self._task is not None:
             self._task.cancel()

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import enum
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.chain.records import Block
 from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.document import Document
@@ -30,6 +31,7 @@ class PageState(enum.Enum):
     NOT_FOUND = "not found"
     ERROR = "error"
     MISMATCH = "chain mismatch"
+    CHECKING = "checking the chain"  # nothing is read until the node's chain id is confirmed
 
 
 class PageViewModel(QObject):
@@ -55,6 +57,7 @@ class PageViewModel(QObject):
         self.transactions = BlockTransactionsModel(session.network, self)
         self.transactions.fetch_receipt = session.reader.receipt
         self._task: asyncio.Task[None] | None = None
+        self._stop_listening: Callable[[], None] | None = None
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.timeout.connect(self.on_refresh)
@@ -80,11 +83,34 @@ class PageViewModel(QObject):
         name = what.get(self.route.page, "page")
         return f"No {name} {self.route.target} on {self.session.network.name}."
 
+    @property
+    def waiting(self) -> bool:
+        """Tell whether the page still waits for its first answer (or for the chain check)."""
+        return self._state in (PageState.LOADING, PageState.CHECKING)
+
+    @property
+    def waiting_text(self) -> str:
+        """Return what the page waits for while it shows no document."""
+        if self._state is not PageState.CHECKING:
+            return "Loading…"
+        network = self.session.network
+        attempt = self.session.check.attempt
+        tries = f" (attempt {attempt})" if attempt > 1 else ""
+        return (
+            f"Checking that the node serves {network.name} (chain id {network.chain_id}){tries}… "
+            "nothing is read from it before."
+        )
+
     def load(self) -> None:
-        """Start (or restart) loading; a running load is cancelled, so it never publishes."""
+        """Start (or restart) loading; a running load is cancelled, so it never publishes.
+
+        Nothing is read from a node whose chain is not confirmed: the page waits for the
+        session's chain check (and loads when it passes) or shows why it cannot.
+        """
         self.dispose_task()
-        if self.session.chain_matches is False:
-            self._set(PageState.MISMATCH)
+        check = self.session.check
+        if not check.verified:
+            self._wait_for_check(check)
             return
         if self._document is None:
             self._set(PageState.LOADING)
@@ -97,8 +123,41 @@ class PageViewModel(QObject):
         self._task = loop.create_task(self._run())
 
     def on_retry(self) -> None:
-        """Load again after an error."""
+        """Load again after an error (checking the node's chain again first when it failed)."""
+        if self.session.check.verification is Verification.UNREACHABLE:
+            self.session.checker.recheck()
         self.reload()
+
+    def _wait_for_check(self, check: ChainCheck) -> None:
+        """Show the chain check's state and load once it passes."""
+        if self._stop_listening is None:
+            self._stop_listening = self.session.checker.listen(self._on_check)
+        self.session.verify()
+        self._show_check(check)
+
+    def _on_check(self, check: ChainCheck) -> None:
+        """Follow the chain check while waiting for it."""
+        if check.verified:
+            self._forget_check()
+            self.load()
+        else:
+            self._show_check(check)
+
+    def _show_check(self, check: ChainCheck) -> None:
+        """Show why the page is not loading: another chain, an unreachable node, or waiting."""
+        if check.verification is Verification.MISMATCH:
+            self._set(PageState.MISMATCH)
+        elif check.verification is Verification.UNREACHABLE and check.error_kind is not None:
+            self.error_kind, self.error_message = check.error_kind, check.error_message
+            self._set(PageState.ERROR)
+        else:
+            self._set(PageState.CHECKING)
+
+    def _forget_check(self) -> None:
+        """Stop following the chain check."""
+        if self._stop_listening is not None:
+            self._stop_listening()
+            self._stop_listening = None
 
     def reload(self) -> None:
         """Forget the shown document and load from scratch (the page shows it is loading)."""
@@ -184,6 +243,7 @@ class PageViewModel(QObject):
         self._task = None
 
     def dispose(self) -> None:
-        """Stop all work: the load and the refresh timer."""
+        """Stop all work: the load, the refresh timer, following the chain check."""
         self._refresh.stop()
+        self._forget_check()
         self.dispose_task()

@@ -64,6 +64,12 @@ class SearchViewModel(QObject):
         if self.session is None:
             self._say("Not connected to a network yet.")
             return
+        if not self.session.check.verified:
+            self._say(
+                f"Not searching yet: the node is not confirmed to serve {self.session.network.name}"
+                " (see the banner)."
+            )
+            return
         query = q.parse(text, self.session.network.chain_id)
         if isinstance(query, q.Invalid):
             self._say(query.message)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import enum
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from explorer.rpc.client import ProbeResult
 from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
 from explorer.services.routes import Route
 from explorer.services.session import HeadEvent, Session
@@ -22,26 +21,17 @@ HEAD_POLL_SECONDS = 5.0
 STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
 
 
-class Verification(enum.Enum):
-    """Whether the session's node serves the chain the user chose."""
-
-    NO_SESSION = "no session"
-    CHECKING = "checking"
-    VERIFIED = "verified"
-    MISMATCH = "mismatch"
-    UNREACHABLE = "unreachable"
-
-
 @dataclass(frozen=True)
 class Connection:
-    """What is known about the session's node: the verdict and why."""
+    """The session's chain check and whether its head could be read lately."""
 
-    verification: Verification = Verification.NO_SESSION
-    chain_id: int | None = None  # what the node reported, once it answered
-    net_version: str = ""
-    error_kind: ErrorKind | None = None  # why the check could not be made
-    error_message: str = ""
+    check: ChainCheck = dataclasses.field(default_factory=ChainCheck)
     head_error: ErrorKind | None = None  # the last head poll failed (cleared by the next head)
+
+    @property
+    def verification(self) -> Verification:
+        """Return the chain check's verdict."""
+        return self.check.verification
 
 
 @dataclass(frozen=True)
@@ -59,7 +49,7 @@ class ShellViewModel(QObject):
         status_changed(str): the status-bar text changed.
         network_changed(str): the network name changed.
         banner_changed(Banner): the warning banner changed.
-        connection_changed(Connection): the chain check's verdict changed.
+        connection_changed(Connection): the chain check's verdict or the head's health changed.
         head_changed(int): a newer head block was seen.
         session_changed(): a new session replaced the old one.
     """
@@ -82,7 +72,6 @@ class ShellViewModel(QObject):
         self._connection = Connection()
         self._head: int | None = None
         self._progress = ""
-        self._connect_task: asyncio.Task[None] | None = None
         self._closing: asyncio.Future[None] | None = None
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_REFRESH_MS)
@@ -126,45 +115,42 @@ class ShellViewModel(QObject):
         self._refresh_banner()
 
     def set_session(self, session: Session, notice: str = "") -> None:
-        """Bind a new session: check its chain, then follow the head."""
+        """Bind a new session: check its chain, then follow the head once it is verified."""
         old = self.session
         if old is not None:
-            old.stop_following()
+            old.stop()  # its chain check and head follower end; nothing of it reaches us again
             self._closing = asyncio.ensure_future(old.aclose())
         self.session, self._head, self._progress = session, None, ""
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
-        self._set_connection(Connection(Verification.CHECKING))
         self.session_changed.emit()
         self._status_timer.start()
-        self._check(session)
+        session.checker.listen(self._on_check)
+        self._on_check(session.check)
+        session.verify()
 
-    def _check(self, session: Session) -> None:
-        """Start checking the session's chain; a check still running for it is replaced."""
-        if self._connect_task is not None:
-            self._connect_task.cancel()  # the latest session's check is the only one that lands
-        self._connect_task = asyncio.ensure_future(self._connect(session))
+    def recheck(self) -> None:
+        """Check the node's chain again now (the banner's Retry)."""
+        if self.session is not None:
+            self.session.checker.recheck()
 
-    async def _connect(self, session: Session) -> None:
-        """Probe the node; record the verdict; follow the head."""
-        try:
-            probe = await session.connect()
-        except RpcError as error:
-            unreachable = Verification.UNREACHABLE
-            self._set_connection(Connection(unreachable, None, "", error.kind, error.message))
+    def _on_check(self, check: ChainCheck) -> None:
+        """Follow the session's chain check; the head is followed only while it is verified."""
+        self._set_connection(Connection(check))
+        session = self.session
+        if session is None:
+            return
+        if check.verified:
+            session.follow_head(self._on_head, self._on_head_error, HEAD_POLL_SECONDS)
         else:
-            self._set_connection(verdict(probe))
-        session.follow_head(self._on_head, self._on_head_error, HEAD_POLL_SECONDS)
+            session.stop_following()
+            self._head = None
 
     def _on_head(self, event: HeadEvent) -> None:
-        """Show a newer head block; a node that answers again is checked again."""
+        """Show a newer head block."""
         self._head = event.number
-        connection = self._connection
-        if connection.head_error is not None:
-            self._set_connection(dataclasses.replace(connection, head_error=None))
-        if connection.verification is Verification.UNREACHABLE and self.session is not None:
-            self._set_connection(Connection(Verification.CHECKING))
-            self._check(self.session)
+        if self._connection.head_error is not None:
+            self._set_connection(dataclasses.replace(self._connection, head_error=None))
         self.head_changed.emit(event.number)
         self._refresh_status()
 
@@ -210,24 +196,20 @@ class ShellViewModel(QObject):
         return self.pages.create(self.session, route)
 
 
-def verdict(probe: ProbeResult) -> Connection:
-    """Return the verdict of a chain-id probe."""
-    state = Verification.VERIFIED if probe.matches else Verification.MISMATCH
-    return Connection(state, chain_id=probe.chain_id, net_version=probe.net_version)
-
-
 def check_text(connection: Connection) -> str:
     """Return the status bar's words for the chain check."""
-    state = connection.verification
+    check = connection.check
+    state = check.verification
     if state is Verification.CHECKING:
-        text = "checking chain id…"
+        text = "checking chain id…" + (f" (attempt {check.attempt})" if check.attempt > 1 else "")
     elif state is Verification.VERIFIED:
-        text = f"chain id {connection.chain_id} ✓"
+        text = f"chain id {check.chain_id} ✓"
     elif state is Verification.MISMATCH:
-        text = f"chain id {connection.chain_id} ✗"
+        text = f"chain id {check.chain_id} ✗"
     elif state is Verification.UNREACHABLE:
-        kind = connection.error_kind.value if connection.error_kind else "error"
-        text = f"not connected ({kind})"
+        kind = check.error_kind.value if check.error_kind else "error"
+        wait = check.retry_in()
+        text = f"not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
     else:
         text = "not connected"
     if connection.head_error is not None:
@@ -237,17 +219,33 @@ def check_text(connection: Connection) -> str:
 
 def connection_banner(connection: Connection, session: Session | None) -> Banner | None:
     """Return the banner a verdict calls for, or None when it calls for none."""
+    check = connection.check
     if session is None:
         return None
-    if connection.verification is Verification.MISMATCH:
-        network = session.network
+    network = session.network
+    if check.verification is Verification.MISMATCH:
         return Banner(
-            f"Chain mismatch: the node serves {chain_name(connection.chain_id)} "
-            f"(chain {connection.chain_id}, network {connection.net_version}), "
+            f"Chain mismatch: the node serves {chain_name(check.chain_id)} "
+            f"(chain {check.chain_id}, network {check.net_version}), "
             f"not {network.name} (chain {network.chain_id}). Nothing from this node is shown "
             f"as {network.name}; fix the endpoint in Settings.",
             Tone.BAD,
         )
-    if connection.verification is Verification.UNREACHABLE:
-        return Banner(f"Cannot reach the node: {connection.error_message}", Tone.BAD)
+    if check.verification is Verification.UNREACHABLE:
+        what = UNVERIFIED_CAUSES.get(check.error_kind, "The node could not be asked")
+        return Banner(
+            f"{what}: {check.error_message} Nothing is shown as {network.name} until its "
+            f"chain id is confirmed; trying again (attempt {check.attempt}).",
+            Tone.BAD,
+        )
     return None
+
+
+UNVERIFIED_CAUSES: dict[ErrorKind | None, str] = {
+    ErrorKind.TRANSPORT: "Cannot reach the node",
+    ErrorKind.AUTH: "The node refused the API key",
+    ErrorKind.RATE_LIMITED: "The node is rate-limiting this key",
+    ErrorKind.SERVER: "The node's server failed",
+    ErrorKind.MALFORMED: "The node's answer could not be read",
+    ErrorKind.NODE: "The node answered with an error",
+}

@@ -39,12 +39,12 @@ class AmountDelegate(QStyledItemDelegate):
         option.textElideMode = Qt.TextElideMode.ElideRight
 
 
-def skeleton(rows: int = 8) -> QWidget:
-    """Return grey placeholder bars shown while a page loads."""
+def skeleton(caption: QLabel, rows: int = 8) -> QWidget:
+    """Return a caption over grey placeholder bars, shown while a page loads."""
     widget = QWidget()
     layout = QVBoxLayout(widget)
     layout.setAlignment(Qt.AlignmentFlag.AlignTop)
-    layout.addWidget(plain_label("Loading…", selectable=False))
+    layout.addWidget(caption)
     for row in range(rows):
         bar = QFrame()
         bar.setFixedHeight(14)
@@ -77,6 +77,9 @@ def message_panel(title: str, detail: str) -> tuple[QWidget, QLabel, QLabel]:
     return widget, heading, text
 
 
+WAITING = (PageState.LOADING, PageState.CHECKING)
+
+
 class PageView(QStackedWidget):
     """Binds a PageViewModel: one child per state.
 
@@ -89,7 +92,8 @@ class PageView(QStackedWidget):
     def __init__(self, model: PageViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.loading = skeleton()
+        self.loading_text = plain_label("Loading…", selectable=False, wrap=True)
+        self.loading = skeleton(self.loading_text)
         self.not_found, _, self.not_found_text = message_panel("Not found", "")
         self.error, self.error_title, self.error_text = message_panel("Error", "")
         self.retry_button = QPushButton("Retry")
@@ -144,8 +148,9 @@ class PageView(QStackedWidget):
         """Show the widget of the model's state."""
         model = self.model
         state = model.state
-        self.loading.setVisible(state is PageState.LOADING)
-        if state is PageState.LOADING:
+        self.loading.setVisible(state in WAITING)
+        self.loading_text.setText(model.waiting_text)
+        if state in WAITING:
             self.document_view.hide()
             self.content.setCurrentIndex(0)
             self.setCurrentWidget(self.content)

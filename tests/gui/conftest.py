@@ -14,6 +14,7 @@ from explorer.services.session import Session
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
 from tests.helpers.qt import run_in_qloop
 
@@ -43,4 +44,7 @@ def window(qtbot: Any, session: Session) -> MainWindow:
     shell.set_session(session)
     window.show()
     qtbot.waitUntil(lambda: shell.head is not None, timeout=20_000)
+    home = window.tabs.currentWidget()
+    assert isinstance(home, HomeView)
+    qtbot.waitUntil(lambda: home.model.blocks.rowCount() > 0, timeout=20_000)  # settled
     return window

@@ -198,7 +198,7 @@ def open_address(qtbot: Any, session: Any, address: str, **options: Any) -> Addr
     view.show()
     model.load()
     qtbot.waitUntil(
-        lambda: model.state is not PageState.LOADING and view.document_view.is_complete,
+        lambda: not model.waiting and view.document_view.is_complete,
         timeout=30_000,
     )
     return view

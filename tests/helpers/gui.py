@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from explorer.viewmodels.page import PageState
 from explorer.views.main_window import MainWindow
 
 
@@ -16,7 +15,7 @@ def wait_loaded(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
         page = window.current_page()
         return (
             page is not None
-            and page.model.state is not PageState.LOADING
+            and not page.model.waiting
             and not page.model.busy
             and page.document_view.is_complete
         )

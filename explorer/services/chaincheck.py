@@ -1,0 +1,161 @@
+"""Is this the chain the user chose? One verdict per session, retried until the node answers."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from explorer.rpc.client import ProbeResult
+from explorer.rpc.errors import ErrorKind, RpcError
+
+RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)  # then every 60 s
+
+
+class Verification(enum.Enum):
+    """Whether a session's node is known to serve the chosen chain."""
+
+    NOT_STARTED = "not started"
+    CHECKING = "checking"
+    VERIFIED = "verified"
+    MISMATCH = "mismatch"
+    UNREACHABLE = "unreachable"
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """The verdict on a session's node and what it rests on."""
+
+    verification: Verification = Verification.NOT_STARTED
+    expected_chain_id: int | None = None
+    chain_id: int | None = None  # what the node reported, once it answered
+    net_version: str = ""
+    client_version: str | None = None
+    error_kind: ErrorKind | None = None  # why the check could not be made
+    error_message: str = ""
+    attempt: int = 0  # tries so far of the current check
+    retry_at: float | None = None  # monotonic time of the next try, while unreachable
+
+    @property
+    def verified(self) -> bool:
+        """Tell whether the node serves the chosen chain (chain data may be shown)."""
+        return self.verification is Verification.VERIFIED
+
+    @property
+    def settled(self) -> bool:
+        """Tell whether the node answered the check, either way."""
+        return self.verification in (Verification.VERIFIED, Verification.MISMATCH)
+
+    def retry_in(self, now: float | None = None) -> float | None:
+        """Return the seconds until the next try, while unreachable."""
+        if self.retry_at is None:
+            return None
+        return max(0.0, self.retry_at - (time.monotonic() if now is None else now))
+
+
+CheckListener = Callable[[ChainCheck], None]
+Probe = Callable[[], Awaitable[ProbeResult]]
+
+
+class ChainChecker:
+    """Runs a session's chain check: until the node answers, again after a transport failure.
+
+    Listeners hear every change of the verdict; `stop()` ends the check and silences them,
+    so a replaced session's late answer never reaches anyone.
+    """
+
+    def __init__(
+        self, probe: Probe, expected_chain_id: int, delays: tuple[float, ...] = RETRY_DELAYS
+    ) -> None:
+        self._probe = probe
+        self._delays = delays
+        self._check = ChainCheck(expected_chain_id=expected_chain_id)
+        self._listeners: list[CheckListener] = []
+        self._task: asyncio.Task[None] | None = None
+        self._stopped = False
+
+    @property
+    def check(self) -> ChainCheck:
+        """Return the current verdict."""
+        return self._check
+
+    def listen(self, listener: CheckListener) -> Callable[[], None]:
+        """Call listener on every change of the verdict; return a function that stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def start(self) -> None:
+        """Start checking unless a check runs or has settled (idempotent)."""
+        if self._stopped or self._running or self._check.settled:
+            return
+        self._task = asyncio.ensure_future(self._run())
+
+    def recheck(self) -> None:
+        """Check again now (after a transport failure, or when the user asks)."""
+        if self._stopped:
+            return
+        if self._task is not None:
+            self._task.cancel()
+        self._task = asyncio.ensure_future(self._run())
+
+    def on_failure(self, error: RpcError) -> None:
+        """A request failed: the node behind the URL may have changed, so check it again."""
+        if error.kind is ErrorKind.TRANSPORT and self._check.verified and not self._running:
+            self.recheck()
+
+    def stop(self) -> None:
+        """End the check for good and forget every listener."""
+        self._stopped = True
+        self._listeners.clear()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    @property
+    def _running(self) -> bool:
+        """Tell whether a check is under way."""
+        return self._task is not None and not self._task.done()
+
+    async def _run(self) -> None:
+        """Probe until the node answers, waiting longer after each failure."""
+        expected = self._check.expected_chain_id
+        for attempt in range(1, 1_000_000):
+            self._publish(ChainCheck(Verification.CHECKING, expected, attempt=attempt))
+            try:
+                probe = await self._probe()
+            except RpcError as error:
+                delay = self._delays[min(attempt - 1, len(self._delays) - 1)]
+                self._publish(
+                    ChainCheck(
+                        Verification.UNREACHABLE,
+                        expected,
+                        error_kind=error.kind,
+                        error_message=error.message,
+                        attempt=attempt,
+                        retry_at=time.monotonic() + delay,
+                    )
+                )
+                await asyncio.sleep(delay)
+                continue
+            verdict = Verification.VERIFIED if probe.matches else Verification.MISMATCH
+            self._publish(
+                ChainCheck(
+                    verdict,
+                    expected,
+                    chain_id=probe.chain_id,
+                    net_version=probe.net_version,
+                    client_version=probe.client_version,
+                    attempt=attempt,
+                )
+            )
+            return
+
+    def _publish(self, check: ChainCheck) -> None:
+        """Record a verdict and tell the listeners."""
+        if check == self._check or self._stopped:
+            return
+        self._check = check
+        for listener in list(self._listeners):
+            listener(check)
