@@ -17,15 +17,15 @@ from PySide6.QtWidgets import QDialog, QLineEdit
 from qt_helpers import run_in_qloop
 
 from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import ErrorKind
+from explorer.services.network_forms import FormField, NetworkForm, parse_chain_id
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
+from explorer.services.probe import ConnectionReport, ProbeOutcome
 from explorer.settings import USE_PUBLIC_NODE, Settings
-from explorer.viewmodels.networks import (
-    ConnectionReport,
-    NetworkForm,
-    NetworksViewModel,
-    parse_chain_id,
-)
-from explorer.views.settings_dialog import SettingsDialog, network_combo
+from explorer.viewmodels.network_settings import NetworkSettingsViewModel
+from explorer.viewmodels.networks import NetworksViewModel
+from explorer.views.network_combo import network_combo
+from explorer.views.settings_dialog import SettingsDialog
 
 KEY = "k3yAbcdefGhijkLMNop0123456789x"
 CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"
@@ -120,7 +120,7 @@ def model(settings: Settings) -> NetworksViewModel:
 @pytest.fixture
 def dialog(model: NetworksViewModel, qtbot: Any) -> SettingsDialog:
     """An open Settings dialog."""
-    window = SettingsDialog(model)
+    window = SettingsDialog(NetworkSettingsViewModel(model))
     qtbot.addWidget(window)
     window.show()
     return window
@@ -138,6 +138,14 @@ def type_into(qtbot: Any, edit: QLineEdit, text: str) -> None:
     qtbot.keyClick(edit, Qt.Key.Key_Delete)
     qtbot.keyClicks(edit, text)
     edit.editingFinished.emit()
+
+
+def choose(dialog: SettingsDialog, draft_id: str) -> None:
+    """Pick a network in the dialog's list, as a click would."""
+    items = dialog.list_panel.network_list.findItems("*", Qt.MatchFlag.MatchWildcard)
+    item = next(i for i in items if i.data(Qt.ItemDataRole.UserRole) == draft_id)
+    dialog.list_panel.network_list.setCurrentItem(item)
+    assert dialog.model.selected_id == draft_id
 
 
 def reread(store: QSettings) -> Settings:
@@ -210,18 +218,20 @@ def test_key_and_url_form_are_stored_and_persist(
     assert again.form_for(MAINNET.id).v2 is True
 
 
-def test_bad_key_characters_are_refused_without_echoing_the_key(model: NetworksViewModel) -> None:
+def test_bad_key_characters_are_refused_without_echoing_the_key(
+    settings: Settings, model: NetworksViewModel
+) -> None:
     """A key with a space or slash is an error that does not repeat the key."""
     errors = model.save(dataclasses.replace(model.form_for(TESTNET.id), api_key="abc/def ghi"))
-    assert set(errors) == {"api_key"} and "abc" not in errors["api_key"]
-    assert model.settings.api_key(TESTNET.id) == ""
+    assert set(errors) == {FormField.API_KEY} and "abc" not in errors[FormField.API_KEY]
+    assert settings.api_key(TESTNET.id) == ""
 
 
 @pytest.mark.parametrize("text", ["0", "-3", "abc", "3.5", "", "0x0", "३१"])
 def test_chain_id_must_be_a_positive_whole_number(model: NetworksViewModel, text: str) -> None:
     """Zero, negatives, fractions, words and non-ASCII digits are refused."""
     errors = model.validate(custom_form("https://node.example", chain_id=text))
-    assert errors == {"chain_id": "the chain id must be a positive whole number, e.g. 31"}
+    assert errors == {FormField.CHAIN_ID: "the chain id must be a positive whole number, e.g. 31"}
 
 
 def test_chain_id_in_hex_or_decimal() -> None:
@@ -238,14 +248,14 @@ def test_names_must_be_unique_and_present(model: NetworksViewModel) -> None:
         ("  ", "give the endpoint a name"),
     ]:
         form = custom_form("https://b.example", name=name)
-        assert model.save(form) == {"name": message}
+        assert model.save(form) == {FormField.NAME: message}
     assert [c.name for c in model.customs()] == ["Node A"]
 
 
 def test_http_to_a_remote_host_needs_the_explicit_flag(model: NetworksViewModel) -> None:
     """http:// to another machine is refused unless allowed; loopback http is fine."""
     form = custom_form("http://rsk.example.org:4444")
-    assert "allow insecure http" in model.validate(form)["url"]
+    assert "allow insecure http" in model.validate(form)[FormField.URL]
     assert model.validate(custom_form("http://127.0.0.1:4444")) == {}
     assert model.save(dataclasses.replace(form, allow_insecure_http=True)) == {}
     assert model.customs()[0].allow_insecure_http is True
@@ -261,20 +271,20 @@ def test_key_pasted_in_the_url_is_split_off(model: NetworksViewModel) -> None:
     assert (path.url, path.api_key) == ("https://rpc.example.org/rpc", "")
 
 
-def test_rename_and_remove_follow_the_current_network(model: NetworksViewModel, qtbot: Any) -> None:
+def test_rename_and_remove_follow_the_current_network(
+    settings: Settings, model: NetworksViewModel, qtbot: Any
+) -> None:
     """Renaming the current custom keeps it current (with its key); removing it falls back."""
     model.save(custom_form("https://a.example", name="Old", api_key=KEY))
     model.set_current("custom:Old")
     with qtbot.waitSignal(model.current_changed) as changed:
         model.save(dataclasses.replace(model.form_for("custom:Old"), name="New"))
     assert changed.args == ["custom:New"]
-    assert (
-        model.settings.api_key("custom:New") == KEY and model.settings.api_key("custom:Old") == ""
-    )
+    assert settings.api_key("custom:New") == KEY and settings.api_key("custom:Old") == ""
     with qtbot.waitSignal(model.current_changed) as changed:
         model.remove("custom:New")
     assert changed.args == [DEVNET.id] and model.customs() == []
-    assert model.settings.api_key("custom:New") == ""
+    assert settings.api_key("custom:New") == ""
 
 
 def test_custom_testnet_endpoint_keeps_currency_and_rns(model: NetworksViewModel) -> None:
@@ -286,15 +296,16 @@ def test_custom_testnet_endpoint_keeps_currency_and_rns(model: NetworksViewModel
 
 
 def test_key_field_is_masked_and_saved_on_ok(
-    store: QSettings, dialog: SettingsDialog, qtbot: Any
+    store: QSettings, settings: Settings, dialog: SettingsDialog, qtbot: Any
 ) -> None:
     """The key is typed masked, shown masked, and stored only when OK is pressed."""
-    dialog.select(TESTNET.id)
-    type_into(qtbot, dialog.key_edit, KEY)
-    assert dialog.key_edit.echoMode() == QLineEdit.EchoMode.Password
-    assert KEY not in dialog.key_edit.displayText()
-    assert KEY not in dialog.endpoint_label.text() and KEY[-4:] in dialog.endpoint_label.text()
-    assert dialog.model.settings.api_key(TESTNET.id) == ""
+    form = dialog.form_panel
+    choose(dialog, TESTNET.id)
+    type_into(qtbot, form.key_edit, KEY)
+    assert form.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    assert KEY not in form.key_edit.displayText()
+    assert KEY not in form.endpoint_label.text() and KEY[-4:] in form.endpoint_label.text()
+    assert settings.api_key(TESTNET.id) == ""
     qtbot.mouseClick(
         dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
     )
@@ -304,32 +315,35 @@ def test_key_field_is_masked_and_saved_on_ok(
 
 def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qtbot: Any) -> None:
     """Show reveals the key, Hide masks it; choosing another network masks it again."""
-    dialog.select(TESTNET.id)
-    type_into(qtbot, dialog.key_edit, KEY)
-    qtbot.mouseClick(dialog.reveal_button, Qt.MouseButton.LeftButton)
-    assert dialog.key_edit.displayText() == KEY and dialog.reveal_button.text() == "Hide"
-    qtbot.mouseClick(dialog.reveal_button, Qt.MouseButton.LeftButton)
-    assert KEY not in dialog.key_edit.displayText() and dialog.reveal_button.text() == "Show"
-    qtbot.mouseClick(dialog.reveal_button, Qt.MouseButton.LeftButton)
-    dialog.select(MAINNET.id)
-    dialog.select(TESTNET.id)
-    assert dialog.key_edit.text() == KEY
-    assert dialog.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    form = dialog.form_panel
+    choose(dialog, TESTNET.id)
+    type_into(qtbot, form.key_edit, KEY)
+    qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
+    assert form.key_edit.displayText() == KEY and form.reveal_button.text() == "Hide"
+    qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
+    assert KEY not in form.key_edit.displayText() and form.reveal_button.text() == "Show"
+    qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
+    choose(dialog, MAINNET.id)
+    choose(dialog, TESTNET.id)
+    assert form.key_edit.text() == KEY
+    assert form.key_edit.echoMode() == QLineEdit.EchoMode.Password
 
 
-def test_cancel_keeps_what_was_saved(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_cancel_keeps_what_was_saved(
+    settings: Settings, model: NetworksViewModel, qtbot: Any
+) -> None:
     """Edits and removals are dropped by Cancel."""
-    model = dialog.model
     model.save(dataclasses.replace(model.form_for(TESTNET.id), api_key=KEY))
     model.save(custom_form("https://a.example", name="Kept"))
-    window = SettingsDialog(model)
+    window = SettingsDialog(NetworkSettingsViewModel(model))
+    form = window.form_panel
     qtbot.addWidget(window)
-    window.select(TESTNET.id)
-    type_into(qtbot, window.key_edit, "other-key-1234567890")
-    window.select("custom:Kept")
-    qtbot.mouseClick(window.remove_button, Qt.MouseButton.LeftButton)
+    choose(window, TESTNET.id)
+    type_into(qtbot, form.key_edit, "other-key-1234567890")
+    choose(window, "custom:Kept")
+    qtbot.mouseClick(window.list_panel.remove_button, Qt.MouseButton.LeftButton)
     window.reject()
-    assert model.settings.api_key(TESTNET.id) == KEY
+    assert settings.api_key(TESTNET.id) == KEY
     assert [c.name for c in model.customs()] == ["Kept"]
 
 
@@ -337,63 +351,68 @@ def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
     dialog: SettingsDialog, qtbot: Any
 ) -> None:
     """OK with a bad URL stays open, says what is wrong under the field, loses nothing."""
-    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
-    type_into(qtbot, dialog.name_edit, "My node")
-    type_into(qtbot, dialog.url_edit, "node.example:4444")
-    type_into(qtbot, dialog.chain_edit, "0x1f")
-    assert dialog.errors["url"].isVisible()
+    form = dialog.form_panel
+    qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, form.name_edit, "My node")
+    type_into(qtbot, form.url_edit, "node.example:4444")
+    type_into(qtbot, form.chain_edit, "0x1f")
+    assert form.errors[FormField.URL].isVisible()
     dialog.accept()
     assert dialog.isVisible() and dialog.result() != QDialog.DialogCode.Accepted
-    assert dialog.url_edit.text() == "node.example:4444"
-    assert dialog.name_edit.text() == "My node" and dialog.chain_edit.text() == "0x1f"
+    assert form.url_edit.text() == "node.example:4444"
+    assert form.name_edit.text() == "My node" and form.chain_edit.text() == "0x1f"
     assert (
-        dialog.errors["url"].text() == "the endpoint URL must start with https:// and name a host"
+        form.errors[FormField.URL].text()
+        == "the endpoint URL must start with https:// and name a host"
     )
-    assert dialog.errors["url"].textFormat() == Qt.TextFormat.PlainText
-    assert not dialog.errors["name"].isVisible()
-    assert dialog.model.customs() == []
-    type_into(qtbot, dialog.url_edit, "https://node.example:4444")
-    assert not dialog.errors["url"].isVisible()
+    assert form.errors[FormField.URL].textFormat() == Qt.TextFormat.PlainText
+    assert not form.errors[FormField.NAME].isVisible()
+    assert dialog.model.networks.customs() == []
+    type_into(qtbot, form.url_edit, "https://node.example:4444")
+    assert not form.errors[FormField.URL].isVisible()
     dialog.accept()
     assert dialog.result() == QDialog.DialogCode.Accepted
-    assert [(c.name, c.url, c.chain_id) for c in dialog.model.customs()] == [
+    assert [(c.name, c.url, c.chain_id) for c in dialog.model.networks.customs()] == [
         ("My node", "https://node.example:4444", 31)
     ]
 
 
 def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qtbot: Any) -> None:
     """The http:// message shows under the URL and goes once the flag is ticked."""
-    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
-    type_into(qtbot, dialog.name_edit, "Plain")
-    type_into(qtbot, dialog.url_edit, "http://rsk.example.org:4444")
-    type_into(qtbot, dialog.chain_edit, "30")
+    form = dialog.form_panel
+    qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, form.name_edit, "Plain")
+    type_into(qtbot, form.url_edit, "http://rsk.example.org:4444")
+    type_into(qtbot, form.chain_edit, "30")
     dialog.accept()
-    assert "clear text" in dialog.errors["url"].text() and dialog.isVisible()
-    dialog.insecure_check.setChecked(True)
-    assert not dialog.errors["url"].isVisible()
+    assert "clear text" in form.errors[FormField.URL].text() and dialog.isVisible()
+    form.insecure_check.setChecked(True)
+    assert not form.errors[FormField.URL].isVisible()
     dialog.accept()
-    assert dialog.model.customs()[0].allow_insecure_http is True
+    assert dialog.model.networks.customs()[0].allow_insecure_http is True
 
 
 def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qtbot: Any) -> None:
     """Two new endpoints with one name: OK shows the error and saves neither."""
+    form = dialog.form_panel
     for _ in range(2):
-        qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
-        type_into(qtbot, dialog.name_edit, "Twin")
-        type_into(qtbot, dialog.url_edit, "https://twin.example")
-        type_into(qtbot, dialog.chain_edit, "31")
-    assert dialog.errors["name"].text() == "another network is already called Twin"
+        qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
+        type_into(qtbot, form.name_edit, "Twin")
+        type_into(qtbot, form.url_edit, "https://twin.example")
+        type_into(qtbot, form.chain_edit, "31")
+    assert form.errors[FormField.NAME].text() == "another network is already called Twin"
     dialog.accept()
-    assert dialog.isVisible() and dialog.model.customs() == []
+    assert dialog.isVisible() and dialog.model.networks.customs() == []
 
 
 def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: Any) -> None:
     """Leaving the URL field moves the pasted key into the masked key field."""
-    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
-    type_into(qtbot, dialog.url_edit, f"https://rpc.example.org/v2/{KEY}")
-    assert dialog.url_edit.text() == "https://rpc.example.org"
-    assert dialog.key_edit.text() == KEY and dialog.url_form_combo.currentIndex() == 1
-    assert dialog.url_form_combo.currentText() == "https://rpc.example.org/v2/<KEY>"
+    form = dialog.form_panel
+    qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, form.url_edit, f"https://rpc.example.org/v2/{KEY}")
+    assert form.url_edit.text() == "https://rpc.example.org"
+    assert form.key_edit.text() == KEY and form.url_form_combo.currentIndex() == 1
+    assert form.url_form_combo.currentText() == "https://rpc.example.org/v2/<KEY>"
 
 
 def probe(qtbot: Any, model: NetworksViewModel, target: Any) -> ConnectionReport:
@@ -429,7 +448,7 @@ def test_connection_refused_by_auth_never_shows_the_key(
 ) -> None:
     """HTTP 401: ✗ auth with the host, and the key appears nowhere in the report."""
     report = probe(qtbot, model, custom_form(f"{node.url('auth')}/{KEY}"))
-    assert report.error_kind == "auth" and not report.ok
+    assert report.error_kind is ErrorKind.AUTH and not report.ok
     assert report.text == "✗ auth: 127.0.0.1 refused the API key (HTTP 401 Unauthorized)"
     assert KEY not in repr(report) and KEY[-4:] in report.endpoint
     assert f"/auth/{KEY}" in node.paths
@@ -452,28 +471,27 @@ def test_connection_with_an_unfinished_form_costs_no_request(
     """A bad URL or a hosted network without a key is reported before anything is sent."""
     bad = probe(qtbot, model, custom_form("ftp://x"))
     assert bad.text.startswith("✗ invalid input: the endpoint URL must start with https://")
-    assert probe(qtbot, model, MAINNET).error_kind == "not set up"
-    assert probe(qtbot, model, DEVNET).error_kind == "not set up"
+    assert probe(qtbot, model, MAINNET).outcome is ProbeOutcome.NOT_SET_UP
+    assert probe(qtbot, model, DEVNET).outcome is ProbeOutcome.NOT_SET_UP
 
 
 def test_dialog_test_button_shows_the_verdict(
     dialog: SettingsDialog, node: TinyNode, qtbot: Any, qloop: object
 ) -> None:
     """Test connection on unsaved values shows ✓ and then ✗ on a mismatch, in plain text."""
-    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
-    type_into(qtbot, dialog.url_edit, node.url("c31"))
-    type_into(qtbot, dialog.chain_edit, "31")
-    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
-    assert dialog.test_result.text() == "Testing…"
-    qtbot.waitUntil(lambda: dialog.test_result.text().startswith("✓"), timeout=10_000)
-    assert CLIENT in dialog.test_result.text()
-    assert dialog.test_result.textFormat() == Qt.TextFormat.PlainText
-    type_into(qtbot, dialog.chain_edit, "30")
-    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(
-        lambda: dialog.test_result.text().startswith("✗ chain mismatch"), timeout=10_000
-    )
-    assert dialog.model.customs() == []
+    form = dialog.form_panel
+    qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, form.url_edit, node.url("c31"))
+    type_into(qtbot, form.chain_edit, "31")
+    qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
+    assert form.test_result.text() == "Testing…"
+    qtbot.waitUntil(lambda: form.test_result.text().startswith("✓"), timeout=10_000)
+    assert CLIENT in form.test_result.text()
+    assert form.test_result.textFormat() == Qt.TextFormat.PlainText
+    type_into(qtbot, form.chain_edit, "30")
+    qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: form.test_result.text().startswith("✗ chain mismatch"), timeout=10_000)
+    assert dialog.model.networks.customs() == []
 
 
 def test_devnet_endpoint_comes_from_the_app(
