@@ -126,7 +126,6 @@ class NetworkSettingsViewModel(QObject):
         self._probe_state = ProbeState.IDLE
         self._report: ConnectionReport | None = None
         self._test: asyncio.Future[None] | None = None
-        self._test_serial = 0
 
     def _get_drafts(self) -> list[DraftEntry]:
         """Return the list entries, in the order networks are listed."""
@@ -226,13 +225,11 @@ class NetworkSettingsViewModel(QObject):
         """Test the shown draft's endpoint; a test still running is dropped."""
         self._drop_test()
         self._set_probe(ProbeState.RUNNING, None)
-        self._test = asyncio.ensure_future(self._run_test(self._test_serial, self.draft))
+        self._test = asyncio.ensure_future(self._run_test(self.draft))
 
-    async def _run_test(self, serial: int, form: NetworkForm) -> None:
-        """Run one test; report it unless a newer test or another network took over."""
+    async def _run_test(self, form: NetworkForm) -> None:
+        """Run one test and report it (a dropped test is cancelled before it can report)."""
         report = await self.networks.test_connection(form)
-        if serial != self._test_serial:
-            return
         self._test = None
         self._set_probe(ProbeState.DONE, report)
         self.connection_tested.emit(report)
@@ -257,8 +254,7 @@ class NetworkSettingsViewModel(QObject):
         self._drop_test()
 
     def _drop_test(self) -> None:
-        """Cancel the running test and make sure its result, however late, is never shown."""
-        self._test_serial += 1
+        """Cancel the running test: its result, however late, is never shown nor emitted."""
         if self._test is not None:
             self._test.cancel()
         self._test = None

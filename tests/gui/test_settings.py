@@ -22,7 +22,7 @@ from explorer.services.network_forms import FormField, NetworkForm, parse_chain_
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
 from explorer.services.probe import ConnectionReport, ProbeOutcome
 from explorer.settings import USE_PUBLIC_NODE, Settings
-from explorer.viewmodels.network_settings import NetworkSettingsViewModel
+from explorer.viewmodels.network_settings import NetworkSettingsViewModel, ProbeState
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.views.network_combo import network_combo
 from explorer.views.settings_dialog import SettingsDialog
@@ -32,10 +32,14 @@ CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"
 
 
 class TinyNode:
-    """A JSON-RPC node in its own thread: /c<N>/… serves chain N; /auth/… answers 401."""
+    """A JSON-RPC node in its own thread: /c<N>/… serves chain N; /auth/… answers 401;
+    /held/<mode>/… answers like /<mode>/… once the gate is open."""
 
     def __init__(self) -> None:
         self.paths: list[str] = []
+        self.calls: list[tuple[str, str]] = []
+        self.gate = threading.Event()
+        self.gate.set()
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -64,11 +68,17 @@ class TinyNode:
     async def _handle(self, request: web.Request) -> web.Response:
         """Answer eth_chainId, net_version and web3_clientVersion for the path's chain."""
         self.paths.append(request.path)
-        mode = request.path.strip("/").split("/")[0]
+        body: dict[str, Any] = await request.json()
+        self.calls.append((request.path, body["method"]))
+        parts = request.path.strip("/").split("/")
+        if parts[0] == "held":
+            while not self.gate.is_set():
+                await asyncio.sleep(0.01)
+            parts = parts[1:]
+        mode = parts[0]
         if mode == "auth":
             return web.Response(status=401, text="Unauthorized")
         chain_id = int(mode[1:])
-        body: dict[str, Any] = await request.json()
         results = {
             "eth_chainId": hex(chain_id),
             "net_version": str(chain_id),
@@ -492,6 +502,72 @@ def test_dialog_test_button_shows_the_verdict(
     qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: form.test_result.text().startswith("✗ chain mismatch"), timeout=10_000)
     assert dialog.model.networks.customs() == []
+
+
+@pytest.fixture
+def held(node: TinyNode) -> Iterator[TinyNode]:
+    """The tiny node with its gate closed: /held/… requests wait until the test opens it."""
+    node.calls.clear()
+    node.gate.clear()
+    try:
+        yield node
+    finally:
+        node.gate.set()
+
+
+def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: Any) -> None:
+    """Test a new endpoint on chain 31 whose node will say chain 30 once the gate opens; wait
+    until its first request waits at the gate."""
+    form = dialog.form_panel
+    qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
+    type_into(qtbot, form.name_edit, "Slow")
+    type_into(qtbot, form.url_edit, node.url("held/c30"))
+    type_into(qtbot, form.chain_edit, "31")
+    already = len(node.paths)
+    qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
+    assert form.test_result.text() == "Testing…"
+    qtbot.waitUntil(lambda: any("/held/" in p for p in node.paths[already:]), timeout=10_000)
+
+
+def held_methods(node: TinyNode) -> set[str]:
+    """Return the methods asked of the held node."""
+    return {method for path, method in node.calls if "/held/" in path}
+
+
+def test_a_test_superseded_by_a_new_one_is_never_reported(
+    dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
+) -> None:
+    """A first test still waits for its node when the URL is edited and tested again: only the
+    second verdict is shown and emitted; the first one's late answer is dropped."""
+    form, model = dialog.form_panel, dialog.model
+    start_held_test(dialog, held, qtbot)
+    type_into(qtbot, form.url_edit, held.url("c31"))
+    with qtbot.waitSignal(model.connection_tested, timeout=10_000) as tested:
+        qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
+    assert tested.args[0].ok and form.test_result.text().startswith("✓ chain 31")
+    with qtbot.assertNotEmitted(model.connection_tested, wait=1_500):
+        held.gate.set()
+    assert form.test_result.text().startswith("✓ chain 31")
+    assert "web3_clientVersion" not in held_methods(held)  # the dropped test asked no more
+    assert model.probe_state is ProbeState.DONE and model.report == tested.args[0]
+
+
+def test_a_test_of_a_network_left_is_never_reported(
+    dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
+) -> None:
+    """A test still waits for its node when the user picks another network: the late answer
+    shows neither there nor back on the tested network, and is not emitted."""
+    form, model = dialog.form_panel, dialog.model
+    start_held_test(dialog, held, qtbot)
+    tested_id = model.selected_id
+    choose(dialog, TESTNET.id)
+    assert form.test_result.text() == "" and model.probe_state is ProbeState.IDLE
+    with qtbot.assertNotEmitted(model.connection_tested, wait=1_500):
+        held.gate.set()
+    assert form.test_result.text() == "" and model.report is None
+    assert "web3_clientVersion" not in held_methods(held)
+    choose(dialog, tested_id)
+    assert form.test_result.text() == "" and model.probe_state is ProbeState.IDLE
 
 
 def test_devnet_endpoint_comes_from_the_app(
