@@ -235,8 +235,7 @@ class NetworkSettingsViewModel(QObject):
         self.connection_tested.emit(report)
 
     def accept(self) -> bool:
-        """Save every changed draft and removal; on errors show the first bad draft and say
-        False (nothing is saved)."""
+        """Save every changed draft and removal, or show the first bad draft and return False."""
         pending = {d: f for d, f in self._forms.items() if self._saved.get(d) != f}
         if pending or self._removed:
             errors = self.networks.commit(pending, self._removed)
