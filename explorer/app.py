@@ -29,6 +29,7 @@ from explorer.settings import Settings
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
@@ -65,7 +66,7 @@ class Application:
 
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""
-        return SettingsDialog(self.networks, self.window)
+        return SettingsDialog(NetworkSettingsViewModel(self.networks), self.window)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""

@@ -31,8 +31,8 @@ from explorer.views.address_view import AddressView
 from explorer.views.home_view import HomeView
 from explorer.views.icons import PAGE_ICONS, palette_icons
 from explorer.views.logs_view import LogsView
+from explorer.views.network_combo import network_combo
 from explorer.views.page_view import PageView
-from explorer.views.settings_dialog import network_combo
 from explorer.views.theme import plain_label, tone_palette
 
 TITLE = "Rootstock Explorer"

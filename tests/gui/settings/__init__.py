@@ -1,0 +1,1 @@
+"""Network settings: the view models, the dialog and connection tests."""

@@ -1,0 +1,121 @@
+"""Endpoint persistence and connection tests without Qt: a plain in-memory store."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+import pytest
+
+from explorer.rpc.errors import ErrorKind
+from explorer.services.endpoints import CustomEndpoint, EndpointBook
+from explorer.services.network_forms import FormField, NetworkForm
+from explorer.services.networks import DEVNET, TESTNET
+from explorer.services.probe import ProbeOutcome, probe_form
+
+KEY = "k3yAbcdefGhijkLMNop0123456789x"
+
+
+class MemoryStore:
+    """An EndpointStore in a dict, as Settings keeps it in QSettings."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+
+    def current_network(self) -> str:
+        return str(self.values.get("current", ""))
+
+    def set_current_network(self, network: str) -> None:
+        self.values["current"] = network
+
+    def custom_networks(self) -> list[str]:
+        return list(self.values.get("customs", []))
+
+    def set_custom_networks(self, entries: list[str]) -> None:
+        self.values["customs"] = list(entries)
+
+    def api_key(self, network: str) -> str:
+        return str(self.values.get(f"{network}/key", ""))
+
+    def set_api_key(self, network: str, key: str) -> None:
+        self.values[f"{network}/key"] = key
+
+    def url_v2(self, network: str) -> bool:
+        return self.values.get(f"{network}/v2") is True
+
+    def set_url_v2(self, network: str, v2: bool) -> None:
+        self.values[f"{network}/v2"] = v2
+
+    def use_public_node(self, network: str) -> bool:
+        return self.values.get(f"{network}/public") is True
+
+    def set_use_public_node(self, network: str, public: bool) -> None:
+        self.values[f"{network}/public"] = public
+
+    def forget_network(self, network: str) -> None:
+        for name in [n for n in self.values if n.startswith(f"{network}/")]:
+            del self.values[name]
+
+
+@pytest.fixture
+def book() -> EndpointBook:
+    """A book over an empty store."""
+    return EndpointBook(MemoryStore())
+
+
+def custom(name: str, url: str = "https://node.example", **kw: Any) -> NetworkForm:
+    """Return a new custom endpoint form on chain 31."""
+    return NetworkForm(name=name, url=url, chain_id="31", **kw)
+
+
+def test_a_commit_with_one_bad_form_saves_nothing(book: EndpointBook) -> None:
+    """All or nothing: a valid form is not saved while another one is invalid."""
+    keyed = NetworkForm(network_id=TESTNET.id, name=TESTNET.name, api_key=KEY)
+    errors = book.commit({"testnet": keyed, "new:1": custom("A", url="ftp://x")})
+    assert list(errors) == ["new:1"] and set(errors["new:1"]) == {FormField.URL}
+    assert book.store.api_key(TESTNET.id) == "" and book.customs() == []
+    assert book.commit({"testnet": keyed, "new:1": custom("A")}) == {}
+    assert book.store.api_key(TESTNET.id) == KEY and [c.name for c in book.customs()] == ["A"]
+
+
+def test_renaming_the_current_endpoint_moves_its_key_and_keeps_it_current(
+    book: EndpointBook,
+) -> None:
+    """The key follows the new id, the old id is forgotten, the current network follows."""
+    assert book.commit({"new:1": custom("Old", api_key=KEY, v2=True)}) == {}
+    assert book.set_current("custom:Old") is True
+    renamed = book.form_for("custom:Old").with_value(FormField.NAME, "New")
+    assert book.commit({"custom:Old": renamed}) == {}
+    assert book.current_id() == "custom:New"
+    assert book.store.api_key("custom:New") == KEY and book.store.url_v2("custom:New")
+    assert book.store.api_key("custom:Old") == ""
+    assert book.commit({}, ["custom:New"]) == {} and book.current_id() == DEVNET.id
+
+
+def test_stored_entries_that_are_broken_or_repeated_are_skipped(book: EndpointBook) -> None:
+    """Malformed JSON, a zero chain id and a second entry of a name are not networks."""
+    good = CustomEndpoint("Node", "https://node.example", 31).to_json()
+    again = CustomEndpoint("node", "https://other.example", 30).to_json()
+    zero = '{"name": "Zero", "url": "https://z.example", "chain_id": 0}'
+    book.store.set_custom_networks([good, "not json", zero, again])
+    assert book.customs() == [CustomEndpoint("Node", "https://node.example", 31)]
+    assert book.set_current("custom:Zero") is False
+
+
+def test_a_form_field_takes_only_its_own_type() -> None:
+    """Text fields take text, switches take bool."""
+    form = NetworkForm().with_value(FormField.URL_FORM, True)
+    assert form.v2 is True
+    with pytest.raises(TypeError):
+        form.with_value(FormField.CHAIN_ID, 31)  # type: ignore[arg-type]
+
+
+def test_a_probe_of_a_closed_port_is_a_transport_failure(book: EndpointBook) -> None:
+    """Nothing listens: the report says transport, on a plain asyncio loop."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    report = asyncio.run(probe_form(book, custom("Closed", url=f"http://127.0.0.1:{port}")))
+    assert report.outcome is ProbeOutcome.FAILED and report.error_kind is ErrorKind.TRANSPORT
+    assert report.endpoint == f"http://127.0.0.1:{port}"
