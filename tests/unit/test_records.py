@@ -334,7 +334,7 @@ def bend(value: Any, twist: Any) -> Any:
 @given(st.data())
 def test_plain_and_twisted_logs_parse_as_field_by_field(data: st.DataObject) -> None:
     """Whatever is bent in a log, Log.from_json agrees with the careful field-by-field parse."""
-    from explorer.chain.records import _careful_log
+    from explorer.chain.logrecords import _careful_log
 
     obj: dict[str, Any] = {**PLAIN_LOG, "topics": list(PLAIN_LOG["topics"])}
     for _ in range(data.draw(st.integers(0, 2))):
