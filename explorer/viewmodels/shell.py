@@ -10,7 +10,7 @@ from explorer.rpc.errors import RpcError
 from explorer.services.networks import chain_name
 from explorer.services.routes import Page, Route
 from explorer.services.session import HeadEvent, Session
-from explorer.viewmodels.address_page import AddressPageViewModel, TokenStore
+from explorer.viewmodels.address import AddressPageViewModel, TokenStore
 from explorer.viewmodels.page import PageViewModel
 
 HEAD_POLL_SECONDS = 5.0

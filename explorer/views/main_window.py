@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.services.routes import LOGS, Page, Route
-from explorer.viewmodels.address_page import AddressPageViewModel
+from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
@@ -26,7 +26,7 @@ from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
-from explorer.views.address_view import AddressView
+from explorer.views.address import AddressView
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.page_view import PageView
