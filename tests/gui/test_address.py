@@ -5,8 +5,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
 import pytest
+from address_helpers import (
+    holder_of,
+    open_address,
+    raw_rpc,
+    select_token_row,
+    tab_titles,
+    token_cell,
+    token_rows,
+)
 from fixtures_devnet import Devnet, devnet, devnet_loop  # noqa: F401
 from gui_helpers import field_text
 from PySide6.QtGui import QPalette
@@ -18,12 +26,10 @@ from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
 from explorer.services.contracts import PROXY_SLOTS, SPEC_RULE, read_contract, read_slot, simulate
-from explorer.services.routes import address_route
 from explorer.services.tokens import TokenReader, selector
-from explorer.viewmodels.address import AddressPageViewModel, MemoryTokenStore
+from explorer.viewmodels.address import MemoryTokenStore
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.roles import ROUTE_ROLE
-from explorer.views.address import AddressView
 from explorer.views.charts import Chart, ChartKind
 
 
@@ -41,20 +47,9 @@ def client(qloop: Any, qtbot: Any, devnet: Devnet) -> Any:  # noqa: F811
     run_in_qloop(qtbot, rpc.aclose())
 
 
-def raw_rpc(devnet: Devnet, method: str, *params: Any) -> Any:  # noqa: F811
-    """Ask the devnet directly with a plain HTTP POST (an independent path)."""
-    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": list(params)}
-    return httpx.post(devnet.url("testnet"), json=body, timeout=10).json()["result"]
-
-
 def run(qtbot: Any, coro: Any) -> Any:
     """Run a coroutine on the qasync loop."""
     return run_in_qloop(qtbot, coro, timeout_ms=60_000)
-
-
-def holder_of(manifest: dict[str, Any]) -> str:
-    """An account that received tokens in the seeded history."""
-    return str(manifest["accounts"][1])
 
 
 def test_token_detection(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
@@ -187,43 +182,6 @@ def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[
     stopped_at = len(seen)
     qtbot.wait(300)
     assert len(seen) == stopped_at and seen[-1].fraction < 1.0
-
-
-def open_address(qtbot: Any, session: Any, address: str, **options: Any) -> AddressView:
-    """Build the address page for address and wait until its summary has loaded."""
-    model = AddressPageViewModel(session, address_route(address), **options)
-    view = AddressView(model)
-    qtbot.addWidget(view)
-    view.resize(1000, 700)
-    view.show()
-    model.load()
-    qtbot.waitUntil(
-        lambda: model.state is not PageState.LOADING and view.document_view.is_complete,
-        timeout=30_000,
-    )
-    return view
-
-
-def tab_titles(view: AddressView) -> list[str]:
-    """Return the titles of the page's tabs."""
-    return [view.content.tabText(i) for i in range(view.content.count())]
-
-
-def token_rows(view: AddressView) -> int:
-    """Return how many rows the tokens table shows."""
-    return int(view.tokens_tab.table.model().rowCount())
-
-
-def token_cell(view: AddressView, row: int, column: int) -> str:
-    """Return the shown text of a cell of the tokens table."""
-    model = view.tokens_tab.table.model()
-    return str(model.index(row, column).data())
-
-
-def select_token_row(view: AddressView, row: int) -> None:
-    """Make a row of the tokens table the current one, as a click would."""
-    table = view.tokens_tab.table
-    table.setCurrentIndex(table.model().index(row, 0))
 
 
 def test_account_page_matches_raw_rpc_and_lists_tokens(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import AsyncIterator, Sequence
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.hexutil import parse_address
 from explorer.rpc.params import BlockSelector
@@ -42,9 +42,11 @@ class AddressPageViewModel(PageViewModel):
     The tools are attributes: `overview` (the block and facts), `tokens`, `storage`,
     `read_contract`, `simulation` (the Contract tab), `activity` and `charts`.
 
-    Signals:
-        changed: state, document, error or `tabs` changed (from PageViewModel).
+    Signals (besides PageViewModel's):
+        tabs_changed(object): the tabs to show changed (a tuple of AddressTab).
     """
+
+    tabs_changed = Signal(object)
 
     def __init__(
         self,
@@ -68,6 +70,7 @@ class AddressPageViewModel(PageViewModel):
         self.activity = ActivityViewModel(session, address, cache)
         self.charts = ChartsViewModel(session, address, self.activity)
         self.overview.block_changed.connect(self.on_block_changed)
+        self.overview.facts_changed.connect(self._on_facts_changed)
         self.tokens.units_changed.connect(self.activity.table.add_units)
 
     @property
@@ -88,7 +91,11 @@ class AddressPageViewModel(PageViewModel):
             return (AddressTab.TOKENS, AddressTab.ACTIVITY, AddressTab.CHARTS)
         return tuple(AddressTab)
 
-    tabs = qproperty(_get_tabs, PageViewModel.changed)
+    tabs = qproperty(_get_tabs, tabs_changed)
+
+    def _on_facts_changed(self) -> None:
+        """Tell the view the tabs, which depend on whether the address has code."""
+        self.tabs_changed.emit(self.tabs)
 
     async def _documents(self) -> AsyncIterator[tuple[Document | None, bool]]:
         """Load the summary at the chosen block, then start reading the token balances."""
@@ -97,9 +104,8 @@ class AddressPageViewModel(PageViewModel):
         yield document, False
 
     def on_block_changed(self, _block: BlockSelector) -> None:
-        """Show the summary at the newly chosen block (from the loading state)."""
-        self.document = None
-        self.load()
+        """Load the summary at the newly chosen block from scratch, as a retry does."""
+        self.on_retry()
 
     def dispose(self) -> None:
         """Stop the load and every tool."""
