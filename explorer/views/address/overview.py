@@ -44,6 +44,5 @@ class DisassemblyView(QPlainTextEdit):
         overview.facts_changed.connect(self.on_facts_changed)
 
     def on_facts_changed(self) -> None:
-        """List the code read at the chosen block."""
-        if self.overview.is_contract:
-            self.setPlainText(self.overview.disassembly)
+        """List the code read at the chosen block (nothing for an account)."""
+        self.setPlainText(self.overview.disassembly)
