@@ -16,7 +16,7 @@ from explorer.services.routes import LOGS, Route, address_route, block_route, tx
 from explorer.services.session import Session
 from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageViewModel
-from explorer.views.address_view import AddressView
+from explorer.views.address import AddressView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
@@ -105,14 +105,14 @@ async def shoot_account(window: MainWindow, account: str, directory: Path, mode:
     if not isinstance(view, AddressView):
         return written
     model = view.address_model
-    await wait_for(lambda: not model.is_running("tokens"))
+    await wait_for(lambda: not model.tokens.running)
     written.append(
         await shoot_tab(window, view, "Tokens", directory / f"address-tokens-{mode}.png")
     )
-    view.scan_from.setText("0")
-    view.on_scan()
-    model.load_balance_chart()
-    await wait_for(lambda: not (model.is_running("scan") or model.is_running("chart")), 120)
+    view.activity_tab.scan_from.setText("0")
+    view.activity_tab.on_scan()
+    model.charts.sample_balance()
+    await wait_for(lambda: not (model.activity.running or model.charts.running), 120)
     for title, stem in (("Activity", "address-activity"), ("Charts", "address-charts")):
         written.append(await shoot_tab(window, view, title, directory / f"{stem}-{mode}.png"))
     return written
@@ -123,7 +123,7 @@ async def shoot_contract(window: MainWindow, token: str, directory: Path, mode: 
     written = [directory / f"address-contract-{mode}.png"]
     await shoot_page(window, address_route(token), written[0])
     view = window.current_page()
-    if isinstance(view, AddressView) and view.address_model.is_contract:
+    if isinstance(view, AddressView) and view.address_model.overview.is_contract:
         path = directory / f"address-contract-tools-{mode}.png"
         written.append(await shoot_tab(window, view, "Contract", path))
     return written

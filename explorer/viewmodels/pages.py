@@ -6,7 +6,7 @@ from PySide6.QtCore import SignalInstance
 
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
-from explorer.viewmodels.address_page import AddressPageViewModel, TokenStore
+from explorer.viewmodels.address import AddressPageViewModel, TokenStore
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.page import PageViewModel

@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from explorer.viewmodels.address.charts import Series
+
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 170, 16, 28, 30
 
 
-class Chart(QWidget):
-    """A titled chart of values over an x range: `line` (gaps for None) or `bars`."""
+class ChartKind(enum.Enum):
+    """How a chart draws its values."""
 
-    def __init__(self, title: str, kind: str = "line", parent: QWidget | None = None) -> None:
+    LINE = "line"  # a line with a dot per value, broken where a value is None
+    BARS = "bars"  # one bar per value, from zero
+
+
+class Chart(QWidget):
+    """A titled chart of values over an x range: a line (gaps for None) or bars."""
+
+    def __init__(
+        self, title: str = "", kind: ChartKind = ChartKind.LINE, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.title = title
         self.kind = kind
         self.values: list[float | None] = []
         self.x_labels = ("", "")
         self.empty_text = "No data yet."
-        self.zero_based = kind == "bars"
+        self.zero_based = kind is ChartKind.BARS
         self.format_value: Callable[[float], str] = lambda v: f"{v:,.0f}"
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumHeight(180)
@@ -35,6 +47,12 @@ class Chart(QWidget):
         self.values = list(values)
         self.x_labels = (first, last)
         self.update()
+
+    def show_series(self, series: Series) -> None:
+        """Show a view model's series: its title, its note when empty, its values."""
+        self.title = series.title
+        self.empty_text = series.empty_text
+        self.set_data(series.values, series.first, series.last)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Draw the title, axes, min/max labels and the data."""
@@ -73,7 +91,7 @@ class Chart(QWidget):
         span = high - low
         self._axis_labels(painter, plot, low, high)
         colour = palette.color(QPalette.ColorRole.Highlight)
-        if self.kind == "bars":
+        if self.kind is ChartKind.BARS:
             self._bars(painter, plot, low, span, colour)
         else:
             self._line(painter, plot, low, span, colour)

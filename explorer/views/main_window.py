@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.services.routes import LOGS, Page, Route
-from explorer.viewmodels.address_page import AddressPageViewModel
+from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
@@ -27,7 +27,7 @@ from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
-from explorer.views.address_view import AddressView
+from explorer.views.address import AddressView
 from explorer.views.home_view import HomeView
 from explorer.views.icons import PAGE_ICONS, palette_icons
 from explorer.views.logs_view import LogsView

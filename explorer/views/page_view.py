@@ -77,9 +77,6 @@ def message_panel(title: str, detail: str) -> tuple[QWidget, QLabel, QLabel]:
     return widget, heading, text
 
 
-WAITING = (PageState.LOADING, PageState.CHECKING)
-
-
 class PageView(QStackedWidget):
     """Binds a PageViewModel: one child per state.
 
@@ -148,9 +145,9 @@ class PageView(QStackedWidget):
         """Show the widget of the model's state."""
         model = self.model
         state = model.state
-        self.loading.setVisible(state in WAITING)
+        self.loading.setVisible(model.waiting)
         self.loading_text.setText(model.waiting_text)
-        if state in WAITING:
+        if model.waiting:
             self.document_view.hide()
             self.content.setCurrentIndex(0)
             self.setCurrentWidget(self.content)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
 import pytest
 from PySide6.QtGui import QPalette
 
@@ -14,14 +13,21 @@ from explorer.chain.units import format_rbtc
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
-from explorer.services.contracts import SPEC_RULE, read_contract, read_slot, simulate
-from explorer.services.routes import address_route
+from explorer.services.contracts import PROXY_SLOTS, SPEC_RULE, read_contract, read_slot, simulate
 from explorer.services.tokens import TokenReader, selector
-from explorer.viewmodels.address_page import AddressPageViewModel, MemoryTokenStore
+from explorer.viewmodels.address import MemoryTokenStore
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.roles import ROUTE_ROLE
-from explorer.views.address_view import AddressView
-from explorer.views.charts import Chart
+from explorer.views.charts import Chart, ChartKind
+from tests.helpers.address import (
+    holder_of,
+    open_address,
+    raw_rpc,
+    select_token_row,
+    tab_titles,
+    token_cell,
+    token_rows,
+)
 from tests.helpers.devnet import Devnet
 from tests.helpers.gui import field_text
 from tests.helpers.qt import run_in_qloop
@@ -41,20 +47,9 @@ def client(qloop: Any, qtbot: Any, devnet: Devnet) -> Any:
     run_in_qloop(qtbot, rpc.aclose())
 
 
-def raw_rpc(devnet: Devnet, method: str, *params: Any) -> Any:
-    """Ask the devnet directly with a plain HTTP POST (an independent path)."""
-    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": list(params)}
-    return httpx.post(devnet.url("testnet"), json=body, timeout=10).json()["result"]
-
-
 def run(qtbot: Any, coro: Any) -> Any:
     """Run a coroutine on the qasync loop."""
     return run_in_qloop(qtbot, coro, timeout_ms=60_000)
-
-
-def holder_of(manifest: dict[str, Any]) -> str:
-    """An account that received tokens in the seeded history."""
-    return str(manifest["accounts"][1])
 
 
 def test_token_detection(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
@@ -189,26 +184,6 @@ def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[
     assert len(seen) == stopped_at and seen[-1].fraction < 1.0
 
 
-def open_address(qtbot: Any, session: Any, address: str, **options: Any) -> AddressView:
-    """Build the address page for address and wait until its summary has loaded."""
-    model = AddressPageViewModel(session, address_route(address), **options)
-    view = AddressView(model)
-    qtbot.addWidget(view)
-    view.resize(1000, 700)
-    view.show()
-    model.load()
-    qtbot.waitUntil(
-        lambda: not model.waiting and view.document_view.is_complete,
-        timeout=30_000,
-    )
-    return view
-
-
-def tab_titles(view: AddressView) -> list[str]:
-    """Return the titles of the page's tabs."""
-    return [view.content.tabText(i) for i in range(view.content.count())]
-
-
 def test_account_page_matches_raw_rpc_and_lists_tokens(
     qtbot: Any,
     session: Any,
@@ -227,13 +202,10 @@ def test_account_page_matches_raw_rpc_and_lists_tokens(
     assert field_text(view, "Nonce (transactions sent)") == f"{nonce:,}"
     assert field_text(view, "Kind") == "Account (no code)"
     assert "Disassembly" not in tab_titles(view) and "Tokens" in tab_titles(view)
-    qtbot.waitUntil(lambda: view.tokens_table.rowCount() == 3, timeout=30_000)
-    texts = {
-        view.tokens_table.item(row, 3).text(): view.tokens_table.item(row, 1).text()
-        for row in range(3)
-    }
+    qtbot.waitUntil(lambda: token_rows(view) == 3, timeout=30_000)
+    texts = {token_cell(view, row, 3): token_cell(view, row, 1) for row in range(3)}
     assert texts["ERC-20"].endswith(" DVT") and texts["ERC-721"].endswith(" DVC")
-    assert "Multicall3" in view.tokens_status.text()
+    assert "Multicall3" in view.tokens_tab.status.text()
 
 
 def test_old_state_error_is_shown_honestly(
@@ -241,19 +213,20 @@ def test_old_state_error_is_shown_honestly(
 ) -> None:
     """A block the node cannot answer for shows the node's own message, and a past block loads."""
     view = open_address(qtbot, session, holder_of(manifest))
-    view.block_edit.setText("1000000000")
-    view.on_block_chosen()
+    picker = view.block_picker
+    picker.edit.setText("1000000000")
+    picker.on_chosen()
     model = view.address_model
     qtbot.waitUntil(lambda: model.state is PageState.ERROR, timeout=30_000)
     assert "could not answer for block 1000000000" in view.error_text.text()
     assert "block not found" in view.error_text.text()
-    view.block_edit.setText("not a block")
-    view.on_block_chosen()
-    assert "not a block number" in view.block_error.text()
-    view.block_edit.setText("5")
-    view.on_block_chosen()
+    picker.edit.setText("not a block")
+    picker.on_chosen()
+    assert "not a block number" in picker.error.text()
+    picker.edit.setText("5")
+    picker.on_chosen()
     qtbot.waitUntil(lambda: model.state is PageState.LOADED, timeout=30_000)
-    assert model.facts is not None and model.block == 5
+    assert model.overview.facts is not None and model.overview.block == 5
 
 
 def test_token_contract_page_and_contract_tools(
@@ -266,25 +239,28 @@ def test_token_contract_page_and_contract_tools(
     assert field_text(view, "Symbol") == "DVT"
     assert {"Disassembly", "Contract"} <= set(tab_titles(view))
     assert view.code_view.toPlainText().startswith("000000  PUSH1 0x80")
-    presets = [view.slot_edit.itemText(i) for i in range(view.slot_edit.count())]
-    assert model.proxy_slots()["EIP-1967 implementation"] in presets
-    view.on_read_slot()
-    qtbot.waitUntil(lambda: bool(model.results["slot"]), timeout=30_000)
-    assert "as a short string: 'Devnet Token'" in view.slot_result.text()
-    names = [view.function_choice.itemText(i) for i in range(view.function_choice.count())]
-    view.function_choice.setCurrentIndex(names.index("balanceOf(address)"))
-    view.input_edits[0].setText("0x1234")
-    view.on_call()
-    qtbot.waitUntil(lambda: bool(model.results["read"]), timeout=30_000)
-    assert "Invalid input" in view.read_result.text()
-    view.input_edits[0].setText(holder_of(manifest))
-    view.on_call()
-    qtbot.waitUntil(lambda: "uint256" in model.results["read"], timeout=30_000)
-    view.sim_edits["to"].setText(manifest["reverter"])
-    view.sim_edits["data"].setText("0x" + selector("fail()").hex())
-    view.on_simulate()
-    qtbot.waitUntil(lambda: bool(model.results["simulate"]), timeout=30_000)
-    shown = view.sim_result.text()
+    slots = view.contract_tab.slot_box
+    presets = [slots.slot_edit.itemText(i) for i in range(slots.slot_edit.count())]
+    assert hex(PROXY_SLOTS["EIP-1967 implementation"]) in presets
+    slots.on_read()
+    qtbot.waitUntil(lambda: bool(model.storage.result), timeout=30_000)
+    assert "as a short string: 'Devnet Token'" in slots.result.text()
+    reader = view.contract_tab.read_box
+    names = [reader.function_choice.itemText(i) for i in range(reader.function_choice.count())]
+    reader.function_choice.setCurrentIndex(names.index("balanceOf(address)"))
+    reader.input_edits[0].setText("0x1234")
+    reader.on_call()
+    qtbot.waitUntil(lambda: bool(model.read_contract.result), timeout=30_000)
+    assert "Invalid input" in reader.result.text()
+    reader.input_edits[0].setText(holder_of(manifest))
+    reader.on_call()
+    qtbot.waitUntil(lambda: "uint256" in model.read_contract.result, timeout=30_000)
+    simulation = view.contract_tab.simulation_box
+    simulation.edits["to"].setText(manifest["reverter"])
+    simulation.edits["data"].setText("0x" + selector("fail()").hex())
+    simulation.on_simulate()
+    qtbot.waitUntil(lambda: bool(model.simulation.result), timeout=30_000)
+    shown = simulation.result.text()
     assert "Reverter: always fails" in shown and "eth_estimateGas:" in shown
 
 
@@ -294,22 +270,24 @@ def test_user_tokens_persist_in_the_store(
     """An added token is kept in the injected store and read again by the next page."""
     store = MemoryTokenStore()
     view = open_address(qtbot, session, holder_of(manifest), store=store)
-    view.token_edit.setText("nonsense")
-    view.on_add_token()
-    assert "not an address" in view.token_error.text()
-    view.token_edit.setText(manifest["token"].upper().replace("0X", "0x"))
-    view.on_add_token()
+    tokens = view.tokens_tab
+    tokens.edit.setText("nonsense")
+    tokens.on_add()
+    assert "not an address" in tokens.error.text()
+    tokens.edit.setText(manifest["token"].upper().replace("0X", "0x"))
+    tokens.on_add()
     assert store.get_list("tokens/devnet") == [manifest["token"]]
+    assert tokens.edit.text() == "" and tokens.error.text() == ""
     again = open_address(qtbot, session, holder_of(manifest), store=store)
-    qtbot.waitUntil(lambda: again.tokens_table.rowCount() >= 1, timeout=30_000)
-    rows = range(again.tokens_table.rowCount())
-    names = [again.tokens_table.item(row, 0).text() for row in rows]
-    assert any("DVT" in again.tokens_table.item(row, 1).text() for row in rows)
-    again.tokens_table.setCurrentCell(names.index("tRIF"), 0)
-    again.on_remove_token()
-    assert "Only tokens you added" in again.token_error.text()
-    again.tokens_table.setCurrentCell(names.index("Devnet Token (DVT)"), 0)
-    again.on_remove_token()
+    qtbot.waitUntil(lambda: token_rows(again) >= 1, timeout=30_000)
+    rows = range(token_rows(again))
+    names = [token_cell(again, row, 0) for row in rows]
+    assert any("DVT" in token_cell(again, row, 1) for row in rows)
+    select_token_row(again, names.index("tRIF"))
+    again.tokens_tab.on_remove()
+    assert "Only tokens you added" in again.tokens_tab.error.text()
+    select_token_row(again, names.index("Devnet Token (DVT)"))
+    again.tokens_tab.on_remove()
     assert store.get_list("tokens/devnet") == []
 
 
@@ -321,25 +299,27 @@ def test_activity_scan_streams_then_reopens_from_cache(
     holder = holder_of(manifest)
     view = open_address(qtbot, session, holder, cache=cache, extra_tokens=[manifest["token"]])
     model = view.address_model
-    model.start_scan(ActivityKind.TRANSFERS, "0", "")
-    qtbot.waitUntil(lambda: model.scan_complete, timeout=60_000)
-    table = model.activity
-    assert table.rowCount() > 0 and view.progress.value() == 1000
+    activity = model.activity
+    activity.start(ActivityKind.TRANSFERS, "0", "")
+    qtbot.waitUntil(lambda: activity.complete, timeout=60_000)
+    table = activity.table
+    assert table.rowCount() > 0 and view.activity_tab.progress.value() == 1000
     assert str(table.data(table.index(0, 1), ROUTE_ROLE)).startswith("tx/0x")
-    assert sum(model.activity_histogram()) == len(table.items)
+    assert sum(activity.histogram()) == len(table.items)
     again = open_address(qtbot, session, holder, cache=cache)
-    qtbot.waitUntil(lambda: "read with" in again.tokens_status.text(), timeout=30_000)
+    qtbot.waitUntil(lambda: "read with" in again.tokens_tab.status.text(), timeout=30_000)
     requests = session.client.stats.today
-    again.address_model.start_scan(ActivityKind.TRANSFERS, "0", str(model.scan_range[1]))
-    qtbot.waitUntil(lambda: again.address_model.scan_complete, timeout=10_000)
-    assert "(cached)" in again.scan_status.text()
-    assert len(again.address_model.activity.items) == len(table.items)
+    assert activity.scan_range is not None
+    again.address_model.activity.start(ActivityKind.TRANSFERS, "0", str(activity.scan_range[1]))
+    qtbot.waitUntil(lambda: again.address_model.activity.complete, timeout=10_000)
+    assert "(cached)" in again.activity_tab.status.text()
+    assert len(again.address_model.activity.table.items) == len(table.items)
     assert session.client.stats.today == requests
 
 
 def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
     """The QPainter charts paint data in the palette's highlight colour, and a note when empty."""
-    chart = Chart("Balance", kind="line")
+    chart = Chart("Balance", kind=ChartKind.LINE)
     qtbot.addWidget(chart)
     chart.resize(400, 200)
     highlight = chart.palette().color(QPalette.ColorRole.Highlight).rgb()
@@ -355,10 +335,10 @@ def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
     assert painted() == 0
     chart.set_data([1.0, None, 3.0, 4.0], "block 1", "block 4")
     assert painted() > 0
-    chart.kind = "bars"
+    chart.kind = ChartKind.BARS
     chart.set_data([0.0, 5.0, 2.0])
     assert painted() > 0
-    chart.kind = "line"
+    chart.kind = ChartKind.LINE
     chart.set_data([1e24] * 5)  # a balance that never moved: floats this large ignore +-1
     assert painted() > 0
 

@@ -1,0 +1,114 @@
+"""The address page's view model: the summary document and one view model per tool."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import AsyncIterator, Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from explorer.chain.hexutil import parse_address
+from explorer.rpc.params import BlockSelector
+from explorer.services.activity import ACTIVITY_CACHE, ActivityCache
+from explorer.services.routes import Route
+from explorer.services.session import Session
+from explorer.services.tokens import MULTICALL3
+from explorer.viewmodels.address.activity import ActivityViewModel
+from explorer.viewmodels.address.charts import ChartsViewModel
+from explorer.viewmodels.address.overview import OverviewViewModel
+from explorer.viewmodels.address.read_contract import ReadContractViewModel
+from explorer.viewmodels.address.simulation import SimulationViewModel
+from explorer.viewmodels.address.storage import StorageSlotViewModel
+from explorer.viewmodels.address.tokens import TokenStore, TokensViewModel
+from explorer.viewmodels.address.tool import Tool
+from explorer.viewmodels.document import Document
+from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.page import PageViewModel
+
+
+class AddressTab(enum.Enum):
+    """The address page's own tabs (between Overview and Raw JSON), titled by value."""
+
+    TOKENS = "Tokens"
+    DISASSEMBLY = "Disassembly"
+    CONTRACT = "Contract"
+    ACTIVITY = "Activity"
+    CHARTS = "Charts"
+
+
+class AddressPageViewModel(PageViewModel):
+    """The address page: the summary at a block, and tools that each own and cancel a task.
+
+    The tools are attributes: `overview` (the block and facts), `tokens`, `storage`,
+    `read_contract`, `simulation` (the Contract tab), `activity` and `charts`.
+
+    Signals (besides PageViewModel's):
+        tabs_changed(object): the tabs to show changed (a tuple of AddressTab).
+    """
+
+    tabs_changed = Signal(object)
+
+    def __init__(
+        self,
+        session: Session,
+        route: Route,
+        store: TokenStore | None = None,
+        extra_tokens: Sequence[str] = (),
+        multicall: str = MULTICALL3,
+        cache: ActivityCache = ACTIVITY_CACHE,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(session, route, parent)
+        self.address = address = parse_address(route.target)
+        # The tools have no Qt parent: a tool whose task still runs stays alive with it,
+        # rather than being deleted with a page dropped without dispose().
+        self.overview = OverviewViewModel(session, address)
+        self.tokens = TokensViewModel(session, address, store, extra_tokens, multicall)
+        self.storage = StorageSlotViewModel(session, address)
+        self.read_contract = ReadContractViewModel(session, address)
+        self.simulation = SimulationViewModel(session, address)
+        self.activity = ActivityViewModel(session, address, cache)
+        self.charts = ChartsViewModel(session, address, self.activity)
+        self.overview.block_changed.connect(self.on_block_changed)
+        self.overview.facts_changed.connect(self._on_facts_changed)
+        self.tokens.units_changed.connect(self.activity.table.add_units)
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        """Return every tool that runs tasks of its own."""
+        return (
+            self.tokens,
+            self.storage,
+            self.read_contract,
+            self.simulation,
+            self.activity,
+            self.charts,
+        )
+
+    def _get_tabs(self) -> tuple[AddressTab, ...]:
+        """Return the tabs to show: the code and contract tools only for a contract."""
+        if not self.overview.is_contract:
+            return (AddressTab.TOKENS, AddressTab.ACTIVITY, AddressTab.CHARTS)
+        return tuple(AddressTab)
+
+    tabs = qproperty(_get_tabs, tabs_changed)
+
+    def _on_facts_changed(self) -> None:
+        """Tell the view the tabs, which depend on whether the address has code."""
+        self.tabs_changed.emit(self.tabs)
+
+    async def _documents(self) -> AsyncIterator[tuple[Document | None, bool]]:
+        """Load the summary at the chosen block, then start reading the token balances."""
+        document = await self.overview.load()
+        self.tokens.load(self.overview.block)
+        yield document, False
+
+    def on_block_changed(self, _block: BlockSelector) -> None:
+        """Load the summary at the newly chosen block from scratch, as a retry does."""
+        self.on_retry()
+
+    def dispose(self) -> None:
+        """Stop the load and every tool."""
+        super().dispose()
+        for tool in self.tools:
+            tool.dispose()

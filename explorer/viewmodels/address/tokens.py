@@ -1,0 +1,237 @@
+"""The tokens tab: the address's balances of known and user-added tokens, and the added ones."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+
+from explorer.chain.checksum import to_checksum_address
+from explorer.chain.hexutil import HexFormatError, parse_address
+from explorer.chain.known import known_label
+from explorer.chain.units import format_units
+from explorer.rpc.errors import RpcError
+from explorer.rpc.params import BlockSelector
+from explorer.services.routes import address_route
+from explorer.services.session import Session
+from explorer.services.tokens import MULTICALL3, TokenBalance, TokenReader, known_tokens
+from explorer.viewmodels.address.tool import Tool
+from explorer.viewmodels.batched_table import BatchedTableModel
+from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.roles import ROUTE_ROLE
+
+Index = QModelIndex | QPersistentModelIndex
+Units = dict[str, tuple[int, str]]  # token address -> (decimals, symbol)
+
+
+class TokenStore(Protocol):
+    """Where user-added tokens are kept (explorer.settings.Settings fits)."""
+
+    def get_list(self, name: str) -> list[str]:
+        """Return a stored list of strings."""
+        ...
+
+    def set_list(self, name: str, values: list[str]) -> None:
+        """Store a list of strings."""
+        ...
+
+
+class MemoryTokenStore:
+    """A TokenStore that forgets on exit (tests, `report`)."""
+
+    def __init__(self) -> None:
+        self._lists: dict[str, list[str]] = {}
+
+    def get_list(self, name: str) -> list[str]:
+        """Return a stored list of strings."""
+        return list(self._lists.get(name, []))
+
+    def set_list(self, name: str, values: list[str]) -> None:
+        """Store a list of strings."""
+        self._lists[name] = list(values)
+
+
+def token_name(entry: TokenBalance, chain_id: int) -> str:
+    """Return a token's name and symbol, or its known label, or its address."""
+    info = entry.token
+    if info.name or info.symbol:
+        return info.display_name
+    return known_label(info.address, chain_id) or info.address
+
+
+def balance_text(entry: TokenBalance) -> str:
+    """Return a token balance with its decimals and symbol, or why it is missing."""
+    if entry.balance is None:
+        return f"— ({entry.error})"
+    info = entry.token
+    amount = (
+        format_units(entry.balance, info.decimals)
+        if info.decimals is not None
+        else f"{entry.balance:,}"
+    )
+    return f"{amount} {info.symbol or ''}".rstrip()
+
+
+class TokenColumn(enum.IntEnum):
+    """The columns of the tokens table."""
+
+    TOKEN = 0
+    BALANCE = 1
+    CONTRACT = 2
+    STANDARD = 3
+
+
+class TokenTableModel(BatchedTableModel):
+    """One row per token balance; the contract cell links to the token's address page."""
+
+    headers = ("Token", "Balance", "Contract", "Standard")
+
+    def __init__(self, chain_id: int, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._chain_id = chain_id
+        self.balances: list[TokenBalance] = []
+
+    def set_balances(self, balances: Sequence[TokenBalance]) -> None:
+        """Show these balances, every row at once."""
+        self.beginResetModel()
+        self.balances = list(balances)
+        self._shown = len(self.balances)
+        self.endResetModel()
+
+    def available(self) -> int:
+        """Return how many balances there are."""
+        return len(self.balances)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Return a cell's text, or the token's route for ROUTE_ROLE on its contract."""
+        if not index.isValid() or index.row() >= len(self.balances):
+            return None
+        entry = self.balances[index.row()]
+        column = TokenColumn(index.column())
+        if role == ROUTE_ROLE:
+            return address_route(entry.token.address) if column is TokenColumn.CONTRACT else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(entry, column)
+        return None
+
+    def _text(self, entry: TokenBalance, column: TokenColumn) -> str:
+        """Return the text of one cell."""
+        if column is TokenColumn.TOKEN:
+            return token_name(entry, self._chain_id)
+        if column is TokenColumn.BALANCE:
+            return balance_text(entry)
+        if column is TokenColumn.CONTRACT:
+            return to_checksum_address(entry.token.address, self._chain_id)
+        return entry.token.kind or "unknown"
+
+
+class TokensViewModel(Tool):
+    """Reads token balances (Multicall3 when deployed) and keeps the user's added tokens.
+
+    Signals (besides Tool's: the result is the status line):
+        input_error_changed(str): why a typed or chosen token was refused, or "".
+        token_added: a typed token was added (the view clears its field).
+        units_changed(object): decimals and symbols of the read tokens ({address: (d, symbol)}).
+    """
+
+    input_error_changed = Signal(str)
+    token_added = Signal()
+    units_changed = Signal(object)
+
+    def __init__(
+        self,
+        session: Session,
+        address: str,
+        store: TokenStore | None = None,
+        extra_tokens: Sequence[str] = (),
+        multicall: str = MULTICALL3,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(session, address, parent)
+        self.store: TokenStore = store or MemoryTokenStore()
+        self.extra_tokens = tuple(extra_tokens)
+        self.reader = TokenReader(session.client, multicall)
+        self.table = TokenTableModel(self.chain_id, self)
+        self._block: BlockSelector = "latest"
+        self._input_error = ""
+
+    def _get_input_error(self) -> str:
+        """Return why the last token to add or remove was refused ("" when it was not)."""
+        return self._input_error
+
+    input_error = qproperty(_get_input_error, input_error_changed)
+
+    @property
+    def store_key(self) -> str:
+        """Return the settings name of this network's user-added tokens."""
+        return f"tokens/{self.session.network.id}"
+
+    @property
+    def user_tokens(self) -> list[str]:
+        """Return the tokens the user added on this network."""
+        return self.store.get_list(self.store_key)
+
+    def load(self, block: BlockSelector | None = None) -> None:
+        """(Re)read the balances, at block when given, else at the block read last."""
+        if block is not None:
+            self._block = block
+        self._start(self._load())
+
+    async def _load(self) -> None:
+        """Read balances through Multicall3 when deployed, else call by call."""
+        tokens = known_tokens(self.chain_id, [*self.extra_tokens, *self.user_tokens])
+        if not tokens:
+            self.table.set_balances([])
+            self._publish("No known tokens on this network.")
+            return
+        self._publish(f"Reading {len(tokens)} token balance(s)…")
+        before = self.reader.multicall_used
+        try:
+            balances = await self.reader.balances(self.address, tokens, self._block)
+        except RpcError as error:
+            self._publish(f"Could not read token balances: {error.message}")
+            return
+        self.table.set_balances(balances)
+        self.units_changed.emit(
+            {
+                b.token.address: (b.token.decimals, b.token.symbol or "")
+                for b in balances
+                if b.token.decimals is not None
+            }
+        )
+        used = "one Multicall3 request" if self.reader.multicall_used > before else "single calls"
+        self._publish(f"{len(tokens)} token(s), read with {used}.")
+
+    def add(self, text: str) -> None:
+        """Add a token by address (kept in the store) and reload, or say why it is not one."""
+        try:
+            token = parse_address(text.strip())
+        except HexFormatError:
+            self._set_input_error(f"{text.strip()!r} is not an address")
+            return
+        self._set_input_error("")
+        tokens = self.user_tokens
+        if token not in tokens:
+            self.store.set_list(self.store_key, [*tokens, token])
+        self.token_added.emit()
+        self.load()
+
+    def remove(self, row: int) -> None:
+        """Forget the token of a table row if the user added it, and reload."""
+        balances = self.table.balances
+        if not 0 <= row < len(balances):
+            return
+        token = balances[row].token.address
+        if token not in self.user_tokens:
+            self._set_input_error("Only tokens you added can be removed.")
+            return
+        self._set_input_error("")
+        self.store.set_list(self.store_key, [t for t in self.user_tokens if t != token])
+        self.load()
+
+    def _set_input_error(self, text: str) -> None:
+        """Set the input error and tell the view."""
+        self._input_error = text
+        self.input_error_changed.emit(text)

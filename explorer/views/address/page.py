@@ -1,0 +1,48 @@
+"""The address page: the summary with its block picker, then one tab per tool."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from explorer.viewmodels.address.page import AddressPageViewModel, AddressTab
+from explorer.views.address.activity import ActivityTab
+from explorer.views.address.charts import ChartsTab
+from explorer.views.address.contract import ContractTab
+from explorer.views.address.overview import BlockPicker, DisassemblyView
+from explorer.views.address.tokens import TokensTab
+from explorer.views.page_view import PageView
+
+
+class AddressView(PageView):
+    """Binds an AddressPageViewModel: one widget per tab, each bound to its tool.
+
+    Signals:
+        link_activated(Route, bool): the route, whether to open it in a new tab (from PageView).
+    """
+
+    def __init__(self, model: AddressPageViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(model, parent)
+        self.address_model = model
+        self.block_picker = BlockPicker(model.overview)
+        self.tokens_tab = TokensTab(model.tokens)
+        self.code_view = DisassemblyView(model.overview)
+        self.contract_tab = ContractTab(model.storage, model.read_contract, model.simulation)
+        self.activity_tab = ActivityTab(model.activity)
+        self.charts_tab = ChartsTab(model.charts)
+        self.tab_widgets: dict[AddressTab, QWidget] = {
+            AddressTab.TOKENS: self.tokens_tab,
+            AddressTab.DISASSEMBLY: self.code_view,
+            AddressTab.CONTRACT: self.contract_tab,
+            AddressTab.ACTIVITY: self.activity_tab,
+            AddressTab.CHARTS: self.charts_tab,
+        }
+        for tab in (self.tokens_tab, self.contract_tab, self.activity_tab):
+            tab.link_activated.connect(self.link_activated)
+        self.content.setCornerWidget(self.block_picker, Qt.Corner.TopRightCorner)
+
+    def _show_content(self) -> None:
+        """Show the document, then the page's tabs before the raw JSON."""
+        super()._show_content()
+        for position, tab in enumerate(self.address_model.tabs, start=1):
+            self.content.insertTab(position, self.tab_widgets[tab], tab.value)
