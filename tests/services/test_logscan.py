@@ -31,14 +31,11 @@ from explorer.rpc.errors import (
     NodeError,
 )
 from explorer.rpc.retry import RetryPolicy
-from explorer.services.logscan import (
-    FailedChunk,
-    LogQuery,
-    LogScanner,
-    ScanProgress,
-    csv_fields,
-    is_limit_error,
-)
+from explorer.services.logexport import csv_fields
+from explorer.services.logplan import is_limit_error
+from explorer.services.logquery import LogQuery
+from explorer.services.logresults import FailedChunk, ScanProgress
+from explorer.services.logscan import LogScanner
 
 T = TypeVar("T")
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
