@@ -17,9 +17,9 @@ from pytestqt.qtbot import QtBot
 from qt_helpers import run_in_qloop
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.services.labels import EXPORT_FORMAT
+from explorer.services.labels_file import EXPORT_FORMAT
 from explorer.services.routes import Route
-from explorer.viewmodels.labels import LabelsViewModel
+from explorer.viewmodels.labels import LabelsViewModel, Overwrite
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.bookmarks_view import (
     BOOKMARK,
@@ -27,7 +27,6 @@ from explorer.views.bookmarks_view import (
     REMOVE_BOOKMARK,
     BookmarksView,
     LabelMenuActions,
-    Overwrite,
     install_labels,
 )
 from explorer.views.main_window import MainWindow
@@ -132,7 +131,7 @@ def test_menus_edit_labels_and_bookmarks(qtbot: QtBot, model: LabelsViewModel) -
     assert asked == [""]
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         trigger(tx.context_menu(), BOOKMARK)
-    assert model.bookmarks.bookmark(0).route == f"tx/{TX}"
+    assert model.bookmarks.bookmark(0).route == Route.parse(f"tx/{TX}")
     assert model.bookmarks.bookmark(0).title == "Transaction 0x359f6010…8ea110"
     assert menu_action(tx.context_menu(), BOOKMARK) is None
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
@@ -172,7 +171,7 @@ def test_dock_opens_renames_and_removes(qtbot: QtBot, model: LabelsViewModel) ->
     dock.list.setCurrentIndex(model.bookmarks.index(0))
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         qtbot.mouseClick(dock.remove_button, Qt.MouseButton.LeftButton)
-    assert [b.route for b in model.bookmarks.bookmarks()] == ["block/7"]
+    assert [b.route for b in model.bookmarks.bookmarks()] == [Route.parse("block/7")]
 
 
 def write_file(path: Path, **overrides: Any) -> Path:
