@@ -25,10 +25,12 @@ from explorer.chain.records import Log
 from explorer.chain.signatures import bundled_table
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.logscan import LogQuery, LogScanner
+from explorer.services.logquery import LogQuery
+from explorer.services.logscan import LogScanner
 from explorer.services.networks import DEVNET
 from explorer.services.session import Session
-from explorer.viewmodels.logs import LogsViewModel, LogTableModel, ScanState
+from explorer.viewmodels.log_table import LogTableModel
+from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.views.logs_view import LogsView
 
 ROUNDS = 7
