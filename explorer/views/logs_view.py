@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -84,15 +85,7 @@ class LogsView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(self._form())
         layout.addLayout(self._buttons())
-        self.progress = progress_bar()
-        self.progress_label = plain_label(selectable=False)
-        self.status = plain_label(selectable=False, wrap=True)
-        row = QHBoxLayout()
-        row.addWidget(self.progress, 1)
-        row.addWidget(self.progress_label, 2)
-        layout.addLayout(row)
-        layout.addWidget(self.status)
-        layout.addWidget(self._export_row())
+        layout.addLayout(self._progress_rows())
         self.table = self._table()
         layout.addWidget(self.table, 1)
         self._progress_timer = QTimer(self)
@@ -153,19 +146,28 @@ class LogsView(QWidget):
         row.addWidget(self.export_json_button)
         return row
 
-    def _export_row(self) -> QWidget:
-        """Build the export's line: its progress, its outcome and a Cancel export button."""
-        self.export_row = QWidget()
+    def _progress_rows(self) -> QGridLayout:
+        """Build the scan's progress and message, the export's progress (bars aligned) with a
+        Cancel export button, and the export's outcome."""
+        self.progress = progress_bar()
+        self.progress_label = plain_label(selectable=False)
+        self.status = plain_label(selectable=False, wrap=True)
         self.export_progress = progress_bar()
-        self.export_label = plain_label(wrap=True)
+        self.export_label = plain_label(selectable=False)
+        self.export_result = plain_label(wrap=True)
         self.cancel_export_button = QPushButton("Cancel export")
         self.cancel_export_button.clicked.connect(self.model.export.cancel)
-        row = QHBoxLayout(self.export_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.export_progress, 1)
-        row.addWidget(self.export_label, 2)
-        row.addWidget(self.cancel_export_button)
-        return self.export_row
+        grid = QGridLayout()
+        grid.addWidget(self.progress, 0, 0)
+        grid.addWidget(self.progress_label, 0, 1, 1, 2)
+        grid.addWidget(self.status, 1, 0, 1, 3)
+        grid.addWidget(self.export_progress, 2, 0)
+        grid.addWidget(self.export_label, 2, 1)
+        grid.addWidget(self.cancel_export_button, 2, 2)
+        grid.addWidget(self.export_result, 3, 0, 1, 3)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 2)
+        return grid
 
     def _table(self) -> QTableView:
         """Build the results table: uniform row heights, middle-elided cells, links on click."""
@@ -236,21 +238,19 @@ class LogsView(QWidget):
         """Show the export's progress while it writes, then its outcome."""
         export = self.model.export
         writing = export.state is ExportState.WRITING
-        self.export_progress.setVisible(writing)
-        self.cancel_export_button.setVisible(writing)
-        self.export_row.setVisible(writing or bool(export.message))
+        for widget in (self.export_progress, self.export_label, self.cancel_export_button):
+            widget.setVisible(writing)
+        self.export_result.setText(export.message)
+        self.export_result.setVisible(bool(export.message))
         self.on_export_progress()
         self.on_state()
 
     def on_export_progress(self) -> None:
         """Show how many rows the export has written."""
-        export = self.model.export
-        progress = export.progress
-        if export.state is ExportState.WRITING and progress is not None:
+        progress = self.model.export.progress
+        if progress is not None:
             self.export_progress.setValue(int(progress.fraction * PROGRESS_STEPS))
             self.export_label.setText(progress.text)
-        else:
-            self.export_label.setText(export.message)
 
     def _on_progress_changed(self) -> None:
         """Show new progress soon: at most every PROGRESS_EVERY_MS while a scan streams."""

@@ -331,7 +331,8 @@ def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
     assert len(rows) == ROWS + 1 and rows[ROWS][1] == "0x" + f"{ROWS - 1:064x}"
     assert files_half_way and all(files == [".part"] for files in files_half_way)
     assert list(tmp_path.iterdir()) == [path]  # no partial file left beside it
-    assert view.export_label.text() == f"Exported {ROWS:,} logs to {path}"
+    assert view.export_result.text() == f"Exported {ROWS:,} logs to {path}"
+    assert view.export_result.isVisible() and not view.export_label.isVisible()
     assert view.export_csv_button.isEnabled() and not view.cancel_export_button.isVisible()
     stalls = [later - earlier for earlier, later in itertools.pairwise(ticks)]
     print(f"export of {ROWS:,} rows: longest GUI stall {max(stalls) * 1000:.0f} ms")
@@ -355,7 +356,7 @@ def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
     assert model.export.progress is not None and model.export.progress.written < ROWS
     assert path.read_text() == "the previous export"
     assert list(tmp_path.iterdir()) == [path]
-    assert "cancelled" in view.export_label.text() and view.export_json_button.isEnabled()
+    assert "cancelled" in view.export_result.text() and view.export_json_button.isEnabled()
 
 
 def test_an_export_that_cannot_be_written_says_why(
