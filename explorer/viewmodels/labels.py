@@ -45,8 +45,8 @@ class Overwrite(enum.Enum):
     CANCEL = "cancel"
 
 
-AskPath = Callable[[], Path | None]  # which file (None: the user changed their mind)
-AskOverwrite = Callable[[int], Overwrite]  # what to do with this many differing entries
+ChooseFile = Callable[[], Path | None]  # which file (None: the user changed their mind)
+ChooseOverwrite = Callable[[int], Overwrite]  # what to do with this many differing entries
 
 
 class LabelsViewModel(QObject):
@@ -145,13 +145,13 @@ class LabelsViewModel(QObject):
         """Write every label and bookmark as JSON; the task returns the message."""
         return self._spawn(self._export(path))
 
-    def export_asking(self, ask_path: AskPath) -> asyncio.Task[str | None] | None:
+    def export_asking(self, ask_path: ChooseFile) -> asyncio.Task[str | None] | None:
         """Ask where to save, then export; None when the user gave no file."""
         path = ask_path()
         return None if path is None else self.export_to(path)
 
     def import_asking(
-        self, ask_path: AskPath, ask_overwrite: AskOverwrite
+        self, ask_path: ChooseFile, ask_overwrite: ChooseOverwrite
     ) -> asyncio.Task[ImportReport | None] | None:
         """Ask which file, read and validate it, ask before replacing differing entries,
         merge, and report the counts; None when the user gave no file."""
@@ -269,7 +269,7 @@ class LabelsViewModel(QObject):
         self._set_message(message)
         return message
 
-    async def _import_file(self, path: Path, ask_overwrite: AskOverwrite) -> ImportReport | None:
+    async def _import_file(self, path: Path, ask_overwrite: ChooseOverwrite) -> ImportReport | None:
         """Read a file, ask about its differing entries (if any), then merge it."""
         data = await asyncio.to_thread(read_import_file, path)
         conflicts = self.conflicts(data)

@@ -392,3 +392,18 @@ def test_labels_tab_lists_edits_and_removes(qtbot: QtBot, model: LabelsViewModel
         qtbot.mouseClick(dock.remove_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: BRIDGE not in model, timeout=5000)
     assert table.rowCount() == 1
+
+
+def test_the_import_flow_needs_no_widgets(
+    qtbot: QtBot, model: LabelsViewModel, tmp_path: Path
+) -> None:
+    """The view model asks (through plain callables), reads, merges and reports by itself."""
+    wait(qtbot, model.set_label(ALICE, "Mine"))
+    path = write_file(tmp_path / "in.json", labels=[{"address": ALICE, "label": "Theirs"}])
+    asked: list[int] = []
+    assert model.import_asking(lambda: None, asked.append) is None  # no file chosen
+    task = model.import_asking(lambda: path, lambda n: asked.append(n) or Overwrite.REPLACE)
+    assert task is not None
+    report = wait(qtbot, task)
+    assert asked == [1] and report.updated == 1 and model.get(ALICE) == "Theirs"
+    assert model.message.startswith("Imported: 0 added, 1 updated")
