@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import enum
+import io
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -14,7 +15,7 @@ from explorer.chain.abi import decode_log
 from explorer.chain.records import Log
 from explorer.services.files import replaced_whole
 
-EXPORT_SLICE = 1000  # rows written between progress reports (and looks at the stop flag)
+EXPORT_SLICE = 100  # rows formatted, then written at once, between progress reports
 CSV_HEADER = (
     "block",
     "transaction_hash",
@@ -110,16 +111,29 @@ def export_rows(
     stop: threading.Event | None = None,
 ) -> int:
     """Write logs (the node's JSON objects as bytes) to path, whole or not at all; report the
-    rows written every EXPORT_SLICE rows. Blocking: run it off the GUI thread. Raises
-    ExportCancelled once stop is set, OSError when the file cannot be written."""
+    rows written every EXPORT_SLICE rows (on_progress may block to pace the work). Blocking:
+    run it off the GUI thread. Raises ExportCancelled once stop is set, OSError when the file
+    cannot be written."""
     with replaced_whole(path, newline="") as out:
-        writer = LogWriter(out, fmt)
+        # A slice is formatted in memory and written at once: a worker that wrote (releasing
+        # the GIL) every few kilobytes would keep the GUI thread waiting for the GIL.
+        slice_text = io.StringIO()
+        writer = LogWriter(slice_text, fmt)
         for first in range(0, len(raws), EXPORT_SLICE):
             if stop is not None and stop.is_set():
                 raise ExportCancelled(f"the export to {path.name} was cancelled")
             for raw in raws[first : first + EXPORT_SLICE]:
                 writer.write_raw(raw)
+            _move(slice_text, out)
             if on_progress is not None:
                 on_progress(min(len(raws), first + EXPORT_SLICE))
         writer.close()
+        _move(slice_text, out)
     return len(raws)
+
+
+def _move(text: io.StringIO, out: TextIO) -> None:
+    """Write what a memory buffer holds to out and empty it."""
+    out.write(text.getvalue())
+    text.seek(0)
+    text.truncate()
