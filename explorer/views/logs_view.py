@@ -32,7 +32,7 @@ from explorer.views.widgets.links import open_clicked_routes
 
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
-PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often while a scan runs
+PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often (scan or export)
 PROGRESS_STEPS = 1000
 COLUMN_WIDTHS = (70, 165, 40, 200, 90, 560, 165, 165, 165, 165)  # short hashes, a Transfer fit
 FIELD_ROWS = (
@@ -91,13 +91,13 @@ class LogsView(QWidget):
         self._progress_timer = QTimer(self)
         self._progress_timer.setSingleShot(True)
         self._progress_timer.setInterval(PROGRESS_EVERY_MS)
-        self._progress_timer.timeout.connect(self.on_progress)
+        self._progress_timer.timeout.connect(self._show_progress)
         model.errors_changed.connect(self.on_errors)
         model.state_changed.connect(self.on_state)
         model.message_changed.connect(self.on_message)
         model.progress_changed.connect(self._on_progress_changed)
         model.export.state_changed.connect(self.on_export_state)
-        model.export.progress_changed.connect(self.on_export_progress)
+        model.export.progress_changed.connect(self._on_progress_changed)
         model.export.message_changed.connect(self.on_export_state)
         self.on_errors()
         self.on_state()
@@ -253,9 +253,15 @@ class LogsView(QWidget):
             self.export_label.setText(progress.text)
 
     def _on_progress_changed(self) -> None:
-        """Show new progress soon: at most every PROGRESS_EVERY_MS while a scan streams."""
+        """Show new progress soon: at most every PROGRESS_EVERY_MS while a scan streams or an
+        export writes."""
         if not self._progress_timer.isActive():
             self._progress_timer.start()
+
+    def _show_progress(self) -> None:
+        """Show the latest progress of the scan and of the export."""
+        self.on_progress()
+        self.on_export_progress()
 
     def on_progress(self) -> None:
         """Show the progress bar and its text; keep following new rows at the table's end."""

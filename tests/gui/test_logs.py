@@ -359,6 +359,30 @@ def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
     assert "cancelled" in view.export_result.text() and view.export_json_button.isEnabled()
 
 
+def test_the_export_worker_waits_while_the_gui_thread_is_busy(
+    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """While the GUI thread is busy (a long paint, say), the worker writes nothing more: it
+    goes on only when the event loop turns, so it never keeps the GUI thread from the GIL."""
+    model = big_table_view.model
+    grown: list[int] = []
+
+    def busy_gui(progress: ExportProgress) -> None:
+        if progress.written and not grown:
+            (partial,) = tmp_path.iterdir()
+            assert partial.suffix == ".part"
+            before = partial.stat().st_size
+            time.sleep(0.3)  # many export slices' time
+            grown.append(partial.stat().st_size - before)
+            model.export.cancel()
+
+    model.export.progress_changed.connect(busy_gui)
+    task = model.export.start(tmp_path / "logs.csv", ExportFormat.CSV)
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=60_000)
+    assert grown == [0] and model.export.state is ExportState.CANCELLED
+
+
 def test_an_export_that_cannot_be_written_says_why(
     qtbot: Any, big_table_view: LogsView, tmp_path: Path
 ) -> None:
