@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.services.labels import EXPORT_FORMAT
+from explorer.services.labels_file import EXPORT_FORMAT
 from explorer.services.routes import Route
-from explorer.viewmodels.labels import LabelsViewModel
+from explorer.viewmodels.labels import LabelsViewModel, Overwrite
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.bookmarks_view import (
     BOOKMARK,
@@ -25,7 +25,6 @@ from explorer.views.bookmarks_view import (
     REMOVE_BOOKMARK,
     BookmarksView,
     LabelMenuActions,
-    Overwrite,
     install_labels,
 )
 from explorer.views.main_window import MainWindow
@@ -131,7 +130,7 @@ def test_menus_edit_labels_and_bookmarks(qtbot: QtBot, model: LabelsViewModel) -
     assert asked == [""]
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         trigger(tx.context_menu(), BOOKMARK)
-    assert model.bookmarks.bookmark(0).route == f"tx/{TX}"
+    assert model.bookmarks.bookmark(0).route == Route.parse(f"tx/{TX}")
     assert model.bookmarks.bookmark(0).title == "Transaction 0x359f6010…8ea110"
     assert menu_action(tx.context_menu(), BOOKMARK) is None
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
@@ -171,7 +170,7 @@ def test_dock_opens_renames_and_removes(qtbot: QtBot, model: LabelsViewModel) ->
     dock.list.setCurrentIndex(model.bookmarks.index(0))
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         qtbot.mouseClick(dock.remove_button, Qt.MouseButton.LeftButton)
-    assert [b.route for b in model.bookmarks.bookmarks()] == ["block/7"]
+    assert [b.route for b in model.bookmarks.bookmarks()] == [Route.parse("block/7")]
 
 
 def write_file(path: Path, **overrides: Any) -> Path:
@@ -392,3 +391,18 @@ def test_labels_tab_lists_edits_and_removes(qtbot: QtBot, model: LabelsViewModel
         qtbot.mouseClick(dock.remove_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: BRIDGE not in model, timeout=5000)
     assert table.rowCount() == 1
+
+
+def test_the_import_flow_needs_no_widgets(
+    qtbot: QtBot, model: LabelsViewModel, tmp_path: Path
+) -> None:
+    """The view model asks (through plain callables), reads, merges and reports by itself."""
+    wait(qtbot, model.set_label(ALICE, "Mine"))
+    path = write_file(tmp_path / "in.json", labels=[{"address": ALICE, "label": "Theirs"}])
+    asked: list[int] = []
+    assert model.import_asking(lambda: None, asked.append) is None  # no file chosen
+    task = model.import_asking(lambda: path, lambda n: asked.append(n) or Overwrite.REPLACE)
+    assert task is not None
+    report = wait(qtbot, task)
+    assert asked == [1] and report.updated == 1 and model.get(ALICE) == "Theirs"
+    assert model.message.startswith("Imported: 0 added, 1 updated")

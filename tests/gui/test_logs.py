@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import time
 from collections.abc import Iterator
@@ -11,24 +12,19 @@ from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
+from explorer.services.logexport import ExportFormat
 from explorer.services.networks import DEVNET
 from explorer.services.routes import Route
 from explorer.services.session import Session
-from explorer.viewmodels.logs import (
-    BATCH,
-    Column,
-    LogsViewModel,
-    LogTableModel,
-    ScanState,
-    check_fields,
-    duration_text,
-    short_hash,
-)
+from explorer.viewmodels.log_export import ExportProgress, ExportState
+from explorer.viewmodels.log_form import check_fields
+from explorer.viewmodels.log_table import BATCH, Column, LogTableModel, short_hash
+from explorer.viewmodels.logs import LogsViewModel, ScanState, duration_text
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 from tests.helpers.devnet import Devnet
@@ -52,7 +48,7 @@ def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
     """Each rule of the spec gives a message on its own field; fixing it clears it."""
     model = offline_model
     seen: list[int] = []
-    model.changed.connect(lambda: seen.append(1))
+    model.errors_changed.connect(lambda errors: seen.append(1))
     model.set_field("addresses", f"{ADDRESS}, 0x12")
     assert "20-byte" in model.errors["addresses"] and "0x12" in model.errors["addresses"]
     assert not model.can_start and seen
@@ -199,11 +195,19 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
         table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(cell).center()
     )
     assert routes == [(Route.parse(f"tx/{expected[0]['transactionHash']}"), False)]
-    assert model.export_json(tmp_path / "logs.json") == len(expected)
+    assert exported(qtbot, model, tmp_path / "logs.json", ExportFormat.JSON) == len(expected)
     assert json.loads((tmp_path / "logs.json").read_text()) == expected
-    model.export_csv(tmp_path / "logs.csv")
+    exported(qtbot, model, tmp_path / "logs.csv", ExportFormat.CSV)
     rows = list(csv.reader((tmp_path / "logs.csv").read_text().splitlines()))
     assert len(rows) == len(expected) + 1 and rows[1][1] == expected[0]["transactionHash"]
+
+
+def exported(qtbot: Any, model: LogsViewModel, path: Path, fmt: ExportFormat) -> int | None:
+    """Export the model's table and wait for the rows written."""
+    task = model.export.start(path, fmt)
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=30_000)
+    return task.result()
 
 
 def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
@@ -274,6 +278,122 @@ def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> Non
     assert table.data(table.index(3, Column.BLOCK), Qt.ItemDataRole.TextAlignmentRole) is not None
     assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.TextAlignmentRole) is None
     assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.FontRole) is None
+
+
+@pytest.fixture
+def big_table_view(
+    qloop: qasync.QEventLoop, qtbot: Any, offline_model: LogsViewModel
+) -> Iterator[LogsView]:
+    """The Logs screen holding ROWS synthetic logs (as if a scan had found them)."""
+    for first in range(0, ROWS, 5000):
+        rows = range(first, first + 5000)
+        offline_model.table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
+    offline_model._set(ScanState.DONE)
+    view = LogsView(offline_model)
+    qtbot.addWidget(view)
+    view.show()
+    yield view
+    offline_model.dispose()
+
+
+def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
+    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """Export CSV: the GUI keeps ticking, rows written of total show, the file appears whole."""
+    view, model = big_table_view, big_table_view.model
+    path = tmp_path / "logs.csv"
+    view.ask_export_path = lambda parent, fmt: path
+    assert view.export_csv_button.isEnabled() and not view.cancel_export_button.isVisible()
+    written: list[int] = []
+    shown: list[str] = []
+    files_half_way: list[list[str]] = []
+
+    def on_progress(progress: ExportProgress) -> None:
+        written.append(progress.written)
+        shown.append(view.export_label.text())
+        if 0 < progress.written < ROWS // 2:  # seconds before the end: the file is partial
+            files_half_way.append([file.suffix for file in tmp_path.iterdir()])
+
+    model.export.progress_changed.connect(on_progress)
+    ticks: list[float] = [time.perf_counter()]
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(5)
+    qtbot.mouseClick(view.export_csv_button, Qt.MouseButton.LeftButton)
+    assert model.export.state is ExportState.WRITING
+    assert view.cancel_export_button.isVisible() and not view.export_csv_button.isEnabled()
+    qtbot.waitUntil(lambda: model.export.state is not ExportState.WRITING, timeout=120_000)
+    timer.stop()
+    assert model.export.state is ExportState.DONE, model.export.message
+    assert written[0] == 0 and written[-1] == ROWS and written == sorted(written)
+    assert len(written) > 10 and any(f"of {ROWS:,} logs" in text for text in shown[1:])
+    rows = list(csv.reader(path.read_text().splitlines()))
+    assert len(rows) == ROWS + 1 and rows[ROWS][1] == "0x" + f"{ROWS - 1:064x}"
+    assert files_half_way and all(files == [".part"] for files in files_half_way)
+    assert list(tmp_path.iterdir()) == [path]  # no partial file left beside it
+    assert view.export_result.text() == f"Exported {ROWS:,} logs to {path}"
+    assert view.export_result.isVisible() and not view.export_label.isVisible()
+    assert view.export_csv_button.isEnabled() and not view.cancel_export_button.isVisible()
+    stalls = [later - earlier for earlier, later in itertools.pairwise(ticks)]
+    print(f"export of {ROWS:,} rows: longest GUI stall {max(stalls) * 1000:.0f} ms")
+    assert len(ticks) > 20  # the event loop kept turning (a blocking export gives one tick)
+
+
+def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
+    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """Cancel export mid-way: the file at the path is the one from before, nothing beside it."""
+    view, model = big_table_view, big_table_view.model
+    path = tmp_path / "logs.json"
+    path.write_text("the previous export")
+    view.ask_export_path = lambda parent, fmt: path
+    model.export.progress_changed.connect(
+        lambda progress: progress.written and view.cancel_export_button.click()
+    )
+    qtbot.mouseClick(view.export_json_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: model.export.state is not ExportState.WRITING, timeout=60_000)
+    assert model.export.state is ExportState.CANCELLED
+    assert model.export.progress is not None and model.export.progress.written < ROWS
+    assert path.read_text() == "the previous export"
+    assert list(tmp_path.iterdir()) == [path]
+    assert "cancelled" in view.export_result.text() and view.export_json_button.isEnabled()
+
+
+def test_the_export_worker_waits_while_the_gui_thread_is_busy(
+    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """While the GUI thread is busy (a long paint, say), the worker writes nothing more: it
+    goes on only when the event loop turns, so it never keeps the GUI thread from the GIL."""
+    model = big_table_view.model
+    grown: list[int] = []
+
+    def busy_gui(progress: ExportProgress) -> None:
+        if progress.written and not grown:
+            (partial,) = tmp_path.iterdir()
+            assert partial.suffix == ".part"
+            before = partial.stat().st_size
+            time.sleep(0.3)  # many export slices' time
+            grown.append(partial.stat().st_size - before)
+            model.export.cancel()
+
+    model.export.progress_changed.connect(busy_gui)
+    task = model.export.start(tmp_path / "logs.csv", ExportFormat.CSV)
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=60_000)
+    assert grown == [0] and model.export.state is ExportState.CANCELLED
+
+
+def test_an_export_that_cannot_be_written_says_why(
+    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """A folder that is not there: the export fails with the system's reason, writes nothing."""
+    model = big_table_view.model
+    task = model.export.start(tmp_path / "missing" / "logs.csv", ExportFormat.CSV)
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=30_000)
+    assert task.result() is None and model.export.state is ExportState.FAILED
+    assert model.export.message == "Export failed: No such file or directory"
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(

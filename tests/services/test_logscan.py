@@ -21,14 +21,11 @@ from explorer.rpc.errors import (
     NodeError,
 )
 from explorer.rpc.retry import RetryPolicy
-from explorer.services.logscan import (
-    FailedChunk,
-    LogQuery,
-    LogScanner,
-    ScanProgress,
-    csv_fields,
-    is_limit_error,
-)
+from explorer.services.logexport import csv_fields
+from explorer.services.logplan import is_limit_error
+from explorer.services.logquery import LogQuery
+from explorer.services.logresults import FailedChunk, ScanProgress
+from explorer.services.logscan import LogScanner
 from tests.helpers.devnet import Devnet
 from tests.helpers.scripted_server import (
     Action,
