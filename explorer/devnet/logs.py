@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -17,12 +18,39 @@ FILTER_FIELDS = {"fromBlock", "toBlock", "blockHash", "address", "topics"}
 MAX_TOPICS = 4
 
 
+class LogRule(enum.Enum):
+    """How the two limits combine."""
+
+    SERVICE = "service"  # §8: a range over max_blocks may return at most max_logs logs
+    RSKJ = "rskj"  # LogFilter.java: never over max_blocks, never over max_logs
+
+
 @dataclass(frozen=True)
 class LogLimits:
-    """§8: a range longer than max_blocks may return at most max_logs logs."""
+    """The eth_getLogs limits: the service's (§8) by default, rskj's with LogRule.RSKJ."""
 
     max_blocks: int = 2000
     max_logs: int = 10000
+    rule: LogRule = LogRule.SERVICE
+
+    def span_failure(self, first: int, last: int) -> str | None:
+        """rskj's words when a range is longer than it allows (to − from over max_blocks)."""
+        if self.rule is LogRule.RSKJ and last - first > self.max_blocks:
+            return f"Cannot query more than {self.max_blocks} blocks at once"
+        return None
+
+    def count_failure(self, blocks: int, count: int) -> str | None:
+        """The words for `count` logs over `blocks` blocks when they are too many, else None."""
+        if count <= self.max_logs:
+            return None
+        if self.rule is LogRule.RSKJ:
+            return f"Filter returned more than {self.max_logs} logs."
+        if blocks > self.max_blocks:
+            return (
+                f"Cannot query more than {self.max_blocks} blocks at once. "
+                f"Filter returned more than {self.max_logs} logs."
+            )
+        return None
 
 
 @dataclass(frozen=True)
@@ -168,11 +196,3 @@ def _topic_position(entry: Any) -> frozenset[bytes] | None:
             return None
         return frozenset(params.block_hash(item, "topic") for item in entry)
     return frozenset({params.block_hash(entry, "topic")})
-
-
-def limit_message(limits: LogLimits) -> str:
-    """rskj's words for a query over both limits."""
-    return (
-        f"Cannot query more than {limits.max_blocks} blocks at once. "
-        f"Filter returned more than {limits.max_logs} logs."
-    )
