@@ -27,7 +27,7 @@ from explorer.viewmodels.log_table import BATCH, Column, LogTableModel, short_ha
 from explorer.viewmodels.logs import LogsViewModel, ScanState, duration_text
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
-from tests.helpers.devnet import Devnet
+from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.scripted_server import ScriptedServer, html
 from tests.services.test_logscan import answer_logs
@@ -160,6 +160,7 @@ def node_logs(session: Session, qtbot: Any, flt: dict[str, Any]) -> list[Any]:
     return result
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_scan_on_the_devnet_fills_the_table_and_exports(
     session: Session,
     qtbot: Any,
