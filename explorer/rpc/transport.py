@@ -12,6 +12,7 @@ import httpx
 from httpx_aiohttp import AiohttpTransport
 
 from explorer.rpc.errors import AnswerTooLarge, TransportError
+from explorer.rpc.tlsresume import resume_sessions
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
@@ -31,8 +32,9 @@ class HttpAnswer:
 @functools.cache
 def shared_tls_context() -> ssl.SSLContext:
     """Return the one TLS context every client verifies with (making one reads the CA bundle,
-    about 45 ms on the GUI thread, so a network switch would stall on it)."""
-    return httpx.create_ssl_context()
+    about 45 ms on the GUI thread, so a network switch would stall on it); it resumes each
+    host's last TLS session, for nodes that close every connection (rskj)."""
+    return resume_sessions(httpx.create_ssl_context())
 
 
 def make_http_client(
