@@ -11,6 +11,7 @@ import logging
 import os
 import secrets
 import signal
+import ssl
 import sys
 import threading
 from collections.abc import Callable
@@ -120,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=650,
         help="drop a pool transaction this many seconds after its arrival (0 = never)",
     )
+    add("--tls-cert", type=Path, default=None, help="serve https with this certificate (PEM)")
+    add("--tls-key", type=Path, default=None, help="the certificate's private key (PEM)")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
     add("--manifest-file", type=Path, default=None, help="write the seed manifests here (JSON)")
     add("--prebuild-only", action="store_true", help=argparse.SUPPRESS)
@@ -285,8 +288,9 @@ async def serve_until_stopped(options: Options) -> int:
     gc.freeze()
     manifests = {name: node.manifest.to_json() for name, node in nodes.items()}
     try:
+        tls = _tls_context(args.tls_cert, args.tls_key)
         for name, port in options.ports().items():
-            running[name] = await serve(nodes[name], config, HOST, port)
+            running[name] = await serve(nodes[name], config, HOST, port, tls)
         if args.manifest_file is not None:
             args.manifest_file.write_text(json.dumps(manifests, indent=1))
         stop.serving = True
@@ -296,6 +300,15 @@ async def serve_until_stopped(options: Options) -> int:
         for network in running.values():
             await network.close()
     return 0
+
+
+def _tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
+    """The server's TLS context when a certificate is given, else None (plain http)."""
+    if cert is None:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
 
 
 def _announce(running: dict[str, RunningNetwork], keys: tuple[str, ...]) -> None:

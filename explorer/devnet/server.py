@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import logging
 import math
+import ssl
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -335,10 +336,11 @@ class RunningNetwork:
     port: int
     mining: asyncio.Task[None] | None
     threads: tuple[ThreadPoolExecutor, ...]
+    scheme: str = "http"
 
     def base_url(self, host: str = "127.0.0.1") -> str:
         """The base address, without key."""
-        return f"http://{host}:{self.port}"
+        return f"{self.scheme}://{host}:{self.port}"
 
     async def close(self) -> None:
         """Stop mining and serving, then the worker threads."""
@@ -351,9 +353,13 @@ class RunningNetwork:
 
 
 async def serve(
-    node: Node, config: ServiceConfig, host: str = "127.0.0.1", port: int = 0
+    node: Node,
+    config: ServiceConfig,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    tls: ssl.SSLContext | None = None,
 ) -> RunningNetwork:
-    """Serve one network on host:port (0 = a free port) until closed.
+    """Serve one network on host:port (0 = a free port) until closed; over https with tls.
 
     The node runs on a thread of its own, JSON parsing on another: the event loop only
     moves bytes, so a slow call never stalls authentication or other networks.
@@ -367,8 +373,9 @@ async def serve(
         access_log=logging.getLogger("explorer.devnet.access"),
     )
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, ssl_context=tls)
     await site.start()
     bound = runner.addresses[0][1]
     mining = asyncio.create_task(service.mine_forever()) if config.block_time > 0 else None
-    return RunningNetwork(runner, int(bound), mining, (executor, parser))
+    scheme = "http" if tls is None else "https"
+    return RunningNetwork(runner, int(bound), mining, (executor, parser), scheme)
