@@ -110,6 +110,23 @@ class Session:
                 f"{self.endpoint.host} did not answer within {seconds:g} s"
             ) from None
 
+    async def settled_check(self) -> ChainCheck:
+        """Start the chain check and wait until the node has answered it (either way)."""
+        if not self.check.settled:
+            settled: asyncio.Future[ChainCheck] = asyncio.get_running_loop().create_future()
+
+            def on_check(check: ChainCheck) -> None:
+                if check.settled and not settled.done():
+                    settled.set_result(check)
+
+            stop = self.checker.listen(on_check)
+            try:
+                self.verify()
+                await settled
+            finally:
+                stop()
+        return self.check
+
     async def _probe(self) -> ProbeResult:
         """Ask the node for its chain id, network id and client version (within the budget)."""
         async with self.deadline(self.budget.check_deadline):

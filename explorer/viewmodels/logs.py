@@ -27,7 +27,8 @@ from explorer.chain.abi import DecodedParam, decode_log
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import is_address, is_hash
 from explorer.chain.records import Log
-from explorer.rpc.errors import RpcError
+from explorer.rpc.errors import ChainMismatch, RpcError
+from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.logscan import (
     CSV_HEADER,
     LogQuery,
@@ -397,6 +398,7 @@ class LogsViewModel(QObject):
         self.table = LogTableModel(session.network.chain_id, self)
         self.scanner: LogScanner | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stop_listening = session.checker.listen(self._on_check)
 
     def set_field(self, name: str, text: str) -> None:
         """Change one field and check every field again."""
@@ -485,6 +487,7 @@ class LogsViewModel(QObject):
         """Encode each batch for the table a slice per turn, then add it at once (one insert,
         so one repaint, per batch)."""
         try:
+            await self._chain_confirmed()
             async for batch in batches:
                 raws: list[bytes] = []
                 for first in range(0, len(batch), APPEND_SLICE):
@@ -525,6 +528,30 @@ class LogsViewModel(QObject):
         """Write the results as CSV."""
         return self.table.export_csv(path)
 
+    async def _chain_confirmed(self) -> None:
+        """Wait until the node is known to serve the network's chain; ChainMismatch if not."""
+        if not self.session.check.settled:
+            self.message = "waiting for the node to confirm its chain id (see the status bar)…"
+            self.changed.emit()
+        check = await self.session.settled_check()
+        self.message = ""
+        if not check.verified:
+            raise ChainMismatch(
+                f"the node serves chain {check.chain_id}: nothing is scanned",
+                expected=self.session.network.chain_id,
+                actual=check.chain_id,
+            )
+
+    def _on_check(self, check: ChainCheck) -> None:
+        """Drop the results once the node turns out to serve another chain."""
+        running = self.state is ScanState.RUNNING
+        if check.verification is Verification.MISMATCH and (self.table.total or running):
+            self.cancel()
+            self.table.clear()
+            self.message = "the node serves another chain: its logs are not shown"
+            self.changed.emit()
+
     def dispose(self) -> None:
-        """Cancel the scan (the screen is closing)."""
+        """Cancel the scan and stop following the chain check (the screen is closing)."""
+        self._stop_listening()
         self.cancel()
