@@ -72,6 +72,7 @@ class ShellViewModel(QObject):
         self._network = "No network"
         self._banner = Banner()
         self._notice = Banner()
+        self._lasting: tuple[str, ...] = ()  # the app's start-up notices (first session only)
         self._connection = Connection()
         self._head: int | None = None
         self._progress = ""
@@ -117,12 +118,18 @@ class ShellViewModel(QObject):
         self._notice = Banner(text, tone)
         self._refresh_banner()
 
+    def show_startup_notices(self, notices: list[str]) -> None:
+        """Show what the app fixed at start-up, under the banner, until the network changes."""
+        self._lasting = tuple(notices)
+        self._refresh_banner()
+
     def set_session(self, session: Session, notice: str = "") -> None:
         """Bind a new session: check its chain, then follow the head once it is verified."""
         old = self.session
         if old is not None:
             old.stop()  # its chain check and head follower end; nothing of it reaches us again
             self._closing = asyncio.ensure_future(old.aclose())
+            self._lasting = ()
         self.session, self._head, self._progress = session, None, ""
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
@@ -175,6 +182,9 @@ class ShellViewModel(QObject):
     def _refresh_banner(self) -> None:
         """Derive the banner from the verdict (it wins) or the app's notice."""
         banner = connection_banner(self._connection, self.session) or self._notice
+        if self._lasting:
+            text = "\n".join((banner.text, *self._lasting)).strip()
+            banner = Banner(text, banner.tone if banner.text else Tone.WAITING, banner.retry)
         if banner != self._banner:
             self._banner = banner
             self.banner_changed.emit(banner)
