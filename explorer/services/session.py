@@ -34,7 +34,11 @@ class WaitBudget:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     page_deadline: float = 45.0  # a page's whole load, retries included
     check_deadline: float = 20.0  # one try of the chain check, retries included
+    check_delays: tuple[float, ...] = RETRY_DELAYS  # between tries of the chain check
     slow_after: float = 2.0  # a screen says what it waits for after this many seconds
+
+
+DEFAULT_BUDGET = WaitBudget()
 
 
 @dataclass(frozen=True)
@@ -53,12 +57,13 @@ class Session:
         network: Network,
         endpoint: Endpoint,
         http: httpx.AsyncClient | None = None,
-        check_delays: tuple[float, ...] = RETRY_DELAYS,
+        check_delays: tuple[float, ...] | None = None,
         budget: WaitBudget | None = None,
     ) -> None:
+        """Read network through endpoint (over http when given) within budget."""
         self.network = network
         self.endpoint = endpoint
-        self.budget = budget or WaitBudget()
+        self.budget = budget or DEFAULT_BUDGET
         self.client = RpcClient(
             endpoint,
             http=http,
@@ -70,7 +75,8 @@ class Session:
         self.extra_tokens: tuple[str, ...] = ()
         self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
-        self.checker = ChainChecker(self._probe, network.chain_id, check_delays)
+        delays = check_delays or self.budget.check_delays
+        self.checker = ChainChecker(self._probe, network.chain_id, delays)
         self.client.failure_listeners.append(self.checker.on_failure)
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None

@@ -398,6 +398,7 @@ class LogsViewModel(QObject):
         self.table = LogTableModel(session.network.chain_id, self)
         self.scanner: LogScanner | None = None
         self._task: asyncio.Task[None] | None = None
+        self._awaiting_check = False  # a scan waits for the chain check (it fails by itself)
         self._stop_listening = session.checker.listen(self._on_check)
 
     def set_field(self, name: str, text: str) -> None:
@@ -533,7 +534,11 @@ class LogsViewModel(QObject):
         if not self.session.check.settled:
             self.message = "waiting for the node to confirm its chain id (see the status bar)…"
             self.changed.emit()
-        check = await self.session.settled_check()
+        self._awaiting_check = True
+        try:
+            check = await self.session.settled_check()
+        finally:
+            self._awaiting_check = False
         self.message = ""
         if not check.verified:
             raise ChainMismatch(
@@ -544,8 +549,8 @@ class LogsViewModel(QObject):
 
     def _on_check(self, check: ChainCheck) -> None:
         """Drop the results once the node turns out to serve another chain."""
-        running = self.state is ScanState.RUNNING
-        if check.verification is Verification.MISMATCH and (self.table.total or running):
+        reading = self.state is ScanState.RUNNING and not self._awaiting_check
+        if check.verification is Verification.MISMATCH and (self.table.total or reading):
             self.cancel()
             self.table.clear()
             self.message = "the node serves another chain: its logs are not shown"
