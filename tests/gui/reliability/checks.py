@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.session import Session
 from explorer.viewmodels.page import PageState
+from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
@@ -76,12 +77,13 @@ def every_text() -> list[str]:
     return [*texts, QApplication.clipboard().text()]
 
 
-def visible_texts(window: QWidget) -> list[str]:
-    """Return the texts of the window's visible widgets."""
+def visible_texts(window: QWidget, typed: tuple[QWidget, ...] = ()) -> list[str]:
+    """Return the texts of the window's visible widgets, but those of typed (what the user
+    typed, such as the search bar) and the tab titles (they name what was typed)."""
     return [
         text
         for widget in window.findChildren(QWidget)
-        if widget.isVisible()
+        if widget.isVisible() and widget not in typed and not isinstance(widget, QTabBar)
         for text in widget_texts(widget)
     ]
 
@@ -147,6 +149,21 @@ class Watch:
         if check.verified:
             self.verified.add(id(session))
 
+    def follow_search(self, search: SearchViewModel) -> None:
+        """Check that a search opens its result only on the session it started on."""
+        started: list[Session | None] = [None]
+
+        def on_busy(busy: bool) -> None:
+            if busy:
+                started[0] = self.shell.session
+
+        def on_navigation(route: object, _new_tab: bool) -> None:
+            if started[0] is not self.shell.session:
+                self.violations.append(f"a search begun on another network opened {route}")
+
+        search.busy_changed.connect(on_busy)
+        search.navigation_requested.connect(on_navigation)
+
     def published(self, session: Session, what: str) -> None:
         """Check one publication of chain data."""
         self.publications += 1
@@ -197,7 +214,7 @@ def untrustworthy(window: MainWindow, watch: Watch) -> list[str]:
         if mismatch and shows_chain_data(view):
             problems.append(f"tab {index} shows data from a node serving another chain")
     if mismatch or session is None or id(session) not in watch.verified:
-        shown = " ".join(visible_texts(window)).lower()
+        shown = " ".join(visible_texts(window, (window.search_bar,))).lower()
         problems += [f"chain data {mark} on screen" for mark in CHAIN_MARKS if mark in shown]
     return problems
 

@@ -59,6 +59,7 @@ class App:
         self.settings = settings
         self.app = Application(settings, use_devnet=False)
         self.watch = Watch(self.app.shell)
+        self.watch.follow_search(self.app.search)
         self.app.window.resize(1200, 800)
         self.app.window.show()
         run_in_qloop(qtbot, self.app.start())

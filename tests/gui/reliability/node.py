@@ -19,6 +19,7 @@ from tests.helpers.scripted_server import (
     never,
     raw,
     result,
+    slow,
 )
 from tests.helpers.testnet import load
 from tests.helpers.testnet_node import serve_testnet
@@ -45,6 +46,7 @@ class Mode(enum.Enum):
     DOWN = "drops every connection"
     OTHER_CHAIN = "serves chain 30"
     FLIPPING = "changes chain id between requests"
+    SLOW = "answers like a testnet node, a third of a second late"
 
 
 def serve_blocks(request: Recorded) -> Reply:
@@ -83,6 +85,7 @@ ACTIONS: dict[Mode, Action] = {
     Mode.MID_BODY: dies_mid_body(serve_blocks),
     Mode.DOWN: drop(),
     Mode.OTHER_CHAIN: serve_chain_30,
+    Mode.SLOW: slow(0.3, serve_blocks),
 }
 
 
@@ -94,6 +97,7 @@ class SwitchableNode:
         self.mode = mode
         self.flipping = AlternatingChain(serve_blocks)
         self.held: frozenset[str] = frozenset()  # methods that wait for the gate
+        self.latency = 0.0  # seconds every answer takes
         self.gate = threading.Event()
         self._lock = threading.Lock()
         self.server = ScriptedServer(self._answer, port=port)
@@ -108,6 +112,8 @@ class SwitchableNode:
         if request.rpc_method in self.held:
             while not (self.gate.wait(0.05) or self.server.closing.is_set()):
                 pass
+        if self.latency:
+            self.server.closing.wait(self.latency)
         with self._lock:
             mode = self.mode
         if mode is Mode.FLIPPING:
