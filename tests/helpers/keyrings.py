@@ -13,7 +13,7 @@ from keyring.errors import PasswordDeleteError, PasswordSetError
 class MemoryKeyring(KeyringBackend):
     """Secrets in a dict, as a system keyring would keep them; `refuse` makes writes fail."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
         """Start empty."""

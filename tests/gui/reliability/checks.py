@@ -3,6 +3,7 @@ left, and the API key in no widget, title, clipboard, log record or file."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
@@ -141,7 +142,7 @@ class Watch:
         if session is None or id(session) in self._followed:
             return
         self._followed.add(id(session))
-        session.checker.listen(lambda check, s=session: self._on_check(s, check))
+        session.checker.listen(functools.partial(self._on_check, session))
         self._on_check(session, session.check)
 
     def _on_check(self, session: Session, check: ChainCheck) -> None:

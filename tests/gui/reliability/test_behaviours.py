@@ -103,9 +103,8 @@ def test_an_unreachable_node_shows_why_everywhere_then_recovers(
     node = nodes(mode)
     app = app_on({"Mine": (node, 31)})
     screens = Screens(app, qtbot)
-    check = lambda: app.session.check  # noqa: E731
-    wait(qtbot, lambda: check().verification is Verification.UNREACHABLE)
-    assert check().error_kind is kind
+    wait(qtbot, lambda: app.session.check.verification is Verification.UNREACHABLE)
+    assert app.session.check.error_kind is kind
     for view in screens.page_views():
         wait(qtbot, lambda v=view: v.model.state is PageState.ERROR)
         app.window.tabs.setCurrentWidget(view)

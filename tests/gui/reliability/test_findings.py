@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import socket
 
 import pytest
@@ -30,6 +31,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def shows(view: PageView, state: PageState) -> bool:
+    """Tell whether a page is in a state."""
+    return view.model.state is state
+
+
 def pages(app: App) -> list[PageView]:
     """Open the block, transaction and address pages."""
     return [view for view in map(app.open, PAGE_ROUTES) if isinstance(view, PageView)]
@@ -51,7 +57,7 @@ def test_finding_1_a_node_that_recovers_on_another_chain_is_never_the_chosen_net
     nodes(Mode.GOOD, port)  # the node starts, serving chain 31; nobody presses anything
     qtbot.waitUntil(lambda: app.session.check.verification is Verification.MISMATCH, timeout=WAIT)
     for view in views:
-        qtbot.waitUntil(lambda v=view: v.model.state is PageState.MISMATCH, timeout=WAIT)
+        qtbot.waitUntil(functools.partial(shows, view, PageState.MISMATCH), timeout=WAIT)
     assert Verification.VERIFIED not in verdicts
     banner = app.window.banner.text()
     assert banner.startswith("Chain mismatch: the node serves Rootstock Testnet (chain id 31")
