@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -191,6 +192,11 @@ async def shoot_waiting(window: MainWindow, session: Session, path: Path) -> Non
     server.close()
 
 
+def keyring_known(dialog: SettingsDialog) -> bool:
+    """Tell whether the Settings dialog knows if a system keyring is available."""
+    return dialog.model.keyring.state is not KeyringState.CHECKING
+
+
 async def take_screenshots(
     window: MainWindow,
     manifest: dict[str, Any],
@@ -233,8 +239,7 @@ async def take_screenshots(
             dialog = settings_dialog()
             dialog.show()
             if isinstance(dialog, SettingsDialog):  # the keyring is looked for in a thread
-                option = dialog.model.keyring
-                await wait_for(lambda: option.state is not KeyringState.CHECKING, timeout=10)
+                await wait_for(functools.partial(keyring_known, dialog), timeout=10)
             await settle(dialog)
             path = directory / f"settings-{mode}.png"
             dialog.grab().save(str(path))
