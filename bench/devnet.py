@@ -127,7 +127,7 @@ async def sweep(rpc: Client, log_filter: dict[str, Any], head: int) -> int:
 
 
 def snapshot_sizes(cache_dir: Path) -> str:
-    """The snapshot files in a cache dir and their sizes."""
+    """Return the snapshot files in a cache dir and their sizes."""
     files = sorted(cache_dir.glob("devnet-*.pickle"))
     return ", ".join(f"{f.name.split('-')[1]}: {f.stat().st_size / 2**20:.1f} MiB" for f in files)
 

@@ -1,4 +1,6 @@
-"""Log scanning: pipelined scanner vs a sequential loop, table memory, GUI stalls while streaming
+"""Log scanning benchmarks: scanner vs loop, table memory and GUI stalls.
+
+The pipelined scanner against a sequential loop, the table's memory, and GUI stalls while streaming
 and while 100,000 rows are exported.
 
 Run: .venv/bin/python bench/logs.py  (starts its own devnet child processes; Qt offscreen).
@@ -46,7 +48,7 @@ TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 
 
 async def sequential(client: RpcClient, query: LogQuery, head: int) -> int:
-    """The plain loop: one 2,000-block request at a time; return the log count."""
+    """Run the plain loop: one 2,000-block request at a time; return the log count."""
     count = 0
     for start in range(0, head + 1, 2000):
         raw = await client.call("eth_getLogs", [query.filter_json(start, min(head, start + 1999))])
@@ -55,7 +57,7 @@ async def sequential(client: RpcClient, query: LogQuery, head: int) -> int:
 
 
 async def pipelined(client: RpcClient, query: LogQuery) -> int:
-    """The scanner with 4 requests in flight; return the log count."""
+    """Run the scanner with 4 requests in flight; return the log count."""
     count = 0
     async for batch in LogScanner(client, concurrency=4).scan(query):
         count += len(batch)
@@ -63,8 +65,10 @@ async def pipelined(client: RpcClient, query: LogQuery) -> int:
 
 
 async def bench_scan(url: str, head: int, expected: int) -> tuple[float, float, dict[str, int]]:
-    """Return the median seconds of (pipelined, sequential) whole-history Transfer scans and
-    the eth_getLogs requests each sent (last round)."""
+    """Return the median seconds of pipelined and sequential whole-history Transfer scans.
+
+    The eth_getLogs requests each sent (last round) come with them.
+    """
     query = LogQuery(topics=((TRANSFER,),), from_block=0, to_block=head)
     warm = RpcClient(Endpoint.parse(url))
     await sequential(warm, query, head)  # untimed: the devnet makes each block's log text once
@@ -142,8 +146,11 @@ async def bench_export(samples: list[dict[str, Any]]) -> dict[ExportFormat, tupl
 
 
 async def bench_stall(url: str, expected: int) -> tuple[float, float, float]:
-    """Return the worst GUI stall (s) while a whole-history scan streams into the view until
-    it settles, the scan's seconds, and the seconds a jump to the last row then takes."""
+    """Return the worst GUI stall (s) while a whole-history scan streams in.
+
+    The stall is measured while the scan streams into the view until it settles; the scan's
+    seconds and the seconds a jump to the last row then takes come with it.
+    """
     session = Session(DEVNET, Endpoint.parse(url))
     model = LogsViewModel(session)
     view = LogsView(model)
@@ -173,8 +180,11 @@ async def bench_stall(url: str, expected: int) -> tuple[float, float, float]:
 
 
 async def measure(latency: float) -> list[dict[str, Any]]:
-    """Start a devnet answering after `latency` seconds, print the scan ratio and the stalls,
-    and return sample node logs (for the memory measurement)."""
+    """Start a devnet answering after `latency` seconds and measure the scans.
+
+    Print the scan ratio and the stalls, and return sample node logs (for the memory
+    measurement).
+    """
     async with running_devnet(latency) as (url, manifest):
         head, expected = manifest["head_at_build"], manifest["transfer_log_count"]
         fast, slow, requests = await bench_scan(url, head, expected)

@@ -112,7 +112,7 @@ async def timed(action: Callable[[], Awaitable[object]]) -> float:
 
 
 async def new_window(url: str) -> tuple[MainWindow, Session]:
-    """A window with a fresh (cold) session, head known."""
+    """Return a window with a fresh (cold) session, head known."""
     session = Session(DEVNET, Endpoint.parse(url))
     shell, search = ShellViewModel(), SearchViewModel()
     window = MainWindow(shell, search=search)
@@ -146,7 +146,7 @@ def loaded(window: MainWindow) -> bool:
 
 
 async def bare_tx_calls(client: RpcClient, tx_hash: str, block_hash: str | None) -> None:
-    """The page's calls with nothing else: transaction and receipt together, then the block.
+    """Make the page's calls with nothing else: transaction and receipt together, then the block.
 
     With block_hash (known in advance, which no real client knows) all three go at once.
     """

@@ -18,8 +18,10 @@ GROWTH = 4
 
 
 def is_limit_error(error: RpcError) -> bool:
-    """Tell whether an error says the query was too big (split it and go on): the node's
-    limit errors, or an answer over the client's size cap."""
+    """Tell whether an error says the query was too big (split it and go on).
+
+    That is the node's limit errors, or an answer over the client's size cap.
+    """
     if isinstance(error, AnswerTooLarge):
         return True
     if not isinstance(error, NodeError):
@@ -93,8 +95,11 @@ class RangePlan:
         return self.cursor > self.last
 
     def carve(self, free: int) -> Chunk:
-        """Take the next chunk for one of `free` slots: the chunk size, or the rest shared
-        evenly by the free slots when it fits in them."""
+        """Take the next chunk for one of `free` slots.
+
+        That is the chunk size, or the rest shared evenly by the free slots when it fits in
+        them.
+        """
         left = self.last - self.cursor + 1
         size = self.size if left > self.size * free else math.ceil(left / free)
         chunk = Chunk(self.cursor, min(self.last, self.cursor + size - 1))

@@ -198,8 +198,10 @@ class LogsViewModel(QObject):
         self._task = asyncio.ensure_future(self._consume(batches))
 
     async def _consume(self, batches: AsyncGenerator[list[Log], None]) -> None:
-        """Encode each batch for the table a slice per turn, then add it at once (one insert,
-        so one repaint, per batch)."""
+        """Encode each batch for the table a slice per turn, then add it at once.
+
+        One insert, so one repaint, per batch.
+        """
         try:
             async for batch in batches:
                 raws: list[bytes] = []

@@ -78,7 +78,7 @@ def test_port_in_use_exits_1_with_a_message() -> None:
 
 
 def test_bad_arguments_exit_2() -> None:
-    """argparse rejects unknown networks and negative quotas."""
+    """The argument parser rejects unknown networks and negative quotas."""
     for args in (["--network", "moon"], ["--quota", "-1"], ["--block-time", "-2"]):
         result = subprocess.run(devnet_command(*args), capture_output=True, cwd=REPO, timeout=60)
         assert result.returncode == 2, args

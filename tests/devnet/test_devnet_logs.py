@@ -19,13 +19,13 @@ TRANSFER_TOPIC = "0x" + keccak(text="Transfer(address,address,uint256)").hex()
 
 @pytest.fixture(scope="module")
 def seed(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
 @pytest.fixture(scope="module")
 def busy_block(rpc: RawRpc, seed: dict[str, Any]) -> int:
-    """A seeded block with at least six Transfer logs."""
+    """Return a seeded block with at least six Transfer logs."""
     logs = rpc(
         "eth_getLogs", {"fromBlock": "0x0", "toBlock": hex(1999), "topics": [TRANSFER_TOPIC]}
     )
@@ -46,7 +46,7 @@ def test_block_hash_form_matches_the_receipts(rpc: RawRpc, seed: dict[str, Any])
 
 
 def test_block_hash_and_range_together_are_invalid(rpc: RawRpc, seed: dict[str, Any]) -> None:
-    """blockHash excludes fromBlock/toBlock: -32602, HTTP 400."""
+    """A `blockHash` excludes fromBlock/toBlock: -32602, HTTP 400."""
     receipt = rpc("eth_getTransactionReceipt", seed["token_transfer"])
     status, envelope = rpc.answer(
         "eth_getLogs", {"blockHash": receipt["blockHash"], "fromBlock": "0x1"}

@@ -31,7 +31,7 @@ def calldata(signature: str, types: list[str], args: list[Any]) -> str:
 
 @pytest.fixture(scope="module")
 def seed(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
@@ -85,7 +85,7 @@ def test_every_block_ends_with_remasc(rpc: RawRpc, seed: dict[str, Any]) -> None
 
 
 def test_block_tags_and_missing_blocks(rpc: RawRpc) -> None:
-    """earliest is block 0; past the head and unknown hashes are null, not errors."""
+    """The `earliest` tag is block 0; past the head and unknown hashes are null, not errors."""
     genesis = rpc("eth_getBlockByNumber", "earliest", False)
     assert_block(genesis, full=False)
     assert genesis["number"] == "0x0"

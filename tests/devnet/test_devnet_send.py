@@ -26,7 +26,7 @@ class Wallet:
         self.chain_id = chain_id
 
     def sign(self, **overrides: Any) -> str:
-        """A signed raw transaction: a 1-wei transfer unless overridden."""
+        """Return a signed raw transaction: a 1-wei transfer unless overridden."""
         fields = {
             "nonce": int(self.rpc("eth_getTransactionCount", self.address, "pending"), 16),
             "gasPrice": int(self.rpc("eth_gasPrice"), 16),
@@ -41,7 +41,7 @@ class Wallet:
 
 @pytest.fixture(scope="module")
 def wallet(rpc: RawRpc, devnet: Devnet) -> Wallet:
-    """The test network wallet."""
+    """Return the test network wallet."""
     seed = devnet.manifest("testnet")
     return Wallet(rpc, seed["private_keys"][SENDER_INDEX], 31)
 

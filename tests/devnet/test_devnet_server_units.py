@@ -30,7 +30,7 @@ def test_key_from_path(path: str, key: str | None) -> None:
 
 
 def at(text: str) -> float:
-    """A UTC timestamp from ISO text."""
+    """Return a UTC timestamp from ISO text."""
     return dt.datetime.fromisoformat(text).replace(tzinfo=dt.UTC).timestamp()
 
 
@@ -61,7 +61,7 @@ def test_quota_book_refuses_a_batch_that_does_not_fit() -> None:
 
 
 def test_no_quota_means_unlimited() -> None:
-    """limit None never refuses."""
+    """A limit of None never refuses."""
     assert QuotaBook(None).try_spend("k", 10**9)
 
 

@@ -15,7 +15,7 @@ CHAIN_ID = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
 
 
 def assert_error_body(response: httpx.Response, status: int, code: int | None = None) -> dict:
-    """The response has the status and a JSON-RPC error envelope; return the error."""
+    """Check that the response has the status and a JSON-RPC error envelope; return the error."""
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     envelope = response.json()
@@ -200,7 +200,7 @@ def test_notification_gets_no_content(rpc: RawRpc) -> None:
 
 
 def batch_of(count: int, method: str = "eth_chainId") -> list[dict[str, Any]]:
-    """A batch of `count` calls with ids 0..count-1."""
+    """Return a batch of `count` calls with ids 0..count-1."""
     return [{"jsonrpc": "2.0", "id": i, "method": method, "params": []} for i in range(count)]
 
 

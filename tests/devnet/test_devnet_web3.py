@@ -21,12 +21,12 @@ def w3(devnet: Devnet) -> Web3:
 
 @pytest.fixture(scope="module")
 def seed(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
 def contract(w3: Web3, name: str, address: str) -> Any:
-    """A web3 contract object for a seeded contract."""
+    """Return a web3 contract object for a seeded contract."""
     abi = list(load_artifact(name).abi)
     return w3.eth.contract(address=Web3.to_checksum_address(address), abi=abi)
 

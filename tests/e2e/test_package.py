@@ -16,9 +16,12 @@ DONE = "packaging: dist/explorer built and smoke-tested"
 
 @pytest.mark.timeout(1200)
 def test_frozen_build_starts_and_matches_the_installed_app() -> None:
-    """packaging/build.sh builds the folder, then runs the frozen executable (window, TLS,
-    logs, report, every screenshot with the frozen devnet child) against the installed
-    `explorer` entry point doing the same; any difference fails the script."""
+    """The frozen build behaves as the installed `explorer` entry point.
+
+    packaging/build.sh builds the folder, then runs the frozen executable (window, TLS, logs,
+    report, every screenshot with the frozen devnet child) against the installed entry point
+    doing the same; any difference fails the script.
+    """
     env = {**os.environ, CACHE_VARIABLE: str(default_cache_dir())}  # the tests' warm snapshot
     run = subprocess.run(
         ["bash", str(BUILD)], env=env, capture_output=True, text=True, timeout=1150, check=False

@@ -21,13 +21,13 @@ from tests.helpers.qt import run_in_qloop
 
 @pytest.fixture
 def devnet_manifest(devnet: Any) -> dict[str, Any]:
-    """The seed manifest of the devnet's test network."""
+    """Return the seed manifest of the devnet's test network."""
     return devnet.manifest("testnet")  # type: ignore[no-any-return]
 
 
 @pytest.fixture
 def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Any) -> Iterator[Session]:
-    """A session on the devnet's test network."""
+    """Yield a session on the devnet's test network."""
     session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
     yield session
     run_in_qloop(qtbot, session.aclose())
@@ -35,7 +35,7 @@ def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Any) -> Iterator[Sessi
 
 @pytest.fixture
 def window(qtbot: Any, session: Session) -> MainWindow:
-    """The main window connected to the devnet, head known."""
+    """Return the main window connected to the devnet, head known."""
     shell = ShellViewModel()
     search = SearchViewModel()
     window = MainWindow(shell, Navigator(), search)

@@ -35,13 +35,13 @@ from tests.helpers.qt import run_in_qloop
 
 @pytest.fixture
 def manifest(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
 @pytest.fixture
 def client(qloop: Any, qtbot: Any, devnet: Devnet) -> Any:
-    """An RPC client on the devnet's test network."""
+    """Yield an RPC client on the devnet's test network."""
     rpc = RpcClient(Endpoint.parse(devnet.url("testnet")))
     yield rpc
     run_in_qloop(qtbot, rpc.aclose())

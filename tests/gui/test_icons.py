@@ -1,5 +1,8 @@
-"""Icons: every file the code names exists and renders, the app icon's PNGs match its SVG,
-action icons take the palette's colours, and the window, toolbar and tabs show them."""
+"""Icons: every file the code names exists and renders, and the app shows them.
+
+The app icon's PNGs match its SVG, action icons take the palette's colours, and the window, toolbar
+and tabs show icons.
+"""
 
 from __future__ import annotations
 
@@ -88,8 +91,10 @@ def test_every_icon_file_is_named_by_the_code() -> None:
 
 @pytest.mark.parametrize("size", APP_ICON_SIZES)
 def test_app_icon_pngs_are_the_svg_rendered(qapp: QApplication, size: int) -> None:
-    """Each PNG has its size and equals a fresh render of the SVG
-    (packaging/render_app_icon.py writes them: run it after editing the SVG)."""
+    """Each PNG has its size and equals a fresh render of the SVG.
+
+    packaging/render_app_icon.py writes them: run it after editing the SVG.
+    """
     png = QImage.fromData(read_bytes(app_icon_png(size)))
     assert (png.width(), png.height()) == (size, size)
     assert coverage(png) > 0.5
@@ -105,8 +110,11 @@ def test_app_icon_has_every_size(qapp: QApplication) -> None:
 
 
 def test_desktop_entry_names_the_icon_in_the_hicolor_layout() -> None:
-    """packaging/explorer.desktop says Icon=explorer, and resources/icons/hicolor holds that
-    icon under the names and sizes the icon theme spec looks up."""
+    """The desktop entry's icon is installed where the icon theme spec looks.
+
+    packaging/explorer.desktop says Icon=explorer, and resources/icons/hicolor holds that icon
+    under the names and sizes the spec looks up.
+    """
     entry = (REPO / "packaging" / "explorer.desktop").read_text().splitlines()
     assert f"Icon={APP_ICON_NAME}" in entry
     hicolor = RESOURCES / "icons" / "hicolor"
@@ -116,8 +124,11 @@ def test_desktop_entry_names_the_icon_in_the_hicolor_layout() -> None:
 
 
 def test_tinted_icon_follows_a_dark_palette(qapp: QApplication) -> None:
-    """A tinted action icon's pixels are the palette's text colour, its disabled form the
-    palette's disabled text colour (light text on a dark window stays visible)."""
+    """A tinted action icon's pixels are the palette's text colour.
+
+    Its disabled form is the palette's disabled text colour (light text on a dark window stays
+    visible).
+    """
     palette = dark_palette()
     for size in (16, 24, 48):
         assert opaque_colours(action_icon("back", palette), size) == {DARK_TEXT}

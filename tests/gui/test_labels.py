@@ -46,7 +46,7 @@ def wait(qtbot: QtBot, task: Any) -> Any:
 
 @pytest.fixture
 def model(qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path) -> Iterator[LabelsViewModel]:
-    """A labels model on the testnet database in a temporary directory, wired to widgets."""
+    """Yield a labels model on the testnet database in a temporary directory, wired to widgets."""
     labels = LabelsViewModel(tmp_path / "data")
     wait(qtbot, labels.open_network("testnet", 31))
     yield labels

@@ -39,7 +39,7 @@ ROWS = 100_000
 
 @pytest.fixture
 def offline_model(qapp: Any) -> Iterator[LogsViewModel]:
-    """A view model on a session that is never used for a request."""
+    """Yield a view model on a session that is never used for a request."""
     session = Session(DEVNET, Endpoint.parse("http://127.0.0.1:9/unusedkey0000"))
     yield LogsViewModel(session)
 
@@ -80,7 +80,7 @@ def test_check_fields_accepts_hex_numbers_and_tags() -> None:
 
 
 def synthetic(row: int) -> bytes:
-    """The node's JSON of a synthetic Transfer log (compact bytes)."""
+    """Return the node's JSON of a synthetic Transfer log (compact bytes)."""
     topics = [TRANSFER, "0x" + f"{row:064x}", "0x" + f"{row + 1:064x}"]
     return json.dumps(
         {
@@ -147,7 +147,7 @@ def test_late_rows_are_inserted_in_block_order(qapp: Any) -> None:
 
 @pytest.fixture
 def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Devnet) -> Iterator[Session]:
-    """A session on the devnet's test network."""
+    """Yield a session on the devnet's test network."""
     session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
     yield session
     run_in_qloop(qtbot, session.aclose())
@@ -284,7 +284,7 @@ def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> Non
 def big_table_view(
     qloop: qasync.QEventLoop, qtbot: Any, offline_model: LogsViewModel
 ) -> Iterator[LogsView]:
-    """The Logs screen holding ROWS synthetic logs (as if a scan had found them)."""
+    """Yield the Logs screen holding ROWS synthetic logs (as if a scan had found them)."""
     for first in range(0, ROWS, 5000):
         rows = range(first, first + 5000)
         offline_model.table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
@@ -362,8 +362,10 @@ def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
 def test_the_export_worker_waits_while_the_gui_thread_is_busy(
     qtbot: Any, big_table_view: LogsView, tmp_path: Path
 ) -> None:
-    """While the GUI thread is busy (a long paint, say), the worker writes nothing more: it
-    goes on only when the event loop turns, so it never keeps the GUI thread from the GIL."""
+    """While the GUI thread is busy (a long paint, say), the worker writes nothing more.
+
+    It goes on only when the event loop turns, so it never keeps the GUI thread from the GIL.
+    """
     model = big_table_view.model
     grown: list[int] = []
 

@@ -227,8 +227,11 @@ def test_search_routes_and_inline_errors(qtbot: Any, window: MainWindow) -> None
 def test_hash_search_finds_transaction(
     qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    """A 32-byte hash is looked up as a transaction and a block at once; the transaction's
-    block (for its time) is asked before the page is built, and the page shares that read."""
+    """A 32-byte hash is looked up as a transaction and a block at once.
+
+    The transaction's block (for its time) is asked before the page is built, and the page
+    shares that read.
+    """
     tx_hash = devnet_manifest["plain_transfer"]
     stats = window.shell.session.client.stats  # type: ignore[union-attr]
     methods = ("eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_getBlockByHash")

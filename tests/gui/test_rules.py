@@ -36,8 +36,10 @@ RICH = "<b>bold</b> <a href='x'>link</a>"
 
 
 class PendingTx:
-    """Answers eth_getTransactionByHash with a pending copy of the sample: the first answer
-    slowly with one value, every later one at once with another."""
+    """A script answering eth_getTransactionByHash with a pending copy of the sample.
+
+    The first answer comes slowly with one value, every later one at once with another.
+    """
 
     def __init__(self, first_value: int, later_value: int) -> None:
         self.values = (first_value, later_value)
@@ -73,7 +75,7 @@ def linger(qtbot: QtBot, seconds: float) -> None:
 
 @pytest.fixture
 def pending_node() -> Iterator[tuple[ScriptedServer, PendingTx]]:
-    """A node whose first transaction answer is slow and stale."""
+    """Yield a node whose first transaction answer is slow and stale."""
     answers = PendingTx(first_value=111, later_value=222)
     server = ScriptedServer(answers)
     yield server, answers
@@ -112,7 +114,7 @@ def field_value(model: PageViewModel, label: str) -> str:
 
 
 def chain_id_node(chain_id: str, delay: float) -> ScriptedServer:
-    """A testnet-like node that reports chain_id, answering eth_chainId after delay."""
+    """Return a testnet-like node that reports chain_id, answering eth_chainId after delay."""
 
     def answer(request: Recorded) -> Reply:
         if request.rpc_method not in ("eth_chainId", "net_version"):
@@ -149,7 +151,7 @@ def test_a_replaced_sessions_late_probe_is_ignored(qtbot: QtBot, qloop: Any) -> 
 
 
 def rich_document() -> Document:
-    """A document whose every text holds markup, as a hostile node could send."""
+    """Return a document whose every text holds markup, as a hostile node could send."""
     fields = tuple(
         Field(f"{kind.value} {RICH}", RICH, kind, tooltip=RICH, tone=Tone.BAD)
         for kind in (Kind.TEXT, Kind.STATUS, Kind.HEX, Kind.AMOUNT, Kind.TIME)

@@ -162,7 +162,7 @@ def test_right_click_and_non_address_do_not_navigate(qtbot: QtBot) -> None:
 
 
 def test_open_in_new_tab_from_menu(qtbot: QtBot) -> None:
-    """ "Open in new tab" emits the route with new_tab True; amounts have no such entry."""
+    """The "Open in new tab" entry emits the route with new_tab True; amounts have no such entry."""
     label = HashLabel(TX_HASH, "block")
     amount = AmountLabel(5)
     qtbot.addWidget(label)

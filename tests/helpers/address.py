@@ -19,7 +19,7 @@ def raw_rpc(devnet: Devnet, method: str, *params: Any) -> Any:
 
 
 def holder_of(manifest: dict[str, Any]) -> str:
-    """An account that received tokens in the seeded history."""
+    """Return an account that received tokens in the seeded history."""
     return str(manifest["accounts"][1])
 
 

@@ -19,8 +19,11 @@ CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"
 
 
 class TinyNode:
-    """A JSON-RPC node in its own thread: /c<N>/… serves chain N; /auth/… answers 401;
-    /held/<mode>/… answers like /<mode>/… once the gate is open."""
+    """A JSON-RPC node in its own thread, answering by the URL's first segment.
+
+    /c<N>/… serves chain N; /auth/… answers 401; /held/<mode>/… answers like /<mode>/… once the
+    gate is open.
+    """
 
     def __init__(self) -> None:
         self.paths: list[str] = []
@@ -80,11 +83,13 @@ class TinyNode:
         return f"http://127.0.0.1:{self.port}/{mode}"
 
     def __enter__(self) -> TinyNode:
+        """Start serving and wait until the node listens."""
         self._thread.start()
         self._ready.wait(10)
         return self
 
     def __exit__(self, *_exc: object) -> None:
+        """Stop the node's loop and its thread."""
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
 
@@ -118,8 +123,11 @@ def reread(store: QSettings) -> Settings:
 
 
 def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: Any) -> None:
-    """Test a new endpoint on chain 31 whose node will say chain 30 once the gate opens; wait
-    until its first request waits at the gate."""
+    """Test a new endpoint on chain 31 whose node will say chain 30 later.
+
+    The node changes its answer once the gate opens; return when the first request waits at the
+    gate.
+    """
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.name_edit, "Slow")

@@ -119,7 +119,7 @@ def test_plain_http_elsewhere_is_refused() -> None:
 
 
 def test_argument_errors_do_not_echo_the_key() -> None:
-    """argparse's own errors exit 2 and scrub the key."""
+    """The argument parser's own errors exit 2 and scrub the key."""
     done = explorer_rpc(f"https://rpc.testnet.rootstock.io/{API_KEY}")
     assert done.returncode == 2 and "METHOD" in done.stderr
     url = f"https://rpc.testnet.rootstock.io/{API_KEY}"

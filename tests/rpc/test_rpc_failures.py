@@ -171,7 +171,7 @@ def test_other_statuses_are_server_errors_without_retry(
 def test_node_error_shapes(
     server: ScriptedServer, endpoint: Endpoint, action: Action, code: int, plain_httpx: bool
 ) -> None:
-    """rskj's error envelopes (with or without jsonrpc/id, any status) are node errors."""
+    """The error envelopes of rskj (with or without jsonrpc/id, any status) are node errors."""
     server.script(action)
     error = failure(endpoint, plain_httpx)
     assert isinstance(error, NodeError) and error.kind is ErrorKind.NODE
@@ -303,7 +303,7 @@ def test_send_raw_transaction_retries_when_never_connected() -> None:
 
 
 def test_tls_failure_is_a_transport_error(server: ScriptedServer) -> None:
-    """https to a plain-http server fails the handshake: a TLS transport error."""
+    """An https URL to a plain-http server fails the handshake: a TLS transport error."""
     endpoint = Endpoint.parse(f"https://127.0.0.1:{server.port}/{API_KEY}")
     error = failure(endpoint, retry=RetryPolicy(attempts=1))
     assert isinstance(error, TransportError) and "TLS" in error.message

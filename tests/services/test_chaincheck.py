@@ -30,7 +30,7 @@ class Flaky:
 
 
 def session_on(server: ScriptedServer) -> Session:
-    """A Mainnet session (chain 30 expected) on the scripted server, retrying fast."""
+    """Return a Mainnet session (chain 30 expected) on the scripted server, retrying fast."""
     session = Session(MAINNET, Endpoint.parse(f"{server.url}/{API_KEY}"), check_delays=FAST)
     session.client.retry = NO_RETRY
     return session

@@ -24,43 +24,54 @@ class MemoryStore:
         self.values: dict[str, Any] = {}
 
     def current_network(self) -> str:
+        """Return the name of the chosen network."""
         return str(self.values.get("current", ""))
 
     def set_current_network(self, network: str) -> None:
+        """Remember the chosen network."""
         self.values["current"] = network
 
     def custom_networks(self) -> list[str]:
+        """Return the stored custom endpoints, one entry each."""
         return list(self.values.get("customs", []))
 
     def set_custom_networks(self, entries: list[str]) -> None:
+        """Store the custom endpoints."""
         self.values["customs"] = list(entries)
 
     def api_key(self, network: str) -> str:
+        """Return a network's API key (empty when none)."""
         return str(self.values.get(f"{network}/key", ""))
 
     def set_api_key(self, network: str, key: str) -> None:
+        """Store a network's API key."""
         self.values[f"{network}/key"] = key
 
     def url_v2(self, network: str) -> bool:
+        """Return whether a network uses the `/v2/<KEY>` URL form."""
         return self.values.get(f"{network}/v2") is True
 
     def set_url_v2(self, network: str, v2: bool) -> None:
+        """Store whether a network uses the `/v2/<KEY>` URL form."""
         self.values[f"{network}/v2"] = v2
 
     def use_public_node(self, network: str) -> bool:
+        """Return whether a network uses its public node (no key)."""
         return self.values.get(f"{network}/public") is True
 
     def set_use_public_node(self, network: str, public: bool) -> None:
+        """Store whether a network uses its public node."""
         self.values[f"{network}/public"] = public
 
     def forget_network(self, network: str) -> None:
+        """Forget every value stored for a network."""
         for name in [n for n in self.values if n.startswith(f"{network}/")]:
             del self.values[name]
 
 
 @pytest.fixture
 def book() -> EndpointBook:
-    """A book over an empty store."""
+    """Return a book over an empty store."""
     return EndpointBook(MemoryStore())
 
 

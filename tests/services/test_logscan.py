@@ -66,7 +66,7 @@ async def collect(
 
 
 async def sequential(client: RpcClient, query: LogQuery, last: int, step: int) -> list[Log]:
-    """A plain loop of fixed-size requests, one at a time."""
+    """Scan with a plain loop of fixed-size requests, one at a time."""
     found: list[Log] = []
     for start in range(0, last + 1, step):
         raw = await client.call(
@@ -140,8 +140,10 @@ def test_tiny_limits_split_until_they_fit_with_the_same_result(
     devnet: Devnet,
     devnet_limited: Devnet,
 ) -> None:
-    """10 blocks / 5 logs: many splits, nothing lost, nothing doubled (few requests: the
-    limited devnet counts a daily quota per key)."""
+    """Over 10 blocks / 5 logs: many splits, nothing lost, nothing doubled.
+
+    Few requests: the limited devnet counts a daily quota per key.
+    """
     query = LogQuery(topics=((TRANSFER,),), from_block=1000, to_block=1100)
 
     async def use(client: RpcClient) -> tuple[list[Log], LogScanner]:
@@ -194,7 +196,7 @@ def test_query_validation() -> None:
 
 
 def synthetic_log(block: int) -> dict[str, Any]:
-    """The one log of a block in the scripted node."""
+    """Return the one log of a block in the scripted node."""
     return {
         "address": "0x" + "aa" * 20,
         "topics": [TRANSFER],
@@ -228,7 +230,7 @@ def scripted(action: Action) -> Iterator[ScriptedServer]:
 
 @pytest.fixture
 def node() -> Iterator[ScriptedServer]:
-    """A scripted node that answers every eth_getLogs correctly."""
+    """Yield a scripted node that answers every eth_getLogs correctly."""
     yield from scripted(answer_logs)
 
 
@@ -301,8 +303,10 @@ def test_duplicates_are_dropped(node: ScriptedServer) -> None:
 
 
 def test_repeats_in_one_answer_are_dropped_but_pending_logs_kept(node: ScriptedServer) -> None:
-    """A log sent twice in one answer shows once; logs without a transaction hash or index
-    (pending) are never taken for repeats."""
+    """A log sent twice in one answer shows once.
+
+    Logs without a transaction hash or index (pending) are never taken for repeats.
+    """
     pending = {**synthetic_log(7), "transactionHash": None, "logIndex": None}
 
     def repeating(request: Recorded) -> Any:
@@ -321,7 +325,7 @@ def test_repeats_in_one_answer_are_dropped_but_pending_logs_kept(node: ScriptedS
 
 
 def test_limit_message_without_the_code_splits(node: ScriptedServer) -> None:
-    """rskj's 'Cannot query more than N blocks' under another code still splits the range."""
+    """The rskj text 'Cannot query more than N blocks' under another code still splits the range."""
 
     def limited(request: Recorded) -> Any:
         flt = request.params[0]
@@ -404,8 +408,11 @@ def test_auth_error_ends_the_scan(node: ScriptedServer) -> None:
 
 
 def sparse_then_dense(request: Recorded) -> Any:
-    """Logs every 100 blocks below 8,000, every block from there; over 2,000 blocks a range
-    may hold at most 1,000 logs (-32012 otherwise), like the service's rule at a smaller scale."""
+    """Return logs every 100 blocks below 8,000 and every block from there.
+
+    Over 2,000 blocks a range may hold at most 1,000 logs (-32012 otherwise), like the service's
+    rule at a smaller scale.
+    """
     if request.rpc_method == "eth_blockNumber":
         return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": hex(15_999)})
     flt = request.params[0]
@@ -418,8 +425,11 @@ def sparse_then_dense(request: Recorded) -> Any:
 
 
 def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -> None:
-    """A log every 100 blocks: after the first 2,000-block answers the requests grow past
-    2,000 blocks, and the rest of the range takes one round (no ever-smaller tail)."""
+    """Sparse logs: requests grow past 2,000 blocks, and no tail shrinks.
+
+    With a log every 100 blocks, after the first 2,000-block answers the requests grow, and the
+    rest of the range takes one round (no ever-smaller tail).
+    """
     node.fallback = answer_sparse
     query = LogQuery(from_block=0, to_block=19_999)
 
@@ -434,7 +444,7 @@ def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -
 
 
 def answer_sparse(request: Recorded) -> Any:
-    """A log every 100 blocks, whatever the range."""
+    """Answer with a log every 100 blocks, whatever the range."""
     flt = request.params[0]
     start, end = int(flt["fromBlock"], 16), int(flt["toBlock"], 16)
     logs = [synthetic_log(b) for b in range(start, end + 1) if b % 100 == 0]
@@ -442,8 +452,10 @@ def answer_sparse(request: Recorded) -> Any:
 
 
 def test_a_long_request_into_a_dense_range_splits_until_it_fits(node: ScriptedServer) -> None:
-    """Grown long in the sparse part, a request meets the dense part: -32012, split, every
-    log still comes once and in order."""
+    """Grown long in the sparse part, a request meets the dense part.
+
+    It fails with -32012 and is split; every log still comes once and in order.
+    """
     node.fallback = sparse_then_dense
     query = LogQuery(from_block=0, to_block=15_999)
 
@@ -454,8 +466,11 @@ def test_a_long_request_into_a_dense_range_splits_until_it_fits(node: ScriptedSe
 
 
 def test_slots_are_refilled_while_the_consumer_holds_a_batch(node: ScriptedServer) -> None:
-    """The consumer keeps the first batch and asks for nothing more: the scanner still
-    sends every request of the range (4 in flight is kept by the requests' own ends)."""
+    """The scanner sends every request even when the consumer stops asking.
+
+    The consumer keeps the first batch and asks for nothing more; 4 in flight is kept by the
+    requests' own ends.
+    """
     query = LogQuery(from_block=0, to_block=999)
 
     async def use(client: RpcClient) -> list[Log]:

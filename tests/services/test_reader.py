@@ -13,8 +13,11 @@ from .test_logscan import with_client
 
 
 def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:
-    """Asking for a block at every loop turn while it is read, and once more after, sends one
-    request: callers join the read in flight, then find its answer cached."""
+    """Asking for a block while it is read, and once after, sends one request.
+
+    The block is asked at every loop turn while it is read: callers join the read in flight,
+    then find its answer cached.
+    """
 
     async def use(client: RpcClient) -> tuple[list[Block | None], str, int]:
         known = await client.get_block_by_number(5, False)

@@ -112,7 +112,7 @@ def test_parse_signature_normalizes_aliases_and_rejects_nonsense() -> None:
 
 
 def test_decode_erc20_transfer() -> None:
-    """transfer decodes to names, lowercase address, decimal amount."""
+    """A `transfer` call decodes to names, lowercase address, decimal amount."""
     data = call("a9059cbb", ["address", "uint256"], [BOB.upper().replace("0X", "0x"), 10**18])
     decoded = decode_call(data)
     assert decoded is not None

@@ -90,9 +90,12 @@ def test_malformed_data_is_refused_with_its_file_named(
 
 
 def test_every_package_and_resource_is_installed() -> None:
-    """pyproject.toml lists every package under explorer/ (the list is explicit because
-    resources/ is mapped in as explorer.resources) and its package data covers every file
-    in resources/, so wheels and editable installs hold the same files."""
+    """The pyproject.toml lists every package and every resource file.
+
+    Every package under explorer/ is listed (the list is explicit because resources/ is mapped
+    in as explorer.resources) and the package data covers every file in resources/, so wheels
+    and editable installs hold the same files.
+    """
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     packages = {
         ".".join(init.parent.relative_to(REPO).parts)

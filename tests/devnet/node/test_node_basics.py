@@ -71,7 +71,7 @@ REMASC = "0x0000000000000000000000000000000001000008"
 
 
 def call(node: DevnetNode, method: str, *params: Any) -> Any:
-    """A successful call's result."""
+    """Return a successful call's result."""
     return node.handle(method, list(params))
 
 

@@ -24,7 +24,7 @@ APPROVAL = "0x" + keccak(b"Approval(address,address,uint256)").hex()
 
 
 def topic(address: str) -> str:
-    """An address as a 32-byte topic."""
+    """Return an address as a 32-byte topic."""
     return "0x" + "00" * 12 + address[2:]
 
 

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def full_node() -> DevnetNode:
-    """The test network with the full seeded history."""
+    """Return the test network with the full seeded history."""
     return open_node(31, cache_dir=devnet_cache_dir())
 
 

@@ -1,5 +1,8 @@
-"""eth_getLogs answers from the log index: whole blocks as one piece, partial blocks in runs,
-every answer byte for byte what json.dumps writes of the logs a plain scan of receipts finds."""
+"""The devnet's eth_getLogs answers, made from the log index.
+
+Whole blocks come as one piece, partial blocks in runs, and every answer is byte for byte what
+json.dumps writes of the logs a plain scan of receipts finds.
+"""
 
 from __future__ import annotations
 
@@ -31,12 +34,12 @@ Log = dict[str, Any]
 
 
 def compact(value: Any) -> bytes:
-    """What json.dumps writes, compactly, as bytes."""
+    """Return what json.dumps writes, compactly, as bytes."""
     return json.dumps(value, separators=(",", ":")).encode()
 
 
 def user_topic(node: DevnetNode, index: int) -> str:
-    """A seeded account as a 32-byte topic."""
+    """Return a seeded account as a 32-byte topic."""
     return "0x" + "00" * 12 + node.manifest.accounts[index][2:]
 
 
@@ -55,14 +58,14 @@ def receipt_logs(node: DevnetNode) -> list[list[Log]]:
 
 @pytest.fixture(scope="module")
 def busy_block(small_cache: Path) -> DevBlock:
-    """The seeded block holding the most logs."""
+    """Return the seeded block holding the most logs."""
     snapshot = load_snapshot(snapshot_path(small_cache, 31, SMALL))
     assert snapshot is not None
     return max(snapshot.blocks, key=lambda b: sum(len(r.logs) for r in b.receipts))
 
 
 def passes(log: Log, addresses: list[str], topics: list[Any]) -> bool:
-    """The filter rule of §4.3, written plainly over a log object."""
+    """Tell whether a log object passes the filter rule of §4.3, written plainly."""
     if addresses and log["address"] not in addresses:
         return False
     for position, wanted in enumerate(topics):
@@ -124,7 +127,7 @@ def test_answers_are_the_plain_scans_logs_in_pieces_per_block_or_run(
 
 
 def _fill(value: Any, names: dict[str, str]) -> Any:
-    """A filter value with the manifest's names put in."""
+    """Return a filter value with the manifest's names put in."""
     if isinstance(value, list):
         return [_fill(v, names) for v in value]
     return names.get(value, value) if isinstance(value, str) else value

@@ -22,7 +22,7 @@ TRANSFER = keccak(b"Transfer(address,address,uint256)")
 
 @pytest.fixture(scope="module")
 def built() -> tuple[SeedManifest, list[DevBlock]]:
-    """The small test-network history, built here: its manifest and block records."""
+    """Return the small test-network history, built here: its manifest and block records."""
     builder = HistoryBuilder(31, SMALL)
     return builder.build(), builder.ledger.blocks
 
@@ -92,7 +92,7 @@ FILTERS: list[dict[str, Any]] = [
 
 
 def concrete(raw: dict[str, Any], node: DevnetNode) -> dict[str, Any]:
-    """A filter with the manifest's names put in."""
+    """Return a filter with the manifest's names put in."""
     manifest = node.manifest
     names = {
         "token": manifest.token,

@@ -37,7 +37,7 @@ def probe(qtbot: Any, model: NetworksViewModel, target: Any) -> ConnectionReport
 def test_connection_to_the_expected_chain(
     model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
 ) -> None:
-    """chain 31 as expected: ✓ with the client version and latency."""
+    """Chain 31 as expected: ✓ with the client version and latency."""
     report = probe(qtbot, model, custom_form(node.url("c31")))
     assert report.ok and report.chain_id == 31 and report.client_version == CLIENT
     assert report.latency_ms is not None and 0 < report.latency_ms < 10_000
@@ -109,8 +109,11 @@ def test_dialog_test_button_shows_the_verdict(
 def test_a_test_superseded_by_a_new_one_is_never_reported(
     dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
 ) -> None:
-    """A first test still waits for its node when the URL is edited and tested again: only the
-    second verdict is shown and emitted; the first one's late answer is dropped."""
+    """A test repeated on an edited URL shows and emits only the second verdict.
+
+    The first test still waits for its node when the URL is edited and tested again; its late
+    answer is dropped.
+    """
     form, model = dialog.form_panel, dialog.model
     start_held_test(dialog, held, qtbot)
     type_into(qtbot, form.url_edit, held.url("c31"))
@@ -127,8 +130,10 @@ def test_a_test_superseded_by_a_new_one_is_never_reported(
 def test_a_test_of_a_network_left_is_never_reported(
     dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
 ) -> None:
-    """A test still waits for its node when the user picks another network: the late answer
-    shows neither there nor back on the tested network, and is not emitted."""
+    """A late test answer is dropped once the user picks another network.
+
+    It shows neither there nor back on the tested network, and is not emitted.
+    """
     form, model = dialog.form_panel, dialog.model
     start_held_test(dialog, held, qtbot)
     tested_id = model.selected_id
