@@ -140,7 +140,8 @@ async def bench_export(samples: list[dict[str, Any]]) -> dict[ExportFormat, tupl
             beat.start()
             started = time.perf_counter()
             task = export.start(Path(directory) / f"logs.{fmt.value}", fmt)
-            assert task is not None and await task == ROWS, export.message
+            assert task is not None, export.message
+            assert await task == ROWS, export.message
             results[fmt] = (time.perf_counter() - started, beat.stop())
     return results
 

@@ -177,7 +177,8 @@ async def bench_tx(
     stall = beat.stop()
     spent = session.client.stats.total - before
     tx = await session.client.get_transaction_by_hash(tx_hash)
-    assert tx is not None and tx.block_hash is not None
+    assert tx is not None
+    assert tx.block_hash is not None
     bare_client = RpcClient(Endpoint.parse(url))
     await bare_client.block_number()  # a warm connection, like the window's
     bare = await timed(lambda: bare_tx_calls(bare_client, tx_hash, None))

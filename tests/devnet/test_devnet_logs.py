@@ -103,7 +103,8 @@ def test_neither_means_the_latest_block(rpc: RawRpc, seed: dict[str, Any]) -> No
     }
     raw = "0x" + sender.sign_transaction(fields).raw_transaction.hex()
     receipt = rpc("eth_getTransactionReceipt", rpc("eth_sendRawTransaction", raw))
-    assert receipt["status"] == "0x1" and len(receipt["logs"]) == 1
+    assert receipt["status"] == "0x1"
+    assert len(receipt["logs"]) == 1
     assert rpc("eth_blockNumber") == receipt["blockNumber"]
     assert rpc("eth_getLogs", {}) == receipt["logs"]
     assert rpc("eth_getLogs", {"fromBlock": "latest"}) == receipt["logs"]
@@ -122,7 +123,8 @@ def test_long_range_with_too_many_logs_is_32012(rpc: RawRpc, seed: dict[str, Any
     status, envelope = rpc.answer("eth_getLogs", {"fromBlock": "earliest", "toBlock": "latest"})
     error = envelope["error"]
     assert (status, error["code"]) == (200, -32012)
-    assert "2000 blocks" in error["message"] and "10000 logs" in error["message"]
+    assert "2000 blocks" in error["message"]
+    assert "10000 logs" in error["message"]
 
 
 def test_small_limits_short_range_is_uncapped(rpc_limited: RawRpc, busy_block: int) -> None:
@@ -143,4 +145,5 @@ def test_small_limits_long_range_with_many_logs(rpc_limited: RawRpc, busy_block:
     with pytest.raises(RpcError) as caught:
         rpc_limited("eth_getLogs", {"fromBlock": hex(busy_block), "toBlock": hex(busy_block + 10)})
     assert caught.value.code == -32012
-    assert "10 blocks" in caught.value.message and "5 logs" in caught.value.message
+    assert "10 blocks" in caught.value.message
+    assert "5 logs" in caught.value.message

@@ -20,7 +20,9 @@ def assert_structurally_real(report: Any, where: object) -> None:
     """
     structural = [problem for problem in report.problems if "target" not in problem]
     assert not structural, (where, structural)
-    assert report.tag_matches and report.root_matches and report.block_number_matches, where
+    assert report.tag_matches, where
+    assert report.root_matches, where
+    assert report.block_number_matches, where
 
 
 def report_for(block: dict[str, Any], **tamper: bytes) -> Any:
@@ -82,4 +84,5 @@ def test_pending_block_has_no_merge_mining_data(rpc: RawRpc) -> None:
         "hash_for_merged_mining": parse_data(pending["hashForMergedMining"]),
     }
     report = verify_merge_mining(**fields)
-    assert not report.verified and "pending" in report.problems[0]
+    assert not report.verified
+    assert "pending" in report.problems[0]

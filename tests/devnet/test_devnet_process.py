@@ -75,7 +75,9 @@ def test_exit_before_ready_raises_with_redacted_stderr(loop_thread: LoopThread) 
     with pytest.raises(DevnetStartError) as caught:
         loop_thread.run(process.start(10))
     message = str(caught.value)
-    assert "status 3" in message and "--key" in message and key not in message
+    assert "status 3" in message
+    assert "--key" in message
+    assert key not in message
     assert process.returncode == 3
 
 
@@ -173,4 +175,5 @@ def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))
     assert default_cache_dir() == tmp_path
     monkeypatch.delenv(CACHE_VARIABLE)
-    assert default_cache_dir().name == "devnet" and default_cache_dir() != tmp_path
+    assert default_cache_dir().name == "devnet"
+    assert default_cache_dir() != tmp_path

@@ -45,7 +45,8 @@ def test_quota_book_per_key_per_day() -> None:
     """Requests are counted per key; a new UTC day starts afresh."""
     now = [at("2026-03-04T10:00:00")]
     book = QuotaBook(10, clock=lambda: now[0])
-    assert book.try_spend("a", 6) and book.try_spend("a", 4)
+    assert book.try_spend("a", 6)
+    assert book.try_spend("a", 4)
     assert not book.try_spend("a", 1)
     assert book.try_spend("b", 10)
     assert book.retry_after() == 14 * 3600
@@ -68,7 +69,8 @@ def test_no_quota_means_unlimited() -> None:
 def test_redact_key_hides_most_of_it() -> None:
     """A redacted key keeps at most four characters."""
     key = "0123456789abcdef"
-    assert redact_key(key) == "0123…" and redact_key("short") == "…"
+    assert redact_key(key) == "0123…"
+    assert redact_key("short") == "…"
 
 
 def test_nesting_depth() -> None:

@@ -19,9 +19,11 @@ def assert_error_body(response: httpx.Response, status: int, code: int | None = 
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     envelope = response.json()
-    assert envelope["jsonrpc"] == "2.0" and "result" not in envelope
+    assert envelope["jsonrpc"] == "2.0"
+    assert "result" not in envelope
     error = envelope["error"]
-    assert isinstance(error["code"], int) and isinstance(error["message"], str)
+    assert isinstance(error["code"], int)
+    assert isinstance(error["message"], str)
     if code is not None:
         assert error["code"] == code, error
     return error
@@ -216,7 +218,8 @@ def test_batch_of_50_is_answered_in_full(rpc: RawRpc) -> None:
 def test_batch_of_51_is_rejected(rpc: RawRpc) -> None:
     """More than 50 requests in a batch: one -32600 error, as rskj."""
     error = assert_error_body(rpc.post(batch_of(51)), 400, -32600)
-    assert "51" in error["message"] and "50" in error["message"]
+    assert "51" in error["message"]
+    assert "50" in error["message"]
 
 
 def test_empty_batch_is_invalid(rpc: RawRpc) -> None:

@@ -33,7 +33,8 @@ def contract(w3: Web3, name: str, address: str) -> Any:
 
 def test_chain_basics(w3: Web3, seed: dict[str, Any]) -> None:
     """Chain id, head, gas price and client version parse."""
-    assert w3.is_connected() and w3.eth.chain_id == 31
+    assert w3.is_connected()
+    assert w3.eth.chain_id == 31
     assert w3.eth.block_number >= seed["head_at_build"]
     assert w3.eth.gas_price == int(w3.eth.get_block("latest")["minimumGasPrice"], 16)
     assert "RskJ" in w3.client_version
@@ -49,17 +50,20 @@ def test_blocks_parse_with_rsk_fields(w3: Web3, seed: dict[str, Any]) -> None:
     assert len(big["bitcoinMergedMiningHeader"]) == 2 + 160  # RSK extras stay hex strings
     assert w3.eth.get_block(big["hash"])["transactions"][0] == big["transactions"][0]["hash"]
     pending = w3.eth.get_block("pending")
-    assert pending["number"] is None and pending["hash"] is None
+    assert pending["number"] is None
+    assert pending["hash"] is None
 
 
 def test_transactions_and_receipts(w3: Web3, seed: dict[str, Any]) -> None:
     """A transfer, a failed transaction and a contract creation."""
     tx = w3.eth.get_transaction(seed["plain_transfer"])
-    assert tx["hash"].to_0x_hex() == seed["plain_transfer"] and tx["value"] > 0
+    assert tx["hash"].to_0x_hex() == seed["plain_transfer"]
+    assert tx["value"] > 0
     failed = w3.eth.get_transaction_receipt(seed["failed_tx"])
     assert failed["status"] == 0
     created = w3.eth.get_transaction_receipt(seed["contract_creation"])
-    assert created["contractAddress"] is not None and created["to"] is None
+    assert created["contractAddress"] is not None
+    assert created["to"] is None
     indexed = w3.eth.get_transaction_by_block(tx["blockNumber"], tx["transactionIndex"])
     assert indexed["hash"] == tx["hash"]
 
@@ -106,4 +110,5 @@ def test_send_and_wait_for_receipt(w3: Web3, seed: dict[str, Any]) -> None:
     )
     tx_hash = w3.eth.send_raw_transaction(sender.sign_transaction(fields).raw_transaction)
     receipt = w3.eth.wait_for_transaction_receipt(tx_hash, timeout=30)
-    assert receipt["status"] == 1 and receipt["effectiveGasPrice"] == fields["gasPrice"]
+    assert receipt["status"] == 1
+    assert receipt["effectiveGasPrice"] == fields["gasPrice"]

@@ -27,5 +27,7 @@ def test_frozen_build_starts_and_matches_the_installed_app() -> None:
         ["bash", str(BUILD)], env=env, capture_output=True, text=True, timeout=1150, check=False
     )
     said = run.stdout + run.stderr
-    assert run.returncode == 0 and DONE in run.stdout, said[-4000:]
-    assert "screenshots in" in run.stdout and "match the source run" in run.stdout, said[-4000:]
+    assert run.returncode == 0, said[-4000:]
+    assert DONE in run.stdout, said[-4000:]
+    assert "screenshots in" in run.stdout, said[-4000:]
+    assert "match the source run" in run.stdout, said[-4000:]

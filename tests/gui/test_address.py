@@ -56,10 +56,14 @@ def test_token_detection(qtbot: Any, client: Any, manifest: dict[str, Any]) -> N
     """The manifest's token is ERC-20 and its collectible ERC-721; an account is neither."""
     reader = TokenReader(client, manifest.get("multicall") or "0x" + "00" * 20)
     token = run(qtbot, reader.token_info(manifest["token"]))
-    assert token.kind == "ERC-20" and token.decimals == 18
-    assert token.name and token.symbol and token.total_supply > 0
+    assert token.kind == "ERC-20"
+    assert token.decimals == 18
+    assert token.name
+    assert token.symbol
+    assert token.total_supply > 0
     nft = run(qtbot, reader.token_info(manifest["collectible"]))
-    assert nft.kind == "ERC-721" and nft.name
+    assert nft.kind == "ERC-721"
+    assert nft.name
     plain = run(qtbot, reader.token_info(manifest["accounts"][0]))
     assert not plain.is_token
 
@@ -108,7 +112,8 @@ def test_read_contract_with_typed_inputs(qtbot: Any, client: Any, manifest: dict
     result = run(
         qtbot, read_contract(client, manifest["token"], erc20["balanceOf"], [holder.upper()])
     )
-    assert not result.error and result.outputs[0].value > 0
+    assert not result.error
+    assert result.outputs[0].value > 0
     erc721 = {f.name: f for f in parse_abi(ERC721_ABI)}
     missing = run(
         qtbot, read_contract(client, manifest["collectible"], erc721["tokenURI"], ["0xffff"])
@@ -132,7 +137,9 @@ def test_simulate_on_the_reverter(qtbot: Any, client: Any, manifest: dict[str, A
         qtbot,
         simulate(client, {**call, "data": "0x" + selector("poke(uint256)").hex() + "0" * 63 + "3"}),
     )
-    assert not ok.would_fail and ok.gas_estimate and ok.gas_estimate > 21_000
+    assert not ok.would_fail
+    assert ok.gas_estimate
+    assert ok.gas_estimate > 21_000
 
 
 def test_activity_finds_the_manifest_transfers(
@@ -155,7 +162,8 @@ def test_activity_finds_the_manifest_transfers(
 
     items = run(qtbot, collect())
     mine = [i for i in items if i.tx_hash == manifest["token_transfer"]]
-    assert len(mine) == 1 and mine[0].direction == "in"
+    assert len(mine) == 1
+    assert mine[0].direction == "in"
     assert mine[0].counterparty == tx["from"].lower()
 
 
@@ -181,7 +189,8 @@ def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[
     assert task.cancelled()
     stopped_at = len(seen)
     qtbot.wait(300)
-    assert len(seen) == stopped_at and seen[-1].fraction < 1.0
+    assert len(seen) == stopped_at
+    assert seen[-1].fraction < 1.0
 
 
 def test_account_page_matches_raw_rpc_and_lists_tokens(
@@ -201,10 +210,12 @@ def test_account_page_matches_raw_rpc_and_lists_tokens(
     assert field_text(view, "Balance") == format_rbtc(balance, "tRBTC")
     assert field_text(view, "Nonce (transactions sent)") == f"{nonce:,}"
     assert field_text(view, "Kind") == "Account (no code)"
-    assert "Disassembly" not in tab_titles(view) and "Tokens" in tab_titles(view)
+    assert "Disassembly" not in tab_titles(view)
+    assert "Tokens" in tab_titles(view)
     qtbot.waitUntil(lambda: token_rows(view) == 3, timeout=30_000)
     texts = {token_cell(view, row, 3): token_cell(view, row, 1) for row in range(3)}
-    assert texts["ERC-20"].endswith(" DVT") and texts["ERC-721"].endswith(" DVC")
+    assert texts["ERC-20"].endswith(" DVT")
+    assert texts["ERC-721"].endswith(" DVC")
     assert "Multicall3" in view.tokens_tab.status.text()
 
 
@@ -226,7 +237,8 @@ def test_old_state_error_is_shown_honestly(
     picker.edit.setText("5")
     picker.on_chosen()
     qtbot.waitUntil(lambda: model.state is PageState.LOADED, timeout=30_000)
-    assert model.overview.facts is not None and model.overview.block == 5
+    assert model.overview.facts is not None
+    assert model.overview.block == 5
 
 
 def test_token_contract_page_and_contract_tools(
@@ -261,7 +273,8 @@ def test_token_contract_page_and_contract_tools(
     simulation.on_simulate()
     qtbot.waitUntil(lambda: bool(model.simulation.result), timeout=30_000)
     shown = simulation.result.text()
-    assert "Reverter: always fails" in shown and "eth_estimateGas:" in shown
+    assert "Reverter: always fails" in shown
+    assert "eth_estimateGas:" in shown
 
 
 def test_user_tokens_persist_in_the_store(
@@ -277,7 +290,8 @@ def test_user_tokens_persist_in_the_store(
     tokens.edit.setText(manifest["token"].upper().replace("0X", "0x"))
     tokens.on_add()
     assert store.get_list("tokens/devnet") == [manifest["token"]]
-    assert tokens.edit.text() == "" and tokens.error.text() == ""
+    assert tokens.edit.text() == ""
+    assert tokens.error.text() == ""
     again = open_address(qtbot, session, holder_of(manifest), store=store)
     qtbot.waitUntil(lambda: token_rows(again) >= 1, timeout=30_000)
     rows = range(token_rows(again))
@@ -303,7 +317,8 @@ def test_activity_scan_streams_then_reopens_from_cache(
     activity.start(ActivityKind.TRANSFERS, "0", "")
     qtbot.waitUntil(lambda: activity.complete, timeout=60_000)
     table = activity.table
-    assert table.rowCount() > 0 and view.activity_tab.progress.value() == 1000
+    assert table.rowCount() > 0
+    assert view.activity_tab.progress.value() == 1000
     assert str(table.data(table.index(0, 1), ROUTE_ROLE)).startswith("tx/0x")
     assert sum(activity.histogram()) == len(table.items)
     again = open_address(qtbot, session, holder, cache=cache)
@@ -363,9 +378,11 @@ def test_activity_finds_transactions_and_emitted_events(
 
     sent = run(qtbot, collect(ActivityKind.TRANSACTIONS, plain["from"], plain_block))
     match = [i for i in sent if i.tx_hash == manifest["plain_transfer"]]
-    assert len(match) == 1 and match[0].direction == "out"
+    assert len(match) == 1
+    assert match[0].direction == "out"
     assert match[0].counterparty == plain["to"].lower()
     emitted = run(qtbot, collect(ActivityKind.EVENTS, manifest["token"], token_block))
     transfer = [i for i in emitted if i.tx_hash == manifest["token_transfer"]]
-    assert transfer and transfer[0].detail.startswith("Transfer(")
+    assert transfer
+    assert transfer[0].detail.startswith("Transfer(")
     assert all(i.contract == manifest["token"] for i in emitted)

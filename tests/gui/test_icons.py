@@ -84,7 +84,8 @@ def test_action_icons_exist_and_render(qapp: QApplication, name: str) -> None:
 
 def test_every_icon_file_is_named_by_the_code() -> None:
     """The page icons are action icons, and no SVG in resources/icons/actions is left unused."""
-    assert set(PAGE_ICONS) == set(Page) and set(PAGE_ICONS.values()) <= set(ACTION_ICONS)
+    assert set(PAGE_ICONS) == set(Page)
+    assert set(PAGE_ICONS.values()) <= set(ACTION_ICONS)
     files = {path.stem for path in (RESOURCES / "icons" / "actions").glob("*.svg")}
     assert files == set(ACTION_ICONS)
 

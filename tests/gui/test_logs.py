@@ -38,10 +38,10 @@ ROWS = 100_000
 
 
 @pytest.fixture
-def offline_model(qapp: Any) -> Iterator[LogsViewModel]:
-    """Yield a view model on a session that is never used for a request."""
+def offline_model(qapp: Any) -> LogsViewModel:
+    """Return a view model on a session that is never used for a request."""
     session = Session(DEVNET, Endpoint.parse("http://127.0.0.1:9/unusedkey0000"))
-    yield LogsViewModel(session)
+    return LogsViewModel(session)
 
 
 def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
@@ -50,12 +50,16 @@ def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
     seen: list[int] = []
     model.errors_changed.connect(lambda errors: seen.append(1))
     model.set_field("addresses", f"{ADDRESS}, 0x12")
-    assert "20-byte" in model.errors["addresses"] and "0x12" in model.errors["addresses"]
-    assert not model.can_start and seen
+    assert "20-byte" in model.errors["addresses"]
+    assert "0x12" in model.errors["addresses"]
+    assert not model.can_start
+    assert seen
     model.set_field("addresses", f"{ADDRESS} {ADDRESS.upper().replace('0X', '0x')}")
-    assert "addresses" not in model.errors and model.can_start
+    assert "addresses" not in model.errors
+    assert model.can_start
     model.set_field("topic2", f"{TRANSFER},0x1234")
-    assert "32-byte" in model.errors["topic2"] and set(model.errors) == {"topic2"}
+    assert "32-byte" in model.errors["topic2"]
+    assert set(model.errors) == {"topic2"}
     model.set_field("topic2", "")
     model.set_field("from_block", "10")
     model.set_field("to_block", "5")
@@ -66,7 +70,8 @@ def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
     assert "excludes" in model.errors["block_hash"]
     model.set_field("from_block", "")
     model.set_field("to_block", "")
-    assert not model.errors and model.can_start
+    assert not model.errors
+    assert model.can_start
     model.set_field("from_block", "yesterday")
     assert "latest" in model.errors["from_block"]
 
@@ -112,7 +117,8 @@ def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -
         rows = range(first, first + 5000)
         table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
     print(f"100,000 rows appended in {time.perf_counter() - started:.2f} s")
-    assert table.total == ROWS and table.rowCount() == BATCH
+    assert table.total == ROWS
+    assert table.rowCount() == BATCH
     assert table.canFetchMore(QModelIndex())
     view.scrollToBottom()
     QApplication.processEvents()
@@ -142,7 +148,8 @@ def test_late_rows_are_inserted_in_block_order(qapp: Any) -> None:
     table.add_compact([synthetic(r) for r in range(200, 300)], [r // 10 for r in range(200, 300)])
     table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
     blocks = [int(table.data(table.index(row, Column.BLOCK))) for row in range(table.rowCount())]
-    assert blocks == sorted(blocks) and table.rowCount() == 300
+    assert blocks == sorted(blocks)
+    assert table.rowCount() == 300
 
 
 @pytest.fixture
@@ -175,7 +182,8 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     qtbot.keyClicks(view.inputs["topic0"], TRANSFER)
     qtbot.keyClicks(view.inputs["from_block"], "1800")
     qtbot.keyClicks(view.inputs["to_block"], "2400")
-    assert view.start_button.isEnabled() and not view.cancel_button.isEnabled()
+    assert view.start_button.isEnabled()
+    assert not view.cancel_button.isEnabled()
     qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
     model = view.model
     qtbot.waitUntil(lambda: model.state is ScanState.DONE, timeout=30_000)
@@ -185,7 +193,8 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
         {"fromBlock": hex(1800), "toBlock": hex(2400), "address": token, "topics": [TRANSFER]},
     )
     assert model.table.total == len(expected) > 20
-    assert view.progress.value() == 1000 and "logs" in view.progress_label.text()
+    assert view.progress.value() == 1000
+    assert "logs" in view.progress_label.text()
     assert view.export_json_button.isEnabled()
     routes: list[tuple[str, bool]] = []
     view.link_activated.connect(lambda route, new_tab: routes.append((route, new_tab)))
@@ -199,7 +208,8 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     assert json.loads((tmp_path / "logs.json").read_text()) == expected
     exported(qtbot, model, tmp_path / "logs.csv", ExportFormat.CSV)
     rows = list(csv.reader((tmp_path / "logs.csv").read_text().splitlines()))
-    assert len(rows) == len(expected) + 1 and rows[1][1] == expected[0]["transactionHash"]
+    assert len(rows) == len(expected) + 1
+    assert rows[1][1] == expected[0]["transactionHash"]
 
 
 def exported(qtbot: Any, model: LogsViewModel, path: Path, fmt: ExportFormat) -> int | None:
@@ -222,7 +232,8 @@ def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
     sent = session.client.stats.by_method["eth_getLogs"]
     qtbot.wait(300)
     assert session.client.stats.by_method["eth_getLogs"] == sent
-    assert view.start_button.isEnabled() and not view.cancel_button.isEnabled()
+    assert view.start_button.isEnabled()
+    assert not view.cancel_button.isEnabled()
     assert model.progress is None or model.progress.fraction < 1.0
 
 
@@ -242,13 +253,16 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any
         assert model.start()
         qtbot.waitUntil(lambda: model.state is not ScanState.RUNNING, timeout=20_000)
         assert model.state is ScanState.DONE, model.message
-        assert model.can_retry and view.retry_button.isEnabled()
-        assert "Retry" in model.message and "failed" in model.progress_text
+        assert model.can_retry
+        assert view.retry_button.isEnabled()
+        assert "Retry" in model.message
+        assert "failed" in model.progress_text
         missing = 301 - model.table.total
         assert missing > 0
         qtbot.mouseClick(view.retry_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: model.state is ScanState.DONE, timeout=20_000)
-        assert model.table.total == 301 and not model.can_retry
+        assert model.table.total == 301
+        assert not model.can_retry
         while model.table.canFetchMore(QModelIndex()):
             model.table.fetchMore(QModelIndex())
         blocks = [model.table.log(row).block_number for row in range(301)]
@@ -303,7 +317,8 @@ def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
     view, model = big_table_view, big_table_view.model
     path = tmp_path / "logs.csv"
     view.ask_export_path = lambda parent, fmt: path
-    assert view.export_csv_button.isEnabled() and not view.cancel_export_button.isVisible()
+    assert view.export_csv_button.isEnabled()
+    assert not view.cancel_export_button.isVisible()
     written: list[int] = []
     shown: list[str] = []
     files_half_way: list[list[str]] = []
@@ -321,19 +336,27 @@ def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
     timer.start(5)
     qtbot.mouseClick(view.export_csv_button, Qt.MouseButton.LeftButton)
     assert model.export.state is ExportState.WRITING
-    assert view.cancel_export_button.isVisible() and not view.export_csv_button.isEnabled()
+    assert view.cancel_export_button.isVisible()
+    assert not view.export_csv_button.isEnabled()
     qtbot.waitUntil(lambda: model.export.state is not ExportState.WRITING, timeout=120_000)
     timer.stop()
     assert model.export.state is ExportState.DONE, model.export.message
-    assert written[0] == 0 and written[-1] == ROWS and written == sorted(written)
-    assert len(written) > 10 and any(f"of {ROWS:,} logs" in text for text in shown[1:])
+    assert written[0] == 0
+    assert written[-1] == ROWS
+    assert written == sorted(written)
+    assert len(written) > 10
+    assert any(f"of {ROWS:,} logs" in text for text in shown[1:])
     rows = list(csv.reader(path.read_text().splitlines()))
-    assert len(rows) == ROWS + 1 and rows[ROWS][1] == "0x" + f"{ROWS - 1:064x}"
-    assert files_half_way and all(files == [".part"] for files in files_half_way)
+    assert len(rows) == ROWS + 1
+    assert rows[ROWS][1] == "0x" + f"{ROWS - 1:064x}"
+    assert files_half_way
+    assert all(files == [".part"] for files in files_half_way)
     assert list(tmp_path.iterdir()) == [path]  # no partial file left beside it
     assert view.export_result.text() == f"Exported {ROWS:,} logs to {path}"
-    assert view.export_result.isVisible() and not view.export_label.isVisible()
-    assert view.export_csv_button.isEnabled() and not view.cancel_export_button.isVisible()
+    assert view.export_result.isVisible()
+    assert not view.export_label.isVisible()
+    assert view.export_csv_button.isEnabled()
+    assert not view.cancel_export_button.isVisible()
     stalls = [later - earlier for earlier, later in itertools.pairwise(ticks)]
     print(f"export of {ROWS:,} rows: longest GUI stall {max(stalls) * 1000:.0f} ms")
     assert len(ticks) > 20  # the event loop kept turning (a blocking export gives one tick)
@@ -353,10 +376,12 @@ def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
     qtbot.mouseClick(view.export_json_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: model.export.state is not ExportState.WRITING, timeout=60_000)
     assert model.export.state is ExportState.CANCELLED
-    assert model.export.progress is not None and model.export.progress.written < ROWS
+    assert model.export.progress is not None
+    assert model.export.progress.written < ROWS
     assert path.read_text() == "the previous export"
     assert list(tmp_path.iterdir()) == [path]
-    assert "cancelled" in view.export_result.text() and view.export_json_button.isEnabled()
+    assert "cancelled" in view.export_result.text()
+    assert view.export_json_button.isEnabled()
 
 
 def test_the_export_worker_waits_while_the_gui_thread_is_busy(
@@ -382,7 +407,8 @@ def test_the_export_worker_waits_while_the_gui_thread_is_busy(
     task = model.export.start(tmp_path / "logs.csv", ExportFormat.CSV)
     assert task is not None
     qtbot.waitUntil(task.done, timeout=60_000)
-    assert grown == [0] and model.export.state is ExportState.CANCELLED
+    assert grown == [0]
+    assert model.export.state is ExportState.CANCELLED
 
 
 def test_an_export_that_cannot_be_written_says_why(
@@ -393,7 +419,8 @@ def test_an_export_that_cannot_be_written_says_why(
     task = model.export.start(tmp_path / "missing" / "logs.csv", ExportFormat.CSV)
     assert task is not None
     qtbot.waitUntil(task.done, timeout=30_000)
-    assert task.result() is None and model.export.state is ExportState.FAILED
+    assert task.result() is None
+    assert model.export.state is ExportState.FAILED
     assert model.export.message == "Export failed: No such file or directory"
     assert list(tmp_path.iterdir()) == []
 

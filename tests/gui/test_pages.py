@@ -86,7 +86,8 @@ def test_successful_token_transfer(
     """A mined, successful transaction says so first, with its fee and decoded input and logs."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["token_transfer"]))
     headline = page.document_view.headline.text()
-    assert headline.startswith("SUCCESS") and "confirmations" in headline
+    assert headline.startswith("SUCCESS")
+    assert "confirmations" in headline
     assert field_text(page, "Method").startswith("transfer(")
     assert "RBTC" in field_text(page, "Fee")
     assert field_text(page, "  Event").startswith("Transfer(")
@@ -122,11 +123,14 @@ def test_transaction_shows_before_its_block_time_then_updates_in_place(
     page, seen = open_recording(qtbot, window, tx_route(devnet_manifest["token_transfer"]))
     assert len(seen) == 2
     (first_headline, first_time, first_from), (_, last_time, last_from) = seen
-    assert first_headline.startswith("SUCCESS") and first_time == "reading the block…"
-    assert last_time is not None and "UTC" in last_time
+    assert first_headline.startswith("SUCCESS")
+    assert first_time == "reading the block…"
+    assert last_time is not None
+    assert "UTC" in last_time
     assert last_from is first_from  # unchanged values keep their widgets
     assert field_text(page, "Timestamp") == last_time
-    assert page.document_view.is_complete and not page.model.busy
+    assert page.document_view.is_complete
+    assert not page.model.busy
 
 
 def test_failed_transaction_says_a_replay_runs_then_why(

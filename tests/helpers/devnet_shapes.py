@@ -130,7 +130,8 @@ def assert_fields(obj: Any, fields: dict[str, Check], what: str) -> None:
     bad = {
         name: obj[name] for name, check in fields.items() if name in obj and not check(obj[name])
     }
-    assert not missing and not bad, f"{what}: missing {missing}, malformed {bad}"
+    assert not missing, f"{what}: missing {missing}"
+    assert not bad, f"{what}: malformed {bad}"
 
 
 def assert_transaction(tx: Any, *, mined: bool = True) -> None:
@@ -168,7 +169,8 @@ def assert_block(block: Any, *, full: bool, pending: bool = False) -> None:
 
 def assert_remasc(tx: dict[str, Any], block_number: int) -> None:
     """Check the REMASC transaction RSK ends every block with."""
-    assert tx["from"] == ZERO_ADDRESS and tx["to"] == REMASC_ADDRESS
+    assert tx["from"] == ZERO_ADDRESS
+    assert tx["to"] == REMASC_ADDRESS
     assert int(tx["nonce"], 16) == block_number - 1
     assert (tx["gas"], tx["gasPrice"], tx["value"], tx["input"]) == ("0x0", "0x0", "0x0", "0x")
     assert (tx["v"], tx["r"], tx["s"]) == ("0x0", "0x0", "0x0")

@@ -34,6 +34,8 @@ def test_client_runs_on_the_qasync_loop(qloop: Any, qtbot: Any, server: Scripted
     future = asyncio.ensure_future(use())
     qtbot.waitUntil(future.done, timeout=10_000)
     (first, second, third, number), probe = future.result()
-    assert first == second == third and first.transaction_hash == TX_HASH
-    assert number == 0x2EC6B8 and probe.matches
+    assert first == second == third
+    assert first.transaction_hash == TX_HASH
+    assert number == 0x2EC6B8
+    assert probe.matches
     assert sorted(server.rpc_methods[1:3]) == ["eth_blockNumber", "eth_getTransactionReceipt"]

@@ -101,7 +101,8 @@ def test_full_history_transfer_scan_matches_manifest_and_sequential(devnet: Devn
     assert ordered == sorted(ordered)
     assert 4 <= requests <= 8  # 2,000-block requests first, then longer ones in the quiet tail
     assert progress[-1].blocks_done == progress[-1].blocks_total == head + 1
-    assert progress[-1].logs_found == len(scanned) and progress[-1].fraction == 1.0
+    assert progress[-1].logs_found == len(scanned)
+    assert progress[-1].fraction == 1.0
     assert [p.blocks_done for p in progress] == sorted(p.blocks_done for p in progress)
 
 
@@ -116,7 +117,8 @@ def test_tags_are_resolved_once_and_address_filter_applies(devnet: Devnet) -> No
         return logs, dict(client.stats.by_method)
 
     logs, by_method = with_client(devnet.url(), use)
-    assert logs and {log.address for log in logs} == {token}
+    assert logs
+    assert {log.address for log in logs} == {token}
     assert by_method.get("eth_blockNumber") == 1
 
 
@@ -126,14 +128,16 @@ def test_block_hash_query_is_one_request(devnet: Devnet) -> None:
 
     async def use(client: RpcClient) -> tuple[list[Log], int]:
         receipt = await client.get_transaction_receipt(tx_hash)
-        assert receipt is not None and receipt.block_hash is not None
+        assert receipt is not None
+        assert receipt.block_hash is not None
         scanner = LogScanner(client)
         logs = await collect(scanner, LogQuery(block_hash=receipt.block_hash))
         assert all(log.block_hash == receipt.block_hash for log in logs)
         return logs, scanner.requests
 
     logs, requests = with_client(devnet.url(), use)
-    assert requests == 1 and any(log.transaction_hash == tx_hash for log in logs)
+    assert requests == 1
+    assert any(log.transaction_hash == tx_hash for log in logs)
 
 
 def test_tiny_limits_split_until_they_fit_with_the_same_result(
@@ -152,7 +156,8 @@ def test_tiny_limits_split_until_they_fit_with_the_same_result(
 
     scanned, scanner = with_client(devnet_limited.url(), use)
     unlimited = with_client(devnet.url(), lambda c: collect(LogScanner(c), query))
-    assert scanner.splits >= 4 and not scanner.failed
+    assert scanner.splits >= 4
+    assert not scanner.failed
     assert scanner.requests < 80
     assert len(scanned) == len(unlimited) > 20
     assert keys(scanned) == keys(unlimited)
@@ -270,7 +275,8 @@ def test_failed_chunk_is_reported_then_retried(node: ScriptedServer) -> None:
     first, failed, again, still = with_client(node.url, use, retry=NO_RETRY)
     assert [(f.start, f.end) for f in failed] == [(200, 399)]
     assert failed[0].error.kind.value == "server"
-    assert len(first) == 600 and not any(200 <= (log.block_number or 0) <= 399 for log in first)
+    assert len(first) == 600
+    assert not any(200 <= (log.block_number or 0) <= 399 for log in first)
     assert [log.block_number for log in again] == list(range(200, 400))
     assert still == 0
 
@@ -377,8 +383,10 @@ def test_progress_eta_and_csv_fields(node: ScriptedServer) -> None:
     logs = with_client(
         node.url, lambda c: collect(LogScanner(c, concurrency=2, max_blocks=100), query, progress)
     )
-    assert len(logs) == 1000 and progress[-1].logs_found == 1000
-    assert progress[0].eta is not None and progress[-1].eta == 0.0
+    assert len(logs) == 1000
+    assert progress[-1].logs_found == 1000
+    assert progress[0].eta is not None
+    assert progress[-1].eta == 0.0
     assert csv_fields(logs[0]) == [
         "0",
         "0x" + f"{1:064x}",
@@ -436,10 +444,12 @@ def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -
     logs, splits = scan_with_splits(node, query, concurrency=4)
     assert [log.block_number for log in logs] == list(range(0, 20_000, 100))
     spans = [end - start + 1 for start, end in sorted(ranges(node))]
-    assert spans[:4] == [2000] * 4 and max(spans) > 2000
+    assert spans[:4] == [2000] * 4
+    assert max(spans) > 2000
     # At worst one 8,000-block request, then the last 4,000 blocks shared by 4 free slots
     # (when the others end before their callbacks run, as on a busy machine): 9 in all.
-    assert len(spans) <= 9 and splits == 0, (spans, splits)
+    assert len(spans) <= 9, spans
+    assert splits == 0
     assert min(spans[4:]) >= 1000, spans
 
 
@@ -462,7 +472,8 @@ def test_a_long_request_into_a_dense_range_splits_until_it_fits(node: ScriptedSe
     logs, splits = scan_with_splits(node, query, concurrency=1)
     expected = [b for b in range(16_000) if b >= 8000 or b % 100 == 0]
     assert [log.block_number for log in logs] == expected
-    assert splits >= 1 and max(end - start + 1 for start, end in ranges(node)) > 2000
+    assert splits >= 1
+    assert max(end - start + 1 for start, end in ranges(node)) > 2000
 
 
 def test_slots_are_refilled_while_the_consumer_holds_a_batch(node: ScriptedServer) -> None:
@@ -500,5 +511,6 @@ def test_an_answer_over_the_size_cap_splits_the_range(node: ScriptedServer) -> N
     one_log = len(json.dumps(synthetic_log(0)))
     logs, scanner = with_client(node.url, use, retry=NO_RETRY, max_response_bytes=one_log * 40)
     assert [log.block_number for log in logs] == list(range(400))
-    assert scanner.splits >= 4 and not scanner.failed
+    assert scanner.splits >= 4
+    assert not scanner.failed
     assert max(end - start + 1 for start, end in ranges(node)) >= 100

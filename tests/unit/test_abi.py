@@ -176,7 +176,8 @@ def test_selector_collision_tries_every_candidate() -> None:
     crafted = SignatureTable({b"\x11\x22\x33\x44": (first, second)}, {})
     one_word = b"\x11\x22\x33\x44" + (7).to_bytes(32, "big")
     decoded = decode_call(one_word, crafted)
-    assert decoded is not None and decoded.name == "g"
+    assert decoded is not None
+    assert decoded.name == "g"
     assert decoded.params[0].value == 7
 
 

@@ -143,7 +143,8 @@ def test_bundled_abis_and_pasted_abi() -> None:
         }
     )
     (function,) = parse_abi(pasted)
-    assert function.canonical == "f((uint8,address)[])" and function.is_view
+    assert function.canonical == "f((uint8,address)[])"
+    assert function.is_view
 
 
 @pytest.mark.parametrize(

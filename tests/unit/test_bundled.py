@@ -27,15 +27,18 @@ def test_bridge_and_remasc_are_labelled_on_both_networks() -> None:
 
 def test_tokens_are_labelled_on_their_own_network_only() -> None:
     """RIF on the main network, tRIF on the test network, neither on the other."""
-    assert known_label(RIF, 30) == "RIF" and known_label(RIF, 31) is None
+    assert known_label(RIF, 30) == "RIF"
+    assert known_label(RIF, 31) is None
     assert known_label(TRIF.upper().replace("0X", "0x"), 31) == "tRIF"
-    assert known_label(TRIF, 30) is None and known_label(TRIF, None) is None
+    assert known_label(TRIF, 30) is None
+    assert known_label(TRIF, None) is None
 
 
 def test_token_lists_per_chain_and_each_token_has_a_label() -> None:
     """RIF is a main-network token and tRIF a test-network one; every listed token is named."""
     lists = bundled.token_lists()
-    assert RIF in lists[30] and lists[31] == (TRIF,)
+    assert RIF in lists[30]
+    assert lists[31] == (TRIF,)
     for chain_id, tokens in lists.items():
         for token in tokens:
             assert known_label(token, chain_id), f"{token} on {chain_id} has no label"
@@ -111,4 +114,5 @@ def test_every_package_and_resource_is_installed() -> None:
         for path in root.rglob("*")
         if path.is_file() and path.name != "__init__.py" and "__pycache__" not in path.parts
     }
-    assert files and files <= covered, sorted(str(p.relative_to(root)) for p in files - covered)
+    assert files
+    assert files <= covered, sorted(str(p.relative_to(root)) for p in files - covered)

@@ -39,9 +39,13 @@ def test_connection_to_the_expected_chain(
 ) -> None:
     """Chain 31 as expected: ✓ with the client version and latency."""
     report = probe(qtbot, model, custom_form(node.url("c31")))
-    assert report.ok and report.chain_id == 31 and report.client_version == CLIENT
-    assert report.latency_ms is not None and 0 < report.latency_ms < 10_000
-    assert report.text.startswith(f"✓ chain 31 · {CLIENT} · ") and report.text.endswith("ms")
+    assert report.ok
+    assert report.chain_id == 31
+    assert report.client_version == CLIENT
+    assert report.latency_ms is not None
+    assert 0 < report.latency_ms < 10_000
+    assert report.text.startswith(f"✓ chain 31 · {CLIENT} · ")
+    assert report.text.endswith("ms")
 
 
 def test_connection_to_another_chain_is_a_mismatch(
@@ -51,7 +55,8 @@ def test_connection_to_another_chain_is_a_mismatch(
     model.save(custom_form(node.url("c30"), name="Wrong"))
     network = model.network("custom:Wrong")
     report = probe(qtbot, model, network)
-    assert not report.ok and (report.chain_id, report.expected_chain_id) == (30, 31)
+    assert not report.ok
+    assert (report.chain_id, report.expected_chain_id) == (30, 31)
     assert report.text.startswith("✗ chain mismatch: the node serves chain 30 (network 30), ")
 
 
@@ -60,9 +65,11 @@ def test_connection_refused_by_auth_never_shows_the_key(
 ) -> None:
     """HTTP 401: ✗ auth with the host, and the key appears nowhere in the report."""
     report = probe(qtbot, model, custom_form(f"{node.url('auth')}/{KEY}"))
-    assert report.error_kind is ErrorKind.AUTH and not report.ok
+    assert report.error_kind is ErrorKind.AUTH
+    assert not report.ok
     assert report.text == "✗ auth: 127.0.0.1 refused the API key (HTTP 401 Unauthorized)"
-    assert KEY not in repr(report) and KEY[-4:] in report.endpoint
+    assert KEY not in repr(report)
+    assert KEY[-4:] in report.endpoint
     assert f"/auth/{KEY}" in node.paths
 
 
@@ -119,12 +126,14 @@ def test_a_test_superseded_by_a_new_one_is_never_reported(
     type_into(qtbot, form.url_edit, held.url("c31"))
     with qtbot.waitSignal(model.connection_tested, timeout=10_000) as tested:
         qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
-    assert tested.args[0].ok and form.test_result.text().startswith("✓ chain 31")
+    assert tested.args[0].ok
+    assert form.test_result.text().startswith("✓ chain 31")
     with qtbot.assertNotEmitted(model.connection_tested, wait=1_500):
         held.gate.set()
     assert form.test_result.text().startswith("✓ chain 31")
     assert "web3_clientVersion" not in held_methods(held)  # the dropped test asked no more
-    assert model.probe_state is ProbeState.DONE and model.report == tested.args[0]
+    assert model.probe_state is ProbeState.DONE
+    assert model.report == tested.args[0]
 
 
 def test_a_test_of_a_network_left_is_never_reported(
@@ -138,13 +147,16 @@ def test_a_test_of_a_network_left_is_never_reported(
     start_held_test(dialog, held, qtbot)
     tested_id = model.selected_id
     choose(dialog, TESTNET.id)
-    assert form.test_result.text() == "" and model.probe_state is ProbeState.IDLE
+    assert form.test_result.text() == ""
+    assert model.probe_state is ProbeState.IDLE
     with qtbot.assertNotEmitted(model.connection_tested, wait=1_500):
         held.gate.set()
-    assert form.test_result.text() == "" and model.report is None
+    assert form.test_result.text() == ""
+    assert model.report is None
     assert "web3_clientVersion" not in held_methods(held)
     choose(dialog, tested_id)
-    assert form.test_result.text() == "" and model.probe_state is ProbeState.IDLE
+    assert form.test_result.text() == ""
+    assert model.probe_state is ProbeState.IDLE
 
 
 def test_devnet_endpoint_comes_from_the_app(
@@ -154,4 +166,5 @@ def test_devnet_endpoint_comes_from_the_app(
     model.set_devnet_endpoint(Endpoint.parse(node.url("c31") + "/" + KEY))
     assert model.endpoint_for(DEVNET) is not None
     report = probe(qtbot, model, DEVNET)
-    assert report.ok and report.endpoint.endswith(KEY[-4:])
+    assert report.ok
+    assert report.endpoint.endswith(KEY[-4:])

@@ -27,7 +27,8 @@ def test_key_field_is_masked_and_saved_on_ok(
     type_into(qtbot, form.key_edit, KEY)
     assert form.key_edit.echoMode() == QLineEdit.EchoMode.Password
     assert KEY not in form.key_edit.displayText()
-    assert KEY not in form.endpoint_label.text() and KEY[-4:] in form.endpoint_label.text()
+    assert KEY not in form.endpoint_label.text()
+    assert KEY[-4:] in form.endpoint_label.text()
     assert settings.api_key(TESTNET.id) == ""
     qtbot.mouseClick(
         dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
@@ -42,9 +43,11 @@ def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qt
     choose(dialog, TESTNET.id)
     type_into(qtbot, form.key_edit, KEY)
     qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
-    assert form.key_edit.displayText() == KEY and form.reveal_button.text() == "Hide"
+    assert form.key_edit.displayText() == KEY
+    assert form.reveal_button.text() == "Hide"
     qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
-    assert KEY not in form.key_edit.displayText() and form.reveal_button.text() == "Show"
+    assert KEY not in form.key_edit.displayText()
+    assert form.reveal_button.text() == "Show"
     qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
     choose(dialog, MAINNET.id)
     choose(dialog, TESTNET.id)
@@ -81,9 +84,11 @@ def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
     type_into(qtbot, form.chain_edit, "0x1f")
     assert form.errors[FormField.URL].isVisible()
     dialog.accept()
-    assert dialog.isVisible() and dialog.result() != QDialog.DialogCode.Accepted
+    assert dialog.isVisible()
+    assert dialog.result() != QDialog.DialogCode.Accepted
     assert form.url_edit.text() == "node.example:4444"
-    assert form.name_edit.text() == "My node" and form.chain_edit.text() == "0x1f"
+    assert form.name_edit.text() == "My node"
+    assert form.chain_edit.text() == "0x1f"
     assert (
         form.errors[FormField.URL].text()
         == "the endpoint URL must start with https:// and name a host"
@@ -108,7 +113,8 @@ def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qt
     type_into(qtbot, form.url_edit, "http://rsk.example.org:4444")
     type_into(qtbot, form.chain_edit, "30")
     dialog.accept()
-    assert "clear text" in form.errors[FormField.URL].text() and dialog.isVisible()
+    assert "clear text" in form.errors[FormField.URL].text()
+    assert dialog.isVisible()
     form.insecure_check.setChecked(True)
     assert not form.errors[FormField.URL].isVisible()
     dialog.accept()
@@ -125,7 +131,8 @@ def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qt
         type_into(qtbot, form.chain_edit, "31")
     assert form.errors[FormField.NAME].text() == "another network is already called Twin"
     dialog.accept()
-    assert dialog.isVisible() and dialog.model.networks.customs() == []
+    assert dialog.isVisible()
+    assert dialog.model.networks.customs() == []
 
 
 def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: Any) -> None:
@@ -134,7 +141,8 @@ def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: 
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.url_edit, f"https://rpc.example.org/v2/{KEY}")
     assert form.url_edit.text() == "https://rpc.example.org"
-    assert form.key_edit.text() == KEY and form.url_form_combo.currentIndex() == 1
+    assert form.key_edit.text() == KEY
+    assert form.url_form_combo.currentIndex() == 1
     assert form.url_form_combo.currentText() == "https://rpc.example.org/v2/<KEY>"
 
 
