@@ -1,4 +1,9 @@
-"""The import rules of docs/architecture.md: layers import downwards, no Qt below view models."""
+"""The import rules of docs/architecture.md: layers import downwards, no Qt below view models.
+
+Ruff checks the same rules as code is written: each layer's ruff.toml bans the layers above it
+and Qt (TID251 banned-api), and relative imports are banned everywhere (TID252). This test reads
+every import itself, relative ones resolved, so a rule dropped from a ruff.toml still fails here.
+"""
 
 from __future__ import annotations
 
