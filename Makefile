@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check explorer tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy explorer
+	$(BIN)/mypy explorer tests bench
 
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider --timeout=300

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from eth_abi import encode
-from eth_utils import function_signature_to_4byte_selector, keccak
+from eth_abi.abi import encode
+from eth_utils.abi import function_signature_to_4byte_selector
+from eth_utils.crypto import keccak
 
 from explorer.devnet.process import DevnetOptions, DevnetProcess, default_cache_dir
 

@@ -158,7 +158,8 @@ async def bench_stall(url: str, expected: int) -> tuple[float, float, float]:
     view.resize(1400, 800)
     view.show()
     model.set_field("topic0", TRANSFER)
-    await session.connect()  # a window's session is connected before any scan
+    session.verify()  # a window's session has passed its chain check before any scan
+    await until(lambda: session.check.verified)
     bundled_table()  # the signature table is loaded once per process
     beat = Heartbeat()
     await asyncio.sleep(0.2)
@@ -190,7 +191,9 @@ async def measure(latency: float) -> list[dict[str, Any]]:
         head, expected = manifest["head_at_build"], manifest["transfer_log_count"]
         fast, slow, requests = await bench_scan(url, head, expected)
         client = RpcClient(Endpoint.parse(url))
-        samples = await client.call("eth_getLogs", [{"fromBlock": "0x0", "toBlock": "0x3e8"}])
+        samples: list[dict[str, Any]] = await client.call(
+            "eth_getLogs", [{"fromBlock": "0x0", "toBlock": "0x3e8"}]
+        )
         await client.aclose()
         stalls = [await bench_stall(url, expected) for _ in range(STALL_ROUNDS)]
     worst = max(stall for stall, _seconds, _scroll in stalls)

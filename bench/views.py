@@ -209,7 +209,8 @@ async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, fl
         if not rows_at and loaded_rows:
             rows_at.append(time.perf_counter() - started)
 
-    page.model.changed.connect(note_rows)
+    page.model.state_changed.connect(lambda _state: note_rows())
+    page.model.document_changed.connect(note_rows)
     note_rows()
     await until(lambda: loaded(window))
     QApplication.processEvents()

@@ -119,7 +119,8 @@ def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
         began = time.monotonic()
         assert process.wait(30) == 3
         assert time.monotonic() - began < 10
-        assert b"stopped while loading" in process.stderr.read()  # type: ignore[union-attr]
+        assert process.stderr is not None
+        assert b"stopped while loading" in process.stderr.read()
 
 
 def test_prebuild_only_prepares_the_snapshot_and_exits() -> None:

@@ -6,9 +6,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from eth_abi import encode
+from eth_abi.abi import encode
 from eth_account import Account
-from eth_utils import function_signature_to_4byte_selector, keccak, to_checksum_address
+from eth_utils.abi import function_signature_to_4byte_selector
+from eth_utils.address import to_checksum_address
+from eth_utils.crypto import keccak
 
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc, RpcError

@@ -77,12 +77,11 @@ def test_tampering_is_detected(rpc: RawRpc) -> None:
 def test_pending_block_has_no_merge_mining_data(rpc: RawRpc) -> None:
     """The pending block's fields are `0x`: nothing to verify, and the report says so."""
     pending = rpc("eth_getBlockByNumber", "pending", False)
-    fields = {
-        "header": parse_data(pending["bitcoinMergedMiningHeader"]),
-        "coinbase": parse_data(pending["bitcoinMergedMiningCoinbaseTransaction"]),
-        "proof": parse_data(pending["bitcoinMergedMiningMerkleProof"]),
-        "hash_for_merged_mining": parse_data(pending["hashForMergedMining"]),
-    }
-    report = verify_merge_mining(**fields)
+    report = verify_merge_mining(
+        header=parse_data(pending["bitcoinMergedMiningHeader"]),
+        coinbase=parse_data(pending["bitcoinMergedMiningCoinbaseTransaction"]),
+        proof=parse_data(pending["bitcoinMergedMiningMerkleProof"]),
+        hash_for_merged_mining=parse_data(pending["hashForMergedMining"]),
+    )
     assert not report.verified
     assert "pending" in report.problems[0]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from eth_abi import encode
-from eth_utils import function_signature_to_4byte_selector, keccak
+from eth_abi.abi import encode
+from eth_utils.abi import function_signature_to_4byte_selector
+from eth_utils.crypto import keccak
 
 from explorer.chain.records import Block, Receipt, Transaction
 from tests.helpers.devnet import Devnet

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from eth_account import Account
-from eth_utils import keccak
+from eth_utils.crypto import keccak
 
 from explorer.devnet.contracts import load_artifact
 from tests.helpers.devnet import Devnet
@@ -36,7 +36,8 @@ class Wallet:
             "data": b"",
             "chainId": self.chain_id,
         } | overrides
-        return "0x" + self.account.sign_transaction(fields).raw_transaction.hex()
+        signed: bytes = self.account.sign_transaction(fields).raw_transaction
+        return "0x" + signed.hex()
 
 
 @pytest.fixture(scope="module")

@@ -77,7 +77,7 @@ def test_nesting_depth() -> None:
     """Depth counts arrays and objects, not scalars, without recursion."""
     assert nesting_depth(1) == 0
     assert nesting_depth([1, {"a": [2]}]) == 3
-    deep: list = []
+    deep: list[object] = []
     for _ in range(100_000):
         deep = [deep]
     assert nesting_depth(deep) == 100_000

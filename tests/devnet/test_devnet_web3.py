@@ -8,6 +8,7 @@ import pytest
 from eth_account import Account
 from web3 import Web3
 from web3.exceptions import ContractLogicError, Web3RPCError
+from web3.types import TxParams, Wei
 
 from explorer.devnet.contracts import load_artifact
 from tests.helpers.devnet import Devnet
@@ -36,13 +37,14 @@ def test_chain_basics(w3: Web3, seed: dict[str, Any]) -> None:
     assert w3.is_connected()
     assert w3.eth.chain_id == 31
     assert w3.eth.block_number >= seed["head_at_build"]
-    assert w3.eth.gas_price == int(w3.eth.get_block("latest")["minimumGasPrice"], 16)
+    latest: dict[str, Any] = dict(w3.eth.get_block("latest"))  # RSK fields: not in BlockData
+    assert w3.eth.gas_price == int(latest["minimumGasPrice"], 16)
     assert "RskJ" in w3.client_version
 
 
 def test_blocks_parse_with_rsk_fields(w3: Web3, seed: dict[str, Any]) -> None:
     """The big block with full transactions, a hash-only block and the pending block."""
-    big = w3.eth.get_block(seed["big_block"], full_transactions=True)
+    big: dict[str, Any] = dict(w3.eth.get_block(seed["big_block"], full_transactions=True))
     assert big["number"] == seed["big_block"]
     assert len(big["transactions"]) == seed["big_block_tx_count"]
     remasc = big["transactions"][-1]
@@ -96,16 +98,16 @@ def test_logs_decode_as_events(w3: Web3, seed: dict[str, Any]) -> None:
 def test_send_and_wait_for_receipt(w3: Web3, seed: dict[str, Any]) -> None:
     """A transaction signed locally, sent and awaited through web3."""
     sender = Account.from_key(seed["private_keys"][-4])
-    fields = {
+    fields: TxParams = {
         "nonce": w3.eth.get_transaction_count(sender.address, "pending"),
         "gasPrice": w3.eth.gas_price,
         "gas": 21000,
         "to": Web3.to_checksum_address("0x" + "55" * 20),
-        "value": 7,
+        "value": Wei(7),
         "chainId": 31,
     }
     assert (
-        w3.eth.estimate_gas({k: fields[k] for k in ("to", "value")} | {"from": sender.address})
+        w3.eth.estimate_gas({"to": fields["to"], "value": fields["value"], "from": sender.address})
         == 21000
     )
     tx_hash = w3.eth.send_raw_transaction(sender.sign_transaction(fields).raw_transaction)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtGui import QPalette
+from pytestqt.qtbot import QtBot
 
 from explorer.chain.abi_input import ERC20_ABI, ERC721_ABI, parse_abi
 from explorer.chain.units import format_rbtc
@@ -14,6 +15,7 @@ from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
 from explorer.services.contracts import PROXY_SLOTS, SPEC_RULE, read_contract, read_slot, simulate
+from explorer.services.session import Session
 from explorer.services.tokens import TokenReader, selector
 from explorer.viewmodels.address import MemoryTokenStore
 from explorer.viewmodels.page import PageState
@@ -40,19 +42,19 @@ def manifest(devnet: Devnet) -> dict[str, Any]:
 
 
 @pytest.fixture
-def client(qloop: Any, qtbot: Any, devnet: Devnet) -> Any:
+def client(qloop: Any, qtbot: QtBot, devnet: Devnet) -> Any:
     """Yield an RPC client on the devnet's test network."""
     rpc = RpcClient(Endpoint.parse(devnet.url("testnet")))
     yield rpc
     run_in_qloop(qtbot, rpc.aclose())
 
 
-def run(qtbot: Any, coro: Any) -> Any:
+def run(qtbot: QtBot, coro: Any) -> Any:
     """Run a coroutine on the qasync loop."""
     return run_in_qloop(qtbot, coro, timeout_ms=60_000)
 
 
-def test_token_detection(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_token_detection(qtbot: QtBot, client: Any, manifest: dict[str, Any]) -> None:
     """The manifest's token is ERC-20 and its collectible ERC-721; an account is neither."""
     reader = TokenReader(client, manifest.get("multicall") or "0x" + "00" * 20)
     token = run(qtbot, reader.token_info(manifest["token"]))
@@ -69,7 +71,7 @@ def test_token_detection(qtbot: Any, client: Any, manifest: dict[str, Any]) -> N
 
 
 def test_multicall_balances_equal_single_calls(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,
@@ -90,7 +92,7 @@ def test_multicall_balances_equal_single_calls(
 
 
 def test_storage_slot_zero_of_the_token(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,
@@ -105,7 +107,9 @@ def test_storage_slot_zero_of_the_token(
     assert value.address is None
 
 
-def test_read_contract_with_typed_inputs(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_read_contract_with_typed_inputs(
+    qtbot: QtBot, client: Any, manifest: dict[str, Any]
+) -> None:
     """balanceOf(address) and ownerOf(uint256) decode; a revert shows its reason."""
     erc20 = {f.name: f for f in parse_abi(ERC20_ABI)}
     holder = holder_of(manifest)
@@ -121,7 +125,7 @@ def test_read_contract_with_typed_inputs(qtbot: Any, client: Any, manifest: dict
     assert "DevCollectible: no such token" in missing.error
 
 
-def test_simulate_on_the_reverter(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_simulate_on_the_reverter(qtbot: QtBot, client: Any, manifest: dict[str, Any]) -> None:
     """fail(): the estimate is returned AND the eth_call revert reason is shown."""
     call = {
         "from": manifest["accounts"][0],
@@ -143,7 +147,7 @@ def test_simulate_on_the_reverter(qtbot: Any, client: Any, manifest: dict[str, A
 
 
 def test_activity_finds_the_manifest_transfers(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,
@@ -167,7 +171,9 @@ def test_activity_finds_the_manifest_transfers(
     assert mine[0].counterparty == tx["from"].lower()
 
 
-def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_activity_scan_can_be_cancelled(
+    qtbot: QtBot, client: Any, manifest: dict[str, Any]
+) -> None:
     """A transactions scan over many blocks stops when its task is cancelled."""
     seen: list[Any] = []
 
@@ -194,8 +200,8 @@ def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[
 
 
 def test_account_page_matches_raw_rpc_and_lists_tokens(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:
@@ -220,7 +226,7 @@ def test_account_page_matches_raw_rpc_and_lists_tokens(
 
 
 def test_old_state_error_is_shown_honestly(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """A block the node cannot answer for shows the node's own message, and a past block loads."""
     view = open_address(qtbot, session, holder_of(manifest))
@@ -242,7 +248,7 @@ def test_old_state_error_is_shown_honestly(
 
 
 def test_token_contract_page_and_contract_tools(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """Token facts, disassembly, slot 0, a typed read-contract call and a simulation, via the UI."""
     view = open_address(qtbot, session, manifest["token"])
@@ -278,7 +284,7 @@ def test_token_contract_page_and_contract_tools(
 
 
 def test_user_tokens_persist_in_the_store(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """An added token is kept in the injected store and read again by the next page."""
     store = MemoryTokenStore()
@@ -306,7 +312,7 @@ def test_user_tokens_persist_in_the_store(
 
 
 def test_activity_scan_streams_then_reopens_from_cache(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """A transfers scan fills the table with links and a histogram; reopening is instant."""
     cache = ActivityCache()
@@ -332,7 +338,7 @@ def test_activity_scan_streams_then_reopens_from_cache(
     assert session.client.stats.today == requests
 
 
-def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
+def test_charts_draw_lines_with_gaps_and_bars(qtbot: QtBot) -> None:
     """The QPainter charts paint data in the palette's highlight colour, and a note when empty."""
     chart = Chart("Balance", kind=ChartKind.LINE)
     qtbot.addWidget(chart)
@@ -359,7 +365,7 @@ def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
 
 
 def test_activity_finds_transactions_and_emitted_events(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,

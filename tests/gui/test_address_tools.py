@@ -8,10 +8,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
+from explorer.rpc.params import BlockSelector
 from explorer.services.activity import DEFAULT_RANGE, ActivityKind
 from explorer.services.routes import address_route
+from explorer.services.session import Session
 from explorer.services.tokens import selector
 from explorer.viewmodels.address import AbiChoice, AddressTab
 from explorer.viewmodels.address.blocks import parse_block_text, resolve_range
@@ -40,7 +44,7 @@ PASTED_ABI = [
 ]
 
 
-def test_typed_blocks_and_ranges(qtbot: Any, session: Any) -> None:
+def test_typed_blocks_and_ranges(qtbot: QtBot, session: Session) -> None:
     """Blocks are tags or numbers; a range defaults to the last blocks and never runs backwards."""
     assert parse_block_text("") == "latest"
     assert parse_block_text(" Pending ") == "pending"
@@ -49,7 +53,7 @@ def test_typed_blocks_and_ranges(qtbot: Any, session: Any) -> None:
     with pytest.raises(ValueError, match="not a block number or tag"):
         parse_block_text("tomorrow")
     head = run_in_qloop(qtbot, session.reader.latest_number())
-    start, end = run_in_qloop(qtbot, resolve_range(session.reader, "", ""))  # type: ignore[misc]
+    start, end = run_in_qloop(qtbot, resolve_range(session.reader, "", ""))
     assert end >= head
     assert end - start == DEFAULT_RANGE - 1
     assert run_in_qloop(qtbot, resolve_range(session.reader, "3", "0x5")) == (3, 5)
@@ -58,25 +62,29 @@ def test_typed_blocks_and_ranges(qtbot: Any, session: Any) -> None:
 
 
 def test_block_picker_error_clears_and_account_tabs(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """A refused block says why until a valid one is chosen; an account has no code tabs."""
     view = open_address(qtbot, session, holder_of(devnet_manifest))
     model = view.address_model
     assert model.tabs == (AddressTab.TOKENS, AddressTab.ACTIVITY, AddressTab.CHARTS)
     picker = view.block_picker
+
+    def chosen_block() -> BlockSelector:  # read anew after each step (no narrowing kept)
+        return model.overview.block
+
     picker.edit.setText("soon")
     picker.on_chosen()
     assert "'soon' is not a block number or tag" in picker.error.text()
-    assert model.overview.block == "latest"
+    assert chosen_block() == "latest"
     picker.edit.setText("3")
     picker.on_chosen()
     assert picker.error.text() == ""
-    assert model.overview.block == 3
+    assert chosen_block() == 3
 
 
 def test_read_contract_abi_choice_and_pasted_functions(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """A pasted ABI shows its paste field, lists only view functions and asks arrays as JSON."""
     view = open_address(qtbot, session, devnet_manifest["token"])
@@ -99,7 +107,7 @@ def test_read_contract_abi_choice_and_pasted_functions(
     ]
     assert [edit.placeholderText() for edit in box.input_edits] == ["uint256[] (JSON array)"]
     label = box.inputs_form.labelForField(box.input_edits[0])
-    assert label is not None
+    assert isinstance(label, QLabel)
     assert label.text() == "ids (uint256[]):"
     box.abi_choice.setCurrentIndex(list(AbiChoice).index(AbiChoice.ERC721))
     assert box.abi_text.isHidden()
@@ -109,8 +117,8 @@ def test_read_contract_abi_choice_and_pasted_functions(
 
 
 def test_storage_slot_links_the_address_it_holds(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     devnet_manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:
@@ -140,8 +148,8 @@ def test_storage_slot_links_the_address_it_holds(
 
 
 def test_a_new_run_cancels_the_one_before(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     devnet_manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:
@@ -164,7 +172,7 @@ def test_a_new_run_cancels_the_one_before(
 
 
 def test_simulation_fields_build_the_call_object(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """RBTC values become wei, numbers hex; `to` defaults to the page; bad fields say why."""
     token, sender = devnet_manifest["token"], devnet_manifest["accounts"][0]
@@ -191,7 +199,7 @@ def test_simulation_fields_build_the_call_object(
 
 
 def test_activity_refuses_a_backward_range_and_cancels(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """A range that runs backwards is refused; Cancel stops a scan and keeps what it found."""
     view = open_address(qtbot, session, devnet_manifest["accounts"][0])
@@ -227,7 +235,7 @@ def test_activity_refuses_a_backward_range_and_cancels(
 
 
 def test_dispose_cancels_every_tool(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """Disposing the page stops each tool's task: nothing runs or reports afterwards."""
     view = open_address(qtbot, session, devnet_manifest["accounts"][0])
@@ -249,7 +257,7 @@ def test_dispose_cancels_every_tool(
 
 
 def test_token_contract_cell_opens_the_token(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """The contract column links to the token's page with a Route; other columns do not."""
     token = devnet_manifest["token"]
@@ -270,8 +278,8 @@ def test_token_contract_cell_opens_the_token(
 
 
 def test_charts_follow_the_samples_and_the_last_scan(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     devnet_manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:

@@ -7,13 +7,13 @@ and tabs show icons.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QByteArray, QSize
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from explorer.chain.bundled import read_bytes
 from explorer.services.routes import LOGS, Page, block_route, tx_route
@@ -142,7 +142,7 @@ def test_tinted_icon_follows_a_dark_palette(qapp: QApplication) -> None:
     assert action_icon("back", palette) is action_icon("back", dark_palette())  # cached
 
 
-def test_toolbar_and_tabs_show_icons_that_follow_the_palette(qtbot: Any) -> None:
+def test_toolbar_and_tabs_show_icons_that_follow_the_palette(qtbot: QtBot) -> None:
     """The toolbar's actions and every tab show their icon; a palette change re-tints them."""
     window = MainWindow(ShellViewModel())
     qtbot.addWidget(window)

@@ -59,7 +59,7 @@ def trigger(menu: Any, text: str) -> None:
     """Trigger a menu entry by its text."""
     action = menu_action(menu, text)
     assert action is not None, f"no {text!r} in the menu"
-    action.trigger()  # type: ignore[attr-defined]
+    action.trigger()
 
 
 def test_lookup_persists_and_follows_the_network(
@@ -214,8 +214,13 @@ def test_import_asks_before_replacing(
     dock = BookmarksView(model)
     qtbot.addWidget(dock)
     conflicts: list[int] = []
+
+    def ask_overwrite(parent: QWidget, count: int) -> Overwrite:
+        conflicts.append(count)
+        return answer
+
     dock.ask_open_path = lambda parent, title: path
-    dock.ask_overwrite = lambda parent, count: conflicts.append(count) or answer
+    dock.ask_overwrite = ask_overwrite
     task = dock.on_import()
     wait(qtbot, task)
     assert conflicts == [1]
@@ -277,7 +282,7 @@ def test_install_labels_wires_the_window(qtbot: QtBot, model: LabelsViewModel) -
     assert dock.isHidden()
     toggle = menu_action(window.toolbar, "Bookmarks")
     assert toggle is not None
-    toggle.trigger()  # type: ignore[attr-defined]
+    toggle.trigger()
     assert dock.isVisible()
     window.navigator.go(Route.parse("block/12"))
     action = dock.bookmark_page_action
@@ -414,8 +419,13 @@ def test_the_import_flow_needs_no_widgets(
     wait(qtbot, model.set_label(ALICE, "Mine"))
     path = write_file(tmp_path / "in.json", labels=[{"address": ALICE, "label": "Theirs"}])
     asked: list[int] = []
-    assert model.import_asking(lambda: None, asked.append) is None  # no file chosen
-    task = model.import_asking(lambda: path, lambda n: asked.append(n) or Overwrite.REPLACE)
+
+    def ask_overwrite(count: int) -> Overwrite:
+        asked.append(count)
+        return Overwrite.REPLACE
+
+    assert model.import_asking(lambda: None, ask_overwrite) is None  # no file chosen
+    task = model.import_asking(lambda: path, ask_overwrite)
     assert task is not None
     report = wait(qtbot, task)
     assert asked == [1]

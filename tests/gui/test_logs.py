@@ -14,6 +14,7 @@ import pytest
 import qasync
 from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
@@ -22,7 +23,7 @@ from explorer.services.networks import DEVNET
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.viewmodels.log_export import ExportProgress, ExportState
-from explorer.viewmodels.log_form import check_fields
+from explorer.viewmodels.log_form import Field, check_fields
 from explorer.viewmodels.log_table import BATCH, Column, LogTableModel, short_hash
 from explorer.viewmodels.logs import LogsViewModel, ScanState, duration_text
 from explorer.viewmodels.roles import ROUTE_ROLE
@@ -38,7 +39,7 @@ ROWS = 100_000
 
 
 @pytest.fixture
-def offline_model(qapp: Any) -> LogsViewModel:
+def offline_model(qapp: QApplication) -> LogsViewModel:
     """Return a view model on a session that is never used for a request."""
     session = Session(DEVNET, Endpoint.parse("http://127.0.0.1:9/unusedkey0000"))
     return LogsViewModel(session)
@@ -50,8 +51,8 @@ def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
     seen: list[int] = []
     model.errors_changed.connect(lambda errors: seen.append(1))
     model.set_field("addresses", f"{ADDRESS}, 0x12")
-    assert "20-byte" in model.errors["addresses"]
-    assert "0x12" in model.errors["addresses"]
+    assert "20-byte" in model.errors[Field.ADDRESSES]
+    assert "0x12" in model.errors[Field.ADDRESSES]
     assert not model.can_start
     assert seen
     model.set_field("addresses", f"{ADDRESS} {ADDRESS.upper().replace('0X', '0x')}")
@@ -102,7 +103,7 @@ def synthetic(row: int) -> bytes:
     ).encode()
 
 
-def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -> None:
+def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: QtBot) -> None:
     """Rows arrive in batches; only BATCH are shown until fetched; cells format lazily."""
     from PySide6.QtWidgets import QTableView
 
@@ -141,7 +142,7 @@ def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -
             assert table.data(table.index(row, column)) is not None
 
 
-def test_late_rows_are_inserted_in_block_order(qapp: Any) -> None:
+def test_late_rows_are_inserted_in_block_order(qapp: QApplication) -> None:
     """A retried range lands between the rows around it."""
     table = LogTableModel(31)
     table.add_compact([synthetic(r) for r in range(0, 100)], [r // 10 for r in range(0, 100)])
@@ -153,14 +154,14 @@ def test_late_rows_are_inserted_in_block_order(qapp: Any) -> None:
 
 
 @pytest.fixture
-def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Devnet) -> Iterator[Session]:
+def session(qloop: qasync.QEventLoop, qtbot: QtBot, devnet: Devnet) -> Iterator[Session]:
     """Yield a session on the devnet's test network."""
     session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
     yield session
     run_in_qloop(qtbot, session.aclose())
 
 
-def node_logs(session: Session, qtbot: Any, flt: dict[str, Any]) -> list[Any]:
+def node_logs(session: Session, qtbot: QtBot, flt: dict[str, Any]) -> list[Any]:
     """Ask the node for logs with one request."""
     result = run_in_qloop(qtbot, session.client.call("eth_getLogs", [flt]))
     assert isinstance(result, list)
@@ -169,7 +170,7 @@ def node_logs(session: Session, qtbot: Any, flt: dict[str, Any]) -> list[Any]:
 
 def test_scan_on_the_devnet_fills_the_table_and_exports(
     session: Session,
-    qtbot: Any,
+    qtbot: QtBot,
     devnet: Devnet,
     tmp_path: Path,
 ) -> None:
@@ -196,7 +197,7 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     assert view.progress.value() == 1000
     assert "logs" in view.progress_label.text()
     assert view.export_json_button.isEnabled()
-    routes: list[tuple[str, bool]] = []
+    routes: list[tuple[Route, bool]] = []
     view.link_activated.connect(lambda route, new_tab: routes.append((route, new_tab)))
     table = view.table
     cell = model.table.index(0, Column.TX)
@@ -212,7 +213,7 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     assert rows[1][1] == expected[0]["transactionHash"]
 
 
-def exported(qtbot: Any, model: LogsViewModel, path: Path, fmt: ExportFormat) -> int | None:
+def exported(qtbot: QtBot, model: LogsViewModel, path: Path, fmt: ExportFormat) -> int | None:
     """Export the model's table and wait for the rows written."""
     task = model.export.start(path, fmt)
     assert task is not None
@@ -220,7 +221,7 @@ def exported(qtbot: Any, model: LogsViewModel, path: Path, fmt: ExportFormat) ->
     return task.result()
 
 
-def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
+def test_cancel_stops_the_scan(session: Session, qtbot: QtBot) -> None:
     """Cancel during a whole-history scan of every log: state cancelled, buttons reset."""
     model = LogsViewModel(session)
     view = LogsView(model)
@@ -237,7 +238,7 @@ def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
     assert model.progress is None or model.progress.fraction < 1.0
 
 
-def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any) -> None:
+def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: QtBot) -> None:
     """A range that fails leaves Retry enabled; retrying puts its rows between the others."""
     node = ScriptedServer(answer_logs)
     node.script(answer_logs, html(502))
@@ -272,7 +273,7 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any
         node.close()
 
 
-def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> None:
+def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: QApplication) -> None:
     """Formatted rows are reused after appends; rows put before them move them down."""
     table = LogTableModel(31)
     table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
@@ -296,7 +297,7 @@ def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> Non
 
 @pytest.fixture
 def big_table_view(
-    qloop: qasync.QEventLoop, qtbot: Any, offline_model: LogsViewModel
+    qloop: qasync.QEventLoop, qtbot: QtBot, offline_model: LogsViewModel
 ) -> Iterator[LogsView]:
     """Yield the Logs screen holding ROWS synthetic logs (as if a scan had found them)."""
     for first in range(0, ROWS, 5000):
@@ -311,7 +312,7 @@ def big_table_view(
 
 
 def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
-    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
 ) -> None:
     """Export CSV: the GUI keeps ticking, rows written of total show, the file appears whole."""
     view, model = big_table_view, big_table_view.model
@@ -334,13 +335,17 @@ def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
     timer = QTimer()
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start(5)
+
+    def export_state() -> ExportState:  # read anew after each step (no narrowing kept)
+        return model.export.state
+
     qtbot.mouseClick(view.export_csv_button, Qt.MouseButton.LeftButton)
-    assert model.export.state is ExportState.WRITING
+    assert export_state() is ExportState.WRITING
     assert view.cancel_export_button.isVisible()
     assert not view.export_csv_button.isEnabled()
-    qtbot.waitUntil(lambda: model.export.state is not ExportState.WRITING, timeout=120_000)
+    qtbot.waitUntil(lambda: export_state() is not ExportState.WRITING, timeout=120_000)
     timer.stop()
-    assert model.export.state is ExportState.DONE, model.export.message
+    assert export_state() is ExportState.DONE, model.export.message
     assert written[0] == 0
     assert written[-1] == ROWS
     assert written == sorted(written)
@@ -363,16 +368,19 @@ def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
 
 
 def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
-    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
 ) -> None:
     """Cancel export mid-way: the file at the path is the one from before, nothing beside it."""
     view, model = big_table_view, big_table_view.model
     path = tmp_path / "logs.json"
     path.write_text("the previous export")
     view.ask_export_path = lambda parent, fmt: path
-    model.export.progress_changed.connect(
-        lambda progress: progress.written and view.cancel_export_button.click()
-    )
+
+    def cancel_once_written(progress: ExportProgress) -> None:
+        if progress.written:
+            view.cancel_export_button.click()
+
+    model.export.progress_changed.connect(cancel_once_written)
     qtbot.mouseClick(view.export_json_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: model.export.state is not ExportState.WRITING, timeout=60_000)
     assert model.export.state is ExportState.CANCELLED
@@ -385,7 +393,7 @@ def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
 
 
 def test_the_export_worker_waits_while_the_gui_thread_is_busy(
-    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
 ) -> None:
     """While the GUI thread is busy (a long paint, say), the worker writes nothing more.
 
@@ -412,7 +420,7 @@ def test_the_export_worker_waits_while_the_gui_thread_is_busy(
 
 
 def test_an_export_that_cannot_be_written_says_why(
-    qtbot: Any, big_table_view: LogsView, tmp_path: Path
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
 ) -> None:
     """A folder that is not there: the export fails with the system's reason, writes nothing."""
     model = big_table_view.model

@@ -42,7 +42,7 @@ def trigger(widget: AddressLabel | HashLabel | AmountLabel | AgeLabel, text: str
     """Trigger one action of a widget's context menu."""
     action = menu_action(widget.context_menu(), text)
     assert action is not None, f"no {text!r} in the menu"
-    action.trigger()  # type: ignore[attr-defined]
+    action.trigger()
 
 
 @pytest.mark.parametrize(
@@ -323,16 +323,23 @@ def test_deleted_age_label_leaves_the_ticker_clean(qtbot: QtBot) -> None:
     assert survivor.text().endswith("days ago")
 
 
-class DictLabels(dict[str, str]):
-    """A plain dict is a LabelLookup."""
+class DictLabels:
+    """A LabelLookup over a plain dict that the test edits."""
+
+    def __init__(self, labels: dict[str, str]) -> None:
+        self.labels = labels
+
+    def get(self, address: str, default: str | None = None) -> str | None:
+        """Return the label of an address, or default."""
+        return self.labels.get(address, default)
 
 
 def test_user_label_wins_and_follows_changes(qtbot: QtBot) -> None:
     """A user label replaces the known one (kept in the tooltip) and redraws live."""
     from explorer.views.widgets.address import USER_LABELS, set_label_lookup
 
-    labels = DictLabels({BRIDGE: "<i>my bridge</i>"})
-    set_label_lookup(labels)
+    labels = {BRIDGE: "<i>my bridge</i>"}
+    set_label_lookup(DictLabels(labels))
     try:
         bridge = AddressLabel(BRIDGE, 31)
         gone = AddressLabel(BRIDGE, 31)
@@ -359,7 +366,7 @@ def test_installed_entity_actions_join_linked_menus(qtbot: QtBot) -> None:
 
     from explorer.views.widgets.menus import set_entity_actions
 
-    seen: list[str] = []
+    seen: list[Route] = []
 
     class Extras:
         def add_actions(self, menu: QMenu, route: Route, parent: QWidget) -> None:

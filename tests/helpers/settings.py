@@ -9,6 +9,7 @@ from typing import Any
 from aiohttp import web
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLineEdit
+from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import NetworkForm
 from explorer.settings import Settings
@@ -42,7 +43,8 @@ class TinyNode:
         self._loop.run_until_complete(self._start())
         self._ready.set()
         self._loop.run_forever()
-        self._loop.run_until_complete(self._runner.cleanup())  # type: ignore[union-attr]
+        assert self._runner is not None
+        self._loop.run_until_complete(self._runner.cleanup())
         self._loop.close()
 
     async def _start(self) -> None:
@@ -99,7 +101,7 @@ def custom_form(url: str, name: str = "Mine", chain_id: str = "31", **kw: Any) -
     return NetworkForm(name=name, url=url, chain_id=chain_id, **kw)
 
 
-def type_into(qtbot: Any, edit: QLineEdit, text: str) -> None:
+def type_into(qtbot: QtBot, edit: QLineEdit, text: str) -> None:
     """Replace an edit's text by typing, then leave the field."""
     edit.setFocus()
     edit.selectAll()
@@ -122,7 +124,7 @@ def reread(store: QSettings) -> Settings:
     return Settings(QSettings(store.fileName(), QSettings.Format.IniFormat))
 
 
-def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: Any) -> None:
+def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> None:
     """Test a new endpoint on chain 31 whose node will say chain 30 later.
 
     The node changes its answer once the gate opens; return when the first request waits at the

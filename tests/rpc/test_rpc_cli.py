@@ -12,7 +12,8 @@ import pytest
 
 from tests.helpers.rpc import API_KEY
 from tests.helpers.scripted_server import ScriptedServer, drop, raw, rpc_error, scripted_server
-from tests.helpers.testnet_node import ADDRESS, BLOCK_HASH, TX_HASH, load
+from tests.helpers.testnet import load
+from tests.helpers.testnet_node import ADDRESS, BLOCK_HASH, TX_HASH
 
 REPO = Path(__file__).resolve().parents[2]
 

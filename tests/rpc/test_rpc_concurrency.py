@@ -42,7 +42,7 @@ def test_identical_requests_in_flight_share_one_call(
 
     answers = with_client(endpoint, use)
     assert all(answer == answers[0] for answer in answers[:11])
-    assert sorted(server.rpc_methods) == ["eth_getBalance", "eth_getTransactionReceipt"]
+    assert sorted(map(str, server.rpc_methods)) == ["eth_getBalance", "eth_getTransactionReceipt"]
 
 
 def test_finished_calls_are_not_reused(server: ScriptedServer, endpoint: Endpoint) -> None:

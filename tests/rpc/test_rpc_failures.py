@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from eth_abi import encode
+from eth_abi.abi import encode
 
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint

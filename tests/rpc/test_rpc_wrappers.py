@@ -14,6 +14,7 @@ from explorer.rpc.errors import InvalidInput, MalformedResponse
 from explorer.rpc.params import CallRequest, LogFilter
 from tests.helpers.rpc import with_client
 from tests.helpers.scripted_server import ScriptedServer, result
+from tests.helpers.testnet import load
 from tests.helpers.testnet_node import (
     ADDRESS,
     BLOCK_HASH,
@@ -21,7 +22,6 @@ from tests.helpers.testnet_node import (
     REMASC_HASH,
     TX_BLOCK_HASH,
     TX_HASH,
-    load,
 )
 
 UNKNOWN_HASH = "0x" + "ee" * 32

@@ -157,12 +157,16 @@ def test_corrupted_fixture_fails_with_the_right_problem(
     fields = real_fields()
     for name, how in change.items():
         value: bytes | None = getattr(fields, name)
+        changed: bytes | None
         if how == "truncate":
             assert value is not None
-            how = value[:-1]
+            changed = value[:-1]
         elif isinstance(how, tuple):
-            how = flip(value, how[1])
-        fields = replace(fields, **{name: how})
+            changed = flip(value, how[1])
+        else:
+            assert how is None or isinstance(how, bytes)
+            changed = how
+        fields = replace(fields, **{name: changed})
     problems = verify(fields)
     assert any(problem in text for text in problems), problems
 

@@ -21,7 +21,7 @@ RSK_BLOCK_FIELDS = (
     "bitcoinMergedMiningMerkleProof",
     "hashForMergedMining",
 )
-LOG = {
+LOG: dict[str, Any] = {
     "address": "0x19F64674D8A5B4E652319F5E239EFD3BC969A1FE",
     "topics": ["0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"],
     "data": "0x" + "00" * 31 + "01",
@@ -291,7 +291,7 @@ def test_any_field_value_gives_a_record_or_record_format_error(
     assert record.raw is obj
 
 
-PLAIN_LOG = {
+PLAIN_LOG: dict[str, Any] = {
     "address": "0x19f64674d8a5b4e652319f5e239efd3bc969a1fe",
     "topics": [
         "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",

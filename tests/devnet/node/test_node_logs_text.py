@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_hash.auto import keccak
-from eth_utils import to_checksum_address
+from eth_utils.address import to_checksum_address
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from eth_hash.auto import keccak
+from eth_typing import Address
 
 from explorer.devnet.accounts import derive_account
 from explorer.devnet.blockdata import DevBlock
@@ -75,9 +76,9 @@ def test_empty_block_is_the_vms_block_without_running_it() -> None:
     assert after.header.block_number == 2
     assert after.header.parent_hash == stored.hash
     assert (
-        quick.state_at(2).get_balance(user.address)
+        quick.state_at(2).get_balance(Address(user.address))
         < RBTC
-        == quick.state_at(1).get_balance(user.address)
+        == quick.state_at(1).get_balance(Address(user.address))
     )
 
 

@@ -8,7 +8,7 @@ import pytest
 import rlp
 from eth_account import Account
 from eth_keys.constants import SECPK1_N
-from eth_utils import to_checksum_address
+from eth_utils.address import to_checksum_address
 
 from explorer.devnet import errors
 from explorer.devnet.contracts import load_artifact
@@ -25,7 +25,7 @@ def sign(node: DevnetNode, key_index: int, **fields: Any) -> str:
     """Sign a legacy transaction from a seeded account; nonce from the node by default."""
     key = node.manifest.private_keys[key_index]
     sender = node.manifest.accounts[key_index]
-    tx = {
+    tx: dict[str, Any] = {
         "gas": 21_000,
         "gasPrice": GAS_PRICE,
         "value": 1,
@@ -41,7 +41,8 @@ def sign(node: DevnetNode, key_index: int, **fields: Any) -> str:
             del tx[name]
     if "to" in tx:
         tx["to"] = to_checksum_address(tx["to"])
-    return "0x" + Account.sign_transaction(tx, key).raw_transaction.hex()
+    signed: bytes = Account.sign_transaction(tx, key).raw_transaction
+    return "0x" + signed.hex()
 
 
 def send(node: DevnetNode, raw: str) -> str:

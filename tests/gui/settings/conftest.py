@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
 
 from explorer.settings import Settings
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
@@ -42,7 +42,7 @@ def model(settings: Settings) -> NetworksViewModel:
 
 
 @pytest.fixture
-def dialog(model: NetworksViewModel, qtbot: Any) -> SettingsDialog:
+def dialog(model: NetworksViewModel, qtbot: QtBot) -> SettingsDialog:
     """Return an open Settings dialog."""
     window = SettingsDialog(NetworkSettingsViewModel(model))
     qtbot.addWidget(window)

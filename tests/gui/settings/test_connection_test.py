@@ -6,6 +6,7 @@ import socket
 from typing import Any
 
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind
@@ -27,7 +28,7 @@ from tests.helpers.settings import (
 )
 
 
-def probe(qtbot: Any, model: NetworksViewModel, target: Any) -> ConnectionReport:
+def probe(qtbot: QtBot, model: NetworksViewModel, target: Any) -> ConnectionReport:
     """Run a connection test on the qasync loop."""
     report = run_in_qloop(qtbot, model.test_connection(target))
     assert isinstance(report, ConnectionReport)
@@ -35,7 +36,7 @@ def probe(qtbot: Any, model: NetworksViewModel, target: Any) -> ConnectionReport
 
 
 def test_connection_to_the_expected_chain(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """Chain 31 as expected: ✓ with the client version and latency."""
     report = probe(qtbot, model, custom_form(node.url("c31")))
@@ -49,7 +50,7 @@ def test_connection_to_the_expected_chain(
 
 
 def test_connection_to_another_chain_is_a_mismatch(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """The node serves chain 30 where 31 was expected: ✗ chain mismatch."""
     model.save(custom_form(node.url("c30"), name="Wrong"))
@@ -61,7 +62,7 @@ def test_connection_to_another_chain_is_a_mismatch(
 
 
 def test_connection_refused_by_auth_never_shows_the_key(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """HTTP 401: ✗ auth with the host, and the key appears nowhere in the report."""
     report = probe(qtbot, model, custom_form(f"{node.url('auth')}/{KEY}"))
@@ -74,7 +75,7 @@ def test_connection_refused_by_auth_never_shows_the_key(
 
 
 def test_connection_to_a_closed_port_is_a_transport_error(
-    model: NetworksViewModel, qtbot: Any, qloop: object
+    model: NetworksViewModel, qtbot: QtBot, qloop: object
 ) -> None:
     """Nothing listens: ✗ transport, fast, no retries."""
     with socket.socket() as sock:
@@ -85,7 +86,7 @@ def test_connection_to_a_closed_port_is_a_transport_error(
 
 
 def test_connection_with_an_unfinished_form_costs_no_request(
-    model: NetworksViewModel, qtbot: Any, qloop: object
+    model: NetworksViewModel, qtbot: QtBot, qloop: object
 ) -> None:
     """A bad URL or a hosted network without a key is reported before anything is sent."""
     bad = probe(qtbot, model, custom_form("ftp://x"))
@@ -95,7 +96,7 @@ def test_connection_with_an_unfinished_form_costs_no_request(
 
 
 def test_dialog_test_button_shows_the_verdict(
-    dialog: SettingsDialog, node: TinyNode, qtbot: Any, qloop: object
+    dialog: SettingsDialog, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """Test connection on unsaved values shows ✓ and then ✗ on a mismatch, in plain text."""
     form = dialog.form_panel
@@ -114,7 +115,7 @@ def test_dialog_test_button_shows_the_verdict(
 
 
 def test_a_test_superseded_by_a_new_one_is_never_reported(
-    dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
+    dialog: SettingsDialog, held: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """A test repeated on an edited URL shows and emits only the second verdict.
 
@@ -137,7 +138,7 @@ def test_a_test_superseded_by_a_new_one_is_never_reported(
 
 
 def test_a_test_of_a_network_left_is_never_reported(
-    dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
+    dialog: SettingsDialog, held: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """A late test answer is dropped once the user picks another network.
 
@@ -160,7 +161,7 @@ def test_a_test_of_a_network_left_is_never_reported(
 
 
 def test_devnet_endpoint_comes_from_the_app(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """Once the app tells where the devnet listens, it has an endpoint and can be tested."""
     model.set_devnet_endpoint(Endpoint.parse(node.url("c31") + "/" + KEY))

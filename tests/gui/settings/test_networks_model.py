@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import FormField, parse_chain_id
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
@@ -138,7 +138,7 @@ def test_key_pasted_in_the_url_is_split_off(model: NetworksViewModel) -> None:
 
 
 def test_rename_and_remove_follow_the_current_network(
-    settings: Settings, model: NetworksViewModel, qtbot: Any
+    settings: Settings, model: NetworksViewModel, qtbot: QtBot
 ) -> None:
     """Renaming the current custom keeps it current (with its key); removing it falls back."""
     model.save(custom_form("https://a.example", name="Old", api_key=KEY))
@@ -164,7 +164,7 @@ def test_custom_testnet_endpoint_keeps_currency_and_rns(model: NetworksViewModel
 
 
 def test_settings_model_lays_out_each_kind_and_follows_add_and_remove(
-    model: NetworksViewModel, qtbot: Any
+    model: NetworksViewModel, qtbot: QtBot
 ) -> None:
     """Hosted, devnet and custom drafts show their own fields; Remove shows the neighbour."""
     model.save(custom_form("https://a.example", name="Kept"))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QLineEdit
+from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import FormField
 from explorer.services.networks import DEVNET, MAINNET, TESTNET
@@ -19,7 +19,7 @@ from tests.helpers.settings import KEY, choose, custom_form, reread, type_into
 
 
 def test_key_field_is_masked_and_saved_on_ok(
-    store: QSettings, settings: Settings, dialog: SettingsDialog, qtbot: Any
+    store: QSettings, settings: Settings, dialog: SettingsDialog, qtbot: QtBot
 ) -> None:
     """The key is typed masked, shown masked, and stored only when OK is pressed."""
     form = dialog.form_panel
@@ -37,7 +37,7 @@ def test_key_field_is_masked_and_saved_on_ok(
     assert reread(store).api_key(TESTNET.id) == KEY
 
 
-def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """Show reveals the key, Hide masks it; choosing another network masks it again."""
     form = dialog.form_panel
     choose(dialog, TESTNET.id)
@@ -56,7 +56,7 @@ def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qt
 
 
 def test_cancel_keeps_what_was_saved(
-    settings: Settings, model: NetworksViewModel, qtbot: Any
+    settings: Settings, model: NetworksViewModel, qtbot: QtBot
 ) -> None:
     """Edits and removals are dropped by Cancel."""
     model.save(dataclasses.replace(model.form_for(TESTNET.id), api_key=KEY))
@@ -74,7 +74,7 @@ def test_cancel_keeps_what_was_saved(
 
 
 def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
-    dialog: SettingsDialog, qtbot: Any
+    dialog: SettingsDialog, qtbot: QtBot
 ) -> None:
     """OK with a bad URL stays open, says what is wrong under the field, loses nothing."""
     form = dialog.form_panel
@@ -105,7 +105,7 @@ def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
     ]
 
 
-def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """The http:// message shows under the URL and goes once the flag is ticked."""
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
@@ -121,7 +121,7 @@ def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qt
     assert dialog.model.networks.customs()[0].allow_insecure_http is True
 
 
-def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """Two new endpoints with one name: OK shows the error and saves neither."""
     form = dialog.form_panel
     for _ in range(2):
@@ -135,7 +135,7 @@ def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qt
     assert dialog.model.networks.customs() == []
 
 
-def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """Leaving the URL field moves the pasted key into the masked key field."""
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
@@ -146,7 +146,7 @@ def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: 
     assert form.url_form_combo.currentText() == "https://rpc.example.org/v2/<KEY>"
 
 
-def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: Any) -> None:
+def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: QtBot) -> None:
     """The combo lists every network, sets the current one, follows the model."""
     combo = network_combo(model)
     qtbot.addWidget(combo)
