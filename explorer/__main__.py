@@ -60,8 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def unknown_command(args: list[str]) -> int:
-    """Say a command is unknown, suggesting the nearest (the rest of the line is not echoed:
-    it may hold a key)."""
+    """Say a command is unknown and suggest the nearest.
+
+    The rest of the command line is not echoed: it may hold a key.
+    """
     word = scrub(args[0], secrets_in(args))
     near = difflib.get_close_matches(args[0], SUBCOMMANDS, n=1)
     hint = f" (did you mean 'explorer {near[0]}'?)" if near else ""

@@ -101,7 +101,7 @@ async def shoot_tab(window: MainWindow, view: AddressView, title: str, path: Pat
 
 
 async def shoot_account(window: MainWindow, account: str, directory: Path, mode: str) -> list[Path]:
-    """An account's overview, then its tokens, a whole-history transfer scan and its charts."""
+    """Shoot an account's overview, its tokens, a whole-history transfer scan and its charts."""
     written = [directory / f"address-account-{mode}.png"]
     await shoot_page(window, address_route(account), written[0])
     view = window.current_page()
@@ -122,7 +122,7 @@ async def shoot_account(window: MainWindow, account: str, directory: Path, mode:
 
 
 async def shoot_contract(window: MainWindow, token: str, directory: Path, mode: str) -> list[Path]:
-    """A token contract's overview and its contract tools (ERC-20 functions listed)."""
+    """Shoot a token contract's overview and its contract tools (ERC-20 functions listed)."""
     written = [directory / f"address-contract-{mode}.png"]
     await shoot_page(window, address_route(token), written[0])
     view = window.current_page()
@@ -133,7 +133,7 @@ async def shoot_contract(window: MainWindow, token: str, directory: Path, mode: 
 
 
 async def shoot_logs(window: MainWindow, path: Path) -> Path:
-    """The Logs explorer after a whole-history scan for Transfer events."""
+    """Shoot the Logs explorer after a whole-history scan for Transfer events."""
     window.navigator.go(LOGS)
     await settle(window)
     view = window.tabs.currentWidget()
@@ -167,8 +167,10 @@ async def shoot_error(window: MainWindow, session: Session, path: Path) -> None:
 
 
 async def shoot_waiting(window: MainWindow, session: Session, path: Path) -> None:
-    """Show a page waiting on a node that accepts connections and never answers: what it
-    waits for, for how long, which attempt, and Cancel."""
+    """Show a page waiting on a node that accepts connections and never answers.
+
+    The page says what it waits for, for how long, which attempt, and offers Cancel.
+    """
 
     async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.read()  # until the client hangs up, answering nothing

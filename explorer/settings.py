@@ -177,8 +177,7 @@ class Settings:
         return self.get(KEYS_IN_KEYRING)
 
     def keyring_status(self) -> KeyringStatus:
-        """Tell whether a system keyring can hold the keys (may block: call it off the GUI
-        thread)."""
+        """Tell whether a system keyring can hold the keys (may block: not on the GUI thread)."""
         return self._vault.status()
 
     def set_keys_in_keyring(self, in_keyring: bool) -> None:

@@ -25,10 +25,17 @@ class KeyringStatus:
 class KeyVault(Protocol):
     """Where keys go when they are not in the settings file."""
 
-    def status(self) -> KeyringStatus: ...
-    def get(self, name: str) -> str | None: ...
-    def set(self, name: str, secret: str) -> None: ...
-    def delete(self, name: str) -> None: ...
+    def status(self) -> KeyringStatus:
+        """Tell whether the vault can be used."""
+
+    def get(self, name: str) -> str | None:
+        """Return the secret stored under name, or None."""
+
+    def set(self, name: str, secret: str) -> None:
+        """Store a secret under name."""
+
+    def delete(self, name: str) -> None:
+        """Delete the secret stored under name, if any."""
 
 
 class KeyringVault:

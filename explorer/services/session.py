@@ -173,8 +173,11 @@ class Session:
         interval: float,
         wake: asyncio.Event,
     ) -> None:
-        """The polling loop: a newer head is reported (latest wins), and so is the first
-        head read after a failed read, so that the failure can be forgotten."""
+        """Poll for heads and report each newer one (latest wins).
+
+        The first head read after a failed read is reported too, so that the failure can be
+        forgotten even when the head did not move.
+        """
         newest = -1
         failing = False
         while True:

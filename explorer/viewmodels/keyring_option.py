@@ -16,10 +16,17 @@ class KeySafe(Protocol):
     """Where keys are kept; explorer.settings.Settings is one."""
 
     @property
-    def path(self) -> str: ...
-    def keys_in_keyring(self) -> bool: ...
-    def keyring_status(self) -> KeyringStatus: ...
-    def set_keys_in_keyring(self, in_keyring: bool) -> None: ...
+    def path(self) -> str:
+        """Return where the settings file is."""
+
+    def keys_in_keyring(self) -> bool:
+        """Tell whether the keys are in the keyring."""
+
+    def keyring_status(self) -> KeyringStatus:
+        """Tell whether a keyring is available (may block)."""
+
+    def set_keys_in_keyring(self, in_keyring: bool) -> None:
+        """Move the keys to the keyring or back; KeyStoreError when refused."""
 
 
 class KeyringState(enum.Enum):

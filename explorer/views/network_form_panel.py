@@ -33,9 +33,11 @@ TEXT_FIELDS = (FormField.NAME, FormField.URL, FormField.API_KEY, FormField.CHAIN
 
 
 class ErrorLine(QLabel):
-    """A field's error: one line whose space is kept while it is hidden, so the fields below
-    never move as messages come and go. A message longer than the line shows elided (its
-    tooltip holds all of it); text() is always the whole message."""
+    """A field's error: one line whose space is kept while it is hidden.
+
+    The fields below never move as messages come and go. A message longer than the line shows
+    elided (its tooltip holds all of it); text() is always the whole message.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """Reserve one line of text, as wide as the field, never wider."""

@@ -17,7 +17,7 @@ class MemoryKeyring(KeyringBackend):
 
     def __init__(self) -> None:
         """Start empty."""
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.secrets: dict[tuple[str, str], str] = {}
         self.refuse = False
 

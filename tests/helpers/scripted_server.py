@@ -52,10 +52,13 @@ class Recorded:
 
 @dataclass(frozen=True)
 class Reply:
-    """What to send back. `drop` closes the socket unanswered; `stream` sends that many
-    bytes with no Content-Length; `content_length` overrides the declared length; `reason`
-    replaces the status line's phrase; `hang` never answers (until the server closes);
-    `cut_after` sends the headers and that many bytes of the body, then hangs up."""
+    """What to send back.
+
+    `drop` closes the socket unanswered; `stream` sends that many bytes with no Content-Length;
+    `content_length` overrides the declared length; `reason` replaces the status line's
+    phrase; `hang` never answers (until the server closes); `cut_after` sends the headers
+    and that many bytes of the body, then hangs up.
+    """
 
     status: int = 200
     body: bytes = b""
@@ -172,8 +175,10 @@ def echo_path(status: int = 200) -> Action:
 
 
 class AlternatingChain:
-    """Report the chain ids in turn, one per eth_chainId request (net_version agrees with the
-    last one reported); every other request goes to then."""
+    """Report the chain ids in turn, one per eth_chainId request.
+
+    net_version agrees with the last one reported; every other request goes to then.
+    """
 
     def __init__(self, then: Action, chain_ids: tuple[int, ...] = (31, 30)) -> None:
         """Start with the first chain id."""

@@ -1,5 +1,8 @@
-"""What a waiting screen reads from the client: each call's attempt, retries as they start,
-and a quota that counts only requests that left this machine."""
+"""What a waiting screen reads from the client, and a quota of requests that left.
+
+Each call's attempt, retries as they start, and a quota that counts only requests that left
+this machine.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""What must hold at every moment: no chain data from an unchecked node or a network the user
-left, and the API key in no widget, title, clipboard, log record or file."""
+"""What must hold at every moment, checked from outside the app.
+
+No chain data from an unchecked node or a network the user left, and the API key in no
+widget, title, clipboard, log record or file.
+"""
 
 from __future__ import annotations
 
@@ -79,8 +82,11 @@ def every_text() -> list[str]:
 
 
 def visible_texts(window: QWidget, typed: tuple[QWidget, ...] = ()) -> list[str]:
-    """Return the texts of the window's visible widgets, but those of typed (what the user
-    typed, such as the search bar) and the tab titles (they name what was typed)."""
+    """Return the texts of the window's visible widgets.
+
+    Left out: typed (what the user typed, such as the search bar) and the tab titles (they
+    name what was typed).
+    """
     return [
         text
         for widget in window.findChildren(QWidget)
@@ -123,8 +129,11 @@ def key_leaks(secret: str, log_lines: list[str], root: Path, settings: Path) -> 
 
 
 class Watch:
-    """Records every publication of chain data that should not have happened: on a session
-    that has not passed its chain check (or has failed it), or one the user has left."""
+    """Records every publication of chain data that should not have happened.
+
+    That is one on a session that has not passed its chain check (or has failed it), or on
+    one the user has left.
+    """
 
     def __init__(self, shell: ShellViewModel) -> None:
         """Follow the shell's sessions."""

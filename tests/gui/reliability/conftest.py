@@ -1,5 +1,7 @@
-"""Reliability fixtures: a private home for the app's files, short waits, every log record,
-switchable nodes and the whole app on them."""
+"""Reliability fixtures: a private home, short waits, every log record, nodes and the app.
+
+The app's files go to the private home, where they are searched for the key.
+"""
 
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ class Records(logging.Handler):
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: object) -> Iterator[Path]:
-    """A private home: the app's settings, data and cache go under it (and are searched)."""
+    """Give the app a private home for its settings, data and cache (searched later)."""
     root = tmp_path / "home"
     for variable, name in (
         ("XDG_CONFIG_HOME", "config"),
@@ -59,7 +61,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: object) -> Itera
 
 @pytest.fixture
 def fast(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Waits of a fraction of a second instead of the user's seconds."""
+    """Make the app wait fractions of a second instead of the user's seconds."""
     monkeypatch.setattr(session_module, "DEFAULT_BUDGET", FAST)
     monkeypatch.setattr(shell_module, "HEAD_POLL_SECONDS", HEAD_POLL)
     monkeypatch.setattr(probe_module, "TEST_TIMEOUT", TEST_TIMEOUT)
@@ -103,8 +105,11 @@ def nodes() -> Iterator[NodeFactory]:
 def app_on(
     qtbot: QtBot, qloop: object, home: Path, fast: None, records: Records
 ) -> Iterator[AppFactory]:
-    """Start the app on networks of switchable nodes; at the end, close it and check that the
-    key was nowhere and nothing untrustworthy was shown."""
+    """Start the app on networks of switchable nodes.
+
+    At the end the app is closed, and the key must have been nowhere and nothing
+    untrustworthy shown.
+    """
     made: list[App] = []
 
     def make(networks: dict[str, tuple[SwitchableNode | str, int]]) -> App:

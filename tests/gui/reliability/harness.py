@@ -46,8 +46,10 @@ class App:
     """The explorer as a user runs it, on custom endpoints (with the key) of switchable nodes."""
 
     def __init__(self, qtbot: QtBot, nodes: dict[str, tuple[SwitchableNode | str, int]]) -> None:
-        """Save a custom network per node (name: (node or base URL, expected chain id)), the
-        first current, and start the app on it."""
+        """Save a custom network per node and start the app on the first.
+
+        nodes maps each network's name to its node (or a base URL) and expected chain id.
+        """
         self.qtbot = qtbot
         settings, self.notices = Settings.for_app()
         saved = NetworksViewModel(settings)

@@ -1,5 +1,8 @@
-"""Each way a node misbehaves, on every screen at once: the right state, nothing read from an
-unchecked node, the key nowhere; then the node behaves and each screen recovers on Retry."""
+"""Each way a node misbehaves, on every screen at once.
+
+Each screen shows the right state, nothing read from an unchecked node, the key nowhere; then
+the node behaves and each screen recovers on Retry.
+"""
 
 from __future__ import annotations
 
@@ -36,8 +39,11 @@ UNVERIFIED: dict[Mode, ErrorKind] = {
 
 
 class Screens:
-    """Every screen of the app open at once: home, block, transaction, address, Logs, and the
-    Settings dialog's connection test of the same endpoint."""
+    """Every screen of the app open at once.
+
+    Home, block, transaction, address, Logs, and the Settings dialog's connection test of the
+    same endpoint.
+    """
 
     def __init__(self, app: App, qtbot: QtBot) -> None:
         """Open them all."""
@@ -97,8 +103,10 @@ def recover(app: App, screens: Screens, qtbot: QtBot) -> None:
 def test_an_unreachable_node_shows_why_everywhere_then_recovers(
     mode: Mode, app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
 ) -> None:
-    """Every screen says why nothing is shown (the banner in the error's own words), and shows
-    the node's data once it behaves and the user presses Retry."""
+    """Every screen says why nothing is shown, and shows the node's data after Retry.
+
+    The banner names the error in its own words.
+    """
     kind = UNVERIFIED[mode]
     node = nodes(mode)
     app = app_on({"Mine": (node, 31)})
@@ -155,8 +163,11 @@ def test_a_node_of_another_chain_shows_nothing_anywhere_then_recovers(
 def test_a_node_that_changes_chain_behind_the_url_is_caught(
     app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
 ) -> None:
-    """Chain 31 at first; the node goes away and comes back serving chain 30: the pages drop
-    what they showed and the banner says why; back on 31, Retry shows them again."""
+    """A node that comes back serving another chain is caught; pages drop what they showed.
+
+    Chain 31 at first; the node goes away and comes back serving chain 30: the banner says
+    why; back on 31, Retry shows the pages again.
+    """
     node = nodes(Mode.GOOD)
     app = app_on({"Mine": (node, 31)})
     views = [view for view in map(app.open, PAGE_ROUTES) if isinstance(view, PageView)]

@@ -44,8 +44,10 @@ def pages(app: App) -> list[PageView]:
 def test_finding_1_a_node_that_recovers_on_another_chain_is_never_the_chosen_network(
     app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
 ) -> None:
-    """A custom endpoint expecting chain 30, its node down at start-up, then back serving chain
-    31: no page, no home row, no status ever presents chain 31 as the chosen network."""
+    """A node down at start-up, back on chain 31 for a chain-30 endpoint: never shown as 30.
+
+    No page, no home row, no status ever presents chain 31 as the chosen network.
+    """
     port = free_port()
     app = app_on({"Mine": (f"http://127.0.0.1:{port}", 30)})
     verdicts: list[Verification] = []
@@ -74,8 +76,10 @@ def test_finding_1_a_node_that_recovers_on_another_chain_is_never_the_chosen_net
 def test_finding_4_a_search_never_lands_on_another_network(
     app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
 ) -> None:
-    """A hash search still resolving when the user switches network is dropped; while it
-    resolves the search bar says so; Esc cancels one."""
+    """A search still resolving when the user switches network is dropped.
+
+    While it resolves the search bar says so; Esc cancels one.
+    """
     first, second = nodes(Mode.GOOD), nodes(Mode.GOOD)
     app = app_on({"First": (first, 31), "Second": (second, 31)})
     window = app.window
@@ -113,8 +117,10 @@ def test_finding_4_a_search_never_lands_on_another_network(
 def test_finding_5_a_node_that_never_answers_shows_the_wait_with_cancel(
     app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Connected, then silent: the page says which attempt it waits on and offers Cancel; the
-    status bar names the request; a page left waiting ends at its deadline with Retry."""
+    """A silent node: the page names the attempt and offers Cancel; the deadline ends it.
+
+    The status bar names the request; a page left waiting ends at its deadline with Retry.
+    """
     budget = dataclasses.replace(FAST, page_deadline=1.0)  # before the four tries time out
     monkeypatch.setattr(session_module, "DEFAULT_BUDGET", budget)
     node = nodes(Mode.GOOD)
@@ -146,8 +152,7 @@ def test_finding_5_a_node_that_never_answers_shows_the_wait_with_cancel(
 def test_a_successful_retry_clears_the_old_head_error(
     app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
 ) -> None:
-    """The head read fails (auth), the page's Retry succeeds with the head unchanged: the
-    status bar forgets the error at once."""
+    """The status bar forgets a head error once a Retry succeeds, the head unchanged."""
     node = nodes(Mode.GOOD)
     app = app_on({"Mine": (node, 31)})
     view = app.open(TX_ROUTE)

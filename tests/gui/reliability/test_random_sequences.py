@@ -1,5 +1,8 @@
-"""Random sequences of search, switch network, back, retry and misbehaving nodes (Hypothesis):
-after every step nothing untrustworthy is shown and the key is nowhere."""
+"""Random sequences of search, switch network, back, retry and misbehaving nodes.
+
+Hypothesis drives them; after every step nothing untrustworthy is shown and the key is
+nowhere.
+"""
 
 from __future__ import annotations
 
@@ -96,12 +99,12 @@ class TrustMachine(RuleBasedStateMachine):
 
     @rule(name=st.sampled_from(NETWORKS), mode=st.sampled_from(Mode))
     def node_changes(self, name: str, mode: Mode) -> None:
-        """A node starts answering differently."""
+        """Make a node answer differently from now on."""
         self.nodes[name].switch(mode)
 
     @rule(name=st.sampled_from(NETWORKS), chain=st.sampled_from([Mode.GOOD, Mode.OTHER_CHAIN]))
     def node_restarts(self, name: str, chain: Mode) -> None:
-        """A node stops (its connections drop) and comes back, perhaps serving another chain."""
+        """Stop a node (its connections drop) and bring it back, perhaps on another chain."""
         node = self.nodes[name]
         node.switch(Mode.DOWN)
         session = self.app.session

@@ -1,5 +1,8 @@
-"""Secrets at rest: a private settings file (0600 in a 0700 directory, on every save), loosened
-modes and damaged files fixed at start with a message, and the keyring as an option."""
+"""Secrets at rest: a private settings file, fixed at start, and the keyring as an option.
+
+The file is 0600 in a 0700 directory on every save; loosened modes and damaged files are
+fixed at start with a message.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +18,10 @@ from PySide6.QtCore import QPoint, QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 from explorer.services.keystore import REFERENCE, SERVICE, KeyStoreError
-from explorer.services.labels import Bookmark, export_text
+from explorer.services.label_entries import Bookmark
+from explorer.services.labels_file import export_text
 from explorer.services.networks import TESTNET
+from explorer.services.routes import tx_route
 from explorer.settings import WINDOW_GEOMETRY, Settings, keyring_name
 from explorer.viewmodels.keyring_option import KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
@@ -51,9 +56,9 @@ def config_home(tmp_path: Path, qapp: object) -> Iterator[Path]:
 
 @pytest.fixture
 def no_keyring() -> Iterator[None]:
-    """The keyring package with no backend, as on a headless machine."""
+    """Leave the keyring package with no backend, as on a headless machine."""
     previous = keyring.get_keyring()
-    keyring.set_keyring(fail.Keyring())
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
     try:
         yield
     finally:
@@ -208,7 +213,7 @@ def test_a_labels_export_never_holds_a_key(tmp_path: Path, qapp: object) -> None
     store = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     Settings(store).set_api_key(TESTNET.id, KEY)
     text = export_text(
-        {"0x" + "ab" * 20: "mine"}, [Bookmark(f"tx/0x{'cd' * 32}", "t", 1.0)], TESTNET.id, 31
+        {"0x" + "ab" * 20: "mine"}, [Bookmark(tx_route("0x" + "cd" * 32), "t", 1.0)], TESTNET.id, 31
     )
     assert KEY not in text
     assert KEY[-4:] not in text
