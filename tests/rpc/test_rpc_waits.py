@@ -12,8 +12,9 @@ import pytest
 
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import ErrorKind, RateLimited, TransportError
+from explorer.rpc.errors import ErrorKind, RateLimited, RpcError, TransportError
 from explorer.rpc.retry import Attempt
+from explorer.rpc.stats import RequestStats
 from tests.helpers.rpc import API_KEY, FAST_RETRY, run
 from tests.helpers.scripted_server import ScriptedServer, raw, result, scripted_server, slow
 
@@ -61,51 +62,41 @@ def test_a_call_in_flight_is_listed_until_it_ends(server: ScriptedServer) -> Non
     assert after is None
 
 
-def test_requests_that_never_left_cost_no_quota() -> None:
-    """A refused connection, retried four times: four tries, none counted against the day."""
-    with scripted_server() as gone:
-        endpoint = Endpoint.parse(f"{gone.url}/{API_KEY}")
+def failed_stats(endpoint: Endpoint, error: type[RpcError]) -> RequestStats:
+    """Ask for the block number (four tries), expect error, return what was counted."""
 
     async def main() -> RpcClient:
         client = RpcClient(endpoint, retry=FAST_RETRY)
-        with pytest.raises(TransportError):
+        with pytest.raises(error):
             await client.block_number()
         await client.aclose()
         return client
 
-    stats = run(main()).stats
+    return run(main()).stats
+
+
+def refused_endpoint() -> Endpoint:
+    """Return an endpoint on a loopback port nothing listens on any more."""
+    with scripted_server() as gone:
+        return Endpoint.parse(f"{gone.url}/{API_KEY}")
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [refused_endpoint(), Endpoint.parse(f"https://no-such-host.invalid/{API_KEY}")],
+    ids=["connection refused", "name does not resolve"],
+)
+def test_requests_that_never_left_cost_no_quota(endpoint: Endpoint) -> None:
+    """Four tries, none of which left this machine: none counted against the day."""
+    stats = failed_stats(endpoint, TransportError)
     assert stats.total == 4
     assert stats.unsent == 4
-    assert stats.today == 0
-
-
-def test_a_name_that_does_not_resolve_costs_no_quota() -> None:
-    """DNS failure: nothing was sent, so nothing is counted."""
-    endpoint = Endpoint.parse(f"https://no-such-host.invalid/{API_KEY}")
-
-    async def main() -> RpcClient:
-        client = RpcClient(endpoint, retry=FAST_RETRY)
-        with pytest.raises(TransportError):
-            await client.block_number()
-        await client.aclose()
-        return client
-
-    stats = run(main()).stats
-    assert stats.unsent == stats.total
     assert stats.today == 0
 
 
 def test_requests_that_reached_the_node_count_even_when_refused(server: ScriptedServer) -> None:
     """A 429 reached the service: it counts, like any answer."""
     server.fallback = raw(429)
-
-    async def main() -> RpcClient:
-        client = RpcClient(Endpoint.parse(f"{server.url}/{API_KEY}"), retry=FAST_RETRY)
-        with pytest.raises(RateLimited):
-            await client.block_number()
-        await client.aclose()
-        return client
-
-    stats = run(main()).stats
+    stats = failed_stats(Endpoint.parse(f"{server.url}/{API_KEY}"), RateLimited)
     assert stats.today == 4
     assert stats.unsent == 0
