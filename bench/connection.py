@@ -38,7 +38,7 @@ ROUNDS = 3
 
 
 def certificate(directory: Path) -> tuple[Path, Path]:
-    """A one-day self-signed certificate and key for 127.0.0.1 (openssl)."""
+    """Return a one-day self-signed certificate and key for 127.0.0.1 (openssl)."""
     cert, key = directory / "cert.pem", directory / "key.pem"
     key_type = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     name = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]

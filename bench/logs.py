@@ -1,6 +1,7 @@
-"""Log scanning: pipelined scanner vs a sequential loop, table memory, GUI stalls while streaming
-and while 100,000 rows are exported; on a bare rskj node, a scanner learning the limits vs one
-told them in advance.
+"""Log scanning.
+
+Pipelined scanner vs a sequential loop, table memory, GUI stalls while streaming and while 100,000
+rows are exported; on a bare rskj node, a scanner learning the limits vs one told them in advance.
 
 Run: .venv/bin/python bench/logs.py  (starts its own devnet child processes; Qt offscreen).
 Scans run against a devnet on this machine and against one answering 100 ms late, like the
@@ -56,7 +57,7 @@ KNOWN_LIMITS = {
 
 
 async def sequential(client: RpcClient, query: LogQuery, head: int) -> int:
-    """The plain loop: one 2,000-block request at a time; return the log count."""
+    """Run the plain loop: one 2,000-block request at a time; return the log count."""
     count = 0
     for start in range(0, head + 1, 2000):
         raw = await client.call("eth_getLogs", [query.filter_json(start, min(head, start + 1999))])
@@ -65,7 +66,7 @@ async def sequential(client: RpcClient, query: LogQuery, head: int) -> int:
 
 
 async def pipelined(client: RpcClient, query: LogQuery) -> int:
-    """The scanner with 4 requests in flight; return the log count."""
+    """Run the scanner with 4 requests in flight; return the log count."""
     count = 0
     async for batch in LogScanner(client, concurrency=4).scan(query):
         count += len(batch)
@@ -73,8 +74,10 @@ async def pipelined(client: RpcClient, query: LogQuery) -> int:
 
 
 async def bench_scan(url: str, head: int, expected: int) -> tuple[float, float, dict[str, int]]:
-    """Return the median seconds of (pipelined, sequential) whole-history Transfer scans and
-    the eth_getLogs requests each sent (last round)."""
+    """Return the median seconds of pipelined and sequential whole-history Transfer scans.
+
+    The eth_getLogs requests each sent (last round) come with them.
+    """
     query = LogQuery(topics=((TRANSFER,),), from_block=0, to_block=head)
     warm = RpcClient(Endpoint.parse(url))
     await sequential(warm, query, head)  # untimed: the devnet makes each block's log text once
@@ -116,8 +119,10 @@ async def one_scan(
 async def bench_learning(
     url: str, head: int, expected: int, profile: str, concurrency: int
 ) -> dict[str, tuple[float, int, int]]:
-    """Return median (seconds, requests, refused) of whole-history Transfer scans by a scanner
-    that learns the node's limits (fresh each round) and one told them in advance."""
+    """Return the median seconds, requests and refusals of whole-history Transfer scans.
+
+    By a scanner that learns the node's limits (fresh each round) and one told them in advance.
+    """
     query = LogQuery(topics=((TRANSFER,),), from_block=0, to_block=head)
     kinds = {"learning": NodeLimits(), "told": KNOWN_LIMITS[profile]}
     runs: dict[str, list[tuple[float, int, int, int]]] = {name: [] for name in kinds}
@@ -139,8 +144,10 @@ async def bench_learning(
 
 
 async def measure_learning(profile: str, latency: float) -> None:
-    """Print a learning scanner's time and requests against one told the limits, on a devnet
-    of the profile `latency` s away, with 4 requests in flight and with one."""
+    """Print a learning scanner's time and requests against one told the limits.
+
+    On a devnet of the profile `latency` s away, with 4 requests in flight and with one.
+    """
     async with running_devnet(latency, profile) as (url, manifest):
         head, expected = manifest["head_at_build"], manifest["transfer_log_count"]
         print(f"{profile} profile, node latency {latency * 1000:.0f} ms per request:")
@@ -205,21 +212,26 @@ async def bench_export(samples: list[dict[str, Any]]) -> dict[ExportFormat, tupl
             beat.start()
             started = time.perf_counter()
             task = export.start(Path(directory) / f"logs.{fmt.value}", fmt)
-            assert task is not None and await task == ROWS, export.message
+            assert task is not None, export.message
+            assert await task == ROWS, export.message
             results[fmt] = (time.perf_counter() - started, beat.stop())
     return results
 
 
 async def bench_stall(url: str, expected: int) -> tuple[float, float, float]:
-    """Return the worst GUI stall (s) while a whole-history scan streams into the view until
-    it settles, the scan's seconds, and the seconds a jump to the last row then takes."""
+    """Return the worst GUI stall (s) while a whole-history scan streams in.
+
+    The stall is measured while the scan streams into the view until it settles; the scan's
+    seconds and the seconds a jump to the last row then takes come with it.
+    """
     session = Session(DEVNET, Endpoint.parse(url))
     model = LogsViewModel(session)
     view = LogsView(model)
     view.resize(1400, 800)
     view.show()
     model.set_field("topic0", TRANSFER)
-    await session.connect()  # a window's session is connected before any scan
+    session.verify()  # a window's session has passed its chain check before any scan
+    await until(lambda: session.check.verified)
     bundled_table()  # the signature table is loaded once per process
     beat = Heartbeat()
     await asyncio.sleep(0.2)
@@ -242,13 +254,18 @@ async def bench_stall(url: str, expected: int) -> tuple[float, float, float]:
 
 
 async def measure(latency: float) -> list[dict[str, Any]]:
-    """Start a devnet answering after `latency` seconds, print the scan ratio and the stalls,
-    and return sample node logs (for the memory measurement)."""
+    """Start a devnet answering after `latency` seconds and measure the scans.
+
+    Print the scan ratio and the stalls, and return sample node logs (for the memory
+    measurement).
+    """
     async with running_devnet(latency) as (url, manifest):
         head, expected = manifest["head_at_build"], manifest["transfer_log_count"]
         fast, slow, requests = await bench_scan(url, head, expected)
         client = RpcClient(Endpoint.parse(url))
-        samples = await client.call("eth_getLogs", [{"fromBlock": "0x0", "toBlock": "0x3e8"}])
+        samples: list[dict[str, Any]] = await client.call(
+            "eth_getLogs", [{"fromBlock": "0x0", "toBlock": "0x3e8"}]
+        )
         await client.aclose()
         stalls = [await bench_stall(url, expected) for _ in range(STALL_ROUNDS)]
     worst = max(stall for stall, _seconds, _scroll in stalls)

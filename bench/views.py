@@ -79,8 +79,10 @@ async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
 async def running_devnet(
     latency: float, profile: str = "service"
 ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-    """Run the devnet's test network answering after `latency` s, as the hosted service or a
-    bare rskj node (no key); yield (URL, its manifest)."""
+    """Run the devnet's test network answering after `latency` s.
+
+    As the hosted service or a bare rskj node (no key); yield (URL, its manifest).
+    """
     manifest_file = Path(tempfile.mkdtemp(prefix="bench-")) / "manifest.json"
     command = [*devnet_command(), "--manifest-file", str(manifest_file)]
     options = DevnetOptions(network="test", latency=latency, profile=profile)
@@ -117,7 +119,7 @@ async def timed(action: Callable[[], Awaitable[object]]) -> float:
 
 
 async def new_window(url: str) -> tuple[MainWindow, Session]:
-    """A window with a fresh (cold) session, head known."""
+    """Return a window with a fresh (cold) session, head known."""
     session = Session(DEVNET, Endpoint.parse(url))
     shell, search = ShellViewModel(), SearchViewModel()
     window = MainWindow(shell, search=search)
@@ -151,7 +153,7 @@ def loaded(window: MainWindow) -> bool:
 
 
 async def bare_tx_calls(client: RpcClient, tx_hash: str, block_hash: str | None) -> None:
-    """The page's calls with nothing else: transaction and receipt together, then the block.
+    """Make the page's calls with nothing else: transaction and receipt together, then the block.
 
     With block_hash (known in advance, which no real client knows) all three go at once.
     """
@@ -182,7 +184,8 @@ async def bench_tx(
     stall = beat.stop()
     spent = session.client.stats.total - before
     tx = await session.client.get_transaction_by_hash(tx_hash)
-    assert tx is not None and tx.block_hash is not None
+    assert tx is not None
+    assert tx.block_hash is not None
     bare_client = RpcClient(Endpoint.parse(url))
     await bare_client.block_number()  # a warm connection, like the window's
     bare = await timed(lambda: bare_tx_calls(bare_client, tx_hash, None))
@@ -213,7 +216,8 @@ async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, fl
         if not rows_at and loaded_rows:
             rows_at.append(time.perf_counter() - started)
 
-    page.model.changed.connect(note_rows)
+    page.model.state_changed.connect(lambda _state: note_rows())
+    page.model.document_changed.connect(note_rows)
     note_rows()
     await until(lambda: loaded(window))
     QApplication.processEvents()

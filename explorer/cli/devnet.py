@@ -36,7 +36,7 @@ NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet
 
 
 def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
-    """An argparse type accepting `kind` values in [low, high]."""
+    """Return an argparse type accepting `kind` values in [low, high]."""
 
     def parse(text: str) -> int | float:
         value = kind(text)
@@ -53,7 +53,7 @@ NON_NEGATIVE = _bounded(int, 0, 2**62)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line of `explorer devnet`."""
+    """Return the argument parser of `explorer devnet`."""
     parser = argparse.ArgumentParser(
         prog="explorer devnet",
         description="Serve a local Rootstock devnet implementing the node access service.",
@@ -143,7 +143,7 @@ class Options:
     keys: tuple[str, ...]
 
     def ports(self) -> dict[str, int]:
-        """Requested port of each network to serve."""
+        """Return the requested port of each network to serve."""
         wanted = NETWORK_CHOICES[self.args.network]
         ports = {"testnet": self.args.testnet_port, "mainnet": self.args.mainnet_port}
         return {name: ports[name] for name in wanted}
@@ -303,7 +303,7 @@ async def serve_until_stopped(options: Options) -> int:
 
 
 def _tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
-    """The server's TLS context when a certificate is given, else None (plain http)."""
+    """Return the server's TLS context when a certificate is given, else None (plain http)."""
     if cert is None:
         return None
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -57,13 +57,13 @@ class AccountMethods(ChainView):
             self.mine_block()
 
     def _m_eth_getBalance(self, args: list[Any]) -> str:
-        """The balance at a block (latest when left out)."""
+        """Return the balance at a block (latest when left out)."""
         account, selector = args
         state = self._account_state("latest" if selector is None else selector)
         return to_quantity(state.get_balance(params.address(account)))
 
     def _m_eth_getTransactionCount(self, args: list[Any]) -> str:
-        """The nonce at a block; `pending` adds the sender's run of pending transactions."""
+        """Return the nonce at a block; `pending` adds the sender's run of pending transactions."""
         account, selector = args
         selector = "latest" if selector is None else selector
         sender = params.address(account)
@@ -73,7 +73,7 @@ class AccountMethods(ChainView):
         return to_quantity(self._account_state(selector).get_nonce(sender))
 
     def _m_eth_getCode(self, args: list[Any]) -> str | None:
-        """The code at an address; null for a block rskj cannot find."""
+        """Return the code at an address; null for a block rskj cannot find."""
         account, selector = args
         address = params.address(account)
         state = self._code_state(selector)
@@ -96,8 +96,10 @@ class AccountMethods(ChainView):
         return to_data(call_output(self._ledger.engine, request, number))
 
     def _m_eth_estimateGas(self, args: list[Any]) -> str:
-        """Gas a call needs; rskj answers -32015 for a reverting call, the service an
-        estimate (§4.3.1)."""
+        """Return the gas a call needs.
+
+        A bare rskj node answers -32015 for a reverting call, the service an estimate (§4.3.1).
+        """
         call, selector = args
         request = params.call_request(call)
         number = self._execution_number("latest" if selector is None else selector)

@@ -37,7 +37,7 @@ class BlockDraft:
 
 
 def difficulty_of(number: int) -> int:
-    """A deterministic, slightly varying difficulty for block number (32 to 287)."""
+    """Return a deterministic, slightly varying difficulty for block number (32 to 287)."""
     return BASE_DIFFICULTY + keccak(b"difficulty" + number.to_bytes(8, "big"))[0]
 
 
@@ -79,7 +79,7 @@ def _uncle_headers(draft: BlockDraft, parent_hash: bytes) -> list[list[object]]:
 
 
 def _uncle_difficulty(number: int, index: int) -> int:
-    """The difficulty of uncle index of block number."""
+    """Return the difficulty of uncle index of block number."""
     return difficulty_of(number + index + 1)
 
 

@@ -17,7 +17,7 @@ GAS_ESTIMATION_CAP = 6_800_000  # reference.conf rpc.gasEstimationCap
 
 
 def call_output(engine: Engine, request: CallRequest, number: int) -> bytes:
-    """The return data of a call on top of block number; -32015 when it reverts.
+    """Return what a call on top of block number returns; -32015 when it reverts.
 
     rskj reports a revert only: a call that fails otherwise (out of gas, an invalid
     instruction) answers its (empty) return data.
@@ -32,15 +32,18 @@ def call_output(engine: Engine, request: CallRequest, number: int) -> bytes:
 
 
 def estimate(engine: Engine, request: CallRequest, number: int, *, reverts_fail: bool) -> int:
-    """Gas for a call, capped at rskj's estimation cap; -32015 first if it reverts and
-    reverts_fail (rskj), else an estimate whatever happens (the service, §4.3.1)."""
+    """Return the gas for a call, capped at rskj's estimation cap.
+
+    -32015 first if it reverts and reverts_fail (rskj), else an estimate whatever happens (the
+    service, §4.3.1).
+    """
     if reverts_fail:
         call_output(engine, request, number)
     return min(engine.estimate_gas(request, number), GAS_ESTIMATION_CAP)
 
 
 def _error_string(output: bytes) -> str | None:
-    """The text of an Error(string) revert, the only reason rskj decodes."""
+    """Return the text of an Error(string) revert, the only reason rskj decodes."""
     if output[:4] != ERROR_SELECTOR:
         return None
     try:
@@ -51,8 +54,11 @@ def _error_string(output: bytes) -> str | None:
 
 
 def revert_failure(output: bytes) -> RpcFailure:
-    """-32015 for a reverted call: `revert <reason>` when it gave an Error(string), else
-    `transaction reverted`; the revert bytes as data."""
+    """Return -32015 for a reverted call.
+
+    `revert <reason>` when it gave an Error(string), else `transaction reverted`; the revert bytes
+    as data.
+    """
     reason = _error_string(output)
     words = "transaction reverted" if reason is None else f"revert {reason}"
     return RpcFailure(EXECUTION_REVERTED, f"{VM_EXCEPTION}: {words}", to_data(output))

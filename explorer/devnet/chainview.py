@@ -73,11 +73,11 @@ class ChainView:
         return self._pool
 
     def _state(self, number: int) -> StateAPI:
-        """The state after block number."""
+        """Return the state after block number."""
         return self._ledger.engine.state_at(number)
 
     def _block_number(self, ref: params.BlockRef) -> int | None:
-        """The mined block a selector names (pending means latest here), or None."""
+        """Return the mined block a selector names (pending means latest here), or None."""
         if ref.tag == "earliest":
             return 0
         if ref.tag in ("latest", "pending"):
@@ -88,14 +88,14 @@ class ChainView:
         return ref.number if ref.number <= self.head_number else None
 
     def _block(self, ref: params.BlockRef) -> DevBlock | None:
-        """The block a selector names; the sample pending block for `pending`."""
+        """Return the block a selector names; the sample pending block for `pending`."""
         if ref.tag == "pending":
             return self._pending()[0]
         number = self._block_number(ref)
         return None if number is None else self._ledger.blocks[number]
 
     def _pending(self) -> tuple[DevBlock, StateAPI]:
-        """The sample next block (the pool's executable transactions run) and its state."""
+        """Return the sample next block (the pool's executable transactions run) and its state."""
         key = (self.head_number, self._pool.version)
         if self._pending_cache is None or self._pending_cache[0] != key:
             state = self._state(self.head_number)
@@ -106,8 +106,10 @@ class ChainView:
         return self._pending_cache[1], self._pending_cache[2]
 
     def _account_state(self, value: Any) -> StateAPI:
-        """The state a balance, nonce or storage read names (Web3InformationRetriever):
-        -32600 "Block … not found" for a block the chain does not have."""
+        """Return the state a balance, nonce or storage read names (Web3InformationRetriever).
+
+        -32600 "Block … not found" for a block the chain does not have.
+        """
         if value == "pending":
             return self._pending()[1]
         ref = params.block_ref(value, allow_hash=True)
@@ -118,13 +120,13 @@ class ChainView:
 
     @staticmethod
     def _unknown_block(value: Any, ref: params.BlockRef) -> Exception:
-        """rskj's -32600 for a block it does not have, in its two wordings."""
+        """Return rskj's -32600 for a block it does not have, in its two wordings."""
         if isinstance(value, dict) and ref.block_hash is not None:
             return block_not_found(f"with hash {value.get('blockHash')}")
         return block_not_found(str(value))
 
     def _code_state(self, value: Any) -> StateAPI | None:
-        """The state eth_getCode reads (EthModule.getCode), or None for no such block.
+        """Return the state eth_getCode reads (EthModule.getCode), or None for no such block.
 
         rskj reads a bare identifier as a tag or a number, so a bare block hash names no
         block on the rskj profile; the service takes one (§4.2). An EIP-1898 object is
@@ -141,8 +143,10 @@ class ChainView:
         return None if number is None else self._state(number)
 
     def _execution_number(self, value: Any) -> int:
-        """The block a call or an estimate runs on (ExecutionBlockRetriever): -32602
-        "Invalid block number N" for a number past the head."""
+        """Return the block a call or an estimate runs on (ExecutionBlockRetriever).
+
+        -32602 "Invalid block number N" for a number past the head.
+        """
         ref = params.block_ref(value, allow_hash=True)
         number = self._block_number(ref)
         if number is not None:

@@ -44,30 +44,30 @@ class RpcFailure(Exception):
 
 
 def invalid_params(message: str) -> RpcFailure:
-    """An invalid-params failure (-32602) with a message saying what is wrong."""
+    """Return an invalid-params failure (-32602) with a message saying what is wrong."""
     return RpcFailure(INVALID_PARAMS, f"Invalid params: {message}")
 
 
 def rskj_invalid_params(message: str) -> RpcFailure:
-    """A -32602 in rskj's own words (RskJsonRpcRequestException.invalidParamError)."""
+    """Return a -32602 in rskj's own words (RskJsonRpcRequestException.invalidParamError)."""
     return RpcFailure(INVALID_PARAMS, message)
 
 
 def block_not_found(what: str) -> RpcFailure:
-    """rskj's -32600 for a state read at a block it does not have (Web3InformationRetriever)."""
+    """Return rskj's -32600 for a state read at a block it lacks (Web3InformationRetriever)."""
     return RpcFailure(INVALID_REQUEST, f"Block {what} not found")
 
 
 def response_too_large(limit: int) -> str:
-    """rskj's words for an answer over rpc.maxResponseSize (JsonRpcResponseLimitError)."""
+    """Return rskj's words for an answer over rpc.maxResponseSize (JsonRpcResponseLimitError)."""
     return f"Response size limit of {limit} bytes exceeded"
 
 
 def gas_limit_too_high(gas: int, limit: int) -> str:
-    """rskj's words for a transaction asking more gas than a block holds."""
+    """Return rskj's words for a transaction asking more gas than a block holds."""
     return f"transaction's gas limit of {gas} is higher than the block's gas limit of {limit}"
 
 
 def rejected(message: str) -> RpcFailure:
-    """A transaction-pool rejection (-32010) with one of rskj's messages."""
+    """Return a transaction-pool rejection (-32010) with one of rskj's messages."""
     return RpcFailure(TRANSACTION_REJECTED, message)

@@ -34,13 +34,13 @@ class LogLimits:
     rule: LogRule = LogRule.SERVICE
 
     def span_failure(self, first: int, last: int) -> str | None:
-        """rskj's words when a range is longer than it allows (to − from over max_blocks)."""
+        """Return rskj's words when a range is longer than it allows (to − from over max_blocks)."""
         if self.rule is LogRule.RSKJ and last - first > self.max_blocks:
             return f"Cannot query more than {self.max_blocks} blocks at once"
         return None
 
     def count_failure(self, blocks: int, count: int) -> str | None:
-        """The words for `count` logs over `blocks` blocks when they are too many, else None."""
+        """Return the words for `count` logs over `blocks` blocks when too many, else None."""
         if count <= self.max_logs:
             return None
         if self.rule is LogRule.RSKJ:
@@ -88,7 +88,7 @@ class LogFilter:
         return True
 
     def pick(self, logs: Sequence[LogRecord], summary: LogSummary) -> Sequence[int]:
-        """The positions of a block's matching logs, ascending (a range when all match)."""
+        """Return the positions of a block's matching logs, ascending (a range when all match)."""
         if self.matches_all(summary):
             return range(len(logs))
         return [i for i, log in enumerate(logs) if self.matches(log)]
@@ -130,7 +130,7 @@ class BloomQuery:
 
     @classmethod
     def of(cls, log_filter: LogFilter) -> BloomQuery:
-        """The groups of a filter: its addresses, then each topic position that is not null."""
+        """Return a filter's groups: its addresses, then each topic position that is not null."""
         wanted = [log_filter.addresses] if log_filter.addresses else []
         wanted += [topics for topics in log_filter.topics if topics is not None]
         groups = [tuple(int(BloomFilter.from_iterable([v])) for v in w) for w in wanted]
@@ -165,7 +165,7 @@ def parse_filter(value: object) -> LogFilter:
 
 
 def _optional_ref(value: object) -> params.BlockRef | None:
-    """A block number or tag, or None when absent."""
+    """Return a block number or tag, or None when absent."""
     return None if value is None else params.block_ref(value, allow_hash=False)
 
 

@@ -38,8 +38,11 @@ MOST_PARAMS = {name: max(forms) for name, forms in RSKJ_FORMS.items()}
 
 
 class DevnetNode(AccountMethods):
-    """A local RSK-like node: the seeded chain, a pool, the methods of the spec, and the
-    rules of its profile (`rules`: the hosted service by default, or a bare rskj node)."""
+    """A local RSK-like node.
+
+    The seeded chain, a pool, the methods of the spec, and the rules of its profile (`rules`: the
+    hosted service by default, or a bare rskj node).
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -77,7 +80,7 @@ class DevnetNode(AccountMethods):
             raise RpcFailure(INTERNAL_ERROR, "Internal error") from None
 
     def _block_json(self, ref: params.BlockRef, full: bool) -> Json | None:
-        """A block object for a selector, or None."""
+        """Return a block object for a selector, or None."""
         block = self._block(ref)
         if block is None:
             return None
@@ -91,43 +94,46 @@ class DevnetNode(AccountMethods):
         return []
 
     def _m_eth_blockNumber(self, args: list[Any]) -> str:
-        """The latest block number."""
+        """Return the latest block number."""
         return to_quantity(self.head_number)
 
     def _m_eth_chainId(self, args: list[Any]) -> str:
-        """The chain id as a quantity."""
+        """Return the chain id as a quantity."""
         return to_quantity(self.chain_id)
 
     def _m_net_version(self, args: list[Any]) -> str:
-        """The chain id as a decimal string."""
+        """Return the chain id as a decimal string."""
         return str(self.chain_id)
 
     def _m_eth_protocolVersion(self, args: list[Any]) -> str:
-        """The protocol version rskj reports."""
+        """Return the protocol version rskj reports."""
         return PROTOCOL_VERSION
 
     def _m_web3_clientVersion(self, args: list[Any]) -> str:
-        """An RskJ 9 client version naming this devnet."""
+        """Return an RskJ 9 client version naming this devnet."""
         return CLIENT_VERSION
 
     def _m_eth_gasPrice(self, args: list[Any]) -> str:
-        """The minimum gas price × 1.1, as rskj answers on an idle chain (GasPriceTracker)."""
+        """Return the minimum gas price × 1.1.
+
+        As rskj answers on an idle chain (GasPriceTracker).
+        """
         return to_quantity(self._ledger.head.minimum_gas_price * 11 // 10)
 
     def _m_eth_getBlockByHash(self, args: list[Any]) -> Json | None:
-        """A block by hash, with hashes or full transactions."""
+        """Return a block by hash, with hashes or full transactions."""
         block_hash, full = args
         ref = params.BlockRef(block_hash=params.block_hash(block_hash))
         return self._block_json(ref, params.boolean(full) if full is not None else False)
 
     def _m_eth_getBlockByNumber(self, args: list[Any]) -> Json | None:
-        """A block by number or tag, with hashes or full transactions."""
+        """Return a block by number or tag, with hashes or full transactions."""
         selector, full = args
         ref = params.block_ref(selector, allow_hash=False)
         return self._block_json(ref, params.boolean(full) if full is not None else False)
 
     def _known_block(self, selector: object) -> DevBlock:
-        """The block a number or tag names; rskj's -32600 "Block … not found" otherwise."""
+        """Return the block a number or tag names; rskj's -32600 "Block … not found" otherwise."""
         block = self._block(params.block_ref(selector, allow_hash=False))
         if block is None:
             raise RpcFailure(INVALID_REQUEST, f"Block {selector} not found")
@@ -160,7 +166,7 @@ class DevnetNode(AccountMethods):
         return to_quantity(len(self._known_block(selector).uncles))
 
     def _m_eth_getTransactionByBlockHashAndIndex(self, args: list[Any]) -> Json | None:
-        """A transaction by block hash and index (the service adds `_id`)."""
+        """Return a transaction by block hash and index (the service adds `_id`)."""
         block_hash, index_value = args
         block = self._block(params.BlockRef(block_hash=params.block_hash(block_hash)))
         index = params.quantity(index_value, "index")
@@ -169,7 +175,7 @@ class DevnetNode(AccountMethods):
         return tx_json(block.transactions[index], block, index, with_id=not self.rules.is_rskj)
 
     def _m_eth_getTransactionByBlockNumberAndIndex(self, args: list[Any]) -> Json | None:
-        """A transaction by block number and index; `pending` indexes the executable list."""
+        """Return a transaction by block number and index; `pending` indexes the executable list."""
         selector, index_value = args
         ref = params.block_ref(selector, allow_hash=False)
         index = params.quantity(index_value, "index")
@@ -190,7 +196,7 @@ class DevnetNode(AccountMethods):
         return tx_json(record, None, None, with_id=True)
 
     def _m_eth_getTransactionByHash(self, args: list[Any]) -> Json | None:
-        """A mined or pending transaction by hash; one queued behind a nonce gap is null."""
+        """Return a mined or pending transaction by hash; one queued behind a nonce gap is null."""
         (value,) = args
         tx_hash = params.block_hash(value, "transaction hash")
         location = self._ledger.tx_locations.get(tx_hash)
@@ -201,7 +207,7 @@ class DevnetNode(AccountMethods):
         return None if waiting is None else tx_json(TxRecord.from_signed(waiting), None, None)
 
     def _m_eth_getTransactionReceipt(self, args: list[Any]) -> Json | None:
-        """The receipt of a mined transaction."""
+        """Return the receipt of a mined transaction."""
         (value,) = args
         location = self._ledger.tx_locations.get(params.block_hash(value, "transaction hash"))
         if location is None:
@@ -209,7 +215,7 @@ class DevnetNode(AccountMethods):
         return receipt_json(self._ledger.blocks[location.number], location.index)
 
     def _log_range(self, log_filter: LogFilter) -> tuple[int, int]:
-        """The blocks a filter reads, as rskj's LogFilter picks them (first > last: none)."""
+        """Return the blocks a filter reads, as rskj's LogFilter picks them (first > last: none)."""
         head, nothing = self.head_number, (0, -1)
         if log_filter.block_hash is not None:
             number = self._ledger.by_hash.get(log_filter.block_hash)
@@ -227,7 +233,7 @@ class DevnetNode(AccountMethods):
         return (last, last) if first > last else (first, last)
 
     def _m_eth_getLogs(self, args: list[Any]) -> EncodedLogs:
-        """Logs matching a filter, within the profile's limits."""
+        """Return logs matching a filter, within the profile's limits."""
         (value,) = args
         log_filter = parse_filter(value)
         first, last = self._log_range(log_filter)
@@ -243,8 +249,10 @@ def open_node(
     progress: Callable[[str, float], None] | None = None,
     seed: SeedSize | None = None,
 ) -> DevnetNode:
-    """Load the seeded history from the snapshot in cache_dir (or build and save it), then
-    apply a profile's rules (the service's by default)."""
+    """Load the seeded history from the snapshot in cache_dir (or build and save it).
+
+    Then apply a profile's rules (the service's by default).
+    """
     from explorer.devnet.snapshot import load_or_build
 
     rules = rules or NodeRules()

@@ -29,13 +29,13 @@ class DevnetStartError(RuntimeError):
 
 
 def default_cache_dir() -> Path:
-    """The devnet's snapshot cache: $EXPLORER_DEVNET_CACHE, else the user's cache directory."""
+    """Return the snapshot cache: $EXPLORER_DEVNET_CACHE, else the user's cache directory."""
     override = os.environ.get(CACHE_VARIABLE)
     return Path(override) if override else Path(platformdirs.user_cache_dir("explorer")) / "devnet"
 
 
 def devnet_command() -> list[str]:
-    """The command that runs `explorer devnet` with this interpreter (or frozen build)."""
+    """Return the command that runs `explorer devnet` with this interpreter (or frozen build)."""
     if getattr(sys, "frozen", False):
         return [sys.executable, "devnet"]
     return [sys.executable, "-m", "explorer", "devnet"]
@@ -101,11 +101,11 @@ class DevnetProcess:
         self._readers: list[asyncio.Task[None]] = []
 
     def url(self, network: str) -> str:
-        """The endpoint of a network with the key (`http://127.0.0.1:P/<KEY>`)."""
+        """Return the endpoint of a network with the key (`http://127.0.0.1:P/<KEY>`)."""
         return f"{self.base_urls[network]}/{self.key}"
 
     def redacted_url(self, network: str) -> str:
-        """The endpoint with the key redacted, for logs and messages."""
+        """Return the endpoint with the key redacted, for logs and messages."""
         return f"{self.base_urls[network]}/{redact_key(self.key)}"
 
     @property
@@ -143,7 +143,8 @@ class DevnetProcess:
 
     async def _read_stdout(self, ready: asyncio.Future[dict[str, str]]) -> None:
         """Follow the child's stdout: progress, READY, then drain until EOF."""
-        assert self._process is not None and self._process.stdout is not None
+        assert self._process is not None
+        assert self._process.stdout is not None
         try:
             async for raw in self._process.stdout:
                 tag, _, rest = raw.decode("utf-8", "replace").strip().partition(" ")
@@ -170,7 +171,8 @@ class DevnetProcess:
 
     async def _read_stderr(self) -> None:
         """Keep the last lines of stderr (so the pipe never fills)."""
-        assert self._process is not None and self._process.stderr is not None
+        assert self._process is not None
+        assert self._process.stderr is not None
         async for raw in self._process.stderr:
             line = raw.decode("utf-8", "replace").rstrip()
             self._stderr_tail.append(line.replace(self.key, redact_key(self.key)))

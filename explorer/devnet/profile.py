@@ -104,7 +104,10 @@ class NodeRules:
 
 
 def default_log_limits(profile: Profile) -> LogLimits:
-    """The eth_getLogs limits of a profile: the service's §8 rule, or rskj's reference.conf."""
+    """Return the eth_getLogs limits of a profile.
+
+    The service's §8 rule, or rskj's reference.conf.
+    """
     if profile is Profile.RSKJ:
         return LogLimits(max_blocks=5000, max_logs=20000, rule=LogRule.RSKJ)
     return LogLimits()
@@ -117,7 +120,7 @@ def rules_for(
     max_logs: int | None = None,
     pool: PoolPolicy | None = None,
 ) -> NodeRules:
-    """The rules of a profile, with the log limits and pool settings given instead."""
+    """Return the rules of a profile, with the log limits and pool settings given instead."""
     limits = default_log_limits(profile)
     limits = LogLimits(
         max_blocks=limits.max_blocks if max_log_blocks is None else max_log_blocks,

@@ -106,13 +106,15 @@ class QuotaBook:
 
 
 def json_bytes(payload: Json) -> bytes:
-    """Return a response or batch as compact JSON bytes, exactly as json.dumps writes it;
-    pre-encoded log arrays are joined in, not encoded again."""
+    """Return a response or batch as compact JSON bytes, exactly as json.dumps writes it.
+
+    Pre-encoded log arrays are joined in, not encoded again.
+    """
     return b"".join(_chunks(payload))
 
 
 def _chunks(payload: Json) -> list[bytes]:
-    """The compact JSON of a batch, a response or a value, in pieces to join."""
+    """Return the compact JSON of a batch, a response or a value, in pieces to join."""
     if isinstance(payload, EncodedLogs):
         return payload.json_chunks()
     if isinstance(payload, list):
@@ -124,7 +126,7 @@ def _chunks(payload: Json) -> list[bytes]:
 
 
 def _enclosed(opening: bytes, members: list[list[bytes]], closing: bytes) -> list[bytes]:
-    """The members' pieces between an opening and a closing bracket, commas between them."""
+    """Return the members' pieces between an opening and a closing bracket, commas between them."""
     chunks = [opening]
     for at, member in enumerate(members):
         if at:
@@ -135,7 +137,7 @@ def _enclosed(opening: bytes, members: list[list[bytes]], closing: bytes) -> lis
 
 
 def _compact(value: Json) -> bytes:
-    """The compact JSON of a value."""
+    """Return the compact JSON of a value."""
     return json.dumps(value, separators=(",", ":")).encode()
 
 
@@ -150,12 +152,15 @@ def _json_response(payload: Json, status: int = 200, **headers: str) -> web.Resp
 
 
 def bare_error(code: int, message: str) -> Json:
-    """rskj's error body for its own limits: no `jsonrpc`, no `id` (JsonRpcWeb3ServerHandler)."""
+    """Return rskj's error body for its own limits.
+
+    No `jsonrpc`, no `id` (JsonRpcWeb3ServerHandler).
+    """
     return {"error": {"code": code, "message": message}}
 
 
 def _http_error(status: int, code: int, message: str, **headers: str) -> web.Response:
-    """An HTTP error carrying a JSON-RPC error body."""
+    """Return an HTTP error carrying a JSON-RPC error body."""
     return _json_response(error_response(None, code, message), status, **headers)
 
 
@@ -227,9 +232,11 @@ class RpcService:
         return await self._answer(key, body)
 
     async def _handle_rskj(self, request: web.Request) -> web.StreamResponse:
-        """rskj's netty pipeline: any path, no key; an oversized body is an empty 413, another
-        method an empty 501, another content type an empty 415 (Web3HttpServer.java,
-        JsonRpcWeb3FilterHandler.java)."""
+        """Answer as rskj's netty pipeline does.
+
+        Any path, no key; an oversized body is an empty 413, another method an empty 501, another
+        content type an empty 415 (Web3HttpServer.java, JsonRpcWeb3FilterHandler.java).
+        """
         try:
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
@@ -269,8 +276,11 @@ class RpcService:
         return await self._limited(self._dispatcher.run_one, payload)
 
     async def _limited(self, run: Callable[[Json], Json], payload: Json) -> web.Response:
-        """Run one request or a batch on the node, within rskj's time and size limits
-        (-32011 without `jsonrpc` or `id` past either, JsonRpcWeb3ServerHandler.java)."""
+        """Run one request or a batch on the node.
+
+        Within rskj's time and size limits (-32011 without `jsonrpc` or `id` past either,
+        JsonRpcWeb3ServerHandler.java).
+        """
 
         def timed(item: Json) -> tuple[Json, float]:
             started = time.perf_counter()
@@ -308,8 +318,11 @@ class RpcService:
 
 
 def _as_rskj_sends_it(response: web.StreamResponse) -> None:
-    """`Connection: close` on every answer, the connection closed after it, and gzip when the
-    request asks for it (Web3ResultHttpResponseHandler.java, netty's HttpContentCompressor)."""
+    """Send `Connection: close` on every answer and close the connection, as rskj does.
+
+    Gzip the answer when the request asks for it (Web3ResultHttpResponseHandler.java, netty's
+    HttpContentCompressor).
+    """
     response.headers["Connection"] = "close"
     response.force_close()
     if isinstance(response, web.Response) and response.body:
@@ -339,7 +352,7 @@ class RunningNetwork:
     scheme: str = "http"
 
     def base_url(self, host: str = "127.0.0.1") -> str:
-        """The base address, without key."""
+        """Return the base address, without key."""
         return f"{self.scheme}://{host}:{self.port}"
 
     async def close(self) -> None:

@@ -37,7 +37,7 @@ class Snapshot:
 
 
 def record_layout() -> str:
-    """The field names of every pickled record, so a changed layout changes the key."""
+    """Return the field names of every pickled record, so a changed layout changes the key."""
     records = (Snapshot, DevBlock, TxRecord, ReceiptRecord, LogRecord, MergeMining, SeedManifest)
     return ";".join(f"{r.__name__}:{','.join(f.name for f in fields(r))}" for r in records)
 
@@ -94,7 +94,7 @@ def load_snapshot(path: Path) -> Snapshot | None:
 def node_from_snapshot(
     chain_id: int, snapshot: Snapshot, *, instant_mining: bool, log_limits: LogLimits
 ) -> DevnetNode:
-    """A node over a snapshot's chain, its pending transactions back in the pool."""
+    """Return a node over a snapshot's chain, its pending transactions back in the pool."""
     engine = Engine.restore(chain_id, snapshot.store)
     ledger = Ledger(engine, snapshot.blocks)
     pool = TxPool(Engine.decode_transaction(raw) for raw in snapshot.pending)

@@ -44,7 +44,7 @@ def decode_signed(raw: bytes, chain_id: int) -> SignedTransactionAPI:
 
 
 def _cost(tx: SignedTransactionAPI) -> int:
-    """The most the transaction can take from its sender: value plus gas times price."""
+    """Return the most the transaction can take from its sender: value plus gas times price."""
     return int(tx.value + tx.gas * tx.gas_price)
 
 
@@ -120,15 +120,15 @@ class TxPool:
         self.version += 1
 
     def pending(self) -> list[SignedTransactionAPI]:
-        """The executable transactions, oldest first."""
+        """Return the executable transactions, oldest first."""
         return [entry.tx for entry in self._pending.values()]
 
     def queued(self) -> list[SignedTransactionAPI]:
-        """The transactions waiting behind a nonce gap, oldest first."""
+        """Return the transactions waiting behind a nonce gap, oldest first."""
         return [entry.tx for entry in self._queued.values()]
 
     def get(self, tx_hash: bytes) -> SignedTransactionAPI | None:
-        """The pending transaction with this hash (a queued one is not returned)."""
+        """Return the pending transaction with this hash (a queued one is not returned)."""
         entry = self._pending.get(tx_hash)
         return None if entry is None else entry.tx
 
@@ -137,7 +137,7 @@ class TxPool:
         return tx_hash in self._queued
 
     def pending_nonce(self, sender: bytes, state_nonce: int) -> int:
-        """The nonce after the sender's run of pending transactions (PendingState's nonce)."""
+        """Return the nonce after the sender's run of pending transactions (PendingState's)."""
         nonces = {e.tx.nonce for e in self._pending.values() if e.sender == sender}
         nonce = state_nonce
         while nonce in nonces:
@@ -159,7 +159,7 @@ class TxPool:
         self.version += 1
 
     def _queued_successor(self, sender: bytes, nonce: int) -> PoolEntry | None:
-        """The queued transaction of sender with the next nonce, if any."""
+        """Return the queued transaction of sender with the next nonce, if any."""
         for entry in self._queued.values():
             if entry.sender == sender and entry.tx.nonce == nonce + 1:
                 return entry
@@ -190,7 +190,7 @@ class TxPool:
 
     @staticmethod
     def _same_nonce(entries: dict[bytes, PoolEntry], sender: bytes, nonce: int) -> PoolEntry | None:
-        """The entry of sender with this nonce, if any."""
+        """Return the entry of sender with this nonce, if any."""
         for entry in entries.values():
             if entry.sender == sender and entry.tx.nonce == nonce:
                 return entry
@@ -248,8 +248,11 @@ class TxPool:
     def ready(
         self, nonce_of: Callable[[Address], int], balance_of: Callable[[Address], int]
     ) -> list[SignedTransactionAPI]:
-        """The pending transactions a block can hold now: each sender's run of nonces from
-        its account's, as far as its balance and the block's gas limit go."""
+        """Return the pending transactions a block can hold now.
+
+        Each sender's run of nonces from its account's, as far as its balance and the block's gas
+        limit go.
+        """
         ready: list[SignedTransactionAPI] = []
         gas = 0
         by_sender: dict[bytes, list[SignedTransactionAPI]] = {}

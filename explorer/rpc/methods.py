@@ -29,8 +29,11 @@ Checker = Callable[[Any], Any]
 
 @dataclass(frozen=True)
 class Param:
-    """One positional parameter: its name, its checker, and what is sent when the caller
-    leaves it out (None: the caller must give it)."""
+    """One positional parameter.
+
+    Its name, its checker, and what is sent when the caller leaves it out (None: the caller must
+    give it).
+    """
 
     name: str
     check: Checker
@@ -51,8 +54,10 @@ class MethodSpec:
     resendable: bool = True
 
     def check(self, args: Sequence[Any]) -> list[Any]:
-        """Validate positional args (Python or JSON values); return every JSON param, a left
-        out (or None) optional one as its default."""
+        """Validate positional args (Python or JSON values).
+
+        Return every JSON param, a left out (or None) optional one as its default.
+        """
         if len(args) > len(self.params):
             raise InvalidInput(f"{self.name} takes at most {len(self.params)} parameter(s)")
         missing = [p.name for p in self.params[len(args) :] if p.required]
@@ -71,8 +76,11 @@ def _named(check: Callable[..., Any], what: str) -> Checker:
 
 
 def code_block_param(value: object) -> Any:
-    """A block for eth_getCode: a hash goes as EIP-1898 `{"blockHash": …}`, since rskj reads a
-    bare identifier there as a tag or a number (EthModule.getCode)."""
+    """Return a block for eth_getCode.
+
+    A hash goes as EIP-1898 `{"blockHash": …}`, since rskj reads a bare identifier there as a tag or
+    a number (EthModule.getCode).
+    """
     checked = block_param(value, allow_hash=True, what="block")
     return {"blockHash": checked} if len(checked) == 66 else checked
 

@@ -39,8 +39,11 @@ class ResumingContext(ssl.SSLContext):
         return tls
 
     def _harvest(self, host: str) -> None:
-        """Keep the session of the newest connection to host, once the server has given one
-        (TLS 1.3 sends its ticket after the handshake, with the first answer)."""
+        """Keep the session of the newest connection to host.
+
+        Once the server has given one (TLS 1.3 sends its ticket after the handshake, with the first
+        answer).
+        """
         last = self._last.get(host)
         try:
             session = None if last is None else last.session
@@ -56,8 +59,10 @@ class ResumingContext(ssl.SSLContext):
 
 
 def resume_sessions(context: ssl.SSLContext) -> ssl.SSLContext:
-    """Make a client context resume each host's last session (the same context, its class
-    swapped: settings, certificates and verification stay as they were)."""
+    """Make a client context resume each host's last session (the same context, its class swapped.
+
+    Settings, certificates and verification stay as they were).
+    """
     context.__class__ = ResumingContext
     resuming: Any = context
     resuming._last, resuming._sessions = {}, {}

@@ -14,7 +14,8 @@ from httpx_aiohttp import AiohttpTransport
 from explorer.rpc.errors import AnswerTooLarge, TransportError
 from explorer.rpc.tlsresume import resume_sessions
 
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 30.0  # seconds a connected node may take to answer one request
+DEFAULT_CONNECT_TIMEOUT = 5.0  # seconds to connect: a node that cannot be reached fails fast
 DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 REQUEST_HEADERS = {"content-type": "application/json", "accept": "application/json"}
 
@@ -31,14 +32,19 @@ class HttpAnswer:
 
 @functools.cache
 def shared_tls_context() -> ssl.SSLContext:
-    """Return the one TLS context every client verifies with (making one reads the CA bundle,
-    about 45 ms on the GUI thread, so a network switch would stall on it); it resumes each
-    host's last TLS session, for nodes that close every connection (rskj)."""
+    """Return the one TLS context every client verifies with.
+
+    Making one reads the CA bundle, about 45 ms on the GUI thread, so a network switch would
+    stall on it. It resumes each host's last TLS session, for nodes that close every
+    connection (rskj).
+    """
     return resume_sessions(httpx.create_ssl_context())
 
 
 def make_http_client(
-    timeout: float = DEFAULT_TIMEOUT, max_connections: int = 64
+    timeout: float = DEFAULT_TIMEOUT,
+    max_connections: int = 64,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
 ) -> httpx.AsyncClient:
     """Return an httpx client on the aiohttp transport (fast under concurrency), no redirects."""
     limits = httpx.Limits(
@@ -46,7 +52,7 @@ def make_http_client(
     )
     return httpx.AsyncClient(
         transport=AiohttpTransport(limits=limits, verify=shared_tls_context()),
-        timeout=timeout,
+        timeout=httpx.Timeout(timeout, connect=min(connect_timeout, timeout)),
         follow_redirects=False,
     )
 
@@ -89,21 +95,30 @@ async def post(
     *,
     timeout: float,
     max_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
 ) -> HttpAnswer:
-    """POST body to url and read at most max_bytes of the answer; never follow redirects."""
+    """POST body to url and read at most max_bytes of the answer; never follow redirects.
+
+    Connecting may take connect_timeout seconds, each read of the answer timeout seconds.
+    """
     # With the aiohttp transport, go straight to its aiohttp session: the same connection
     # pool at half httpx's per-request overhead. Any other transport is used through httpx.
     session = aiohttp_session(http, url)
+    limits = httpx.Timeout(timeout, connect=min(connect_timeout, timeout))
     try:
         if session is not None:
-            return await _post_aiohttp(session, url, body, timeout, max_bytes)
-        return await _post_httpx(http, url, body, timeout, max_bytes)
+            return await _post_aiohttp(session, url, body, limits, max_bytes)
+        return await _post_httpx(http, url, body, limits, max_bytes)
     except _FAILURES as exc:
         raise transport_error(exc, url.host) from None
 
 
 async def _post_aiohttp(
-    session: aiohttp.ClientSession, url: httpx.URL, body: bytes, timeout: float, max_bytes: int
+    session: aiohttp.ClientSession,
+    url: httpx.URL,
+    body: bytes,
+    timeout: httpx.Timeout,
+    max_bytes: int,
 ) -> HttpAnswer:
     """POST through aiohttp."""
     async with session.post(
@@ -111,7 +126,9 @@ async def _post_aiohttp(
         data=body,
         headers=REQUEST_HEADERS,
         allow_redirects=False,
-        timeout=aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=timeout),
+        timeout=aiohttp.ClientTimeout(
+            total=None, sock_connect=timeout.connect, sock_read=timeout.read
+        ),
     ) as response:
         declared = response.content_length
         if declared is not None and declared > max_bytes:
@@ -124,7 +141,7 @@ async def _post_aiohttp(
 
 
 async def _post_httpx(
-    http: httpx.AsyncClient, url: httpx.URL, body: bytes, timeout: float, max_bytes: int
+    http: httpx.AsyncClient, url: httpx.URL, body: bytes, timeout: httpx.Timeout, max_bytes: int
 ) -> HttpAnswer:
     """POST through httpx, streaming the answer."""
     request = http.build_request(

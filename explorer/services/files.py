@@ -16,8 +16,11 @@ def partial_name(path: Path) -> Path:
 
 @contextlib.contextmanager
 def replaced_whole(path: Path, *, newline: str | None = None) -> Iterator[TextIO]:
-    """Open a new UTF-8 text file beside path (blocking IO); when the block ends it replaces
-    path, and when the block raises (or is cancelled) it is removed and path left as it was."""
+    """Open a new UTF-8 text file beside path (blocking IO).
+
+    When the block ends it replaces path; when the block raises (or is cancelled) it is removed
+    and path left as it was.
+    """
     partial = partial_name(path)
     try:
         with partial.open("x", encoding="utf-8", newline=newline) as file:

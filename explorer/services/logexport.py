@@ -110,10 +110,12 @@ def export_rows(
     on_progress: Callable[[int], None] | None = None,
     stop: threading.Event | None = None,
 ) -> int:
-    """Write logs (the node's JSON objects as bytes) to path, whole or not at all; report the
-    rows written every EXPORT_SLICE rows (on_progress may block to pace the work). Blocking:
-    run it off the GUI thread. Raises ExportCancelled once stop is set, OSError when the file
-    cannot be written."""
+    """Write logs (the node's JSON objects as bytes) to path, whole or not at all.
+
+    Report the rows written every EXPORT_SLICE rows (on_progress may block to pace the work).
+    Blocking: run it off the GUI thread. Raises ExportCancelled once stop is set, OSError when
+    the file cannot be written.
+    """
     with replaced_whole(path, newline="") as out:
         # A slice is formatted in memory and written at once: a worker that wrote (releasing
         # the GIL) every few kilobytes would keep the GUI thread waiting for the GIL.

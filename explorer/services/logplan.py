@@ -1,5 +1,6 @@
-"""Range planning for eth_getLogs: each node's limits learnt from its answers, chunk sizes
-learnt from log density.
+"""Range planning for eth_getLogs.
+
+Each node's limits learnt from its answers, chunk sizes learnt from log density.
 
 The hosted service answers any range with at most 10,000 logs, or up to 2,000 blocks with any
 number (docs/service.md §8); rskj refuses more than 5,000 blocks or 20,000 logs in any range
@@ -31,15 +32,17 @@ _LOGS_WORDS = re.compile(r"more than (\d[\d,]*) (?:logs|results)", re.IGNORECASE
 
 
 def is_limit_error(error: RpcError) -> bool:
-    """Tell whether an error says the query was too big (split it and go on): the node's
-    limit errors, or an answer over the client's size cap."""
+    """Tell whether an error says the query was too big (split it and go on).
+
+    That is the node's limit errors, or an answer over the client's size cap.
+    """
     if isinstance(error, AnswerTooLarge):
         return True
     return isinstance(error, NodeError) and error.failure in LIMIT_FAILURES
 
 
 def _number(pattern: re.Pattern[str], text: str) -> int | None:
-    """The number a limit's words name, if any."""
+    """Return the number a limit's words name, if any."""
     found = pattern.search(text)
     return int(found.group(1).replace(",", "")) if found else None
 
@@ -66,8 +69,11 @@ class NodeLimits:
         )
 
     def fitting(self, density: float) -> int | None:
-        """Return the longest range sure to pass a known log cap at this density (a quarter
-        of the cap, for density that varies; any length up to a free span), None if no cap."""
+        """Return the longest range sure to pass a known log cap at this density.
+
+        A quarter of the cap, for density that varies; any length up to a free span; None
+        when no cap is known.
+        """
         if self.log_cap is None:
             return None
         return max(1, int(self.log_cap / 4 / max(density, 1e-9)), self.free_span or 0)
@@ -93,8 +99,11 @@ class NodeLimits:
             self.log_cap = _lower(self.log_cap, max(1, int(expected_logs) // 2))
 
     def ceiling(self, presumed: int, probing: bool) -> int:
-        """Return the longest range a new request may ask for: within a known span cap; over
-        the longest range known to work only for one probe at a time (`probing`: one is out)."""
+        """Return the longest range a new request may ask for.
+
+        Within a known span cap; over the longest range known to work only for one probe at a time
+        (`probing`: one is out).
+        """
         hard = min(self.span_cap or MAX_SPAN, MAX_SPAN)
         if self.span_known or not probing:
             return hard
@@ -169,8 +178,10 @@ class ChunkSizing:
 
 @dataclass
 class RangePlan:
-    """The blocks not yet requested (cursor..last), the size of the next request, and the
-    node's limits it keeps to."""
+    """The blocks not yet requested (cursor..last).
+
+    The size of the next request, and the node's limits it keeps to.
+    """
 
     sizing: ChunkSizing
     size: int
@@ -196,8 +207,11 @@ class RangePlan:
         return self.cursor > self.last
 
     def carve(self, free: int, probing: bool = False) -> Chunk:
-        """Take the next chunk for one of `free` slots: the chunk size, or the rest shared
-        evenly by the free slots when it fits in them; never over the node's ceiling."""
+        """Take the next chunk for one of `free` slots.
+
+        The chunk size, or the rest shared evenly by the free slots when it fits in them; never over
+        the node's ceiling.
+        """
         left = self.last - self.cursor + 1
         size = self.size if left > self.size * free else math.ceil(left / free)
         safe = max(self.sizing.max_blocks, self.node.proven)
@@ -216,10 +230,12 @@ class RangePlan:
         self.size = size if fitting is None else min(size, fitting)
 
     def split(self, chunk: Chunk, error: RpcError) -> list[Chunk]:
-        """Learn from a refused chunk and return it cut to what the node now allows: pieces
-        within a span cap its words named, else halves (and, under a log cap, short enough
-        for the density seen). A piece past the cap is handed back to the plan when the chunk
-        is the last one carved; later chunks are no larger."""
+        """Learn from a refused chunk and return it cut to what the node now allows.
+
+        Pieces within a span cap its words named, else halves (and, under a log cap, short enough
+        for the density seen). A piece past the cap is handed back to the plan when the chunk is the
+        last one carved; later chunks are no larger.
+        """
         expected = None if self.density is None else self.density * chunk.blocks
         self.node.refused(error, chunk.blocks, expected)
         cap = self.node.span_cap

@@ -15,8 +15,11 @@ Topics = tuple[tuple[str, ...] | None, ...]
 
 @dataclass(frozen=True)
 class LogQuery:
-    """What to scan: addresses (any of), topics per position (None = any, tuple = any of),
-    and either a block hash or a from/to range of numbers or tags."""
+    """What to scan: addresses, topics per position, and a block hash or range.
+
+    Addresses match any of; topics per position are None (any) or a tuple (any of); the range is
+    from/to numbers or tags.
+    """
 
     addresses: tuple[str, ...] = ()
     topics: Topics = ()

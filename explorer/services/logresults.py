@@ -66,8 +66,10 @@ class SeenLogs:
         self.count = 0
 
     async def fresh(self, logs: Sequence[Log]) -> list[Log]:
-        """Return the logs not yielded before (pending ones, without identity, always), a
-        slice per event-loop turn."""
+        """Return the logs not yielded before, a slice per event-loop turn.
+
+        Pending ones, without identity, are always returned.
+        """
         keys = list(map(_LOG_KEY, logs))
         if self._seen.isdisjoint(keys) and len(set(keys)) == len(keys):
             self._seen.update(keys)  # the usual case, checked at C speed: every log is new

@@ -167,8 +167,10 @@ class LogScanner:
     async def _drive(
         self, run: _Run, on_progress: ProgressListener | None
     ) -> AsyncGenerator[list[Log], None]:
-        """Keep `concurrency` chunks in flight (refilled as each ends, even while the consumer
-        works on a batch); yield finished chunks in block order."""
+        """Keep `concurrency` chunks in flight; yield finished chunks in block order.
+
+        Chunks are refilled as each ends, even while the consumer works on a batch.
+        """
         try:
             self._dispatch(run)
             while run.chunks or not run.plan.exhausted:

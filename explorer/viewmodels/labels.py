@@ -153,8 +153,11 @@ class LabelsViewModel(QObject):
     def import_asking(
         self, ask_path: ChooseFile, ask_overwrite: ChooseOverwrite
     ) -> asyncio.Task[ImportReport | None] | None:
-        """Ask which file, read and validate it, ask before replacing differing entries,
-        merge, and report the counts; None when the user gave no file."""
+        """Ask which file, read and validate it, merge it, and report the counts.
+
+        Differing entries are replaced only when the user agrees. None when the user gave no
+        file.
+        """
         path = ask_path()
         return None if path is None else self._spawn(self._import_file(path, ask_overwrite))
 

@@ -53,10 +53,13 @@ class ExportProgress:
 
 
 class _Turns:
-    """Paces a worker thread by the GUI thread's event loop: after about TURN_SECONDS of work
-    the worker hands its count over and waits until the loop has dealt with what was queued
-    before (paints included). So the GUI thread, which takes the GIL again for every call
-    into Python while painting, never waits on the worker for longer than one turn."""
+    """Pace a worker thread by the GUI thread's event loop.
+
+    After about TURN_SECONDS of work the worker hands its count over and waits until the loop
+    has dealt with what was queued before (paints included). So the GUI thread, which takes the
+    GIL again for every call into Python while painting, never waits on the worker for longer
+    than one turn.
+    """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, on_written: Callable[[int], None]) -> None:
         self.loop, self.on_written = loop, on_written
@@ -129,8 +132,10 @@ class LogExportViewModel(QObject):
     message = qproperty(_get_message, message_changed)
 
     def start(self, path: Path, fmt: ExportFormat) -> asyncio.Task[int | None] | None:
-        """Export every row to path; the task returns the rows written (None when the export
-        was cancelled or failed). None when an export is already writing."""
+        """Export every row to path; None when an export is already writing.
+
+        The task returns the rows written (None when the export was cancelled or failed).
+        """
         if self._state is ExportState.WRITING:
             return None
         rows = self.table.snapshot()

@@ -150,8 +150,11 @@ class LogTableModel(BatchedTableModel):
         return self._row(row).log
 
     def prepare(self, first: int, last: int) -> None:
-        """Format the shown rows first..last ahead of a paint (a view calls it for the rows in
-        sight when rows arrive, so the repaint that follows only draws)."""
+        """Format the shown rows first..last ahead of a paint.
+
+        A view calls it for the rows in sight when rows arrive, so the repaint that follows
+        only draws.
+        """
         for row in range(max(0, first), min(last, self._shown - 1) + 1):
             self._row(row)
 

@@ -147,8 +147,10 @@ class LogsView(QWidget):
         return row
 
     def _progress_rows(self) -> QGridLayout:
-        """Build the scan's progress and message, the export's progress (bars aligned) with a
-        Cancel export button, and the export's outcome."""
+        """Build the scan's and the export's progress and the export's outcome.
+
+        The progress bars are aligned; the export's has a Cancel export button.
+        """
         self.progress = progress_bar()
         self.progress_label = plain_label(selectable=False)
         self.status = plain_label(selectable=False, wrap=True)
@@ -253,8 +255,10 @@ class LogsView(QWidget):
             self.export_label.setText(progress.text)
 
     def _on_progress_changed(self) -> None:
-        """Show new progress soon: at most every PROGRESS_EVERY_MS while a scan streams or an
-        export writes."""
+        """Show new progress soon, at most every PROGRESS_EVERY_MS.
+
+        That holds while a scan streams or an export writes.
+        """
         if not self._progress_timer.isActive():
             self._progress_timer.start()
 

@@ -30,8 +30,10 @@ JSON = {"Content-Type": "application/json"}
 
 
 class StandIn:
-    """A node answering eth_chainId at once, `slow` after a pause, `big` with 100 kB and
-    `huge` with 200 kB."""
+    """A node answering eth_chainId at once.
+
+    `slow` after a pause, `big` with 100 kB and `huge` with 200 kB.
+    """
 
     def handle(self, method: str, params: list[Json]) -> Json:
         """Answer one call."""
@@ -54,7 +56,7 @@ class StandIn:
 
 @pytest.fixture(scope="module")
 def loop() -> Iterator[LoopThread]:
-    """A loop thread for the servers."""
+    """Yield a loop thread for the servers."""
     thread = LoopThread()
     yield thread
     thread.close()
@@ -63,7 +65,7 @@ def loop() -> Iterator[LoopThread]:
 def served(loop: LoopThread, profile: Profile, **config: Any) -> Iterator[str]:
     """Serve the stand-in with a profile's HTTP rules; yield its base URL."""
     settings = ServiceConfig(keys=frozenset({KEY}), profile=profile, **config)
-    network: RunningNetwork = loop.run(serve(StandIn(), settings))  # type: ignore[arg-type]
+    network: RunningNetwork = loop.run(serve(StandIn(), settings))
     try:
         yield network.base_url()
     finally:
@@ -72,13 +74,13 @@ def served(loop: LoopThread, profile: Profile, **config: Any) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def rskj(loop: LoopThread) -> Iterator[str]:
-    """The stand-in served as a bare rskj node, with a 0.1 s call limit and 150 kB answers."""
+    """Yield the stand-in served as a bare rskj node, with a 0.1 s call limit and 150 kB answers."""
     yield from served(loop, Profile.RSKJ, rpc_timeout=0.1, max_response_bytes=150_000)
 
 
 @pytest.fixture(scope="module")
 def service(loop: LoopThread) -> Iterator[str]:
-    """The stand-in served as the hosted service."""
+    """Yield the stand-in served as the hosted service."""
     yield from served(loop, Profile.SERVICE)
 
 

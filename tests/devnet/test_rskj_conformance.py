@@ -43,7 +43,8 @@ class Answer:
             assert envelope["error"]["code"] == self.code, envelope
             assert self.message is None or envelope["error"]["message"] == self.message
         elif self.check is not None:
-            assert "result" in envelope and self.check(envelope["result"], facts), envelope
+            assert "result" in envelope, envelope
+            assert self.check(envelope["result"], facts), envelope
         else:
             assert envelope == {**envelope, "result": self.result}, envelope
 
@@ -60,7 +61,7 @@ class Row:
 
 
 def _reverting(facts: Facts) -> dict[str, str]:
-    """The call object of Reverter.fail()."""
+    """Return the call object of Reverter.fail()."""
     return {"to": facts["reverter"], "data": "0xa9cc4718"}
 
 

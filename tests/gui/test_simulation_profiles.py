@@ -19,8 +19,10 @@ from tests.helpers.devnet import PROFILES, Devnet
 def test_a_reverting_call_is_told_either_way(
     qtbot: Any, session: Any, devnet: Devnet, devnet_manifest: dict[str, Any]
 ) -> None:
-    """fail() on the Reverter: both lines name the revert; the estimate line says how the node
-    answered."""
+    """fail() on the Reverter.
+
+    Both lines name the revert; the estimate line says how the node answered.
+    """
     view = open_address(qtbot, session, devnet_manifest["reverter"])
     box = view.contract_tab.simulation_box
     box.edits["data"].setText("0x" + selector("fail()").hex())

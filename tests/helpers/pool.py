@@ -16,8 +16,10 @@ HOLDER_INDEX = -5  # a seeded account no other test sends from
 
 @contextmanager
 def pending_transfer(devnet: Devnet, network: str = "testnet") -> Iterator[str]:
-    """Stop mining, send a 1-wei transfer and yield its hash; mining resumes (and mines it)
-    when the block ends."""
+    """Stop mining, send a 1-wei transfer and yield its hash.
+
+    Mining resumes (and mines it) when the block ends.
+    """
     manifest = devnet.manifest(network)
     sender = Account.from_key(manifest["private_keys"][HOLDER_INDEX])
     with httpx.Client(timeout=60) as http:

@@ -158,8 +158,10 @@ def test_all_26_methods_are_specified() -> None:
 
 
 def test_method_arity_and_optional_params() -> None:
-    """Too few or too many params are input errors; optional ones left out are sent anyway,
-    as rskj's overloads need them ("latest", false)."""
+    """Too few or too many params are input errors.
+
+    Optional ones left out are sent anyway, as rskj's overloads need them ("latest", false).
+    """
     balance = method_spec("eth_getBalance")
     assert balance.check([ADDRESS]) == [ADDRESS.lower(), "latest"]
     assert balance.check([ADDRESS, None]) == [ADDRESS.lower(), "latest"]

@@ -88,7 +88,7 @@ def calls(manifest: dict[str, Any], facts: dict[str, Any]) -> dict[str, list[Use
 
 
 def wrapper_names() -> set[str]:
-    """The public typed calls of the client."""
+    """Return the public typed calls of the client."""
     return {
         name
         for name, member in inspect.getmembers(TypedCalls, inspect.iscoroutinefunction)
@@ -97,7 +97,7 @@ def wrapper_names() -> set[str]:
 
 
 def signed_transfer(manifest: dict[str, Any], nonce: int) -> bytes:
-    """A 1-wei transfer from a seeded account, signed for the test network."""
+    """Return a 1-wei transfer from a seeded account, signed for the test network."""
     sender = Account.from_key(manifest["private_keys"][SENDER_INDEX])
     fields = {
         "nonce": nonce,
@@ -119,7 +119,8 @@ def test_every_wrapper_call_matches_an_rskj_overload(devnet: Devnet) -> None:
         client = RpcClient(Endpoint.parse(devnet.url(), allow_insecure_http=True))
         try:
             block = await client.get_block_by_number(manifest["big_block"])
-            assert block is not None and block.hash is not None
+            assert block is not None
+            assert block.hash is not None
             sender = Account.from_key(manifest["private_keys"][SENDER_INDEX]).address
             nonce = await client.get_transaction_count(sender, "pending")
             facts = {"block_hash": block.hash, "signed": signed_transfer(manifest, nonce)}

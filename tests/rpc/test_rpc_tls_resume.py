@@ -1,5 +1,8 @@
-"""TLS sessions resumed against a node that closes every connection (rskj's `Connection: close`,
-co/rsk/rpc/netty/Web3ResultHttpResponseHandler.java), over the devnet's rskj profile on https."""
+"""TLS sessions resumed against a node that closes every connection (rskj's `Connection.
+
+Close`, co/rsk/rpc/netty/Web3ResultHttpResponseHandler.java), over the devnet's rskj profile on
+https.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ class TlsNode:
 def tls_node(
     devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TlsNode]:
-    """A bare-rskj devnet (test network) serving https with a self-signed certificate."""
+    """Yield a bare-rskj devnet (test network) serving https with a self-signed certificate."""
     workdir = tmp_path_factory.mktemp("tls")
     cert, key = self_signed(workdir)
     tls = ("--tls-cert", str(cert), "--tls-key", str(key))
@@ -91,4 +94,5 @@ def test_a_plain_context_handshakes_in_full(tls_node: TlsNode) -> None:
 def test_the_clients_shared_context_resumes() -> None:
     context = shared_tls_context()
     assert isinstance(context, ResumingContext)
-    assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname
+    assert context.verify_mode is ssl.CERT_REQUIRED
+    assert context.check_hostname

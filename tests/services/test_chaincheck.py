@@ -9,10 +9,17 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.retry import NO_RETRY
 from explorer.services.chaincheck import ChainCheck, Verification
-from explorer.services.networks import MAINNET
+from explorer.services.networks import MAINNET, TESTNET
 from explorer.services.session import Session
 from tests.helpers.rpc import API_KEY
-from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, drop, json_reply
+from tests.helpers.scripted_server import (
+    AlternatingChain,
+    Recorded,
+    Reply,
+    ScriptedServer,
+    drop,
+    json_reply,
+)
 from tests.helpers.testnet_node import serve_testnet
 
 FAST = (0.01, 0.02, 0.04)
@@ -30,7 +37,7 @@ class Flaky:
 
 
 def session_on(server: ScriptedServer) -> Session:
-    """A Mainnet session (chain 30 expected) on the scripted server, retrying fast."""
+    """Return a Mainnet session (chain 30 expected) on the scripted server, retrying fast."""
     session = Session(MAINNET, Endpoint.parse(f"{server.url}/{API_KEY}"), check_delays=FAST)
     session.client.retry = NO_RETRY
     return session
@@ -60,7 +67,8 @@ def test_a_node_that_recovers_on_another_chain_is_a_mismatch_not_the_chosen_netw
         flaky.down = False
         await until(lambda: session.check.settled)
         assert session.check.verification is Verification.MISMATCH
-        assert session.check.chain_id == 31 and session.check.net_version == "31"
+        assert session.check.chain_id == 31
+        assert session.check.net_version == "31"
         await session.aclose()
 
     try:
@@ -69,7 +77,8 @@ def test_a_node_that_recovers_on_another_chain_is_a_mismatch_not_the_chosen_netw
         server.close()
     states = [check.verification for check in seen]
     assert Verification.VERIFIED not in states
-    assert states[0] is Verification.CHECKING and states[-1] is Verification.MISMATCH
+    assert states[0] is Verification.CHECKING
+    assert states[-1] is Verification.MISMATCH
     assert max(check.attempt for check in seen) >= 2  # it kept trying
 
 
@@ -99,6 +108,32 @@ def test_a_transport_failure_after_verification_checks_the_chain_again() -> None
         except RpcError as error:
             assert error.kind is ErrorKind.TRANSPORT
         await until(lambda: session.check.verification is Verification.MISMATCH)
+        await session.aclose()
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.close()
+
+
+def test_a_node_whose_chain_id_changes_between_requests_is_caught_at_the_next_check() -> None:
+    """Chain 31 at the first check, 30 at the next (after a dropped request): a mismatch."""
+    alternating = AlternatingChain(serve_testnet, (31, 30))
+    server = ScriptedServer(alternating)
+
+    async def main() -> None:
+        session = Session(TESTNET, Endpoint.parse(f"{server.url}/{API_KEY}"), check_delays=FAST)
+        session.client.retry = NO_RETRY
+        session.verify()
+        await until(lambda: session.check.settled)
+        assert session.check.verified
+        server.script(drop())  # the node goes away for one request
+        try:
+            await session.reader.latest_number()
+        except RpcError as error:
+            assert error.kind is ErrorKind.TRANSPORT
+        await until(lambda: session.check.verification is Verification.MISMATCH)
+        assert session.check.chain_id == 30
         await session.aclose()
 
     try:

@@ -59,7 +59,8 @@ def file_text(**overrides: Any) -> str:
 def test_database_path_is_safe_and_distinct_per_network(tmp_path: Path) -> None:
     assert database_path("testnet", tmp_path) == tmp_path / "testnet.sqlite3"
     odd = database_path("custom:../../My Node", tmp_path)
-    assert odd.parent == tmp_path and odd.name.startswith("custom-my-node-")
+    assert odd.parent == tmp_path
+    assert odd.name.startswith("custom-my-node-")
     assert database_path("custom:my node", tmp_path) != database_path("custom:My Node", tmp_path)
     assert "explorer" in str(database_path("mainnet"))
 
@@ -192,7 +193,8 @@ def test_export_uses_the_network_checksum_and_round_trips() -> None:
     )
     data = json.loads(text)
     assert data["labels"] == [{"address": to_checksum_address(ALICE, 30), "label": "Alice"}]
-    assert data["network"] == "mainnet" and data["chainId"] == 30
+    assert data["network"] == "mainnet"
+    assert data["chainId"] == 30
     back = parse_export(text)
     assert back == ImportData(
         {ALICE: "Alice"},
@@ -306,7 +308,8 @@ def test_importing_ten_thousand_labels_is_quick(tmp_path: Path) -> None:
         started = time.perf_counter()
         report = await store.import_data(parse_export(text), overwrite=False)
         elapsed = time.perf_counter() - started
-        assert report.added == 10_000 and len(await store.labels()) == 10_000
+        assert report.added == 10_000
+        assert len(await store.labels()) == 10_000
         await store.aclose()
         return elapsed
 

@@ -33,13 +33,13 @@ SPARSE = 100  # a log every 100 blocks
 
 
 def logs_between(start: int, end: int, every: int = SPARSE) -> list[dict[str, Any]]:
-    """The scripted logs of a range: one every `every` blocks."""
+    """Return the scripted logs of a range: one every `every` blocks."""
     first = -(-start // every) * every
     return [synthetic_log(block) for block in range(first, end + 1, every)]
 
 
 def rskj_node(request: Recorded) -> Reply:
-    """rskj's rules: `to - from` over 5,000 is -32012, and so are more than 20,000 logs."""
+    """Return rskj's rules: `to - from` over 5,000 is -32012, and so are more than 20,000 logs."""
     if request.rpc_method == "eth_blockNumber":
         return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": hex(99_999)})
     flt = request.params[0]
@@ -52,7 +52,7 @@ def rskj_node(request: Recorded) -> Reply:
 
 @pytest.fixture
 def rskj() -> Iterator[ScriptedServer]:
-    """A scripted node with rskj's log limits and a sparse history of 100,000 blocks."""
+    """Yield a scripted node with rskj's log limits and a sparse history of 100,000 blocks."""
     server = ScriptedServer(rskj_node)
     try:
         yield server
@@ -66,8 +66,10 @@ def refusals(server: ScriptedServer) -> int:
 
 
 def test_a_span_cap_is_learnt_with_one_wasted_request(rskj: ScriptedServer) -> None:
-    """Long sparse ranges grow past 2,000 blocks one probe at a time: the first refusal names
-    the cap, and no request after it passes the cap."""
+    """Long sparse ranges grow past 2,000 blocks one probe at a time.
+
+    The first refusal names the cap, and no request after it passes the cap.
+    """
     query = LogQuery(from_block=0, to_block=99_999)
 
     async def use(client: RpcClient) -> tuple[list[Log], LogScanner]:
@@ -85,11 +87,14 @@ def test_a_span_cap_is_learnt_with_one_wasted_request(rskj: ScriptedServer) -> N
 def test_a_refused_request_is_cut_to_the_cap_and_the_rest_handed_back(
     rskj: ScriptedServer,
 ) -> None:
-    """One request at a time: the refused 8,000 blocks are asked again as 5,000 (not halves),
-    and the plan goes on from there."""
+    """One request at a time: the refused range is cut to the cap, the rest handed back.
+
+    The refused 8,000 blocks are asked again as 5,000 (not halves), and the plan goes on from there.
+    """
     query = LogQuery(from_block=0, to_block=29_999)
     logs, splits = with_client(rskj.url, lambda c: _scan(c, query), retry=NO_RETRY)
-    assert len(logs) == 300 and splits == 1
+    assert len(logs) == 300
+    assert splits == 1
     asked = ranges(rskj)
     refused = next(i for i, (start, end) in enumerate(asked) if end - start > 5000)
     start = asked[refused][0]
@@ -103,8 +108,10 @@ async def _scan(client: RpcClient, query: LogQuery) -> tuple[list[Log], int]:
 
 
 def test_the_limits_are_remembered_per_client(rskj: ScriptedServer) -> None:
-    """A second scan through the same client (one endpoint) wastes nothing; another client
-    starts afresh."""
+    """A second scan through the same client (one endpoint) wastes nothing.
+
+    Another client starts afresh.
+    """
     query = LogQuery(from_block=0, to_block=49_999)
 
     async def use(client: RpcClient) -> tuple[int, int, NodeLimits]:
@@ -141,7 +148,10 @@ def test_a_scanner_told_the_limits_never_probes(rskj: ScriptedServer) -> None:
 
 
 def service_node(request: Recorded) -> Reply:
-    """The service's rule at a small scale: any 200 blocks, or longer with at most 50 logs."""
+    """Return the service's rule at a small scale.
+
+    Any 200 blocks, or longer with at most 50 logs.
+    """
     if request.rpc_method == "eth_blockNumber":
         return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": hex(9_999)})
     flt = request.params[0]
@@ -219,7 +229,7 @@ def test_a_size_limit_without_numbers_splits_and_caps_the_logs() -> None:
     ],
 )
 def test_limit_errors_of_every_node(code: int, message: str) -> None:
-    """rskj's limit words and other nodes' are all limit errors."""
+    """The limit words of rskj and of other nodes are all limit errors."""
     assert is_limit_error(NodeError(code, message))
 
 

@@ -1,5 +1,8 @@
-"""The pool as rskj keeps it (co/rsk/core/bc/TransactionPoolImpl.java): pending and queued
-lists, what each read sees, replacement by price bump, expiry by blocks and by seconds."""
+"""The pool as rskj keeps it (co/rsk/core/bc/TransactionPoolImpl.java).
+
+Pending and queued lists, what each read sees, replacement by price bump, expiry by blocks and by
+seconds.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ def hold(node: DevnetNode) -> tuple[str, int]:
 
 
 def pending_hashes(node: DevnetNode) -> list[str]:
-    """The hashes in the pending block, REMASC left out."""
+    """Return the hashes in the pending block, REMASC left out."""
     block = node.handle("eth_getBlockByNumber", ["pending", False])
     return [str(tx_hash) for tx_hash in block["transactions"][:-1]]
 
@@ -79,8 +82,11 @@ def test_the_pending_block_runs_its_transactions(fresh_node: DevnetNode) -> None
 
 
 def test_pending_transactions_in_blocks_by_profile(fresh_node: DevnetNode) -> None:
-    """The service nulls their block fields (§2.4); rskj gives them the sample block's hash,
-    number and index (TransactionResultDTO.java), though the block itself has no hash."""
+    """The service nulls their block fields (§2.4); an rskj node fills them.
+
+    It gives them the sample block's hash, number and index (TransactionResultDTO.java), though
+    the block itself has no hash.
+    """
     node = fresh_node
     hold(node)
     tx_hash = send(node, sign(node, SENDER))
@@ -100,7 +106,7 @@ def test_pending_transactions_in_blocks_by_profile(fresh_node: DevnetNode) -> No
 
 
 def test_replacement_needs_rskj_price_bump(fresh_node: DevnetNode) -> None:
-    """gasPriceBump = 40: the new price must be higher and at least old × 1.4."""
+    """With gasPriceBump = 40 the new price must be higher and at least old × 1.4."""
     node = fresh_node
     _, nonce = hold(node)
     first = sign(node, SENDER, nonce=nonce, value=5)
