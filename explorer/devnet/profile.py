@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from explorer.devnet.logs import LogLimits, LogRule
+from explorer.devnet.limits import LogLimits, LogRule
 
 #: `web3_clientVersion`, shaped as rskj writes it (Web3Impl): version, OS, Java, release.
 CLIENT_VERSION = "RskJ/9.0.3/Linux/Java21/VETIVER-devnet"
