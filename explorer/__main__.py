@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "logs": "explorer.cli.logs",
     "devnet": "explorer.cli.devnet",
     "report": "explorer.cli.report",
+    "send": "explorer.cli.send",
 }
 
 

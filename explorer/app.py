@@ -22,12 +22,15 @@ from explorer import settings as keys
 from explorer.devnet.process import DevnetProcess, DevnetStartError, devnet_command
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
+from explorer.services.elsewhere import OtherNetworks
+from explorer.services.firstseen import SeenStore
 from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.labels import LabelsViewModel
+from explorer.viewmodels.missing import TxSupport
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
@@ -49,6 +52,9 @@ class Application:
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
         self.shell.pages.token_store = settings
+        self.shell.pages.support = TxSupport(
+            SeenStore(), OtherNetworks(self._other_networks, self.http), self.networks.set_current
+        )
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
@@ -63,6 +69,16 @@ class Application:
         self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
         self._starting: asyncio.Future[None] | None = None
         self._restore()
+
+    def _other_networks(self) -> list[tuple[Network, Endpoint]]:
+        """Return the configured networks other than the current one, with their endpoints."""
+        session = self.shell.session
+        current = session.network.id if session is not None else self.networks.current_id
+        return [
+            (network, endpoint)
+            for network in self.networks.networks
+            if network.id != current and (endpoint := self.networks.endpoint_for(network))
+        ]
 
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""
@@ -193,6 +209,10 @@ class Application:
         self.save()
         self._count_usage()
         await self.labels.aclose()
+        support = self.shell.pages.support
+        for closing in (support.elsewhere, support.store):
+            if closing is not None:
+                await closing.aclose()
         session = self.shell.session
         if session is not None:
             await session.aclose()

@@ -1,4 +1,9 @@
-"""`explorer report QUERY`: the page the window would show for QUERY, as text or JSON."""
+"""`explorer report QUERY`: the page the window would show for QUERY, as text or JSON.
+
+A transaction's report carries the support desk's diagnosis: why it is pending, or what
+became of one the node does not return (with `--also URL`, the other networks asked too); a
+block's report lists every transaction, with statuses where the receipts were read.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 from collections.abc import Sequence
 
 from explorer.chain import query as q
@@ -17,15 +23,27 @@ from explorer.cli.common import (
     KEY_VARIABLE,
     KeySafeParser,
     add_node_choice,
+    api_key,
     chosen_node,
     secrets_in,
 )
 from explorer.devnet.process import DevnetStartError
+from explorer.rpc.client import RpcClient
+from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
-from explorer.services.networks import custom_network
+from explorer.services.elsewhere import OtherNetworks
+from explorer.services.firstseen import SeenStore
+from explorer.services.networks import Network, chain_name, custom_network
+from explorer.services.routes import Page, Route
 from explorer.services.search import resolve
 from explorer.services.session import Session
-from explorer.viewmodels.loaders import load_document
+from explorer.viewmodels.block_listing import listing_text, read_receipts, transaction_rows
+from explorer.viewmodels.document import Document
+from explorer.viewmodels.loaders import load_block, load_document, load_tx
+from explorer.viewmodels.missing import Missing, TxSupport
+from explorer.viewmodels.tx_document import tx_document
+
+RECEIPT_LIMITS = {"auto": 200, "all": None, "none": 0}
 
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -33,15 +51,29 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = KeySafeParser(
         prog="explorer report",
         description="Print what the explorer's page for QUERY shows (block, transaction, address).",
-        epilog=f"Exit codes: {EXIT_OK} shown, {EXIT_NOT_FOUND} not found, {EXIT_INPUT} invalid "
-        f"input, {EXIT_REMOTE} node or network error. The API key comes from --key or "
-        f"${KEY_VARIABLE} and is never printed.",
+        epilog=f"Exit codes: {EXIT_OK} shown, {EXIT_NOT_FOUND} not found (what that can mean is "
+        f"printed), {EXIT_INPUT} invalid input, {EXIT_REMOTE} node or network error. The API key "
+        f"comes from --key or ${KEY_VARIABLE} and is never printed.",
         secrets=secrets_in(list(argv)),
     )
     parser.add_argument("query", help="block number or tag, hash, address or name.rsk")
     add_node_choice(parser)
     parser.add_argument("--chain-id", type=int, help="chain id the --endpoint must serve")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another network's endpoint to look a transaction up on when it is not found "
+        "(repeatable; all are asked at once)",
+    )
+    parser.add_argument(
+        "--receipts",
+        choices=tuple(RECEIPT_LIMITS),
+        default="auto",
+        help="a block's transaction statuses: read for blocks of up to 200 (auto), all, none",
+    )
     return parser.parse_args(list(argv))
 
 
@@ -51,13 +83,19 @@ async def report(options: argparse.Namespace, out: list[str]) -> int:
         if network is None:
             network = custom_network(endpoint.host, options.chain_id or 0)
         session = Session(network, endpoint)
+        support = TxSupport(SeenStore())
         try:
-            return await _report(session, options, out)
+            return await _report(session, options, out, support)
         finally:
             await session.aclose()
+            for closing in (support.elsewhere, support.store):
+                if closing is not None:
+                    await closing.aclose()
 
 
-async def _report(session: Session, options: argparse.Namespace, out: list[str]) -> int:
+async def _report(
+    session: Session, options: argparse.Namespace, out: list[str], support: TxSupport
+) -> int:
     """Probe the node, then resolve and render the query."""
     probe = await session.client.probe(session.network.chain_id)  # once: the CLI fails fast
     network = session.network
@@ -74,17 +112,86 @@ async def _report(session: Session, options: argparse.Namespace, out: list[str])
     if resolution.route is None:
         out.append(f"not found: {resolution.message}")
         return EXIT_NOT_FOUND
-    document = await load_document(session.reader, network, resolution.route)
-    if document is None:
-        out.append(f"not found: {resolution.route} on {network.name}")
-        return EXIT_NOT_FOUND
     if resolution.warning:
         out.append(f"note: {resolution.warning}")
+    route = resolution.route
+    if route.page is Page.TX:
+        return await _transaction(session, route, options, out, support)
+    if route.page is Page.BLOCK:
+        return await _block(session, route, options, out)
+    document = await load_document(session.reader, network, route)
+    if document is None:
+        out.append(f"not found: {route} on {network.name}")
+        return EXIT_NOT_FOUND
+    _render(document, options, out)
+    return EXIT_OK
+
+
+async def _transaction(
+    session: Session, route: Route, options: argparse.Namespace, out: list[str], support: TxSupport
+) -> int:
+    """Render a transaction with its diagnosis, or what its absence can mean."""
+    network, now = session.network, time.time()
+    if options.also:
+        others = await _also(options)
+        support.elsewhere = OtherNetworks(lambda: others)
+    facts = await load_tx(session.reader, network, route.target, support, session.endpoint)
+    if isinstance(facts, Missing):
+        out.append(f"not found: {route} on {network.name}")
+        _render(facts.document(network, now), options, out)
+        return EXIT_NOT_FOUND
+    document = tx_document(facts, chain_id=network.chain_id, currency=network.currency, now=now)
+    _render(document, options, out)
+    return EXIT_OK
+
+
+async def _also(options: argparse.Namespace) -> list[tuple[Network, Endpoint]]:
+    """Return the --also endpoints with the chain each one says it serves (one request each)."""
+    endpoints = [
+        Endpoint.parse(url, api_key(options), allow_insecure_http=options.insecure_http)
+        for url in options.also
+    ]
+
+    async def chain_of(endpoint: Endpoint) -> tuple[Network, Endpoint]:
+        client = RpcClient(endpoint)
+        try:
+            chain_id = await client.chain_id()
+        finally:
+            await client.aclose()
+        return custom_network(f"{chain_name(chain_id)} at {endpoint.host}", chain_id), endpoint
+
+    return list(await asyncio.gather(*(chain_of(endpoint) for endpoint in endpoints)))
+
+
+async def _block(
+    session: Session, route: Route, options: argparse.Namespace, out: list[str]
+) -> int:
+    """Render a block and every one of its transactions."""
+    network = session.network
+    loaded = await load_block(session.reader, network, route.target)
+    if loaded is None:
+        out.append(f"not found: {route} on {network.name}")
+        return EXIT_NOT_FOUND
+    document, block = loaded
+    limit = RECEIPT_LIMITS[options.receipts]
+    receipts = await read_receipts(session.reader, block, limit) if limit != 0 else {}
+    rows = transaction_rows(block, receipts, network)
+    if options.format == "json":
+        out.append(json.dumps({**document.to_json(), "transactions": rows}, indent=2))
+    else:
+        out.append(document.to_text().rstrip("\n") + listing_text(rows, bool(receipts)))
+    return EXIT_OK
+
+
+def _render(document: Document, options: argparse.Namespace, out: list[str]) -> None:
+    """Render a document as text or JSON into out."""
     if options.format == "json":
         out.append(json.dumps(document.to_json(), indent=2))
     else:
         out.append(document.to_text().rstrip("\n"))
-    return EXIT_OK
+
+
+MESSAGES = ("not found:", "invalid input:", "note:")  # on stderr; pages go to stdout
 
 
 def main(argv: Sequence[str]) -> int:
@@ -99,7 +206,6 @@ def main(argv: Sequence[str]) -> int:
     except (DevnetStartError, TimeoutError) as error:
         print(f"error (devnet): {error}", file=sys.stderr)
         return EXIT_REMOTE
-    stream = sys.stdout if code == EXIT_OK else sys.stderr
     for line in lines:
-        print(line, file=stream if not line.startswith("note:") else sys.stderr)
+        print(line, file=sys.stderr if line.startswith(MESSAGES) else sys.stdout)
     return code

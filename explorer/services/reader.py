@@ -209,6 +209,20 @@ class ChainReader:
                 self._note_read(("tx", tx_hash), tx)
         return tx
 
+    async def transaction_at(self, block: BlockSelector | str, index: int) -> Transaction | None:
+        """Return transaction `index` of a block by number, tag or hash (the by-index methods).
+
+        A mined one is kept like a transaction read by hash, so its page does not ask again.
+        """
+        if by_hash(block):
+            tx = await self.client.get_transaction_by_block_hash_and_index(str(block), index)
+        else:
+            tx = await self.client.get_transaction_by_block_number_and_index(block, index)
+        if tx is not None and not tx.is_pending:
+            self._remember_tx(tx)
+            self._note_read(("tx", tx.hash), tx)
+        return tx
+
     async def receipt(self, tx_hash: str) -> Receipt | None:
         """Return a receipt by transaction hash (cached once settled)."""
         key = ("receipt", tx_hash)

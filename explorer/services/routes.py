@@ -14,6 +14,7 @@ class Page(enum.Enum):
     TX = "tx"
     ADDRESS = "address"
     LOGS = "logs"
+    BROADCAST = "broadcast"
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,10 @@ class Route:
         return cls(page, target)
 
 
-TARGETLESS = frozenset({Page.HOME, Page.LOGS})
+TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.BROADCAST})
 HOME = Route(Page.HOME)
 LOGS = Route(Page.LOGS)
+BROADCAST = Route(Page.BROADCAST)
 
 
 def block_route(number_or_hash: int | str) -> Route:
@@ -53,6 +55,19 @@ def block_route(number_or_hash: int | str) -> Route:
 def tx_route(tx_hash: str) -> Route:
     """Return the route of a transaction."""
     return Route(Page.TX, tx_hash)
+
+
+def tx_at_route(block: int | str, index: int) -> Route:
+    """Return the route of transaction `index` of a block (by number, tag or hash): `tx/B/N`."""
+    return Route(Page.TX, f"{block}/{index}")
+
+
+def tx_position(route: Route) -> tuple[int | str, int] | None:
+    """Return (block, index) of a `tx/B/N` route, or None for a route by hash."""
+    block, slash, index = route.target.partition("/")
+    if route.page is not Page.TX or not slash or not index.isdigit():
+        return None
+    return (int(block) if block.isdigit() else block), int(index)
 
 
 def address_route(address: str) -> Route:

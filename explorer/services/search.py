@@ -60,4 +60,5 @@ async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
         return Resolution(tx_route(value))
     if block is not None:
         return Resolution(block_route(value))
-    return Resolution(None, f"No transaction or block with hash {value} on this network.")
+    # Neither: the transaction page says what "not found" can mean and looks elsewhere.
+    return Resolution(tx_route(value))

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 
 from explorer.chain.records import Block
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.diagnosis import (
+    Candidate,
+    PendingDiagnosis,
+    diagnose_pending,
+    wait_since,
+)
+from explorer.services.firstseen import SeenStore, SeenTx
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
-from explorer.services.routes import Page, Route
+from explorer.services.routes import Page, Route, tx_position
 from explorer.viewmodels.address_document import address_document, load_address_facts
 from explorer.viewmodels.block_document import block_document
 from explorer.viewmodels.document import Document
+from explorer.viewmodels.missing import Missing, TxSupport, missing_stages
 from explorer.viewmodels.tx_document import TxFacts, tx_document
 
 
@@ -38,24 +49,64 @@ async def load_block(
     return document, block
 
 
-async def load_tx(reader: ChainReader, network: Network, tx_hash: str) -> TxFacts | None:
-    """Load a transaction with its receipt, block time and revert reason; None when not found."""
-    stages = [facts async for facts in load_tx_stages(reader, network, tx_hash)]
-    return stages[-1]
+@dataclass
+class TxMemory:
+    """What a transaction page read last time, reused while the head stays where it was."""
+
+    pending: PendingDiagnosis | None = None
+    missing: Missing | None = None
+
+
+async def load_tx(
+    reader: ChainReader,
+    network: Network,
+    target: str,
+    support: TxSupport | None = None,
+    endpoint: Endpoint | None = None,
+) -> TxFacts | Missing:
+    """Load a transaction (by hash or `B/N`) completely; Missing when the node lacks it."""
+    stages = load_tx_stages(reader, network, target, support, endpoint)
+    return [stage async for stage in stages][-1]
 
 
 async def load_tx_stages(
-    reader: ChainReader, network: Network, tx_hash: str
-) -> AsyncIterator[TxFacts | None]:
-    """Yield a transaction's facts as they arrive (see ChainReader.tx_stages), complete last."""
+    reader: ChainReader,
+    network: Network,
+    target: str,
+    support: TxSupport | None = None,
+    endpoint: Endpoint | None = None,
+    memory: TxMemory | None = None,
+) -> AsyncIterator[TxFacts | Missing]:
+    """Yield what is known of a transaction as it arrives (see ChainReader.tx_stages).
+
+    The target is a hash, or `B/N` for transaction N of block B (read with the by-index
+    methods). A pending transaction is noted locally and diagnosed; a missing one is
+    explained (viewmodels/missing.py). The complete stage comes last.
+    """
+    support = support or TxSupport()
+    memory = memory if memory is not None else TxMemory()
+    tx_hash, asked_for = target, ""
+    if (position := tx_position(Route(Page.TX, target))) is not None:
+        block, index = position
+        shown = f"{block:,}" if isinstance(block, int) else block
+        asked_for = f"transaction {index} of block {shown}"
+        tx = await reader.transaction_at(block, index)
+        if tx is None:
+            yield Missing(target, complete=True, asked_for=asked_for)
+            return
+        tx_hash = tx.hash
     async for bundle in reader.tx_stages(tx_hash):
         if bundle is None:
-            yield None
+            async for missing in missing_stages(
+                reader, network, tx_hash, support, endpoint, memory.missing
+            ):
+                memory.missing = missing if missing.complete else memory.missing
+                yield replace(missing, asked_for=asked_for)
             return
         head = reader.head
         if head is None and not bundle.tx.is_pending:
             head = await reader.head_number()
-        yield TxFacts(
+        facts = TxFacts(
             bundle.tx,
             bundle.receipt,
             bundle.block_timestamp,
@@ -63,6 +114,65 @@ async def load_tx_stages(
             bundle.revert_reason,
             bundle.complete,
         )
+        if bundle.tx.is_pending:
+            async for pending in _pending_stages(reader, network, facts, support.store, memory):
+                yield pending
+            return
+        if bundle.complete and bundle.tx.block_hash is not None:
+            mined_in = await reader.block(bundle.tx.block_hash)  # read for its time: cached
+            size = len(mined_in.transaction_hashes) if mined_in else None
+            facts = replace(facts, block_size=size)
+        yield facts
+
+
+async def _pending_stages(
+    reader: ChainReader,
+    network: Network,
+    facts: TxFacts,
+    store: SeenStore | None,
+    memory: TxMemory,
+) -> AsyncIterator[TxFacts]:
+    """Yield a pending transaction, then why it waits (read again only when the head moved)."""
+    now = time.time()
+    candidate = Candidate.of_tx(facts.tx)
+    seen_at = reader.head
+    noting = (
+        store.note(
+            SeenTx(
+                network.chain_id,
+                facts.tx.hash,
+                candidate.sender,
+                candidate.nonce,
+                candidate.gas_price,
+                candidate.gas,
+                candidate.value,
+                now,
+                seen_at,
+                now,
+                seen_at,
+            )
+        )
+        if store is not None
+        else None
+    )
+    previous = memory.pending
+    if previous is not None and previous.candidate == candidate and previous.state.head == seen_at:
+        seen = await noting if noting is not None else None
+        wait = wait_since(seen, previous.state.head, now)
+        yield replace(facts, diagnosis=replace(previous, wait=wait))
+        return
+    yield replace(facts, complete=False, diagnosis=previous)
+    seen, diagnosis = await asyncio.gather(
+        noting if noting is not None else _nothing(), diagnose_pending(reader, candidate, None, now)
+    )
+    diagnosis = replace(diagnosis, wait=wait_since(seen, diagnosis.state.head, now))
+    memory.pending = diagnosis
+    yield replace(facts, diagnosis=diagnosis)
+
+
+async def _nothing() -> None:
+    """Return None (an awaitable for a store that is not there)."""
+    return None
 
 
 async def load_document(reader: ChainReader, network: Network, route: Route) -> Document | None:
@@ -72,7 +182,7 @@ async def load_document(reader: ChainReader, network: Network, route: Route) -> 
         return None if loaded is None else loaded[0]
     if route.page is Page.TX:
         facts = await load_tx(reader, network, route.target)
-        if facts is None:
+        if isinstance(facts, Missing):
             return None
         return tx_document(
             facts, chain_id=network.chain_id, currency=network.currency, now=time.time()

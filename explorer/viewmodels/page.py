@@ -16,6 +16,7 @@ from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.document import Document
 from explorer.viewmodels.loaders import load_block, load_document, load_tx_stages
+from explorer.viewmodels.missing import Missing
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.tx_document import tx_document
 from explorer.viewmodels.tx_table import BlockTransactionsModel
@@ -292,7 +293,7 @@ class PageViewModel(QObject):
         network = self.session.network
         stages = load_tx_stages(self.session.reader, network, self.route.target)
         async for facts in stages:
-            if facts is None:
+            if isinstance(facts, Missing):
                 yield None, False
                 return
             document = tx_document(

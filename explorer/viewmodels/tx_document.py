@@ -7,7 +7,11 @@ from dataclasses import dataclass
 from explorer.chain.abi import decode_call, decode_log
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
+from explorer.rpc.nodefailures import NodeFailure
+from explorer.services.diagnosis import PendingDiagnosis
+from explorer.services.routes import tx_at_route
 from explorer.viewmodels import format as fmt
+from explorer.viewmodels.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
 
 
@@ -21,15 +25,21 @@ class TxFacts:
     head: int | None
     revert_reason: str | None = None
     complete: bool = True  # False while the block time and revert reason are still being read
+    diagnosis: PendingDiagnosis | None = None  # why a pending one waits, once read
+    block_size: int | None = None  # transactions in its block, for previous / next
 
 
-def status_field(facts: TxFacts) -> Field:
-    """Return the one-line status: pending, success or failed (with why), unmistakable."""
+def status_field(facts: TxFacts, currency: str = "RBTC") -> Field:
+    """Return the one-line status: pending (and why), success or failed (and why)."""
     tx, receipt = facts.tx, facts.receipt
     if tx.is_pending:
-        return fmt.text_field(
-            "Status", "PENDING — in the node's pool, not in a block yet", Tone.WAITING
-        )
+        diagnosis = facts.diagnosis
+        if diagnosis is None:
+            return fmt.text_field(
+                "Status", "PENDING — in the node's pool, not in a block yet", Tone.WAITING
+            )
+        tone = Tone.BAD if diagnosis.main in BLOCKING else Tone.WAITING
+        return fmt.text_field("Status", "PENDING — " + pending_sentence(diagnosis, currency), tone)
     confirmations = ""
     if facts.head is not None and tx.block_number is not None:
         confirmations = f" · {max(facts.head - tx.block_number + 1, 0):,} confirmations"
@@ -43,23 +53,36 @@ def status_field(facts: TxFacts) -> Field:
         )
     if receipt.succeeded:
         return fmt.text_field("Status", "SUCCESS" + confirmations, Tone.GOOD)
-    why = f": reverted with “{facts.revert_reason}”" if facts.revert_reason else ""
+    return fmt.text_field("Status", "FAILED" + failure_text(facts) + confirmations, Tone.BAD)
+
+
+def failure_text(facts: TxFacts) -> str:
+    """Return why a mined transaction failed: out of gas, out of funds, or its revert reason."""
+    receipt, reason = facts.receipt, facts.revert_reason
+    if receipt is not None and receipt.gas_used >= facts.tx.gas:
+        return f": ran out of gas (used all {facts.tx.gas:,} gas of its limit)"
     if not facts.complete:
-        why = " (replaying it to learn why…)"
-    return fmt.text_field("Status", "FAILED" + why + confirmations, Tone.BAD)
+        return " (replaying it to learn why…)"
+    if reason and reason.startswith(NodeFailure.INSUFFICIENT_FUNDS.human):
+        return ": out of funds — the sender could not pay value + gas × gas price then"
+    return f": reverted with “{reason}”" if reason else ""
 
 
 def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> Document:
     """Build the transaction page from a transaction, its receipt and context."""
     tx = facts.tx
-    sections = [_overview(facts, chain_id, currency, now), _input(tx), _signature(tx)]
+    sections = [_overview(facts, chain_id, currency, now)]
+    if tx.is_pending:
+        sections.append(pending_section(facts.diagnosis, currency, now))
+    sections += [_input(tx), _signature(tx)]
     if facts.receipt is not None:
         sections.append(_receipt(facts.receipt, chain_id, currency))
         sections.append(_logs(facts.receipt.logs, chain_id))
     raw = {"transaction": dict(tx.raw)}
     if facts.receipt is not None:
         raw["receipt"] = dict(facts.receipt.raw)
-    return Document(f"Transaction {tx.hash}", status_field(facts), tuple(sections), raw, chain_id)
+    headline = status_field(facts, currency)
+    return Document(f"Transaction {tx.hash}", headline, tuple(sections), raw, chain_id)
 
 
 def _kind_label(tx: Transaction) -> str | None:
@@ -78,7 +101,7 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
     tx, receipt = facts.tx, facts.receipt
     fields = [
         fmt.hash_field("Transaction hash", tx.hash, Kind.TX_HASH),
-        status_field(facts),
+        status_field(facts, currency),
         fmt.block_field("Block", tx.block_number),
     ]
     if facts.block_timestamp is not None:
@@ -91,6 +114,8 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
         fields.append(fmt.address_field("Contract created", created, chain_id, empty="(pending)"))
     else:
         fields.append(fmt.address_field("To", tx.to, chain_id, _kind_label(tx)))
+    if tx.is_contract_creation and receipt is not None and receipt.contract_address is None:
+        fields[-1] = fmt.text_field("Contract created", "none (the creation failed)", Tone.MUTED)
     if (label := _kind_label(tx)) is not None:
         fields.append(fmt.text_field("Kind", label))
     fields.append(fmt.amount_field("Value", tx.value, currency))
@@ -104,9 +129,38 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
     fields += [
         fmt.quantity_field("Nonce", tx.nonce),
         fmt.quantity_field("Position in block", tx.transaction_index),
+        *neighbour_fields(facts),
         fmt.text_field("Type", "legacy (0)" if not tx.type else str(tx.type)),
     ]
     return Section("Overview", tuple(fields))
+
+
+def neighbour_fields(facts: TxFacts) -> list[Field]:
+    """Return links to the transactions before and after it in its block (mined only)."""
+    tx = facts.tx
+    index, block = tx.transaction_index, tx.block_hash or tx.block_number
+    if tx.is_pending or index is None or block is None:
+        return []
+    size = facts.block_size
+    number = f"{tx.block_number:,}" if tx.block_number is not None else "its block"
+
+    def link(label: str, other: int, arrow: str) -> Field:
+        text = f"transaction {other} of block {number}"
+        text = f"← {text}" if arrow == "←" else f"{text} →"
+        return Field(label, text, Kind.TEXT, other, link=tx_at_route(block, other))
+
+    previous = (
+        link("Previous in block", index - 1, "←")
+        if index > 0
+        else fmt.text_field("Previous in block", "none: it is the first", Tone.MUTED)
+    )
+    if size is None:
+        following = fmt.text_field("Next in block", "reading the block…", Tone.MUTED)
+    elif index + 1 < size:
+        following = link("Next in block", index + 1, "→")
+    else:
+        following = fmt.text_field("Next in block", "none: it is the last", Tone.MUTED)
+    return [previous, following]
 
 
 def _input(tx: Transaction) -> Section:

@@ -39,6 +39,22 @@ class Column(enum.IntEnum):
 HEADERS = ("Hash", "From", "To", "Value", "Fee", "Status", "Method")
 
 
+def address_text(address: str | None, chain_id: int) -> str:
+    """Return a table's address: the chain's checksum, RSK's system labels, or a creation."""
+    if address is None:
+        return "(contract creation)"
+    if address == REMASC:
+        return "REMASC"
+    if address == BRIDGE:
+        return "Bridge"
+    return to_checksum_address(address, chain_id)
+
+
+def status_text(receipt: Receipt) -> str:
+    """Return a table's status of a mined transaction."""
+    return {True: "Success", False: "Failed", None: "Mined"}[receipt.succeeded]
+
+
 def method_text(tx: Transaction) -> str:
     """Return the method column: decoded name, selector, transfer or creation."""
     if tx.to == REMASC:
@@ -110,13 +126,7 @@ class BlockTransactionsModel(BatchedTableModel):
 
     def _address(self, address: str | None) -> str:
         """Return an address in the network's checksum, with RSK's system labels."""
-        if address is None:
-            return "(contract creation)"
-        if address == REMASC:
-            return "REMASC"
-        if address == BRIDGE:
-            return "Bridge"
-        return to_checksum_address(address, self._network.chain_id)
+        return address_text(address, self._network.chain_id)
 
     def _text(self, tx: Transaction, column: Column) -> str:
         """Return the display text of one cell."""
@@ -135,7 +145,7 @@ class BlockTransactionsModel(BatchedTableModel):
             return "…"
         if column is Column.FEE:
             return format_rbtc(receipt.fee(tx.gas_price), self._network.currency)
-        return {True: "Success", False: "Failed", None: "Mined"}[receipt.succeeded]
+        return status_text(receipt)
 
     def _tooltip(self, tx: Transaction, column: Column) -> str | None:
         """Return a cell's tooltip (exact wei for amounts, full hashes)."""

@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.services.routes import LOGS, Page, Route
+from explorer.services.routes import BROADCAST, LOGS, Page, Route
 from explorer.viewmodels.address import AddressPageViewModel
+from explorer.viewmodels.broadcast import BroadcastViewModel
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
@@ -30,16 +31,19 @@ from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
+from explorer.viewmodels.tx_page import TxPageViewModel
 from explorer.views.address import AddressView
+from explorer.views.broadcast_view import BroadcastView
 from explorer.views.home_view import HomeView
 from explorer.views.icons import PAGE_ICONS, palette_icons
 from explorer.views.logs_view import LogsView
 from explorer.views.network_combo import network_combo
 from explorer.views.page_view import PageView
 from explorer.views.theme import plain_label, tone_palette
+from explorer.views.tx_page_view import TxPageView
 
 TITLE = "Rootstock Explorer"
-PAGE_VIEWS = (PageView, LogsView, HomeView)
+PAGE_VIEWS = (PageView, LogsView, HomeView, BroadcastView)
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
 HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
     Qt.MouseButton.BackButton: Navigator.back,
@@ -88,10 +92,15 @@ class MainWindow(QMainWindow):
         self.forward_action.setToolTip("Forward (Alt+Right)")
         self.logs_action = toolbar.addAction("Logs", lambda: self.navigator.open_tab(LOGS))
         self.logs_action.setToolTip("Logs explorer: eth_getLogs over any range (new tab)")
+        self.broadcast_action = toolbar.addAction(
+            "Broadcast", lambda: self.navigator.open_tab(BROADCAST)
+        )
+        self.broadcast_action.setToolTip("Broadcast a signed transaction and follow it (new tab)")
         for action, icon in (
             (self.back_action, "back"),
             (self.forward_action, "forward"),
             (self.logs_action, "logs"),
+            (self.broadcast_action, "broadcast"),
         ):
             self.icons.set_icon(action, icon)
         self.search_bar = QLineEdit()
@@ -237,8 +246,8 @@ class MainWindow(QMainWindow):
         """Return a short tab title for a route."""
         if route.page is Page.HOME:
             return "Home"
-        if route.page is Page.LOGS:
-            return "Logs"
+        if route.page in (Page.LOGS, Page.BROADCAST):
+            return str(route.page.value).capitalize()
         target = route.target
         short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
         return f"{route.page.value.capitalize()} {short}"
@@ -304,12 +313,16 @@ class MainWindow(QMainWindow):
         return super().eventFilter(watched, event)
 
 
-def page_view(model: PageModel) -> PageView | LogsView | HomeView:
+def page_view(model: PageModel) -> PageView | LogsView | HomeView | BroadcastView:
     """Return the view that binds a page's view model."""
     if isinstance(model, HomeViewModel):
         return HomeView(model)
     if isinstance(model, LogsViewModel):
         return LogsView(model)
+    if isinstance(model, BroadcastViewModel):
+        return BroadcastView(model)
+    if isinstance(model, TxPageViewModel):
+        return TxPageView(model)
     if isinstance(model, AddressPageViewModel):
         return AddressView(model)
     return PageView(model)

@@ -1,0 +1,177 @@
+"""Transactions this app saw pending or sent: when first and last, with sender and nonce.
+
+A node forgets a transaction it dropped; this file remembers it, so a hash that is now
+unknown can still be explained (dropped, replaced, queued behind a missing nonce). One small
+SQLite file in the user data directory, every call on one worker thread (never the GUI
+thread); old rows are pruned when it opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import platformdirs
+
+T = TypeVar("T")
+KEEP_SECONDS = 30 * 24 * 3600  # a month: longer than any pool keeps a transaction
+FILE_NAME = "seen-transactions.sqlite3"
+_COLUMNS = (
+    "chain_id",
+    "hash",
+    "sender",
+    "nonce",
+    "gas_price",
+    "gas",
+    "value",
+    "first_seen",
+    "first_block",
+    "last_seen",
+    "last_block",
+    "sent_here",
+)
+_CREATE = """
+CREATE TABLE IF NOT EXISTS seen (
+    chain_id INTEGER NOT NULL,
+    hash TEXT NOT NULL CHECK (length(hash) = 66),
+    sender TEXT NOT NULL CHECK (length(sender) = 42),
+    nonce INTEGER NOT NULL,
+    gas_price TEXT NOT NULL,
+    gas INTEGER NOT NULL,
+    value TEXT NOT NULL,
+    first_seen REAL NOT NULL,
+    first_block INTEGER,
+    last_seen REAL NOT NULL,
+    last_block INTEGER,
+    sent_here INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, hash)
+)
+"""
+# A second sighting keeps the first time and block and moves the last ones on.
+_UPSERT = f"""
+INSERT INTO seen ({", ".join(_COLUMNS)}) VALUES ({", ".join("?" * len(_COLUMNS))})
+ON CONFLICT (chain_id, hash) DO UPDATE SET
+    first_seen = min(first_seen, excluded.first_seen),
+    first_block = coalesce(min(first_block, excluded.first_block), first_block,
+                           excluded.first_block),
+    last_seen = max(last_seen, excluded.last_seen),
+    last_block = coalesce(max(last_block, excluded.last_block), last_block, excluded.last_block),
+    sent_here = max(sent_here, excluded.sent_here)
+"""
+
+
+class SeenStoreError(Exception):
+    """The file cannot be opened or written (the message names the file)."""
+
+
+@dataclass(frozen=True)
+class SeenTx:
+    """A transaction this app saw pending (or sent), keyed by chain id and hash.
+
+    Amounts are ints; blocks are the head when it was seen (None when unknown).
+    """
+
+    chain_id: int
+    hash: str
+    sender: str
+    nonce: int
+    gas_price: int
+    gas: int
+    value: int
+    first_seen: float
+    first_block: int | None
+    last_seen: float
+    last_block: int | None
+    sent_here: bool = False  # broadcast from this app (or `explorer send`)
+
+    def row(self) -> tuple[Any, ...]:
+        """Return the values in column order (big amounts as decimal text)."""
+        values = dataclasses.astuple(self)
+        return tuple(
+            str(v) if name in ("gas_price", "value") else v
+            for name, v in zip(_COLUMNS, values, strict=True)
+        )
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> SeenTx:
+        """Return a record from a row in column order."""
+        values = dict(zip(_COLUMNS, row, strict=True))
+        values["gas_price"], values["value"] = int(values["gas_price"]), int(values["value"])
+        values["sent_here"] = bool(values["sent_here"])
+        return cls(**values)
+
+
+def default_path() -> Path:
+    """Return the file in the user data directory."""
+    return Path(platformdirs.user_data_dir("explorer")) / "support" / FILE_NAME
+
+
+class SeenStore:
+    """Transactions seen pending or sent, in one SQLite file; every call on one worker thread."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seen-db")
+        self._db: sqlite3.Connection | None = None
+
+    async def _on_worker(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a blocking call on the store's thread (opening the file first) and await it."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._opened, function, *args)
+
+    def _opened(self, function: Callable[..., T], *args: Any) -> T:
+        """Open the file on first use, then run function (worker thread)."""
+        try:
+            if self._db is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(_CREATE)
+                db.execute("DELETE FROM seen WHERE last_seen < ?", (time.time() - KEEP_SECONDS,))
+                self._db = db
+            return function(self._db, *args)
+        except (OSError, sqlite3.Error) as error:
+            raise SeenStoreError(f"The file {self.path} cannot be used: {error}") from None
+
+    async def note(self, seen: SeenTx) -> SeenTx:
+        """Record a sighting and return the record as kept (first sighting's time and block)."""
+        return await self._on_worker(_note, seen)
+
+    async def find(self, chain_id: int, tx_hash: str) -> SeenTx | None:
+        """Return what this app saw of a transaction on a chain, or None."""
+        return await self._on_worker(_find, chain_id, tx_hash.lower())
+
+    async def aclose(self) -> None:
+        """Close the file and stop the worker thread."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._close)
+        self._executor.shutdown(wait=False)
+
+    def _close(self) -> None:
+        """Close the connection (worker thread)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+def _find(db: sqlite3.Connection, chain_id: int, tx_hash: str) -> SeenTx | None:
+    """Read one record (worker thread)."""
+    row = db.execute(
+        f"SELECT {', '.join(_COLUMNS)} FROM seen WHERE chain_id = ? AND hash = ?",
+        (chain_id, tx_hash),
+    ).fetchone()
+    return None if row is None else SeenTx.from_row(row)
+
+
+def _note(db: sqlite3.Connection, seen: SeenTx) -> SeenTx:
+    """Upsert one record and read it back (worker thread)."""
+    db.execute(_UPSERT, seen.row())
+    kept = _find(db, seen.chain_id, seen.hash)
+    return kept or seen

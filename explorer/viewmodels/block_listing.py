@@ -1,0 +1,66 @@
+"""Every transaction of a block as rows, as the block page's Transactions tab shows them.
+
+For `explorer report BLOCK`: hash, from, to, value, method, and the status where its receipt
+was read (each receipt is one request, so a big block's are read only when asked for).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from explorer.chain.records import Block, Receipt
+from explorer.chain.units import format_rbtc
+from explorer.services.networks import Network
+from explorer.services.reader import ChainReader
+from explorer.viewmodels.tx_table import address_text, method_text, status_text
+
+AUTO_RECEIPTS = 200  # a block with more transactions gets no statuses unless asked
+
+
+async def read_receipts(
+    reader: ChainReader, block: Block, limit: int | None = AUTO_RECEIPTS
+) -> dict[str, Receipt | None]:
+    """Read the receipts of a block's transactions at once, when it has at most limit of them."""
+    hashes = block.transaction_hashes
+    if limit is not None and len(hashes) > limit:
+        return {}
+    receipts = await asyncio.gather(*(reader.receipt(tx_hash) for tx_hash in hashes))
+    return dict(zip(hashes, receipts, strict=True))
+
+
+def transaction_rows(
+    block: Block, receipts: dict[str, Receipt | None], network: Network
+) -> list[dict[str, Any]]:
+    """Return one row per transaction: index, hash, from, to, value (wei and text), status."""
+    rows = []
+    for index, tx in enumerate(block.transactions or ()):
+        receipt = receipts.get(tx.hash)
+        rows.append(
+            {
+                "index": index,
+                "hash": tx.hash,
+                "from": tx.sender,
+                "to": tx.to,
+                "from_text": address_text(tx.sender, network.chain_id),
+                "to_text": address_text(tx.to, network.chain_id),
+                "value": str(tx.value),
+                "value_text": format_rbtc(tx.value, network.currency),
+                "method": method_text(tx),
+                "status": status_text(receipt) if receipt is not None else None,
+            }
+        )
+    return rows
+
+
+def listing_text(rows: list[dict[str, Any]], statuses_read: bool) -> str:
+    """Return the rows as aligned text lines under a `== Transactions (N)` heading."""
+    lines = ["", "", f"== Transactions ({len(rows):,})"]
+    if not statuses_read and rows:
+        lines.append("Statuses not read (one request per receipt): --receipts all reads them.")
+    for row in rows:
+        lines.append(
+            f"{row['index']:>5}  {row['hash']}  {row['from_text']} → {row['to_text']}  "
+            f"{row['value_text']}  {row['status'] or '—'}  {row['method']}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,189 @@
+"""The broadcast screen's words: the decoded transaction, the checks before sending, the answer.
+
+Shared by the Broadcast screen and `explorer send`, so both say the same things.
+"""
+
+from __future__ import annotations
+
+from explorer.chain.units import format_gwei, format_rbtc
+from explorer.rpc.errors import NodeError
+from explorer.services.broadcast import Answer, BroadcastCheck, Issue, SendResult
+from explorer.services.diagnosis import PRICE_BUMP_PERCENT
+from explorer.services.estimate import SPEC_RULE
+from explorer.services.networks import Network
+from explorer.services.rawtx import SignedTx
+from explorer.viewmodels import format as fmt
+from explorer.viewmodels.address.simulation import describe_simulation
+from explorer.viewmodels.diagnosis_document import nonces_text
+from explorer.viewmodels.document import Field, Kind, Section, Tone
+
+
+def decoded_section(tx: SignedTx, network: Network) -> Section:
+    """Return what the pasted bytes say, decoded here: nothing has been sent."""
+    chain = "none: signed before EIP-155 (valid on any chain)"
+    if tx.chain_id is not None:
+        chain = f"{tx.chain_id} (EIP-155, from v = {tx.v})"
+    fields: list[Field] = [
+        fmt.hash_field("Hash it will have", tx.hash, Kind.HASH),
+        fmt.text_field("Type", "legacy (0)"),
+        fmt.address_field("From (recovered)", tx.sender, network.chain_id),
+    ]
+    if tx.to is None:
+        fields.append(fmt.text_field("To", "none: a contract creation"))
+    else:
+        fields.append(fmt.address_field("To", tx.to, network.chain_id))
+    fields += [
+        fmt.amount_field("Value", tx.value, network.currency),
+        fmt.price_field("Gas price", tx.gas_price, network.currency),
+        fmt.quantity_field("Gas limit", tx.gas),
+        fmt.amount_field("Most it can cost", tx.max_cost, network.currency),
+        fmt.quantity_field("Nonce", tx.nonce),
+        fmt.text_field("Chain id", chain),
+    ]
+    method = tx.method
+    if method is not None:
+        fields.append(fmt.text_field("Method", method.signature))
+        fields += [
+            fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in method.params
+        ]
+    elif tx.to is not None and tx.data:
+        selector = "0x" + tx.data[:4].hex()
+        fields.append(fmt.text_field("Method", f"unknown selector {selector}", Tone.MUTED))
+    fields.append(fmt.hex_field("Data", tx.data))
+    fields.append(fmt.text_field("Size", f"{len(tx.raw):,} bytes"))
+    return Section("Decoded here (nothing sent yet)", tuple(fields))
+
+
+def issue_sentence(issue: Issue, check: BroadcastCheck, currency: str) -> str:
+    """Return one finding of the checks in one sentence, with its numbers."""
+    tx, state = check.tx, check.state
+    sentences = {
+        Issue.NONCE_USED: f"nonce {tx.nonce} is already used (the sender's next is "
+        f"{state.mined_nonce}): the node will refuse it (nonce too low)",
+        Issue.NONCE_REPLACES: f"nonce {tx.nonce} is taken by a pending transaction: this "
+        f"replaces it only if it pays {PRICE_BUMP_PERCENT} % more gas price",
+        Issue.NONCE_GAP: f"nonce {tx.nonce} leaves a gap: it will queue until "
+        f"{nonces_text(range(state.pending_nonce, tx.nonce))} from this sender arrive, and "
+        "the node will not show it by hash meanwhile",
+        Issue.INSUFFICIENT_FUNDS: f"the sender has {format_rbtc(state.balance, currency)} but it "
+        f"may cost {format_rbtc(tx.max_cost, currency)} (value + gas × gas price): the node "
+        "will refuse it (insufficient funds)",
+        Issue.PRICE_BELOW_MINIMUM: f"gas price {format_gwei(tx.gas_price)} is below the latest "
+        f"block's minimum {format_gwei(state.minimum_gas_price or 0)}: the node will refuse it",
+        Issue.PRICE_BELOW_NODE: f"gas price {format_gwei(tx.gas_price)} is below the node's "
+        f"{format_gwei(state.gas_price)}: it may wait longer",
+        Issue.GAS_ABOVE_BLOCK_LIMIT: f"gas limit {tx.gas:,} is above the block's "
+        f"{state.block_gas_limit:,}: the node will refuse it",
+        Issue.TOO_LARGE: f"{len(tx.raw):,} bytes is more than the node accepts (131,072)",
+        Issue.REVERTS: "the call reverts"
+        + (
+            f" with “{check.execution.revert_reason}”"
+            if check.execution and check.execution.revert_reason
+            else ""
+        )
+        + ": it would be mined as FAILED and still cost its fee",
+        Issue.CALL_FAILED: "the dry run failed: "
+        + (
+            check.execution.call_error.message
+            if check.execution and check.execution.call_error
+            else "no answer"
+        ),
+        Issue.GAS_BELOW_ESTIMATE: f"gas limit {tx.gas:,} is below the estimate "
+        f"{check.execution.estimate.gas if check.execution else 0:,}: it may run out of gas",
+        Issue.ESTIMATE_DESPITE_FAILURE: "the node estimated gas although the call fails: "
+        + SPEC_RULE,
+        Issue.NO_CHAIN_ID: "it carries no chain id: anyone can replay it on another chain",
+        Issue.NOT_SIMULATED: "a contract creation is not dry-run: the service's call object "
+        "needs a `to` (§2.2)",
+    }
+    return sentences[issue]
+
+
+ISSUE_LABELS = {
+    Issue.NONCE_USED: "Nonce check",
+    Issue.NONCE_REPLACES: "Nonce check",
+    Issue.NONCE_GAP: "Nonce check",
+    Issue.INSUFFICIENT_FUNDS: "Funds check",
+    Issue.PRICE_BELOW_MINIMUM: "Gas price check",
+    Issue.PRICE_BELOW_NODE: "Gas price check",
+    Issue.GAS_ABOVE_BLOCK_LIMIT: "Block gas check",
+    Issue.GAS_BELOW_ESTIMATE: "Gas limit check",
+    Issue.TOO_LARGE: "Size check",
+    Issue.REVERTS: "Dry run check",
+    Issue.CALL_FAILED: "Dry run check",
+    Issue.NOT_SIMULATED: "Dry run check",
+    Issue.ESTIMATE_DESPITE_FAILURE: "Estimate check",
+    Issue.NO_CHAIN_ID: "Chain id check",
+}
+
+
+def check_section(check: BroadcastCheck | None, network: Network) -> Section:
+    """Return the checks before sending (reading… while they run)."""
+    title = "Checked with reads only"
+    if check is None:
+        reading = "reading the sender's nonces and balance, the prices, and dry-running the call…"
+        return Section(title, (fmt.text_field("Checks", reading, Tone.MUTED),))
+    tx, state, currency = check.tx, check.state, network.currency
+    fields = [
+        fmt.text_field(
+            "Sender's nonces",
+            f"next to mine {state.mined_nonce:,} · next after its pending ones "
+            f"{state.pending_nonce:,} · this one {tx.nonce:,}",
+        ),
+        fmt.amount_field("Sender's balance", state.balance, currency),
+        fmt.text_field(
+            "Gas prices",
+            f"block minimum {format_gwei(state.minimum_gas_price or 0)} · the node's "
+            f"{format_gwei(state.gas_price)}",
+        ),
+    ]
+    if check.execution is not None:
+        for number, line in enumerate(describe_simulation(check.execution).splitlines()):
+            fields.append(fmt.text_field("Dry run" if number == 0 else "Estimate", line))
+    if not check.issues:
+        fields.append(fmt.text_field("Verdict", "nothing stands in its way", Tone.GOOD))
+    for issue in check.issues:
+        tone = Tone.BAD if issue.refused or issue is Issue.REVERTS else Tone.WAITING
+        label = ISSUE_LABELS[issue]
+        fields.append(fmt.text_field(label, issue_sentence(issue, check, currency), tone))
+    return Section(title, tuple(fields))
+
+
+def answer_section(result: SendResult) -> Section:
+    """Return how the node answered the one send."""
+    decoded = result.tx.hash
+    answer, error = result.answer, result.error
+    if answer is Answer.ACCEPTED:
+        text, tone = f"accepted: {decoded} (the hash decoded here)", Tone.GOOD
+    elif answer is Answer.ACCEPTED_LATER:
+        text = "accepted but not yet available (the node answered the zero hash): followed by "
+        text, tone = text + f"the hash decoded here, {decoded}", Tone.WAITING
+    elif answer is Answer.OTHER_HASH:
+        text = f"the node answered {result.node_hash}, not {decoded}: followed by both"
+        tone = Tone.BAD
+    elif answer is Answer.REFUSED and isinstance(error, NodeError):
+        text = f"refused: {error.node_message} (node error {error.code})"
+        if error.failure is not None:
+            text += f" — {error.failure.human}"
+        tone = Tone.BAD
+    elif answer is Answer.UNKNOWN:
+        text = (
+            "no answer: the connection failed after the transaction was sent, so it may have "
+            "arrived. It is not sent again; it is followed by its hash "
+            f"{decoded}. ({error.message if error else ''})"
+        )
+        tone = Tone.WAITING
+    else:
+        text, tone = f"not sent: {error.message if error else 'the node was not reached'}", Tone.BAD
+    return Section("The node's answer", (fmt.text_field("Answer", text, tone),))
+
+
+def confirmation_text(tx: SignedTx, network: Network) -> str:
+    """Return the question asked before the one send: network, chain id, what it moves."""
+    to = "a new contract" if tx.to is None else tx.to
+    return (
+        f"Send to {network.name} (chain id {network.chain_id})? "
+        f"{format_rbtc(tx.value, network.currency)} from {tx.sender} to {to}, nonce {tx.nonce}, "
+        f"at most {format_rbtc(tx.max_cost, network.currency)} in all. It is sent once and "
+        "cannot be called back."
+    )
