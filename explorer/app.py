@@ -176,14 +176,14 @@ class Application:
         session.multicall = str(manifest.get("multicall") or session.multicall)
         return session
 
-    def devnet_manifest(self) -> dict[str, Any]:
-        """Return the devnet test network's seed manifest ({} when unknown)."""
+    def devnet_manifest(self, network: str = "testnet") -> dict[str, Any]:
+        """Return a devnet network's seed manifest ({} when unknown)."""
         try:
             manifests = json.loads(self.manifest_file.read_text())
         except (OSError, ValueError):
             return {}
-        testnet = manifests.get("testnet") if isinstance(manifests, dict) else None
-        return testnet if isinstance(testnet, dict) else {}
+        found = manifests.get(network) if isinstance(manifests, dict) else None
+        return found if isinstance(found, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
         """Show devnet start-up progress in the status bar."""
@@ -199,8 +199,11 @@ class Application:
             print("screenshots: the devnet did not become ready", file=sys.stderr)
             self.window.close()
             return
+        main = None
+        if self.devnet is not None:
+            main = (Endpoint.parse(self.devnet.url("mainnet")), self.devnet_manifest("mainnet"))
         written = await take_screenshots(
-            self.window, manifest, directory, settings_dialog=self._settings_dialog
+            self.window, manifest, directory, settings_dialog=self._settings_dialog, main=main
         )
         print(f"screenshots: {len(written)} PNG files in {directory}")
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer.rpc.endpoint import Endpoint
+from explorer.screenshots_support import take_support_screenshots
 from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
 from explorer.services.session import Session
@@ -36,13 +37,11 @@ def interesting_block(manifest: dict[str, Any]) -> int:
 
 def screens(manifest: dict[str, Any]) -> list[tuple[str, Route]]:
     """Return (file stem, route) for every screen worth looking at."""
-    pending = manifest.get("pending_txs") or []
     candidates = [
         ("block", block_route(interesting_block(manifest))),
         ("block-1000-txs", block_route(int(manifest.get("big_block", 0)))),
         ("tx-success", tx_route(str(manifest.get("token_transfer", "")))),
         ("tx-failed", tx_route(str(manifest.get("failed_tx", "")))),
-        ("tx-pending", tx_route(str(pending[0]) if pending else "")),
         ("tx-contract-creation", tx_route(str(manifest.get("contract_creation", "")))),
         ("not-found", tx_route(MISSING_HASH)),
     ]
@@ -204,6 +203,7 @@ async def take_screenshots(
     manifest: dict[str, Any],
     directory: Path,
     settings_dialog: Callable[[], QWidget] | None = None,
+    main: tuple[Endpoint, dict[str, Any]] | None = None,
 ) -> list[Path]:
     """Render every screen in light and dark palettes; return the files written."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -225,6 +225,8 @@ async def take_screenshots(
             path = directory / f"{stem}-{mode}.png"
             await shoot_page(window, route, path)
             written.append(path)
+        helpers = (shoot_page, settle, wait_for)
+        written += await take_support_screenshots(window, manifest, directory, mode, helpers, main)
         accounts = manifest.get("accounts") or []
         if accounts:
             written += await shoot_account(window, str(accounts[0]), directory, mode)

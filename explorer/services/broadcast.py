@@ -43,6 +43,7 @@ class Issue(enum.Enum):
     PRICE_BELOW_MINIMUM = "gas price below the block minimum"
     PRICE_BELOW_NODE = "gas price below the node's price"
     INSUFFICIENT_FUNDS = "the sender cannot pay"
+    FUNDS_SHORT = "the sender cannot pay it yet"  # queued: rskj checks only gas × price then
     GAS_ABOVE_BLOCK_LIMIT = "more gas than a block holds"
     TOO_LARGE = "larger than the node accepts"
     REVERTS = "the call reverts"
@@ -93,8 +94,11 @@ def find_issues(tx: SignedTx, state: SenderState, execution: Preflight | None) -
         issues.append(Issue.NONCE_REPLACES)
     elif tx.nonce > state.pending_nonce:
         issues.append(Issue.NONCE_GAP)
-    if state.balance < tx.max_cost:
+    queues = tx.nonce > state.pending_nonce
+    if state.balance < tx.gas * tx.gas_price or (state.balance < tx.max_cost and not queues):
         issues.append(Issue.INSUFFICIENT_FUNDS)
+    elif state.balance < tx.max_cost:
+        issues.append(Issue.FUNDS_SHORT)
     if state.minimum_gas_price is not None and tx.gas_price < state.minimum_gas_price:
         issues.append(Issue.PRICE_BELOW_MINIMUM)
     elif tx.gas_price < state.gas_price:

@@ -8,12 +8,13 @@ recovered by eth-account, and every refusal says why; nothing here talks to a no
 from __future__ import annotations
 
 import enum
+import importlib
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 import rlp
-from eth_account import Account
 from eth_hash.auto import keccak
 from eth_keys.constants import SECPK1_N
 from rlp.sedes import Binary, big_endian_int, binary
@@ -21,6 +22,21 @@ from rlp.sedes import Binary, big_endian_int, binary
 from explorer.chain.abi import DecodedCall, decode_call
 from explorer.chain.hexutil import to_data, to_quantity
 
+
+def _account_api() -> Any:
+    """Return eth-account's Account, leaving Python's recursion limit as it was.
+
+    eth-account imports py_ecc, which raises the limit for itself; the app keeps the default
+    so that a deeply nested answer fails as a RecursionError, not a crash (test_recursion_limit).
+    """
+    limit = sys.getrecursionlimit()
+    try:
+        return importlib.import_module("eth_account").Account
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+Account = _account_api()
 LEGACY_V = (27, 28)
 TYPE_NAMES = {1: "EIP-2930 access list", 2: "EIP-1559 fee market", 3: "EIP-4844 blob"}
 TYPE_NAMES[4] = "EIP-7702 set code"

@@ -3,7 +3,7 @@
 Decoding is local (services/rawtx.py) and refuses what must not be sent before any request.
 The checks are reads only and wait for the session's chain check, like every page; sending
 needs a confirmation naming the network and its chain id, then one eth_sendRawTransaction
-that is never resent. The transaction page then follows it, opened in a new tab.
+that is never resent. The transaction page then follows it, opened in a tab in front.
 """
 
 from __future__ import annotations
@@ -72,12 +72,12 @@ class BroadcastViewModel(QObject):
     Signals:
         stage_changed(Stage): the broadcast moved on.
         document_changed(): the decoded fields, checks or answer changed.
-        navigation_requested(Route, bool): open the transaction's page (in a new tab).
+        tracking_started(Route): open the sent transaction's page, in front, to follow it.
     """
 
     stage_changed = Signal(object)
     document_changed = Signal()
-    navigation_requested = Signal(object, bool)
+    tracking_started = Signal(object)
 
     def __init__(
         self, session: Session, support: TxSupport | None = None, parent: QObject | None = None
@@ -194,7 +194,7 @@ class BroadcastViewModel(QObject):
             self.check_error = f"Sent, but not kept for later diagnosis: {error}"
         self._move(stage)
         if result.in_flight:
-            self.navigation_requested.emit(tx_route(tx.hash), True)
+            self.tracking_started.emit(tx_route(tx.hash))
 
     def _run(self, work: Coroutine[Any, Any, None]) -> None:
         """Run the view model's one task (the previous one is cancelled)."""

@@ -5,6 +5,7 @@ Shared by the Broadcast screen and `explorer send`, so both say the same things.
 
 from __future__ import annotations
 
+from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_gwei, format_rbtc
 from explorer.rpc.errors import NodeError
 from explorer.services.broadcast import Answer, BroadcastCheck, Issue, SendResult
@@ -57,46 +58,76 @@ def decoded_section(tx: SignedTx, network: Network) -> Section:
 def issue_sentence(issue: Issue, check: BroadcastCheck, currency: str) -> str:
     """Return one finding of the checks in one sentence, with its numbers."""
     tx, state = check.tx, check.state
-    sentences = {
-        Issue.NONCE_USED: f"nonce {tx.nonce} is already used (the sender's next is "
-        f"{state.mined_nonce}): the node will refuse it (nonce too low)",
-        Issue.NONCE_REPLACES: f"nonce {tx.nonce} is taken by a pending transaction: this "
-        f"replaces it only if it pays {PRICE_BUMP_PERCENT} % more gas price",
-        Issue.NONCE_GAP: f"nonce {tx.nonce} leaves a gap: it will queue until "
-        f"{nonces_text(range(state.pending_nonce, tx.nonce))} from this sender arrive, and "
-        "the node will not show it by hash meanwhile",
-        Issue.INSUFFICIENT_FUNDS: f"the sender has {format_rbtc(state.balance, currency)} but it "
-        f"may cost {format_rbtc(tx.max_cost, currency)} (value + gas × gas price): the node "
-        "will refuse it (insufficient funds)",
-        Issue.PRICE_BELOW_MINIMUM: f"gas price {format_gwei(tx.gas_price)} is below the latest "
-        f"block's minimum {format_gwei(state.minimum_gas_price or 0)}: the node will refuse it",
-        Issue.PRICE_BELOW_NODE: f"gas price {format_gwei(tx.gas_price)} is below the node's "
-        f"{format_gwei(state.gas_price)}: it may wait longer",
-        Issue.GAS_ABOVE_BLOCK_LIMIT: f"gas limit {tx.gas:,} is above the block's "
-        f"{state.block_gas_limit:,}: the node will refuse it",
-        Issue.TOO_LARGE: f"{len(tx.raw):,} bytes is more than the node accepts (131,072)",
-        Issue.REVERTS: "the call reverts"
-        + (
-            f" with “{check.execution.revert_reason}”"
-            if check.execution and check.execution.revert_reason
-            else ""
+    if issue in (Issue.NONCE_USED, Issue.NONCE_REPLACES, Issue.NONCE_GAP):
+        return _nonce_sentence(issue, check)
+    if issue in (Issue.INSUFFICIENT_FUNDS, Issue.FUNDS_SHORT):
+        has = f"the sender has {format_rbtc(state.balance, currency)} but it may cost "
+        has += f"{format_rbtc(tx.max_cost, currency)} (value + gas × gas price)"
+        if issue is Issue.FUNDS_SHORT:
+            return has + ": the node queues it, and it cannot be mined until the sender can pay"
+        return has + ": the node will refuse it (insufficient funds)"
+    if issue is Issue.PRICE_BELOW_MINIMUM:
+        return (
+            f"gas price {format_gwei(tx.gas_price)} is below the latest block's minimum "
+            f"{format_gwei(state.minimum_gas_price or 0)}: the node will refuse it"
         )
-        + ": it would be mined as FAILED and still cost its fee",
-        Issue.CALL_FAILED: "the dry run failed: "
-        + (
-            check.execution.call_error.message
-            if check.execution and check.execution.call_error
-            else "no answer"
-        ),
-        Issue.GAS_BELOW_ESTIMATE: f"gas limit {tx.gas:,} is below the estimate "
-        f"{check.execution.estimate.gas if check.execution else 0:,}: it may run out of gas",
-        Issue.ESTIMATE_DESPITE_FAILURE: "the node estimated gas although the call fails: "
-        + SPEC_RULE,
-        Issue.NO_CHAIN_ID: "it carries no chain id: anyone can replay it on another chain",
-        Issue.NOT_SIMULATED: "a contract creation is not dry-run: the service's call object "
-        "needs a `to` (§2.2)",
-    }
-    return sentences[issue]
+    if issue is Issue.PRICE_BELOW_NODE:
+        return (
+            f"gas price {format_gwei(tx.gas_price)} is below the node's "
+            f"{format_gwei(state.gas_price)}: it may wait longer"
+        )
+    if issue is Issue.GAS_ABOVE_BLOCK_LIMIT:
+        return (
+            f"gas limit {tx.gas:,} is above the block's {state.block_gas_limit:,}: "
+            "the node will refuse it"
+        )
+    if issue is Issue.TOO_LARGE:
+        return f"{len(tx.raw):,} bytes is more than the node accepts (131,072)"
+    if issue is Issue.NO_CHAIN_ID:
+        return "it carries no chain id: anyone can replay it on another chain"
+    if issue is Issue.NOT_SIMULATED:
+        return "a contract creation is not dry-run: the service's call object needs a `to` (§2.2)"
+    return _execution_sentence(issue, check)
+
+
+def _nonce_sentence(issue: Issue, check: BroadcastCheck) -> str:
+    """Return what the nonce means: used, replacing a pending one, or leaving a gap."""
+    tx, state = check.tx, check.state
+    if issue is Issue.NONCE_USED:
+        return (
+            f"nonce {tx.nonce} is already used (the sender's next is {state.mined_nonce}): "
+            "the node will refuse it (nonce too low)"
+        )
+    if issue is Issue.NONCE_REPLACES:
+        return (
+            f"nonce {tx.nonce} is taken by a pending transaction: this replaces it only if it "
+            f"pays {PRICE_BUMP_PERCENT} % more gas price"
+        )
+    missing = nonces_text(range(state.pending_nonce, tx.nonce))
+    return (
+        f"nonce {tx.nonce} leaves a gap: it will queue until {missing} from this sender "
+        "arrive, and the node will not show it by hash meanwhile"
+    )
+
+
+def _execution_sentence(issue: Issue, check: BroadcastCheck) -> str:
+    """Return what the dry run and the estimate said."""
+    execution = check.execution
+    if execution is None:
+        return "not dry-run"
+    if issue is Issue.REVERTS:
+        reason = execution.revert_reason
+        said = f" with “{reason}”" if reason else ""
+        return f"the call reverts{said}: it would be mined as FAILED and still cost its fee"
+    if issue is Issue.CALL_FAILED:
+        error = execution.call_error
+        return "the dry run failed: " + (error.message if error else "no answer")
+    if issue is Issue.GAS_BELOW_ESTIMATE:
+        return (
+            f"gas limit {check.tx.gas:,} is below the estimate {execution.estimate.gas or 0:,}: "
+            "it may run out of gas"
+        )
+    return "the node estimated gas although the call fails: " + SPEC_RULE
 
 
 ISSUE_LABELS = {
@@ -104,6 +135,7 @@ ISSUE_LABELS = {
     Issue.NONCE_REPLACES: "Nonce check",
     Issue.NONCE_GAP: "Nonce check",
     Issue.INSUFFICIENT_FUNDS: "Funds check",
+    Issue.FUNDS_SHORT: "Funds check",
     Issue.PRICE_BELOW_MINIMUM: "Gas price check",
     Issue.PRICE_BELOW_NODE: "Gas price check",
     Issue.GAS_ABOVE_BLOCK_LIMIT: "Block gas check",
@@ -180,10 +212,12 @@ def answer_section(result: SendResult) -> Section:
 
 def confirmation_text(tx: SignedTx, network: Network) -> str:
     """Return the question asked before the one send: network, chain id, what it moves."""
-    to = "a new contract" if tx.to is None else tx.to
+    chain = network.chain_id
+    to = "a new contract" if tx.to is None else to_checksum_address(tx.to, chain)
+    sender = to_checksum_address(tx.sender, chain)
     return (
-        f"Send to {network.name} (chain id {network.chain_id})? "
-        f"{format_rbtc(tx.value, network.currency)} from {tx.sender} to {to}, nonce {tx.nonce}, "
+        f"Send to {network.name} (chain id {chain})? "
+        f"{format_rbtc(tx.value, network.currency)} from {sender} to {to}, nonce {tx.nonce}, "
         f"at most {format_rbtc(tx.max_cost, network.currency)} in all. It is sent once and "
         "cannot be called back."
     )

@@ -163,9 +163,11 @@ def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
     fate, pending = missing.fate, missing.pending
     other = missing.replacement
     if fate is Fate.QUEUED:
-        return "queued: " + hold_sentence(pending, Hold.NONCE_GAP, currency)
+        blocking = [h for h in pending.holds if h in BLOCKING]
+        also = "".join(f"; and {hold_sentence(pending, h, currency)}" for h in blocking)
+        return "queued: " + hold_sentence(pending, Hold.NONCE_GAP, currency) + also
     if fate is Fate.NOT_YET_AVAILABLE:
-        return "sent from here and accepted, but the node does not show it yet; still looking"
+        return "sent from here moments ago, and the node does not show it yet; still looking"
     if fate is Fate.REPLACED_IN_POOL:
         by = f"by {other.hash} (gas price {format_gwei(other.gas_price)})" if other else ""
         return f"replaced in the pool {by} with the same nonce {missing.seen.nonce}, not mined yet"

@@ -47,7 +47,6 @@ class BroadcastView(QWidget):
         self.confirm_button.clicked.connect(model.on_confirm)
         self.cancel_button.clicked.connect(model.on_cancel)
         self.document_view.link_activated.connect(self.link_activated)
-        model.navigation_requested.connect(self.link_activated)
         model.stage_changed.connect(self.on_changed)
         model.document_changed.connect(self.on_changed)
         self.on_changed()
@@ -64,10 +63,11 @@ class BroadcastView(QWidget):
         for button in (self.send_button, self.confirm_button, self.cancel_button):
             row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(row)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.document_view)
-        layout.addWidget(scroll, 1)
+        self.details = QScrollArea()
+        self.details.setWidgetResizable(True)
+        self.details.setWidget(self.document_view)
+        layout.addWidget(self.details, 1)
+        layout.addStretch(0)
 
     def on_changed(self) -> None:
         """Show the stage: status text, which buttons, the details."""
@@ -79,7 +79,7 @@ class BroadcastView(QWidget):
             tone_palette(self.status, document.headline.tone)
             if document.sections:
                 self.document_view.show_document(document)
-            self.document_view.setVisible(bool(document.sections))
+            self.details.setVisible(bool(document.sections))
         confirming = stage is Stage.CONFIRMING
         self.send_button.setVisible(not confirming)
         self.send_button.setEnabled(model.can_send)

@@ -239,6 +239,8 @@ class MainWindow(QMainWindow):
         view = page_view(model)
         model.setParent(view)
         view.link_activated.connect(self.open_route)
+        if isinstance(view, BroadcastView):  # a sent transaction's page opens in front
+            view.model.tracking_started.connect(self.navigator.open_tab)
         return view
 
     @staticmethod

@@ -98,7 +98,7 @@ class PageView(QStackedWidget):
         self.cancel_button.setToolTip("Stop waiting for the node")
         self.cancel_button.clicked.connect(model.on_cancel)
         self.loading = skeleton(self.loading_text, self.cancel_button)
-        self.not_found, _, self.not_found_text = message_panel("Not found", "")
+        self.not_found, self.not_found_heading, self.not_found_text = message_panel("Not found", "")
         self.error, self.error_title, self.error_text = message_panel("Error", "")
         self.retry_button = QPushButton("Retry")
         self.retry_button.clicked.connect(model.on_retry)

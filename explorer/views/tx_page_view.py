@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.viewmodels.tx_page import TxPageViewModel
 from explorer.views.document_view import DocumentView
@@ -23,6 +29,8 @@ class TxPageView(PageView):
         assert isinstance(panel, QVBoxLayout)
         panel.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
         self.open_row = QHBoxLayout()
+        self.open_row.addStretch(1)
+        self.open_row.addStretch(1)
         panel.addLayout(self.open_row)
         self.details_scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -37,6 +45,9 @@ class TxPageView(PageView):
         """Show the diagnosis and a button for each other network that has the transaction."""
         details = self.tx_model.details
         self.details_scroll.setVisible(details is not None)
+        # the details' title and headline say what the panel's own words say, and more
+        self.not_found_heading.setVisible(details is None)
+        self.not_found_text.setVisible(details is None)
         if details is not None:
             self.details_view.show_document(details)
         for button in self.open_buttons:
@@ -48,5 +59,5 @@ class TxPageView(PageView):
             button.setToolTip(f"Switch the window to {sighting.network.name} ({sighting.where})")
             network_id = sighting.network.id
             button.clicked.connect(lambda _=False, n=network_id: self.tx_model.on_open_on(n))
-            self.open_row.addWidget(button)
+            self.open_row.insertWidget(self.open_row.count() - 1, button)
             self.open_buttons.append(button)

@@ -1,0 +1,153 @@
+"""The support desk's screens for `--screenshot`: made on the devnet as a user would make them.
+
+Transactions are signed with the devnet's seeded keys and sent through the app's own
+Broadcast screen or the client: a pending one (mining held), one replaced in the pool and
+mined, one queued behind a nonce gap; a hash only the devnet's main network has, looked up
+there from the test network; a confirmation before sending and a refused paste.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from eth_account import Account
+
+from explorer.rpc.client import RpcClient
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.elsewhere import OtherNetworks
+from explorer.services.networks import custom_network
+from explorer.services.routes import BROADCAST, HOME, Route, tx_route
+from explorer.services.session import Session
+from explorer.viewmodels.broadcast import Stage
+from explorer.views.broadcast_view import BroadcastView
+from explorer.views.main_window import MainWindow
+
+Shoot = Callable[[MainWindow, Route, Path], Awaitable[None]]
+Settle = Callable[[Any], Awaitable[None]]
+Wait = Callable[..., Awaitable[bool]]
+SENDERS = (-3, -4)  # seeded accounts the screenshots send from (not the tests' holder, -5)
+
+
+def signed(manifest: dict[str, Any], sender: int, nonce: int, price: int, value: int = 1) -> str:
+    """Return a transfer signed with a seeded key, as hex."""
+    keys = manifest["private_keys"]
+    fields = {
+        "nonce": nonce,
+        "gasPrice": price,
+        "gas": 21_000,
+        "to": Account.from_key(keys[0]).address,
+        "value": value,
+        "data": b"",
+        "chainId": manifest["chain_id"],
+    }
+    return (
+        "0x" + bytes(Account.from_key(keys[sender]).sign_transaction(fields).raw_transaction).hex()
+    )
+
+
+async def next_nonce(client: RpcClient, manifest: dict[str, Any], sender: int) -> int:
+    """Return a seeded account's next nonce, its pending transactions counted."""
+    address = Account.from_key(manifest["private_keys"][sender]).address.lower()
+    return await client.get_transaction_count(address, "pending")
+
+
+async def shoot_pending_and_replaced(
+    window: MainWindow,
+    session: Session,
+    manifest: dict[str, Any],
+    paths: tuple[Path, Path],
+    shoot: Shoot,
+) -> None:
+    """Hold mining, send a transfer and shoot its page; replace it, mine, and shoot it again."""
+    client = session.client
+    nonce = await next_nonce(client, manifest, SENDERS[0])
+    price = await client.gas_price()
+    await client.call("evm_stopMining", [])
+    try:
+        first = await client.send_raw_transaction(signed(manifest, SENDERS[0], nonce, price))
+        await shoot(window, tx_route(first), paths[0])
+        await client.send_raw_transaction(signed(manifest, SENDERS[0], nonce, price * 3 // 2, 2))
+    finally:
+        await client.call("evm_startMining", [])
+    window.navigator.go(HOME)  # the same route again is no navigation: leave it first
+    await shoot(window, tx_route(first), paths[1])
+
+
+async def shoot_broadcasts(
+    window: MainWindow,
+    manifest: dict[str, Any],
+    paths: tuple[Path, Path, Path],
+    shoot: Shoot,
+    settle: Settle,
+    wait_for: Wait,
+) -> None:
+    """Shoot a refused paste, the confirmation of a nonce-gap transfer, and its page once sent."""
+    window.navigator.go(BROADCAST)
+    await settle(window)
+    view = window.tabs.currentWidget()
+    if not isinstance(view, BroadcastView):
+        return
+    model = view.model
+    other_chain = {**manifest, "chain_id": 30}
+    view.raw.setPlainText(signed(other_chain, SENDERS[1], 0, 66_000_000))
+    await settle(window)
+    window.grab().save(str(paths[0]))
+    nonce = await next_nonce(model.session.client, manifest, SENDERS[1])
+    view.raw.setPlainText(signed(manifest, SENDERS[1], nonce + 2, 66_000_000))
+    await wait_for(lambda: model.stage is Stage.READY, timeout=30)
+    view.send_button.click()
+    await settle(window)
+    window.grab().save(str(paths[1]))
+    view.confirm_button.click()
+    await wait_for(lambda: model.stage is not Stage.SENDING, timeout=30)
+    tx = model.tx
+    opened = window.navigator.current_index
+    if tx is not None and window.navigator.route() == tx_route(tx.hash):
+        page = window.current_page()
+        await wait_for(lambda: page is not None and not page.model.busy, timeout=30)
+        await settle(window)
+        window.grab().save(str(paths[2]))
+        window.navigator.close_tab(opened)
+
+
+async def shoot_found_elsewhere(
+    window: MainWindow, main: tuple[Endpoint, dict[str, Any]], path: Path, shoot: Shoot
+) -> None:
+    """Shoot a hash the test network lacks and the devnet's main network has."""
+    endpoint, manifest = main
+    support = window.shell.pages.support
+    kept = support.elsewhere
+    network = custom_network("Local devnet (main network)", 30)
+    support.elsewhere = OtherNetworks(lambda: [(network, endpoint)])
+    try:
+        await shoot(window, tx_route(str(manifest["token_transfer"])), path)
+    finally:
+        await support.elsewhere.aclose()
+        support.elsewhere = kept
+
+
+async def take_support_screenshots(
+    window: MainWindow,
+    manifest: dict[str, Any],
+    directory: Path,
+    mode: str,
+    helpers: tuple[Shoot, Settle, Wait],
+    main: tuple[Endpoint, dict[str, Any]] | None = None,
+) -> list[Path]:
+    """Shoot every support-desk screen in one palette; return the files written."""
+    shoot, settle, wait_for = helpers
+    session = window.shell.session
+    if session is None or not manifest.get("private_keys"):
+        return []
+    names = ("tx-pending", "tx-replaced", "broadcast-refused", "broadcast-confirm", "tx-nonce-gap")
+    paths = [directory / f"{name}-{mode}.png" for name in names]
+    await shoot_pending_and_replaced(window, session, manifest, (paths[0], paths[1]), shoot)
+    await shoot_broadcasts(
+        window, manifest, (paths[2], paths[3], paths[4]), shoot, settle, wait_for
+    )
+    if main is not None:
+        paths.append(directory / f"tx-found-elsewhere-{mode}.png")
+        await shoot_found_elsewhere(window, main, paths[-1], shoot)
+    return [path for path in paths if path.exists()]
