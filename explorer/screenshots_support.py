@@ -27,7 +27,9 @@ from explorer.views.main_window import MainWindow
 Shoot = Callable[[MainWindow, Route, Path], Awaitable[None]]
 Settle = Callable[[Any], Awaitable[None]]
 Wait = Callable[..., Awaitable[bool]]
-SENDERS = (-3, -4)  # seeded accounts the screenshots send from (not the tests' holder, -5)
+# Seeded accounts the screenshots send from, one pair per palette (the seed's queued
+# transactions are users 4 and 5): a pending or queued one of the first round stays.
+SENDERS = {"light": (-3, -4), "dark": (-8, -9)}
 
 
 def signed(manifest: dict[str, Any], sender: int, nonce: int, price: int, value: int = 1) -> str:
@@ -59,16 +61,17 @@ async def shoot_pending_and_replaced(
     manifest: dict[str, Any],
     paths: tuple[Path, Path],
     shoot: Shoot,
+    sender: int,
 ) -> None:
     """Hold mining, send a transfer and shoot its page; replace it, mine, and shoot it again."""
     client = session.client
-    nonce = await next_nonce(client, manifest, SENDERS[0])
+    nonce = await next_nonce(client, manifest, sender)
     price = await client.gas_price()
     await client.call("evm_stopMining", [])
     try:
-        first = await client.send_raw_transaction(signed(manifest, SENDERS[0], nonce, price))
+        first = await client.send_raw_transaction(signed(manifest, sender, nonce, price))
         await shoot(window, tx_route(first), paths[0])
-        await client.send_raw_transaction(signed(manifest, SENDERS[0], nonce, price * 3 // 2, 2))
+        await client.send_raw_transaction(signed(manifest, sender, nonce, price * 3 // 2, 2))
     finally:
         await client.call("evm_startMining", [])
     window.navigator.go(HOME)  # the same route again is no navigation: leave it first
@@ -82,6 +85,7 @@ async def shoot_broadcasts(
     shoot: Shoot,
     settle: Settle,
     wait_for: Wait,
+    sender: int,
 ) -> None:
     """Shoot a refused paste, the confirmation of a nonce-gap transfer, and its page once sent."""
     window.navigator.go(BROADCAST)
@@ -91,11 +95,11 @@ async def shoot_broadcasts(
         return
     model = view.model
     other_chain = {**manifest, "chain_id": 30}
-    view.raw.setPlainText(signed(other_chain, SENDERS[1], 0, 66_000_000))
+    view.raw.setPlainText(signed(other_chain, sender, 0, 66_000_000))
     await settle(window)
     window.grab().save(str(paths[0]))
-    nonce = await next_nonce(model.session.client, manifest, SENDERS[1])
-    view.raw.setPlainText(signed(manifest, SENDERS[1], nonce + 2, 66_000_000))
+    nonce = await next_nonce(model.session.client, manifest, sender)
+    view.raw.setPlainText(signed(manifest, sender, nonce + 2, 66_000_000))
     await wait_for(lambda: model.stage is Stage.READY, timeout=30)
     view.send_button.click()
     await settle(window)
@@ -143,9 +147,12 @@ async def take_support_screenshots(
         return []
     names = ("tx-pending", "tx-replaced", "broadcast-refused", "broadcast-confirm", "tx-nonce-gap")
     paths = [directory / f"{name}-{mode}.png" for name in names]
-    await shoot_pending_and_replaced(window, session, manifest, (paths[0], paths[1]), shoot)
+    pending_sender, broadcast_sender = SENDERS.get(mode, SENDERS["light"])
+    await shoot_pending_and_replaced(
+        window, session, manifest, (paths[0], paths[1]), shoot, pending_sender
+    )
     await shoot_broadcasts(
-        window, manifest, (paths[2], paths[3], paths[4]), shoot, settle, wait_for
+        window, manifest, (paths[2], paths[3], paths[4]), shoot, settle, wait_for, broadcast_sender
     )
     if main is not None:
         paths.append(directory / f"tx-found-elsewhere-{mode}.png")

@@ -16,7 +16,7 @@ import PySide6.QtWidgets  # noqa: F401  (qasync picks the first Qt binding it fi
 import pytest
 import qasync
 
-pytest_plugins = ["tests.helpers.devnet"]
+pytest_plugins = ["tests.helpers.devnet", "tests.helpers.support"]
 
 
 _collections: list[None] = []

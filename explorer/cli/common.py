@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
 
 from explorer.cli.keysafe import EXIT_INPUT, KeySafeParser, scrub, secrets_in
-from explorer.devnet.process import DevnetProcess
+from explorer.devnet.process import DevnetProcess, DevnetStartError
 from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.networks import BUILTIN, DEVNET, Network
 
 EXIT_OK = 0
@@ -58,3 +62,15 @@ async def chosen_node(
         yield DEVNET, Endpoint.parse(devnet.url("testnet"))
     finally:
         await devnet.stop()
+
+
+def run_reporting_errors(command: Coroutine[Any, Any, int]) -> int:
+    """Run a command; an error goes to stderr as one line (never with the key) as its exit code."""
+    try:
+        return asyncio.run(command)
+    except RpcError as error:
+        print(f"error ({error.kind.value}): {error.message}", file=sys.stderr)
+        return EXIT_INPUT if error.kind is ErrorKind.INVALID_INPUT else EXIT_REMOTE
+    except (DevnetStartError, TimeoutError) as error:
+        print(f"error (devnet): {error}", file=sys.stderr)
+        return EXIT_REMOTE

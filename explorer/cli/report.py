@@ -25,12 +25,11 @@ from explorer.cli.common import (
     add_node_choice,
     api_key,
     chosen_node,
+    run_reporting_errors,
     secrets_in,
 )
-from explorer.devnet.process import DevnetStartError
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
 from explorer.services.networks import Network, chain_name, custom_network
@@ -196,16 +195,8 @@ MESSAGES = ("not found:", "invalid input:", "note:")  # on stderr; pages go to s
 
 def main(argv: Sequence[str]) -> int:
     """Run the report; errors go to stderr as one line, never with the key."""
-    options = arguments(argv)
     lines: list[str] = []
-    try:
-        code = asyncio.run(report(options, lines))
-    except RpcError as error:
-        print(f"error ({error.kind.value}): {error.message}", file=sys.stderr)
-        return EXIT_INPUT if error.kind is ErrorKind.INVALID_INPUT else EXIT_REMOTE
-    except (DevnetStartError, TimeoutError) as error:
-        print(f"error (devnet): {error}", file=sys.stderr)
-        return EXIT_REMOTE
+    code = run_reporting_errors(report(arguments(argv), lines))
     for line in lines:
         print(line, file=sys.stderr if line.startswith(MESSAGES) else sys.stdout)
     return code

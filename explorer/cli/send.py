@@ -22,10 +22,9 @@ from explorer.cli.common import (
     KeySafeParser,
     add_node_choice,
     chosen_node,
+    run_reporting_errors,
     secrets_in,
 )
-from explorer.devnet.process import DevnetStartError
-from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.broadcast import Answer, check_before_sending, remember_sent, send_once
 from explorer.services.fate import diagnose_missing
 from explorer.services.firstseen import SeenStore, SeenStoreError
@@ -183,12 +182,4 @@ def emit(line: str) -> None:
 
 def main(argv: Sequence[str]) -> int:
     """Run `explorer send`; errors go to stderr as one line, never with the key."""
-    options = arguments(argv)
-    try:
-        return asyncio.run(send(options, emit, ask_on_terminal))
-    except RpcError as error:
-        print(f"error ({error.kind.value}): {error.message}", file=sys.stderr)
-        return EXIT_INPUT if error.kind is ErrorKind.INVALID_INPUT else EXIT_REMOTE
-    except (DevnetStartError, TimeoutError) as error:
-        print(f"error (devnet): {error}", file=sys.stderr)
-        return EXIT_REMOTE
+    return run_reporting_errors(send(arguments(argv), emit, ask_on_terminal))

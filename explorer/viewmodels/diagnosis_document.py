@@ -40,6 +40,11 @@ NOT_FOUND_MEANINGS = (
 BLOCKING = (Hold.INSUFFICIENT_FUNDS, Hold.PRICE_BELOW_MINIMUM, Hold.NONCE_USED)
 
 
+def short(tx_hash: str) -> str:
+    """Return a hash with its middle left out, for a sentence (the full one is linked)."""
+    return f"{tx_hash[:10]}…{tx_hash[-8:]}"
+
+
 def nonces_text(nonces: range) -> str:
     """Return `nonce 7` or `nonces 185–188`."""
     if len(nonces) == 1:
@@ -169,12 +174,12 @@ def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
     if fate is Fate.NOT_YET_AVAILABLE:
         return "sent from here moments ago, and the node does not show it yet; still looking"
     if fate is Fate.REPLACED_IN_POOL:
-        by = f"by {other.hash} (gas price {format_gwei(other.gas_price)})" if other else ""
+        by = f"by {short(other.hash)} (gas price {format_gwei(other.gas_price)})" if other else ""
         return f"replaced in the pool {by} with the same nonce {missing.seen.nonce}, not mined yet"
     if fate is Fate.REPLACED and other is not None:
         return (
-            f"replaced by {other.hash} with the same nonce {missing.seen.nonce}, mined in block "
-            f"{other.block_number or 0:,}"
+            f"replaced by {short(other.hash)} with the same nonce {missing.seen.nonce}, mined in "
+            f"block {other.block_number or 0:,}"
         )
     if fate is Fate.MINED and other is not None:
         return f"mined in block {other.block_number or 0:,}"
@@ -285,7 +290,7 @@ def missing_document(
             fields.append(fmt.hash_field("Replaced by", missing.replacement.hash, Kind.TX_HASH))
         if (searching := search_field(progress)) is not None:
             fields.append(searching)
-        if missing is not None:
+        if missing is not None and (missing.fate.still_open or missing.fate is Fate.DROPPED):
             fields += facts_fields(missing.pending, currency, now)
         sections.append(Section("What happened to it", tuple(fields)))
         sections.append(Section("Seen by this app", tuple(seen_fields(seen, now))))

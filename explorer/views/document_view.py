@@ -55,6 +55,7 @@ class DocumentView(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.headline = plain_label("")
+        self.headline.setWordWrap(True)  # a diagnosis can say more than a line holds
         font = self.headline.font()
         font.setPointSizeF(font.pointSizeF() * 1.5)
         font.setBold(True)

@@ -8,7 +8,6 @@ import pty
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,14 +19,6 @@ from tests.helpers.devnet import Devnet
 from tests.helpers.support import Pool
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def pool(devnet: Devnet) -> Iterator[Pool]:
-    """Yield raw access to the devnet's test network pool."""
-    raw = Pool(devnet)
-    yield raw
-    raw.close()
 
 
 @pytest.fixture

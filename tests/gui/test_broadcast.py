@@ -27,21 +27,13 @@ from explorer.viewmodels.page import PageState
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.main_window import MainWindow
 from explorer.views.tx_page_view import TxPageView
-from tests.helpers.devnet import PROFILES, Devnet
+from tests.helpers.devnet import PROFILES
 from tests.helpers.gui import wait_loaded
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.scripted_server import Action, Recorded, Reply, ScriptedServer, drop, json_reply
 from tests.helpers.support import Pool
 from tests.helpers.testnet import load
 from tests.helpers.testnet_node import serve_testnet
-
-
-@pytest.fixture
-def pool(devnet: Devnet) -> Iterator[Pool]:
-    """Yield raw access to the devnet's test network pool."""
-    raw = Pool(devnet)
-    yield raw
-    raw.close()
 
 
 @pytest.fixture

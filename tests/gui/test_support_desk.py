@@ -20,6 +20,7 @@ from explorer.services.networks import custom_network
 from explorer.services.routes import HOME, Route, tx_at_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.broadcast import BroadcastViewModel, Stage
+from explorer.viewmodels.diagnosis_document import short
 from explorer.viewmodels.missing import TxSupport
 from explorer.viewmodels.page import PageState
 from explorer.views.main_window import MainWindow
@@ -35,14 +36,6 @@ DIAGNOSIS = (
     "eth_getBlockByNumber",
     "eth_gasPrice",
 )
-
-
-@pytest.fixture
-def pool(devnet: Devnet) -> Iterator[Pool]:
-    """Yield raw access to the devnet's test network pool."""
-    raw = Pool(devnet)
-    yield raw
-    raw.close()
 
 
 @pytest.fixture
@@ -191,12 +184,12 @@ def test_a_replaced_transaction_links_its_replacement(
         replacement = pool.send(pool.sign("replaced", nonce=nonce, gasPrice=100_000_000, value=2))
         in_pool = open_tx(qtbot, window, tx_route(original))
         assert details_headline(in_pool) == (
-            f"NOT FOUND — replaced in the pool by {replacement} (gas price 0.1 gwei) with the "
-            f"same nonce {nonce}, not mined yet"
+            f"NOT FOUND — replaced in the pool by {short(replacement)} (gas price 0.1 gwei) with "
+            f"the same nonce {nonce}, not mined yet"
         )
     page = open_tx(qtbot, window, tx_route(original))
     assert details_headline(page).startswith(
-        f"NOT FOUND — replaced by {replacement} with the same nonce {nonce}, mined in block "
+        f"NOT FOUND — replaced by {short(replacement)} with the same nonce {nonce}, mined in block "
     )
     link = page.details_view.value_labels["Replaced by"]
     assert str(link.route()) == f"tx/{replacement}"  # type: ignore[attr-defined]

@@ -1,4 +1,7 @@
-"""Signed transactions from the devnet's seeded accounts, and the raw calls that steer its pool."""
+"""Signed transactions from the devnet's seeded accounts, the raw calls that steer its pool.
+
+A pytest plugin (tests/conftest.py): the `pool` fixture.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
+import pytest
 from eth_account import Account
 from web3 import Web3
 
@@ -79,3 +83,11 @@ class Pool:
     def close(self) -> None:
         """Close the HTTP client."""
         self.http.close()
+
+
+@pytest.fixture
+def pool(devnet: Devnet) -> Iterator[Pool]:
+    """Yield raw access to the devnet's test network pool."""
+    raw = Pool(devnet)
+    yield raw
+    raw.close()
