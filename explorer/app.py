@@ -52,9 +52,8 @@ class Application:
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
         self.shell.pages.token_store = settings
-        self.shell.pages.support = TxSupport(
-            SeenStore(), OtherNetworks(self._other_networks, self.http), self.networks.set_current
-        )
+        elsewhere = OtherNetworks(self._other_networks, self.http, self._count_other)
+        self.shell.pages.support = TxSupport(SeenStore(), elsewhere, self.networks.set_current)
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
@@ -79,6 +78,10 @@ class Application:
             for network in self.networks.networks
             if network.id != current and (endpoint := self.networks.endpoint_for(network))
         ]
+
+    def _count_other(self, session: Session) -> None:
+        """Count the requests another network's lookups spent against its key's day."""
+        self.settings.add_requests(session.usage_id, session.client.stats.today)
 
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""

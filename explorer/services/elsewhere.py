@@ -56,10 +56,20 @@ class Sighting:
 class OtherNetworks:
     """Sessions on the configured networks other than the current one, reused across lookups."""
 
-    def __init__(self, candidates: Candidates, http: httpx.AsyncClient | None = None) -> None:
-        """Ask candidates() for the networks and endpoints to try at each lookup."""
+    def __init__(
+        self,
+        candidates: Candidates,
+        http: httpx.AsyncClient | None = None,
+        on_close: Callable[[Session], None] | None = None,
+    ) -> None:
+        """Ask candidates() for the networks and endpoints to try at each lookup.
+
+        on_close hears each session as it is closed, so its requests can be counted against
+        its key's daily quota.
+        """
         self.candidates = candidates
         self._http = http
+        self._on_close = on_close
         self._sessions: dict[str, Session] = {}
         self._closing: set[asyncio.Future[None]] = set()
 
@@ -130,16 +140,22 @@ class OtherNetworks:
         for key, kept in list(self._sessions.items()):
             if kept is session:
                 del self._sessions[key]
-                closing = asyncio.ensure_future(session.aclose())
+                closing = asyncio.ensure_future(self._close(session))
                 self._closing.add(closing)
                 closing.add_done_callback(self._closing.discard)
         return sighting
+
+    async def _close(self, session: Session) -> None:
+        """Close a session, after telling on_close (its requests are counted)."""
+        if self._on_close is not None:
+            self._on_close(session)
+        await session.aclose()
 
     async def aclose(self) -> None:
         """Close every kept session."""
         sessions, self._sessions = list(self._sessions.values()), {}
         for session in sessions:
-            await session.aclose()
+            await self._close(session)
         if self._closing:
             await asyncio.gather(*self._closing, return_exceptions=True)
 

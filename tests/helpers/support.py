@@ -18,9 +18,9 @@ from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc
 
 # Seeded accounts these tests send from: none other sends from them (the seed's queued
-# transactions are users 4 and 5; other tests use 0, 1, 3 and the last six).
+# transactions are users 4 and 5; other tests send from 1 and the last six, and to 0).
 SENDERS = {"pending": 7, "gap": 8, "funds": 9, "dropped": 10, "replaced": 11, "broadcast": 12}
-SENDERS |= {"cli": 13, "cli-report": 14}
+SENDERS |= {"cli": 13, "cli-report": 14, "search": 6, "web3": 2, "eth-account": 3}
 PRICE = 66_000_000  # the devnet's eth_gasPrice (its minimum gas price is 60,000,000)
 
 
