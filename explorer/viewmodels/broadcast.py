@@ -90,6 +90,7 @@ class BroadcastViewModel(QObject):
         self.refusal: Refusal | None = None
         self.check: BroadcastCheck | None = None
         self.check_error = ""
+        self.notice = ""  # sent, but not kept for later diagnosis
         self.result: SendResult | None = None
         self._stage = Stage.EMPTY
         self._document: Document | None = None
@@ -124,6 +125,7 @@ class BroadcastViewModel(QObject):
             return
         self._cancel_task()
         self.text, self.check, self.check_error, self.result = text, None, "", None
+        self.notice = ""
         network = self.session.network
         decoded = decode_for(text, network.chain_id, network.name) if text.strip() else None
         self.tx = decoded if isinstance(decoded, SignedTx) else None
@@ -191,7 +193,7 @@ class BroadcastViewModel(QObject):
         try:
             await remember_sent(self.support.store, result, self.session.network.chain_id, head)
         except SeenStoreError as error:
-            self.check_error = f"Sent, but not kept for later diagnosis: {error}"
+            self.notice = f"Not kept for a later diagnosis: {error}"
         self._move(stage)
         if result.in_flight:
             self.tracking_started.emit(tx_route(tx.hash))
@@ -239,6 +241,8 @@ class BroadcastViewModel(QObject):
                 sections.append(Section("Not checked", (error,)))
         if self.result is not None:
             sections.append(answer_section(self.result))
+        if self.notice:
+            sections.append(Section("Note", (Field("Note", self.notice, tone=Tone.WAITING),)))
         headline = Field("Status", text, tone=tone)
         title = "Broadcast a signed transaction"
         return Document(title, headline, tuple(sections), {}, network.chain_id)

@@ -106,7 +106,7 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
     ]
     if facts.block_timestamp is not None:
         fields.append(fmt.time_field("Timestamp", facts.block_timestamp, now))
-    elif not facts.complete:
+    elif not facts.complete and not tx.is_pending:
         fields.append(fmt.text_field("Timestamp", "reading the block…", Tone.MUTED))
     fields.append(fmt.address_field("From", tx.sender, chain_id))
     if tx.is_contract_creation:
