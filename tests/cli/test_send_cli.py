@@ -15,6 +15,7 @@ from eth_abi.abi import encode
 from eth_hash.auto import keccak
 
 from explorer.devnet.contracts import load_artifact
+from explorer.viewmodels.diagnosis_document import short
 from tests.helpers.devnet import Devnet
 from tests.helpers.support import Pool
 
@@ -201,3 +202,49 @@ def test_report_lists_every_transaction_of_a_block(devnet: Devnet, data_home: Pa
     assert [row["index"] for row in rows] == list(range(len(rows)))
     assert rows[-1]["to_text"] == "REMASC"
     assert all(row["status"] == "Success" for row in rows)
+
+
+def test_a_price_below_the_minimum_is_warned_and_refused(
+    devnet: Devnet, pool: Pool, data_home: Path
+) -> None:
+    done = explorer(devnet, data_home, "send", pool.sign("cli", gasPrice=50_000_000), "--yes")
+    assert done.returncode == 3
+    assert "is below the latest block's minimum 0.06 gwei: the node will refuse it" in done.stdout
+    assert (
+        "refused: transaction's gas price lower than block's minimum (node error -32010)"
+        in done.stdout
+    )
+
+
+def test_report_says_a_queued_transaction_cannot_be_paid(
+    devnet: Devnet, pool: Pool, data_home: Path
+) -> None:
+    raw = pool.sign("funds", ahead=3, value=10**27)
+    sent = explorer(devnet, data_home, "send", raw, "--yes")
+    assert sent.returncode == 0, sent.stderr
+    assert "the node queues it, and it cannot be mined until the sender can pay" in sent.stdout
+    tx_hash = sent.stdout.split("hash: ")[1].split()[0]
+    done = explorer(devnet, data_home, "report", tx_hash)
+    assert done.returncode == 1
+    headline = done.stdout.splitlines()[1]
+    assert headline.startswith("Status: NOT FOUND — queued: waiting for nonces ")
+    assert "; and the sender cannot pay it: a balance of " in headline
+
+
+def test_report_names_the_replacement_of_a_transaction_it_saw_pending(
+    devnet: Devnet, pool: Pool, data_home: Path
+) -> None:
+    with pool.held():
+        nonce = pool.next_nonce("replaced")
+        original = pool.send(pool.sign("replaced"))
+        pending = explorer(devnet, data_home, "report", original)
+        assert pending.returncode == 0, pending.stderr
+        replacement = pool.send(pool.sign("replaced", nonce=nonce, gasPrice=100_000_000))
+    done = explorer(devnet, data_home, "report", original, "--format", "json")
+    assert done.returncode == 1
+    page = json.loads(done.stdout)
+    assert page["headline"]["text"].startswith(
+        f"NOT FOUND — replaced by {short(replacement)} with the same nonce {nonce}, mined in block"
+    )
+    fields = {f["label"]: f for section in page["sections"] for f in section["fields"]}
+    assert fields["Replaced by"]["link"] == f"tx/{replacement}"

@@ -41,4 +41,4 @@ def test_checkers_accept_or_raise_invalid_input(method: str, args: list[Any]) ->
         assert error.message
         assert "\n" not in error.message
     else:
-        assert len(checked) <= len(args)
+        assert len(checked) == len(METHODS[method].params)  # every parameter sent (§15.7)
