@@ -16,9 +16,11 @@ from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRe
 from explorer.devnet.coinbase import build_merge_mining_fields
 
 MINIMUM_GAS_PRICE = 60_000_000
-BASE_DIFFICULTY = 32  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
+BASE_DIFFICULTY = 2  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
+DIFFICULTY_SPREAD = 16  # so a block takes 2 to 17 tries (on average 9.5) to grind
 EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
 LIST_OFFSET = 0xC0
+SINGLE_LEAF_PATH = b"\x20\x80"  # hex-prefix form of the key rlp(0) in a leaf (even, terminated)
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,9 @@ class BlockDraft:
 
 
 def difficulty_of(number: int) -> int:
-    """A deterministic, slightly varying difficulty for block number (32 to 287)."""
-    return BASE_DIFFICULTY + keccak(b"difficulty" + number.to_bytes(8, "big"))[0]
+    """Return a deterministic, slightly varying difficulty for block number (2 to 17)."""
+    spread = keccak(b"difficulty" + number.to_bytes(8, "big"))[0] % DIFFICULTY_SPREAD
+    return BASE_DIFFICULTY + spread
 
 
 def trie_root(items: Sequence[list[object]]) -> bytes:
@@ -49,6 +52,8 @@ def trie_root(items: Sequence[list[object]]) -> bytes:
 @functools.lru_cache(maxsize=64)
 def encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
     """Root of the trie of already encoded items (repeated ones, like REMASC receipts, cached)."""
+    if len(encoded) == 1:  # most blocks hold only their REMASC transaction: one leaf at key 0x80
+        return keccak(rlp.encode([SINGLE_LEAF_PATH, encoded[0]]))
     nodes: dict[bytes, bytes] = {}
     trie = HexaryTrie(nodes)
     with trie.squash_changes() as batch:
