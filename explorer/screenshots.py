@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -167,7 +167,7 @@ async def take_screenshots(
     window: MainWindow,
     manifest: dict[str, Any],
     directory: Path,
-    settings_dialog: Callable[[], QWidget] | None = None,
+    dialogs: Mapping[str, Callable[[], QWidget]] | None = None,
 ) -> list[Path]:
     """Render every screen in light and dark palettes; return the files written."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -198,11 +198,11 @@ async def take_screenshots(
         error = directory / f"error-{mode}.png"
         await shoot_error(window, session, error)
         written.append(error)
-        if settings_dialog is not None:
-            dialog = settings_dialog()
+        for name, make_dialog in (dialogs or {}).items():  # dialogs and standalone views
+            dialog = make_dialog()
             dialog.show()
             await settle(dialog)
-            path = directory / f"settings-{mode}.png"
+            path = directory / f"{name}-{mode}.png"
             dialog.grab().save(str(path))
             dialog.close()
             written.append(path)
