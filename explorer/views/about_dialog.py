@@ -74,6 +74,7 @@ class AboutDialog(QDialog):
         layout = QVBoxLayout(tab)
         layout.addLayout(heading)
         layout.addWidget(summary)
+        layout.addSpacing(8)
         layout.addLayout(table)
         layout.addStretch(1)
         return tab

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QVBoxLayout, QWidget
 
 from explorer.viewmodels.devnet_start import DevnetStartViewModel, StartState
 from explorer.views.theme import plain_label
@@ -14,6 +14,7 @@ EXPLANATION = (
     "in {cache}; later starts load it in about a second."
 )
 SHOWN = (StartState.STARTING, StartState.BUILDING)
+COLUMN_WIDTH = 560
 
 
 class DevnetProgressView(QWidget):
@@ -37,15 +38,21 @@ class DevnetProgressView(QWidget):
         cache = model.cache_dir or "your cache folder"
         self.explanation = plain_label(EXPLANATION.format(cache=cache), wrap=True)
         column = QWidget()
-        column.setMaximumWidth(560)
+        column.setFixedWidth(
+            COLUMN_WIDTH
+        )  # a fixed width lets the wrapped labels take their height
         layout = QVBoxLayout(column)
         for widget in (self.title, self.stage, self.bar, self.blocks, self.eta):
             layout.addWidget(widget)
         layout.addSpacing(12)
         layout.addWidget(self.explanation)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(column)
+        row.addStretch(1)
         outer = QVBoxLayout(self)
         outer.addStretch(1)
-        outer.addWidget(column, 0, Qt.AlignmentFlag.AlignHCenter)
+        outer.addLayout(row)
         outer.addStretch(2)
         model.progress_changed.connect(self._show)
         if parent is not None:
@@ -62,8 +69,8 @@ class DevnetProgressView(QWidget):
         self.blocks.setText(model.blocks)
         self.eta.setText(model.eta)
         self.setVisible(model.state in SHOWN)
-        if self.isVisible():
-            self.raise_()
+        if self.isVisible() and self.parentWidget() is not None:
+            self.raise_()  # above the page area's other children
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Cover the parent whenever it is resized."""
