@@ -60,7 +60,9 @@ def timed(command: list[str], marks: tuple[str, ...], env: dict[str, str]) -> di
     """Run a command; return the seconds until each mark appeared on stdout, and until exit."""
     seen: dict[str, float] = {}
     began = time.perf_counter()
-    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as process:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    ) as process:
         assert process.stdout is not None
         for line in process.stdout:
             for mark in marks:
@@ -117,7 +119,8 @@ def first_run(name: str, executable: Path, goal: float) -> None:
 def size(path: Path) -> str:
     """Return a file's or folder's size in MB."""
     files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
-    return f"{sum(p.stat().st_size for p in files) / 1e6:.1f} MB"
+    total = sum(p.stat().st_size for p in files if not p.is_symlink())  # links: counted once
+    return f"{total / 1e6:.1f} MB ({total / 2**20:.1f} MiB)"
 
 
 def sizes() -> None:

@@ -1,4 +1,4 @@
-"""Put the devnet's snapshots, xz-compressed, where the package build collects them."""
+"""Put the devnet's snapshots, gzip-compressed, where the package build collects them."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ SHIPPED = ("testnet",)
 def main() -> None:
     """Compress the shipped snapshots (from the cache, built first if missing) into argv[1]."""
     target = Path(sys.argv[1])
-    for stale in target.glob("devnet-*.xz"):
+    for stale in target.glob("devnet-*.[gx]z"):
         stale.unlink()
     for name in SHIPPED:
         chain_id = CHAIN_IDS[name]

@@ -142,7 +142,7 @@ class HistoryBuilder:
             self.mine([])
 
     def mine_empty(self, count: int) -> None:
-        """A run of blocks holding only their REMASC transaction, noted in the manifest."""
+        """Mine a run of blocks holding only their REMASC transaction, noted in the manifest."""
         first = self.ledger.head.number + 1
         self.mine_quiet(count)
         self._facts.empty_runs.append((first, first + count - 1))
@@ -278,7 +278,7 @@ class HistoryBuilder:
         return self.send(sender, receiver.address, value=self._random.randrange(1, 10**6) * 10**12)
 
     def _collectible_move(self, token_id: int, receiver: DevAccount) -> SignedTransactionAPI:
-        """The collectible's owner sends it to receiver."""
+        """Return the transaction in which the collectible's owner sends it to receiver."""
         owner = self._collectible_owners[token_id]
         self._collectible_owners[token_id] = receiver
         return self.invoke(

@@ -29,13 +29,13 @@ class DevnetStartError(RuntimeError):
 
 
 def default_cache_dir() -> Path:
-    """The devnet's snapshot cache: $EXPLORER_DEVNET_CACHE, else the user's cache directory."""
+    """Return the snapshot cache: $EXPLORER_DEVNET_CACHE, else the user's cache directory."""
     override = os.environ.get(CACHE_VARIABLE)
     return Path(override) if override else Path(platformdirs.user_cache_dir("explorer")) / "devnet"
 
 
 def devnet_command() -> list[str]:
-    """The command that runs `explorer devnet` with this interpreter (or frozen build)."""
+    """Return the command that runs `explorer devnet` with this interpreter (or frozen build)."""
     if getattr(sys, "frozen", False):
         return [sys.executable, "devnet"]
     return [sys.executable, "-m", "explorer", "devnet"]
@@ -97,11 +97,11 @@ class DevnetProcess:
         self._readers: list[asyncio.Task[None]] = []
 
     def url(self, network: str) -> str:
-        """The endpoint of a network with the key (`http://127.0.0.1:P/<KEY>`)."""
+        """Return the endpoint of a network with the key (`http://127.0.0.1:P/<KEY>`)."""
         return f"{self.base_urls[network]}/{self.key}"
 
     def redacted_url(self, network: str) -> str:
-        """The endpoint with the key redacted, for logs and messages."""
+        """Return the endpoint with the key redacted, for logs and messages."""
         return f"{self.base_urls[network]}/{redact_key(self.key)}"
 
     @property

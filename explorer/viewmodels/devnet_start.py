@@ -67,7 +67,7 @@ class DevnetStartViewModel(QObject):
     eta = qproperty(_get_eta, progress_changed)
 
     def start(self) -> None:
-        """The child was started: nothing is known yet."""
+        """Note that the child was started: nothing is known yet."""
         self._building_since = None
         self._set(StartState.STARTING, "Starting the local devnet…", 0.0, "", "")
 
@@ -95,11 +95,11 @@ class DevnetStartViewModel(QObject):
         return f"About {max(round(seconds), 1)} s left"
 
     def finish(self) -> None:
-        """The devnet is serving."""
+        """Note that the devnet is serving."""
         self._set(StartState.READY, "The local devnet is ready", 1.0, self._blocks, "")
 
     def fail(self, message: str) -> None:
-        """The devnet did not start."""
+        """Note that the devnet did not start, and why."""
         self._set(StartState.FAILED, message, self._fraction, self._blocks, "")
 
     def _set(self, state: StartState, stage: str, fraction: float, blocks: str, eta: str) -> None:
