@@ -19,10 +19,13 @@ pytestmark = pytest.mark.package  # minutes of building: `make check` leaves the
 
 @pytest.mark.timeout(2400)
 def test_make_package_builds_validates_and_installs_both_installers() -> None:
-    """`make package`: the folder (frozen runs compared with the source), the .deb and the
-    .tar.gz, checked by lintian, desktop-file-validate and appstreamcli where installed, then
-    installed into temporary roots and started from there (window, devnet child, rpc, report,
-    logs with an empty devnet cache); any failure or difference fails the build."""
+    """Build, validate, install and start both installers with `make package`.
+
+    The folder (frozen runs compared with the source), the .deb and the .tar.gz are checked by
+    lintian, desktop-file-validate and appstreamcli where installed, then installed into
+    temporary roots and started from there (window, devnet child, rpc, report, logs with an
+    empty devnet cache); any failure or difference fails the build.
+    """
     env = {**os.environ, CACHE_VARIABLE: str(default_cache_dir())}  # the tests' warm snapshot
     run = subprocess.run(
         ["make", "-C", str(REPO), "package"],

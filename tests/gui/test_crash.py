@@ -43,7 +43,7 @@ def found(tmp_path: Path) -> Iterator[Diagnostics]:
 
 @pytest.fixture
 def reporter(found: Diagnostics) -> Iterator[CrashReporter]:
-    """A crash reporter with its hooks installed for the test."""
+    """Return a crash reporter with its hooks installed for the test."""
     crash = CrashReporter(found)
     crash.install()
     yield crash
@@ -59,7 +59,7 @@ def report_text(reporter: CrashReporter) -> str:
 
 
 def failing_slot() -> None:
-    """A slot with a bug."""
+    """Raise, as a slot with a bug does."""
     raise ZeroDivisionError("a slot divided by zero")
 
 
