@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test lint typecheck pytest bench devnet package package-tools clean
+.PHONY: run test check lint typecheck pytest bench devnet package package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,12 +18,15 @@ run: $(STAMP)
 
 test: $(STAMP) lint typecheck pytest
 
+# Lint and types alone, no pytest: seconds, for while you work.
+check: $(STAMP) lint typecheck
+
 lint: $(STAMP)
 	$(BIN)/ruff check explorer tests bench
 	$(BIN)/ruff format --check explorer tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy explorer
+	$(BIN)/mypy explorer tests bench
 
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider --timeout=300

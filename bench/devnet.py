@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from eth_abi import encode
-from eth_utils import function_signature_to_4byte_selector, keccak
+from eth_abi.abi import encode
+from eth_utils.abi import function_signature_to_4byte_selector
+from eth_utils.crypto import keccak
 
 from explorer.devnet.process import DevnetOptions, DevnetProcess, default_cache_dir
 
@@ -127,7 +128,7 @@ async def sweep(rpc: Client, log_filter: dict[str, Any], head: int) -> int:
 
 
 def snapshot_sizes(cache_dir: Path) -> str:
-    """The snapshot files in a cache dir and their sizes."""
+    """Return the snapshot files in a cache dir and their sizes."""
     files = sorted(cache_dir.glob("devnet-*.pickle"))
     return ", ".join(f"{f.name.split('-')[1]}: {f.stat().st_size / 2**20:.1f} MiB" for f in files)
 

@@ -109,7 +109,7 @@ async def bench_web3(url: str) -> float:
 
 
 async def bench_aiohttp(url: str) -> float:
-    """A bare aiohttp loop: POST the envelope, json.loads the answer."""
+    """Time a bare aiohttp loop: POST the envelope, json.loads the answer."""
     async with aiohttp.ClientSession() as session:
 
         async def job(i: int) -> object:

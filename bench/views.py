@@ -112,7 +112,7 @@ async def timed(action: Callable[[], Awaitable[object]]) -> float:
 
 
 async def new_window(url: str) -> tuple[MainWindow, Session]:
-    """A window with a fresh (cold) session, head known."""
+    """Return a window with a fresh (cold) session, head known."""
     session = Session(DEVNET, Endpoint.parse(url))
     shell, search = ShellViewModel(), SearchViewModel()
     window = MainWindow(shell, search=search)
@@ -146,7 +146,7 @@ def loaded(window: MainWindow) -> bool:
 
 
 async def bare_tx_calls(client: RpcClient, tx_hash: str, block_hash: str | None) -> None:
-    """The page's calls with nothing else: transaction and receipt together, then the block.
+    """Make the page's calls with nothing else: transaction and receipt together, then the block.
 
     With block_hash (known in advance, which no real client knows) all three go at once.
     """
@@ -177,7 +177,8 @@ async def bench_tx(
     stall = beat.stop()
     spent = session.client.stats.total - before
     tx = await session.client.get_transaction_by_hash(tx_hash)
-    assert tx is not None and tx.block_hash is not None
+    assert tx is not None
+    assert tx.block_hash is not None
     bare_client = RpcClient(Endpoint.parse(url))
     await bare_client.block_number()  # a warm connection, like the window's
     bare = await timed(lambda: bare_tx_calls(bare_client, tx_hash, None))
@@ -208,7 +209,8 @@ async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, fl
         if not rows_at and loaded_rows:
             rows_at.append(time.perf_counter() - started)
 
-    page.model.changed.connect(note_rows)
+    page.model.state_changed.connect(lambda _state: note_rows())
+    page.model.document_changed.connect(note_rows)
     note_rows()
     await until(lambda: loaded(window))
     QApplication.processEvents()

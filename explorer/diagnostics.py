@@ -91,7 +91,7 @@ class NativeCrashFile(RotatingFileHandler):
         if self.stream is not None:
             faulthandler.enable(self.stream, all_threads=True)
 
-    def doRollover(self) -> None:
+    def doRollover(self) -> None:  # noqa: N802 (the logging API names it so)
         """Rotate, then follow the new file with faulthandler."""
         super().doRollover()
         self.enable_faulthandler()

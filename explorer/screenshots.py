@@ -98,7 +98,7 @@ async def shoot_tab(window: MainWindow, view: AddressView, title: str, path: Pat
 
 
 async def shoot_account(window: MainWindow, account: str, directory: Path, mode: str) -> list[Path]:
-    """An account's overview, then its tokens, a whole-history transfer scan and its charts."""
+    """Shoot an account's overview, its tokens, a whole-history transfer scan and its charts."""
     written = [directory / f"address-account-{mode}.png"]
     await shoot_page(window, address_route(account), written[0])
     view = window.current_page()
@@ -119,7 +119,7 @@ async def shoot_account(window: MainWindow, account: str, directory: Path, mode:
 
 
 async def shoot_contract(window: MainWindow, token: str, directory: Path, mode: str) -> list[Path]:
-    """A token contract's overview and its contract tools (ERC-20 functions listed)."""
+    """Shoot a token contract's overview and its contract tools (ERC-20 functions listed)."""
     written = [directory / f"address-contract-{mode}.png"]
     await shoot_page(window, address_route(token), written[0])
     view = window.current_page()
@@ -130,7 +130,7 @@ async def shoot_contract(window: MainWindow, token: str, directory: Path, mode: 
 
 
 async def shoot_logs(window: MainWindow, path: Path) -> Path:
-    """The Logs explorer after a whole-history scan for Transfer events."""
+    """Shoot the Logs explorer after a whole-history scan for Transfer events."""
     window.navigator.go(LOGS)
     await settle(window)
     view = window.tabs.currentWidget()

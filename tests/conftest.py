@@ -7,6 +7,8 @@ import gc
 import os
 from collections.abc import Iterator
 
+from PySide6.QtWidgets import QApplication
+
 os.environ.setdefault("QT_API", "pyside6")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -38,7 +40,7 @@ def collect_on_main_thread() -> Iterator[None]:
 
 
 @pytest.fixture
-def qloop(qapp: object) -> Iterator[qasync.QEventLoop]:
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     """Yield a qasync loop set as the asyncio loop; tear it down without quitting Qt."""
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
@@ -52,8 +54,8 @@ def qloop(qapp: object) -> Iterator[qasync.QEventLoop]:
             gathered = asyncio.gather(*pending, return_exceptions=True)
             deadline = loop.time() + 5
             while not gathered.done() and loop.time() < deadline:
-                qapp.processEvents()  # type: ignore[attr-defined]
-        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+                qapp.processEvents()
+        loop._QEventLoop__is_running = False
         asyncio.events._set_running_loop(None)
         loop.close()
         asyncio.set_event_loop(None)

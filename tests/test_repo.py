@@ -108,4 +108,5 @@ def test_the_testnet_fixtures_are_in_the_repository() -> None:
     assert tracked >= TESTNET_SAMPLES
     for name in sorted(present):
         value = json.loads((TESTNET_FIXTURES / name).read_text(encoding="utf-8"))
-        assert isinstance(value, dict | list) and value, name
+        assert isinstance(value, dict | list), name
+        assert value, name

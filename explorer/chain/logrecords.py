@@ -26,16 +26,21 @@ T = TypeVar("T")
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def _bulk_record(cls: type[T]) -> type[T]:
-    """Make a slotted, hashable dataclass that the type checker holds frozen; at run time it is
-    not, because a frozen init sets each field through object.__setattr__, a third of the time
-    of parsing a scan's logs (~1.5 us a log, 20 ms for a 13k-log answer)."""
+    """Make a slotted, hashable dataclass that the type checker holds frozen.
+
+    At run time it is not, because a frozen init sets each field through object.__setattr__, a
+    third of the time of parsing a scan's logs (~1.5 us a log, 20 ms for a 13k-log answer).
+    """
     return dataclass(slots=True, unsafe_hash=True)(cls)
 
 
 @_bulk_record
 class Log:
-    """An event log (docs/service.md §2.6), keyed by (transaction_hash, log_index). Slotted: scans
-    hold thousands at a time, and the collector then has one object less to walk for each."""
+    """An event log (docs/service.md §2.6), keyed by (transaction_hash, log_index).
+
+    Slotted: scans hold thousands at a time, and the collector then has one object less to walk
+    for each.
+    """
 
     address: str
     topics: tuple[str, ...]
@@ -55,8 +60,10 @@ class Log:
 
     @classmethod
     def many_from_json(cls, values: Sequence[object]) -> list[Log]:
-        """Parse many logs as from_json does (same logs, same errors), the plain form checked
-        for all of them together."""
+        """Parse many logs as from_json does (same logs, same errors).
+
+        The plain form is checked for all of them together.
+        """
         plain = _plain_logs(values)
         return plain if plain is not None else [cls.from_json(value) for value in values]
 
@@ -66,8 +73,11 @@ _LOG_FIELDS = ("address", "data", *_LOG_NUMBERS)
 
 
 def _plain_log(obj: JsonObject) -> Log | None:
-    """Parse one log in the plain form nodes send (as _plain_logs judges it, without its
-    per-list overhead: rows are formatted one at a time); None when anything differs."""
+    """Parse one log in the plain form nodes send; None when anything differs.
+
+    The form is judged as _plain_logs judges it, without its per-list overhead (rows are
+    formatted one at a time).
+    """
     try:
         address, data, *numbers = [obj[key] for key in _LOG_FIELDS]
         hashes = [obj["transactionHash"], obj["blockHash"], *obj["topics"]]
@@ -103,8 +113,11 @@ def _plain_hex(texts: list[Any], width: int) -> bool:
 
 
 def _hex_numbers(texts: list[Any]) -> list[int] | None:
-    """Return the numbers of 0x-hex texts, each distinct text read once; None when one is not
-    0x and lowercase hex digits (leading zeros are fine, as for parse_quantity)."""
+    """Return the numbers of 0x-hex texts, each distinct text read once.
+
+    None when one is not 0x and lowercase hex digits (leading zeros are fine, as for
+    parse_quantity).
+    """
     if not _only_hex(texts):
         return None
     values = {text: int(text, 16) for text in set(texts)}
@@ -112,8 +125,10 @@ def _hex_numbers(texts: list[Any]) -> list[int] | None:
 
 
 def _plain_logs(values: Sequence[object]) -> list[Log] | None:
-    """Parse logs that are all in the plain form nodes send, checked together; None when any
-    differs (they are then parsed one by one)."""
+    """Parse logs that are all in the plain form nodes send, checked together.
+
+    None when any differs (they are then parsed one by one).
+    """
     try:
         objs: list[dict[str, Any]] = [value for value in values if type(value) is dict]
         topic_lists = [obj["topics"] for obj in objs]

@@ -40,7 +40,9 @@ class Param:
 @dataclass(frozen=True)
 class Signature:
     """A function or event signature with parameter names; `key` is its selector or topic0.
-    The derived texts and key are made once (a key is a keccak: ~10 us per decoded log)."""
+
+    The derived texts and key are made once (a key is a keccak: ~10 us per decoded log).
+    """
 
     kind: Kind
     name: str

@@ -34,7 +34,7 @@ NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet
 
 
 def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
-    """An argparse type accepting `kind` values in [low, high]."""
+    """Return an argparse type accepting `kind` values in [low, high]."""
 
     def parse(text: str) -> int | float:
         value = kind(text)
@@ -50,7 +50,7 @@ POSITIVE = _bounded(int, 1, 2**62)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line of `explorer devnet`."""
+    """Return the argument parser of `explorer devnet`."""
     parser = argparse.ArgumentParser(
         prog="explorer devnet",
         description="Serve a local Rootstock devnet implementing the node access service.",
@@ -97,7 +97,7 @@ class Options:
     keys: tuple[str, ...]
 
     def ports(self) -> dict[str, int]:
-        """Requested port of each network to serve."""
+        """Return the requested port of each network to serve."""
         wanted = NETWORK_CHOICES[self.args.network]
         ports = {"testnet": self.args.testnet_port, "mainnet": self.args.mainnet_port}
         return {name: ports[name] for name in wanted}

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
-import json
 import os
 import sys
 import time
@@ -28,7 +26,10 @@ from explorer.devnet.process import DevnetStartError
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, InvalidInput, RpcError
-from explorer.services.logscan import CSV_HEADER, LogQuery, LogScanner, ScanProgress, csv_fields
+from explorer.services.logexport import ExportFormat, LogWriter
+from explorer.services.logquery import LogQuery
+from explorer.services.logresults import ScanProgress
+from explorer.services.logscan import LogScanner
 
 PROGRESS_EVERY = 0.5
 
@@ -64,7 +65,8 @@ def build_parser(secrets: tuple[str, ...] = ()) -> argparse.ArgumentParser:
     parser.add_argument("--from", dest="start", help="first block or tag (default: earliest)")
     parser.add_argument("--to", dest="end", help="last block or tag (default: latest)")
     parser.add_argument("--block-hash", help="one block by hash (instead of --from/--to)")
-    parser.add_argument("--format", choices=("json", "csv"), default="json")
+    formats = [fmt.value for fmt in ExportFormat]
+    parser.add_argument("--format", choices=formats, default=ExportFormat.JSON.value)
     parser.add_argument("--concurrency", type=int, default=4, help="requests in flight")
     return parser
 
@@ -126,37 +128,11 @@ class ProgressLine:
         )
 
 
-class Output:
-    """Streams logs to stdout as one JSON array or as CSV rows."""
-
-    def __init__(self, stream: TextIO, fmt: str) -> None:
-        self.stream, self.fmt, self.count = stream, fmt, 0
-        self.writer = csv.writer(stream, lineterminator="\n") if fmt == "csv" else None
-        if self.writer is not None:
-            self.writer.writerow(CSV_HEADER)
-        else:
-            stream.write("[")
-
-    def write(self, logs: Sequence[Log]) -> None:
-        """Write a batch of logs."""
-        for log in logs:
-            if self.writer is not None:
-                self.writer.writerow(csv_fields(log))
-            else:
-                self.stream.write(("\n  " if self.count == 0 else ",\n  ") + json.dumps(log.raw))
-            self.count += 1
-
-    def close(self) -> None:
-        """Finish the document."""
-        if self.writer is None:
-            self.stream.write("\n]\n" if self.count else "]\n")
-        self.stream.flush()
-
-
-async def _drain(batches: AsyncIterator[list[Log]], out: Output) -> None:
+async def _drain(batches: AsyncIterator[list[Log]], out: LogWriter) -> None:
     """Write every batch of a scan."""
     async for batch in batches:
-        out.write(batch)
+        for log in batch:
+            out.write_log(log)
 
 
 async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace) -> int:
@@ -164,7 +140,7 @@ async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace)
     client = RpcClient(endpoint)
     scanner = LogScanner(client, concurrency=max(1, options.concurrency))
     progress = ProgressLine(sys.stderr)
-    out = Output(sys.stdout, options.format)
+    out = LogWriter(sys.stdout, ExportFormat(options.format))
     try:
         await _drain(scanner.scan(query, progress), out)
         if scanner.failed:
@@ -172,6 +148,7 @@ async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace)
             await _drain(scanner.retry_failed(progress), out)
     finally:
         out.close()
+        sys.stdout.flush()
         await client.aclose()
     for chunk in scanner.failed:
         print(

@@ -23,12 +23,12 @@ class DevAccount:
 
 
 def derive_account(label: str) -> DevAccount:
-    """The account whose private key is keccak of `explorer-devnet:<label>`."""
+    """Return the account whose private key is keccak of `explorer-devnet:<label>`."""
     secret = keccak(f"explorer-devnet:{label}".encode())
     address = PrivateKey(secret).public_key.to_canonical_address()
     return DevAccount(label=label, private_key=secret, address=address)
 
 
 def derive_accounts(prefix: str, count: int) -> tuple[DevAccount, ...]:
-    """count accounts labelled `<prefix>-<i>`."""
+    """Derive count accounts labelled `<prefix>-<i>`."""
     return tuple(derive_account(f"{prefix}-{i}") for i in range(count))

@@ -49,13 +49,13 @@ class TxRecord:
 
     @classmethod
     def remasc(cls, number: int) -> TxRecord:
-        """The REMASC transaction that ends block number, as RSK makes it."""
+        """Return the REMASC transaction that ends block number, as RSK makes it."""
         fields = [number - 1, 0, 0, REMASC_ADDRESS, 0, b"", 0, 0, 0]
         remasc_hash = keccak(rlp.encode(fields))
         return cls(remasc_hash, ZERO_ADDRESS, number - 1, 0, 0, REMASC_ADDRESS, 0, b"", 0, 0, 0)
 
     def rlp_fields(self) -> list[object]:
-        """The nine RLP items of the transaction."""
+        """Return the nine RLP items of the transaction."""
         head = [self.nonce, self.gas_price, self.gas, self.to or b"", self.value, self.data]
         return [*head, self.v, self.r, self.s]
 
@@ -103,7 +103,7 @@ class ReceiptRecord:
         return cls(status, gas_used, receipt.gas_used, contract_address, logs, receipt.bloom)
 
     def rlp_fields(self) -> list[object]:
-        """The RLP items of the receipt (for the receipts root)."""
+        """Return the RLP items of the receipt (for the receipts root)."""
         logs = [[log.address, list(log.topics), log.data] for log in self.logs]
         return [self.status, self.cumulative_gas_used, self.bloom.to_bytes(256, "big"), logs]
 

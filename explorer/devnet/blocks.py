@@ -84,7 +84,7 @@ def _uncle_headers(draft: BlockDraft, parent_hash: bytes) -> list[list[object]]:
 
 
 def _uncle_difficulty(number: int, index: int) -> int:
-    """The difficulty of uncle index of block number."""
+    """Return the difficulty of uncle index of block number."""
     return difficulty_of(number + index + 1)
 
 

@@ -14,7 +14,7 @@ VM_EXCEPTION = "VM Exception while processing transaction"
 
 
 def call_output(engine: Engine, request: CallRequest, number: int) -> bytes:
-    """The return data of a call on top of block number; -32015 when it fails."""
+    """Return the return data of a call on top of block number; -32015 when it fails."""
     try:
         computation = engine.call(request, number)
     except ValidationError as error:

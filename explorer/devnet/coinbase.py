@@ -1,5 +1,8 @@
-"""The devnet's merge-mining fields: a deterministic Bitcoin coinbase, proof and header that
-verify against a block's hashForMergedMining (the explorer only ever decodes them)."""
+"""The devnet's merge-mining fields: a Bitcoin coinbase, proof and header.
+
+They are deterministic and verify against a block's hashForMergedMining (the explorer only ever
+decodes them).
+"""
 
 from __future__ import annotations
 

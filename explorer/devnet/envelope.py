@@ -41,7 +41,7 @@ def error_response(request_id: Json, code: int, message: str, data: Json = None)
 
 
 def big_stack_executor(name: str) -> ThreadPoolExecutor:
-    """A one-thread executor whose thread has a large stack (deep JSON, deep EVM calls).
+    """Return a one-thread executor whose thread has a large stack (deep JSON, deep EVM calls).
 
     py-evm and py_ecc raise the recursion limit to 100,000, so recursion can overflow
     a default-size C stack (a crash) long before Python raises RecursionError.

@@ -40,15 +40,15 @@ class RpcFailure(Exception):
 
 
 def invalid_params(message: str) -> RpcFailure:
-    """An invalid-params failure (-32602) with a message saying what is wrong."""
+    """Return an invalid-params failure (-32602) with a message saying what is wrong."""
     return RpcFailure(INVALID_PARAMS, f"Invalid params: {message}")
 
 
 def gas_limit_too_high(gas: int, limit: int) -> str:
-    """rskj's words for a transaction asking more gas than a block holds."""
+    """Return rskj's words for a transaction asking more gas than a block holds."""
     return f"transaction's gas limit of {gas} is higher than the block's gas limit of {limit}"
 
 
 def rejected(message: str) -> RpcFailure:
-    """A transaction-pool rejection (-32010) with one of rskj's messages."""
+    """Return a transaction-pool rejection (-32010) with one of rskj's messages."""
     return RpcFailure(TRANSACTION_REJECTED, message)

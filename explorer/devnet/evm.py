@@ -56,7 +56,7 @@ class MinedBatch:
 
 
 def _chain_class(chain_id: int) -> type[MiningChain]:
-    """A mining chain class for this chain id (the CHAINID opcode answers it)."""
+    """Return a mining chain class for this chain id (the CHAINID opcode answers it)."""
     return MiningChain.configure(
         __name__=f"DevnetChain{chain_id}",
         vm_configuration=((0, DevnetVM),),
@@ -76,7 +76,7 @@ class Engine:
     def create(
         cls, chain_id: int, genesis_state: Mapping[bytes, dict[str, Any]], timestamp: int
     ) -> Engine:
-        """A fresh chain whose genesis holds genesis_state."""
+        """Return a fresh chain whose genesis holds genesis_state."""
         params = {
             "difficulty": 1,
             "gas_limit": GAS_LIMIT,
@@ -97,7 +97,7 @@ class Engine:
         return cls(_chain_class(chain_id)(db), db)
 
     def store(self) -> dict[bytes, bytes]:
-        """The whole database as a dict, for the snapshot."""
+        """Return the whole database as a dict, for the snapshot."""
         return cast(MemoryDB, self._db.wrapped_db).kv_store
 
     @property
@@ -116,7 +116,7 @@ class Engine:
         value: int = 0,
         data: bytes = b"",
     ) -> SignedTransactionAPI:
-        """A legacy transaction signed by py-evm with an EIP-155 v for this chain."""
+        """Return a legacy transaction signed by py-evm with an EIP-155 v for this chain."""
         unsigned = DevnetVM.create_unsigned_transaction(
             nonce=nonce,
             gas_price=gas_price,
@@ -168,7 +168,7 @@ class Engine:
     def applicable(
         self, transactions: Sequence[SignedTransactionAPI], timestamp: int
     ) -> list[SignedTransactionAPI]:
-        """The transactions that apply one after another on top of the head (others dropped)."""
+        """Return the transactions that apply in turn on top of the head (others dropped)."""
         accepted: list[SignedTransactionAPI] = []
         for tx in transactions:
             try:
@@ -179,15 +179,15 @@ class Engine:
         return accepted
 
     def header_at(self, number: int) -> BlockHeaderAPI:
-        """The py-evm header of block number."""
+        """Return the py-evm header of block number."""
         return self._chain.get_canonical_block_header_by_number(number)  # type: ignore[arg-type]
 
     def state_at(self, number: int) -> StateAPI:
-        """The state after block number (read it; do not persist changes)."""
+        """Return the state after block number (read it; do not persist changes)."""
         return self._chain.get_vm(self.header_at(number)).state
 
     def _spoof(self, state: StateAPI, request: CallRequest, gas: int) -> SignedTransactionAPI:
-        """An unsigned transaction posing as signed by request.sender."""
+        """Return an unsigned transaction posing as signed by request.sender."""
         unsigned = DevnetVM.create_unsigned_transaction(
             nonce=state.get_nonce(Address(request.sender)),
             gas_price=request.gas_price,
@@ -234,5 +234,5 @@ class Engine:
 
 
 def _without_value(request: CallRequest) -> CallRequest:
-    """The same call sending no value (estimates survive an empty balance)."""
+    """Return the same call sending no value (estimates survive an empty balance)."""
     return CallRequest(request.sender, request.to, request.gas, 0, 0, request.data)

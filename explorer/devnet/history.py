@@ -103,11 +103,11 @@ class HistoryBuilder:
     def invoke(
         self, sender: DevAccount, contract: bytes, signature: str, *args: object, gas: int = 150_000
     ) -> SignedTransactionAPI:
-        """A contract call with gas to spare."""
+        """Return a contract call with gas to spare."""
         return self.send(sender, contract, data=call_data(signature, *args), gas=gas)
 
     def token_transfer(self, sender: DevAccount, to: bytes, amount: int) -> SignedTransactionAPI:
-        """An ERC-20 transfer."""
+        """Return an ERC-20 transfer."""
         data = call_data("transfer(address,uint256)", to, amount)
         return self.send(sender, self.token, data=data, gas=80_000)
 
@@ -278,7 +278,7 @@ class HistoryBuilder:
         return self.send(sender, receiver.address, value=self._random.randrange(1, 10**6) * 10**12)
 
     def _collectible_move(self, token_id: int, receiver: DevAccount) -> SignedTransactionAPI:
-        """Return the transaction in which the collectible's owner sends it to receiver."""
+        """Sign the collectible's move from its owner to receiver."""
         owner = self._collectible_owners[token_id]
         self._collectible_owners[token_id] = receiver
         return self.invoke(

@@ -27,7 +27,7 @@ class TxLocation:
 
 @functools.lru_cache(maxsize=256)
 def remasc_receipt(cumulative_gas_used: int) -> ReceiptRecord:
-    """The receipt of a REMASC transaction: success, no gas, no logs (shared: stored once)."""
+    """Return a REMASC transaction's receipt: success, no gas, no logs (shared: stored once)."""
     return ReceiptRecord(1, 0, cumulative_gas_used, None, (), 0)
 
 
@@ -62,7 +62,7 @@ class Ledger:
         return block
 
     def _state_root(self, number: int) -> bytes:
-        """The engine's state root after block number."""
+        """Return the engine's state root after block number."""
         return bytes(self.engine.header_at(number).state_root)
 
     def mine(
@@ -91,7 +91,7 @@ class Ledger:
         timestamp: int,
         miner: bytes,
     ) -> tuple[DevBlock, StateAPI]:
-        """The sample next block: ready transactions executed, the waiting ones listed after."""
+        """Return the sample next block: ready transactions executed, waiting ones listed after."""
         executed, state = self.engine.preview(ready, timestamp)
         records = [TxRecord.from_signed(tx) for tx in ready]
         receipts = _receipts(records, executed)
@@ -112,7 +112,7 @@ class Ledger:
         miner: bytes,
         uncle_count: int,
     ) -> BlockDraft:
-        """The next block's draft, its REMASC transaction appended."""
+        """Return the next block's draft, its REMASC transaction appended."""
         number = self.head.number + 1
         records.append(TxRecord.remasc(number))
         receipts.append(remasc_receipt(receipts[-1].cumulative_gas_used if receipts else 0))

@@ -55,7 +55,7 @@ class BlockText:
         return cls(objects, b",".join(texts), tuple(ends))
 
     def runs(self, picked: Sequence[int]) -> Iterator[bytes]:
-        """The text of some of the logs (ascending positions), one slice per run of neighbours."""
+        """Yield the text of some logs (ascending positions), one slice per run of neighbours."""
         start = 0
         for at, index in enumerate(picked):
             if at == 0 or picked[at - 1] != index - 1:
@@ -81,7 +81,7 @@ class LogIndex:
         log_filter: LogFilter,
         limits: LogLimits,
     ) -> EncodedLogs:
-        """The matching logs of blocks first..last; -32012 when over both limits."""
+        """Return the matching logs of blocks first..last; -32012 when over both limits."""
         # Blocks whose bloom rules out a match are skipped unread; a whole block that matches
         # is sent as one piece of text; text is made once the limits are known to hold.
         capped = last - first + 1 > limits.max_blocks
@@ -111,7 +111,7 @@ class LogIndex:
         return EncodedLogs(objects, pieces)
 
     def _holding_logs(self, chain: Sequence[DevBlock], first: int, last: int) -> Iterator[DevBlock]:
-        """The blocks first..last whose bloom is not empty (the chain only grows)."""
+        """Return the blocks first..last whose bloom is not empty (the chain only grows)."""
         for number in range(self._seen, len(chain)):
             if chain[number].logs_bloom:
                 self._holding.append(number)
@@ -120,14 +120,14 @@ class LogIndex:
         return (chain[number] for number in self._holding[start:stop])
 
     def _block_logs(self, block: DevBlock) -> BlockLogs:
-        """A block's flattened logs, made once."""
+        """Return a block's flattened logs, made once."""
         logs = self._logs.get(block.hash)
         if logs is None:
             logs = self._logs[block.hash] = BlockLogs.of(block)
         return logs
 
     def _block_text(self, block: DevBlock, logs: BlockLogs) -> BlockText:
-        """A block's log objects and text, made once."""
+        """Return a block's log objects and text, made once."""
         text = self._texts.get(block.hash)
         if text is None:
             text = self._texts[block.hash] = BlockText.of(block, logs)

@@ -60,7 +60,7 @@ class LogFilter:
         return True
 
     def pick(self, logs: Sequence[LogRecord], summary: LogSummary) -> Sequence[int]:
-        """The positions of a block's matching logs, ascending (a range when all match)."""
+        """Return the positions of a block's matching logs, ascending (a range when all match)."""
         if self.matches_all(summary):
             return range(len(logs))
         return [i for i, log in enumerate(logs) if self.matches(log)]
@@ -102,7 +102,7 @@ class BloomQuery:
 
     @classmethod
     def of(cls, log_filter: LogFilter) -> BloomQuery:
-        """The groups of a filter: its addresses, then each topic position that is not null."""
+        """Return a filter's groups: its addresses, then each topic position that is not null."""
         wanted = [log_filter.addresses] if log_filter.addresses else []
         wanted += [topics for topics in log_filter.topics if topics is not None]
         groups = [tuple(int(BloomFilter.from_iterable([v])) for v in w) for w in wanted]
@@ -137,7 +137,7 @@ def parse_filter(value: object) -> LogFilter:
 
 
 def _optional_ref(value: object) -> params.BlockRef | None:
-    """A block number or tag, or None when absent."""
+    """Return a block number or tag, or None when absent."""
     return None if value is None else params.block_ref(value, allow_hash=False)
 
 
@@ -171,7 +171,7 @@ def _topic_position(entry: Any) -> frozenset[bytes] | None:
 
 
 def limit_message(limits: LogLimits) -> str:
-    """rskj's words for a query over both limits."""
+    """Return rskj's words for a query over both limits."""
     return (
         f"Cannot query more than {limits.max_blocks} blocks at once. "
         f"Filter returned more than {limits.max_logs} logs."

@@ -37,5 +37,5 @@ class SeedManifest:
     transfer_log_count: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of every field."""
+        """Return a JSON-ready dict of every field."""
         return dataclasses.asdict(self)

@@ -116,11 +116,11 @@ class DevnetNode:
     # --- resolution helpers -------------------------------------------------------------
 
     def _state(self, number: int) -> StateAPI:
-        """The state after block number."""
+        """Return the state after block number."""
         return self._ledger.engine.state_at(number)
 
     def _block_number(self, ref: params.BlockRef) -> int | None:
-        """The mined block a selector names (pending means latest here), or None."""
+        """Return the mined block a selector names (pending means latest here), or None."""
         if ref.tag == "earliest":
             return 0
         if ref.tag in ("latest", "pending"):
@@ -131,7 +131,7 @@ class DevnetNode:
         return ref.number if ref.number <= self.head_number else None
 
     def _state_number(self, value: object) -> int:
-        """The block whose state a call reads (latest when omitted); -32602 when unknown."""
+        """Return the block whose state a call reads (latest when omitted); -32602 when unknown."""
         if value is None:
             return self.head_number
         number = self._block_number(params.block_ref(value, allow_hash=True))
@@ -140,24 +140,24 @@ class DevnetNode:
         return number
 
     def _state_for(self, value: object) -> StateAPI:
-        """The state a query reads: after a mined block, or the pending block's."""
+        """Return the state a query reads: after a mined block, or the pending block's."""
         if value == "pending":
             return self._pending()[1]
         return self._state(self._state_number(value))
 
     def _block(self, ref: params.BlockRef) -> DevBlock | None:
-        """The block a selector names; the sample pending block for `pending`."""
+        """Return the block a selector names; the sample pending block for `pending`."""
         if ref.tag == "pending":
             return self._pending_block()
         number = self._block_number(ref)
         return None if number is None else self._ledger.blocks[number]
 
     def _pending_block(self) -> DevBlock:
-        """The sample next block built from the pool."""
+        """Return the sample next block built from the pool."""
         return self._pending()[0]
 
     def _pending(self) -> tuple[DevBlock, StateAPI]:
-        """The sample next block and its state, rebuilt when the head or the pool changes."""
+        """Return the sample next block and its state, rebuilt when the head or the pool changes."""
         key = (self.head_number, self._pool.version)
         if self._pending_cache is None or self._pending_cache[0] != key:
             state = self._state(self.head_number)
@@ -169,7 +169,7 @@ class DevnetNode:
         return self._pending_cache[1], self._pending_cache[2]
 
     def _block_json(self, ref: params.BlockRef, full: bool) -> Json | None:
-        """A block object for a selector, or None."""
+        """Return a block object for a selector, or None."""
         block = self._block(ref)
         return None if block is None else block_json(block, full=full, pending=ref.tag == "pending")
 
@@ -181,27 +181,27 @@ class DevnetNode:
         return []
 
     def _m_eth_blockNumber(self, args: list[Any]) -> str:
-        """The latest block number."""
+        """Return the latest block number."""
         params.arity(args, 0)
         return to_quantity(self.head_number)
 
     def _m_eth_chainId(self, args: list[Any]) -> str:
-        """The chain id as a quantity."""
+        """Return the chain id as a quantity."""
         params.arity(args, 0)
         return to_quantity(self.chain_id)
 
     def _m_net_version(self, args: list[Any]) -> str:
-        """The chain id as a decimal string."""
+        """Return the chain id as a decimal string."""
         params.arity(args, 0)
         return str(self.chain_id)
 
     def _m_eth_protocolVersion(self, args: list[Any]) -> str:
-        """The protocol version rskj reports."""
+        """Return the protocol version rskj reports."""
         params.arity(args, 0)
         return PROTOCOL_VERSION
 
     def _m_web3_clientVersion(self, args: list[Any]) -> str:
-        """An RskJ-style client version naming this devnet."""
+        """Return an RskJ-style client version naming this devnet."""
         params.arity(args, 0)
         return CLIENT_VERSION
 
@@ -211,17 +211,17 @@ class DevnetNode:
         return to_data(keccak(params.data(value)))
 
     def _m_eth_gasPrice(self, args: list[Any]) -> str:
-        """The latest block's minimum gas price."""
+        """Return the latest block's minimum gas price."""
         params.arity(args, 0)
         return to_quantity(self._ledger.head.minimum_gas_price)
 
     def _m_eth_getBalance(self, args: list[Any]) -> str:
-        """The balance at a block (latest by default)."""
+        """Return the balance at a block (latest by default)."""
         account, selector = params.arity(args, 1, 1)
         return to_quantity(self._state_for(selector).get_balance(params.address(account)))
 
     def _m_eth_getTransactionCount(self, args: list[Any]) -> str:
-        """The nonce at a block; `pending` counts the pool's contiguous run."""
+        """Return the nonce at a block; `pending` counts the pool's contiguous run."""
         account, selector = params.arity(args, 1, 1)
         sender = params.address(account)
         nonce = self._state_for(selector).get_nonce(sender)
@@ -230,7 +230,7 @@ class DevnetNode:
         return to_quantity(nonce)
 
     def _m_eth_getCode(self, args: list[Any]) -> str:
-        """The code at an address."""
+        """Return the code at an address."""
         account, selector = params.arity(args, 1, 1)
         return to_data(self._state_for(selector).get_code(params.address(account)))
 
@@ -242,19 +242,19 @@ class DevnetNode:
         return to_data(value.to_bytes(32, "big"))
 
     def _m_eth_getBlockByHash(self, args: list[Any]) -> Json | None:
-        """A block by hash, with hashes or full transactions."""
+        """Return a block by hash, with hashes or full transactions."""
         block_hash, full = params.arity(args, 1, 1)
         ref = params.BlockRef(block_hash=params.block_hash(block_hash))
         return self._block_json(ref, params.boolean(full) if full is not None else False)
 
     def _m_eth_getBlockByNumber(self, args: list[Any]) -> Json | None:
-        """A block by number or tag, with hashes or full transactions."""
+        """Return a block by number or tag, with hashes or full transactions."""
         selector, full = params.arity(args, 1, 1)
         ref = params.block_ref(selector, allow_hash=False)
         return self._block_json(ref, params.boolean(full) if full is not None else False)
 
     def _count(self, ref: params.BlockRef, what: Callable[[DevBlock], int]) -> str | None:
-        """A count about the selected block, or None when there is no such block."""
+        """Return a count about the selected block, or None when there is no such block."""
         block = self._block(ref)
         return None if block is None else to_quantity(what(block))
 
@@ -283,7 +283,7 @@ class DevnetNode:
         return self._count(params.block_ref(selector, allow_hash=False), lambda b: len(b.uncles))
 
     def _tx_at(self, ref: params.BlockRef, index_value: object) -> Json | None:
-        """The transaction at an index of the selected block, with `_id`."""
+        """Return the transaction at an index of the selected block, with `_id`."""
         index = params.quantity(index_value, "index")
         block = self._block(ref)
         if block is None or index >= len(block.transactions):
@@ -292,17 +292,17 @@ class DevnetNode:
         return tx_json(block.transactions[index], mined, index, with_id=True)
 
     def _m_eth_getTransactionByBlockHashAndIndex(self, args: list[Any]) -> Json | None:
-        """A transaction by block hash and index, with `_id`."""
+        """Return a transaction by block hash and index, with `_id`."""
         block_hash, index = params.arity(args, 2)
         return self._tx_at(params.BlockRef(block_hash=params.block_hash(block_hash)), index)
 
     def _m_eth_getTransactionByBlockNumberAndIndex(self, args: list[Any]) -> Json | None:
-        """A transaction by block number and index, with `_id`."""
+        """Return a transaction by block number and index, with `_id`."""
         selector, index = params.arity(args, 2)
         return self._tx_at(params.block_ref(selector, allow_hash=False), index)
 
     def _m_eth_getTransactionByHash(self, args: list[Any]) -> Json | None:
-        """A mined or waiting transaction by hash."""
+        """Return a mined or waiting transaction by hash."""
         (value,) = params.arity(args, 1)
         tx_hash = params.block_hash(value, "transaction hash")
         location = self._ledger.tx_locations.get(tx_hash)
@@ -313,7 +313,7 @@ class DevnetNode:
         return None if waiting is None else tx_json(TxRecord.from_signed(waiting), None, None)
 
     def _m_eth_getTransactionReceipt(self, args: list[Any]) -> Json | None:
-        """The receipt of a mined transaction."""
+        """Return the receipt of a mined transaction."""
         (value,) = params.arity(args, 1)
         location = self._ledger.tx_locations.get(params.block_hash(value, "transaction hash"))
         if location is None:
@@ -321,7 +321,7 @@ class DevnetNode:
         return receipt_json(self._ledger.blocks[location.number], location.index)
 
     def _log_range(self, log_filter: LogFilter) -> tuple[int, int]:
-        """The first and last block number a filter reads (first > last when none)."""
+        """Return the first and last block number a filter reads (first > last when none)."""
         if log_filter.block_hash is not None:
             number = self._ledger.by_hash.get(log_filter.block_hash)
             return (0, -1) if number is None else (number, number)
@@ -333,7 +333,7 @@ class DevnetNode:
         return first, last
 
     def _m_eth_getLogs(self, args: list[Any]) -> EncodedLogs:
-        """Logs matching a filter, within the limits of §8."""
+        """Return logs matching a filter, within the limits of §8."""
         (value,) = params.arity(args, 1)
         log_filter = parse_filter(value)
         first, last = self._log_range(log_filter)

@@ -35,7 +35,7 @@ def _hex(parse: Callable[[object], T], value: object, what: str) -> T:
 
 
 def quantity(value: object, what: str = "quantity") -> int:
-    """A hex quantity of at most 256 bits."""
+    """Return a hex quantity of at most 256 bits."""
     number = _hex(lambda v: parse_quantity(v, what), value, what)
     if number > MAX_QUANTITY:
         raise invalid_params(f"{what} is larger than 256 bits")
@@ -48,24 +48,24 @@ def data(value: object, what: str = "data") -> bytes:
 
 
 def address(value: object, what: str = "address") -> Address:
-    """A 20-byte address."""
+    """Return a 20-byte address."""
     return Address(bytes.fromhex(_hex(lambda v: parse_fixed(v, 20, what), value, what)[2:]))
 
 
 def block_hash(value: object, what: str = "block hash") -> bytes:
-    """A 32-byte hash."""
+    """Return a 32-byte hash."""
     return bytes.fromhex(_hex(lambda v: parse_fixed(v, 32, what), value, what)[2:])
 
 
 def boolean(value: object, what: str = "flag") -> bool:
-    """A JSON boolean."""
+    """Return a JSON boolean."""
     if not isinstance(value, bool):
         raise invalid_params(f"{what} must be true or false")
     return value
 
 
 def block_ref(value: object, *, allow_hash: bool) -> BlockRef:
-    """A block number or tag, or (when allowed) a block hash or EIP-1898 object."""
+    """Return a block number or tag, or (when allowed) a block hash or EIP-1898 object."""
     if isinstance(value, dict) and allow_hash:
         return _block_object(value)
     if isinstance(value, str) and value in TAGS:
@@ -78,7 +78,7 @@ def block_ref(value: object, *, allow_hash: bool) -> BlockRef:
 
 
 def _block_object(value: dict[str, Any]) -> BlockRef:
-    """An EIP-1898 selector: {"blockHash": …} or {"blockNumber": …}."""
+    """Return an EIP-1898 selector: {"blockHash": …} or {"blockNumber": …}."""
     if set(value) <= {"blockHash", "requireCanonical"} and "blockHash" in value:
         return BlockRef(block_hash=block_hash(value["blockHash"]))
     if set(value) == {"blockNumber"}:
@@ -97,7 +97,7 @@ CALL_FIELDS = {"from", "to", "gas", "gasPrice", "value", "data", "input", "nonce
 
 
 def call_request(value: object) -> CallRequest:
-    """A call object (§2.2); `to` may be absent to simulate a contract creation."""
+    """Return a call object (§2.2); `to` may be absent to simulate a contract creation."""
     if not isinstance(value, dict) or not set(value) <= CALL_FIELDS:
         raise invalid_params("call object must be an object with the fields of §2.2")
     raw_data = value.get("data", value.get("input"))
@@ -114,5 +114,5 @@ def call_request(value: object) -> CallRequest:
 
 
 def _optional_quantity(value: object, what: str) -> int:
-    """A quantity that defaults to zero when absent."""
+    """Return a quantity that defaults to zero when absent."""
     return 0 if value is None else quantity(value, what)

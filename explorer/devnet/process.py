@@ -139,7 +139,8 @@ class DevnetProcess:
 
     async def _read_stdout(self, ready: asyncio.Future[dict[str, str]]) -> None:
         """Follow the child's stdout: progress, READY, then drain until EOF."""
-        assert self._process is not None and self._process.stdout is not None
+        assert self._process is not None
+        assert self._process.stdout is not None
         try:
             async for raw in self._process.stdout:
                 tag, _, rest = raw.decode("utf-8", "replace").strip().partition(" ")
@@ -166,7 +167,8 @@ class DevnetProcess:
 
     async def _read_stderr(self) -> None:
         """Keep the last lines of stderr (so the pipe never fills)."""
-        assert self._process is not None and self._process.stderr is not None
+        assert self._process is not None
+        assert self._process.stderr is not None
         async for raw in self._process.stderr:
             line = raw.decode("utf-8", "replace").rstrip()
             self._stderr_tail.append(line.replace(self.key, redact_key(self.key)))

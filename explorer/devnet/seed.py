@@ -71,7 +71,7 @@ SMALL = SeedSize(
 
 
 def rns_registry(chain_id: int) -> bytes:
-    """The RNS registry address of the network (RSK's own, the test one for other ids)."""
+    """Return the RNS registry address of the network (RSK's own, the test one for other ids)."""
     return RNS_REGISTRIES.get(chain_id, RNS_REGISTRIES[31])
 
 
@@ -92,5 +92,5 @@ def genesis_state(
 def _account(
     balance: int, code: bytes = b"", storage: dict[int, int] | None = None
 ) -> dict[str, object]:
-    """A genesis account entry for py-evm."""
+    """Return a genesis account entry for py-evm."""
     return {"balance": balance, "nonce": 0, "code": code, "storage": storage or {}}

@@ -89,13 +89,15 @@ class QuotaBook:
 
 
 def json_bytes(payload: Json) -> bytes:
-    """Return a response or batch as compact JSON bytes, exactly as json.dumps writes it;
-    pre-encoded log arrays are joined in, not encoded again."""
+    """Return a response or batch as compact JSON bytes, exactly as json.dumps writes it.
+
+    Pre-encoded log arrays are joined in, not encoded again.
+    """
     return b"".join(_chunks(payload))
 
 
 def _chunks(payload: Json) -> list[bytes]:
-    """The compact JSON of a batch, a response or a value, in pieces to join."""
+    """Return the compact JSON of a batch, a response or a value, in pieces to join."""
     if isinstance(payload, EncodedLogs):
         return payload.json_chunks()
     if isinstance(payload, list):
@@ -107,7 +109,7 @@ def _chunks(payload: Json) -> list[bytes]:
 
 
 def _enclosed(opening: bytes, members: list[list[bytes]], closing: bytes) -> list[bytes]:
-    """The members' pieces between an opening and a closing bracket, commas between them."""
+    """Return the members' pieces between an opening and a closing bracket, commas between them."""
     chunks = [opening]
     for at, member in enumerate(members):
         if at:
@@ -118,7 +120,7 @@ def _enclosed(opening: bytes, members: list[list[bytes]], closing: bytes) -> lis
 
 
 def _compact(value: Json) -> bytes:
-    """The compact JSON of a value."""
+    """Return the compact JSON of a value."""
     return json.dumps(value, separators=(",", ":")).encode()
 
 
@@ -133,7 +135,7 @@ def _json_response(payload: Json, status: int = 200, **headers: str) -> web.Resp
 
 
 def _http_error(status: int, code: int, message: str, **headers: str) -> web.Response:
-    """An HTTP error carrying a JSON-RPC error body."""
+    """Return an HTTP error carrying a JSON-RPC error body."""
     return _json_response(error_response(None, code, message), status, **headers)
 
 
@@ -276,7 +278,7 @@ class RunningNetwork:
     threads: tuple[ThreadPoolExecutor, ...]
 
     def base_url(self, host: str = "127.0.0.1") -> str:
-        """The base address, without key."""
+        """Return the base address, without key."""
         return f"http://{host}:{self.port}"
 
     async def close(self) -> None:

@@ -11,14 +11,14 @@ Json = dict[str, Any]
 
 
 def _address(value: bytes | None) -> str | None:
-    """An address as lowercase hex, or None."""
+    """Return an address as lowercase hex, or None."""
     return None if value is None else to_data(value)
 
 
 def tx_json(
     tx: TxRecord, block: DevBlock | None, index: int | None, *, with_id: bool = False
 ) -> Json:
-    """A transaction object (§2.4); block fields null while pending."""
+    """Return a transaction object (§2.4); block fields null while pending."""
     result: Json = {
         "hash": to_data(tx.hash),
         "nonce": to_quantity(tx.nonce),
@@ -42,7 +42,7 @@ def tx_json(
 
 
 def log_json(log: LogRecord, block: DevBlock, tx_index: int, log_index: int) -> Json:
-    """A log object (§2.6) without `removed`, as rskj sends it."""
+    """Return a log object (§2.6) without `removed`, as rskj sends it."""
     return {
         "logIndex": to_quantity(log_index),
         "blockNumber": to_quantity(block.number),
@@ -56,12 +56,12 @@ def log_json(log: LogRecord, block: DevBlock, tx_index: int, log_index: int) -> 
 
 
 def first_log_index(block: DevBlock, tx_index: int) -> int:
-    """The block-wide index of the first log of transaction tx_index."""
+    """Return the block-wide index of the first log of transaction tx_index."""
     return sum(len(r.logs) for r in block.receipts[:tx_index])
 
 
 def receipt_json(block: DevBlock, index: int) -> Json:
-    """A receipt object (§2.5) with `status` and effectiveGasPrice."""
+    """Return a receipt object (§2.5) with `status` and effectiveGasPrice."""
     tx: TxRecord = block.transactions[index]
     receipt: ReceiptRecord = block.receipts[index]
     start = first_log_index(block, index)
@@ -84,7 +84,7 @@ def receipt_json(block: DevBlock, index: int) -> Json:
 
 
 def block_json(block: DevBlock, *, full: bool, pending: bool = False) -> Json:
-    """A block object (§2.3) with RSK's fields; the pending form nulls what is unknown."""
+    """Return a block object (§2.3) with RSK's fields; the pending form nulls what is unknown."""
     mm = block.merge_mining
     transactions: list[Any] = [
         tx_json(tx, None if pending else block, None if pending else i)

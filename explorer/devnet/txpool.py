@@ -39,7 +39,7 @@ def decode_signed(raw: bytes, chain_id: int) -> SignedTransactionAPI:
 
 
 def _check_static(tx: SignedTransactionAPI, size: int) -> None:
-    """The checks that need no state: size, gas limit, basic cost and gas price."""
+    """Run the checks that need no state: size, gas limit, basic cost and gas price."""
     if size > MAX_TRANSACTION_SIZE:
         raise rejected(errors.TOO_LARGE)
     if tx.gas > GAS_LIMIT:
@@ -51,7 +51,7 @@ def _check_static(tx: SignedTransactionAPI, size: int) -> None:
 
 
 def _cost(tx: SignedTransactionAPI) -> int:
-    """The most the transaction can take from its sender."""
+    """Return the most the transaction can take from its sender."""
     return int(tx.value + tx.gas * tx.gas_price)
 
 
@@ -71,7 +71,7 @@ class TxPool:
         return list(self._by_hash.values())
 
     def get(self, tx_hash: bytes) -> SignedTransactionAPI | None:
-        """The waiting transaction with this hash, if any."""
+        """Return the waiting transaction with this hash, if any."""
         return self._by_hash.get(tx_hash)
 
     def admit(self, tx: SignedTransactionAPI, size: int, state: StateAPI) -> None:
@@ -96,7 +96,7 @@ class TxPool:
         self.version += 1
 
     def _same_nonce(self, sender: Address, tx: SignedTransactionAPI) -> SignedTransactionAPI | None:
-        """The waiting transaction tx would replace; rejected unless tx bumps the price."""
+        """Return the waiting transaction tx would replace; rejected unless tx bumps the price."""
         for old in self._by_hash.values():
             if old.sender == sender and old.nonce == tx.nonce:
                 if tx.gas_price * 100 < old.gas_price * (100 + PRICE_BUMP_PERCENT):
@@ -111,7 +111,7 @@ class TxPool:
         balance: int,
         replaced: SignedTransactionAPI | None,
     ) -> None:
-        """The balance covers the transaction, and it with the sender's other waiting ones."""
+        """Check the balance covers the transaction, and it with the sender's other waiting ones."""
         if balance < _cost(tx):
             raise rejected(errors.INSUFFICIENT_FUNDS)
         others = (t for t in self._by_hash.values() if t.sender == sender and t is not replaced)
@@ -119,7 +119,7 @@ class TxPool:
             raise rejected(errors.PENDING_FUNDS)
 
     def next_nonce(self, sender: bytes, state_nonce: int) -> int:
-        """The nonce after the sender's contiguous run of waiting transactions."""
+        """Return the nonce after the sender's contiguous run of waiting transactions."""
         nonces = {t.nonce for t in self._by_hash.values() if bytes(t.sender) == sender}
         nonce = state_nonce
         while nonce in nonces:
@@ -143,7 +143,7 @@ class TxPool:
         *,
         drop_stale: bool = False,
     ) -> list[SignedTransactionAPI]:
-        """What can be mined now: contiguous nonces the balance covers, within the gas limit."""
+        """Return what to mine now: contiguous nonces the balance covers, within the gas limit."""
         ready: list[SignedTransactionAPI] = []
         gas = 0
         by_sender: dict[Address, list[SignedTransactionAPI]] = {}

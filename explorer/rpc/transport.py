@@ -30,8 +30,11 @@ class HttpAnswer:
 
 @functools.cache
 def shared_tls_context() -> ssl.SSLContext:
-    """Return the one TLS context every client verifies with (making one reads the CA bundle,
-    about 45 ms on the GUI thread, so a network switch would stall on it)."""
+    """Return the one TLS context every client verifies with.
+
+    Making one reads the CA bundle, about 45 ms on the GUI thread, so a network switch would
+    stall on it.
+    """
     return httpx.create_ssl_context()
 
 

@@ -15,7 +15,9 @@ from explorer.chain.abi import decode_log
 from explorer.chain.hexutil import parse_address
 from explorer.chain.records import Block, Log
 from explorer.rpc.errors import RpcError
-from explorer.services.logscan import LogQuery, LogScanner, ScanProgress
+from explorer.services.logquery import LogQuery
+from explorer.services.logresults import ScanProgress
+from explorer.services.logscan import LogScanner
 
 TRANSFER_TOPIC = "0x" + event_signature_to_log_topic("Transfer(address,address,uint256)").hex()
 DEFAULT_RANGE = 2000

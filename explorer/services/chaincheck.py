@@ -101,7 +101,7 @@ class ChainChecker:
         self._task = asyncio.ensure_future(self._run())
 
     def on_failure(self, error: RpcError) -> None:
-        """A request failed: the node behind the URL may have changed, so check it again."""
+        """Note a failed request: the node behind the URL may have changed, so check it again."""
         if error.kind is ErrorKind.TRANSPORT and self._check.verified and not self._running:
             self.recheck()
 

@@ -32,17 +32,38 @@ from explorer.services.networks import (
 class EndpointStore(Protocol):
     """Where network choices persist; explorer.settings.Settings (over QSettings) is one."""
 
-    def current_network(self) -> str: ...
-    def set_current_network(self, network: str) -> None: ...
-    def custom_networks(self) -> list[str]: ...
-    def set_custom_networks(self, entries: list[str]) -> None: ...
-    def api_key(self, network: str) -> str: ...
-    def set_api_key(self, network: str, key: str) -> None: ...
-    def url_v2(self, network: str) -> bool: ...
-    def set_url_v2(self, network: str, v2: bool) -> None: ...
-    def use_public_node(self, network: str) -> bool: ...
-    def set_use_public_node(self, network: str, public: bool) -> None: ...
-    def forget_network(self, network: str) -> None: ...
+    def current_network(self) -> str:
+        """Return the name of the chosen network."""
+
+    def set_current_network(self, network: str) -> None:
+        """Remember the chosen network."""
+
+    def custom_networks(self) -> list[str]:
+        """Return the stored custom endpoints, one entry each."""
+
+    def set_custom_networks(self, entries: list[str]) -> None:
+        """Store the custom endpoints."""
+
+    def api_key(self, network: str) -> str:
+        """Return a network's API key (empty when none)."""
+
+    def set_api_key(self, network: str, key: str) -> None:
+        """Store a network's API key."""
+
+    def url_v2(self, network: str) -> bool:
+        """Return whether a network uses the `/v2/<KEY>` URL form."""
+
+    def set_url_v2(self, network: str, v2: bool) -> None:
+        """Store whether a network uses the `/v2/<KEY>` URL form."""
+
+    def use_public_node(self, network: str) -> bool:
+        """Return whether a network uses its public node (no key)."""
+
+    def set_use_public_node(self, network: str, public: bool) -> None:
+        """Store whether a network uses its public node."""
+
+    def forget_network(self, network: str) -> None:
+        """Forget every value stored for a network."""
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ class Session:
     async def _follow(
         self, on_head: Callable[[HeadEvent], None], on_error: ErrorListener, interval: float
     ) -> None:
-        """The polling loop; only a strictly newer head is reported (latest wins)."""
+        """Poll for new heads; only a strictly newer head is reported (latest wins)."""
         newest = -1
         while True:
             try:

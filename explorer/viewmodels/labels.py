@@ -1,138 +1,52 @@
-"""Labels and bookmarks of the current network: a lookup, list models, import/export."""
+"""Labels and bookmarks of the current network: a lookup, list models, import and export."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import tempfile
+import enum
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PySide6.QtCore import (
-    QAbstractListModel,
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QObject, Signal
 
-from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
-from explorer.services.labels import (
+from explorer.services.label_entries import (
     MAX_TITLE,
     Bookmark,
+    canonical_route,
+    clean_text,
+    default_title,
+)
+from explorer.services.labels import LabelStore, LabelStoreError, database_path
+from explorer.services.labels_file import (
     ImportData,
     ImportFormatError,
     ImportReport,
-    LabelStore,
-    LabelStoreError,
-    canonical_route,
-    clean_text,
-    database_path,
-    default_title,
-    export_text,
     read_import_file,
+    write_export_file,
 )
-from explorer.services.routes import Route, address_route
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.services.routes import Route
+from explorer.viewmodels.label_models import BookmarksModel, LabelsTableModel
+from explorer.viewmodels.observable import qproperty
 
 T = TypeVar("T")
-Index = QModelIndex | QPersistentModelIndex
 EXPECTED = (LabelStoreError, ImportFormatError, ValueError, OSError)
 NOT_OPEN = "Labels and bookmarks are not available until a network is open."
+IMPORT_CANCELLED = "Import cancelled; nothing was changed."
 
 
-class BookmarksModel(QAbstractListModel):
-    """The bookmarks, newest first: title shown, route as tooltip and in ROUTE_ROLE."""
+class Overwrite(enum.Enum):
+    """The user's answer when an import differs from existing entries."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._bookmarks: list[Bookmark] = []
-
-    def set_bookmarks(self, bookmarks: list[Bookmark]) -> None:
-        """Replace every row."""
-        self.beginResetModel()
-        self._bookmarks = list(bookmarks)
-        self.endResetModel()
-
-    def bookmarks(self) -> list[Bookmark]:
-        """Return the rows' bookmarks."""
-        return list(self._bookmarks)
-
-    def bookmark(self, row: int) -> Bookmark:
-        """Return one row's bookmark."""
-        return self._bookmarks[row]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of bookmarks."""
-        return 0 if parent.isValid() else len(self._bookmarks)
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Return a row's title, route tooltip or route."""
-        if not index.isValid() or not 0 <= index.row() < len(self._bookmarks):
-            return None
-        bookmark = self._bookmarks[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return bookmark.title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return bookmark.route
-        if role == ROUTE_ROLE:
-            return Route.parse(bookmark.route)
-        return None
+    REPLACE = "replace"
+    KEEP = "keep"
+    CANCEL = "cancel"
 
 
-class LabelsTableModel(QAbstractTableModel):
-    """Every label as a row (label, address in the chain's checksum), in the given order."""
-
-    HEADERS = ("Label", "Address")
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[tuple[str, str]] = []
-        self._chain_id: int | None = None
-
-    def set_labels(self, labels: dict[str, str], chain_id: int | None) -> None:
-        """Replace every row (the store hands them over sorted by label)."""
-        self.beginResetModel()
-        self._rows = list(labels.items())
-        self._chain_id = chain_id
-        self.endResetModel()
-
-    def address(self, row: int) -> str:
-        """Return a row's canonical address."""
-        return self._rows[row][0]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of labels."""
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of columns."""
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Return the column titles."""
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if role == Qt.ItemDataRole.DisplayRole and horizontal:
-            return self.HEADERS[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Return a cell's text, or the row's address route."""
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        address, label = self._rows[index.row()]
-        if role == ROUTE_ROLE:
-            return address_route(address)
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return label if index.column() == 0 else to_checksum_address(address, self._chain_id)
-        return None
+ChooseFile = Callable[[], Path | None]  # which file (None: the user changed their mind)
+ChooseOverwrite = Callable[[int], Overwrite]  # what to do with this many differing entries
 
 
 class LabelsViewModel(QObject):
@@ -140,6 +54,9 @@ class LabelsViewModel(QObject):
 
     Every database call runs off the GUI thread (see services.labels); the lookup reads
     an in-memory copy, so widgets can ask for labels while painting.
+
+    The import flow (which file, read it, ask before replacing differing entries, merge,
+    report) and the export flow run here; a view only supplies the questions to the user.
 
     Signals:
         labels_changed(): labels were added, changed or removed, or the network changed.
@@ -155,12 +72,18 @@ class LabelsViewModel(QObject):
         self.directory = directory
         self.network_id: str | None = None
         self.chain_id: int | None = None
-        self.message = ""
+        self._message = ""
         self.bookmarks = BookmarksModel(self)
         self.table = LabelsTableModel(self)
         self._labels: dict[str, str] = {}
         self._store: LabelStore | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    def _get_message(self) -> str:
+        """Return the latest outcome or error for the user."""
+        return self._message
+
+    message = qproperty(_get_message, message_changed)
 
     @property
     def is_open(self) -> bool:
@@ -192,7 +115,7 @@ class LabelsViewModel(QObject):
     def is_bookmarked(self, route: Route) -> bool:
         """Tell whether a route is bookmarked."""
         try:
-            canonical = canonical_route(str(route))
+            canonical = canonical_route(route)
         except ValueError:
             return False
         return any(b.route == canonical for b in self.bookmarks.bookmarks())
@@ -221,6 +144,22 @@ class LabelsViewModel(QObject):
     def export_to(self, path: Path) -> asyncio.Task[str | None]:
         """Write every label and bookmark as JSON; the task returns the message."""
         return self._spawn(self._export(path))
+
+    def export_asking(self, ask_path: ChooseFile) -> asyncio.Task[str | None] | None:
+        """Ask where to save, then export; None when the user gave no file."""
+        path = ask_path()
+        return None if path is None else self.export_to(path)
+
+    def import_asking(
+        self, ask_path: ChooseFile, ask_overwrite: ChooseOverwrite
+    ) -> asyncio.Task[ImportReport | None] | None:
+        """Ask which file, read and validate it, merge it, and report the counts.
+
+        Differing entries are replaced only when the user agrees. None when the user gave no
+        file.
+        """
+        path = ask_path()
+        return None if path is None else self._spawn(self._import_file(path, ask_overwrite))
 
     def read_import(self, path: Path) -> asyncio.Task[ImportData | None]:
         """Read and validate an import file (nothing is imported yet)."""
@@ -307,7 +246,7 @@ class LabelsViewModel(QObject):
     async def _save_bookmark(self, route: Route, title: str | None) -> None:
         """Write a bookmark, then update the list."""
         store = self._current()
-        canonical = canonical_route(str(route))
+        canonical = canonical_route(route)
         text = clean_text(title or "", MAX_TITLE, "title") or default_title(
             canonical, self.chain_id
         )
@@ -319,20 +258,29 @@ class LabelsViewModel(QObject):
     async def _remove_bookmark(self, route: Route) -> None:
         """Delete a bookmark, then update the list."""
         store = self._current()
-        await store.remove_bookmark(canonical_route(str(route)))
+        await store.remove_bookmark(canonical_route(route))
         await self._reload(store)
 
     async def _export(self, path: Path) -> str:
         """Write the export file atomically and say what it holds."""
         store = self._current()
         labels, bookmarks = await store.labels(), await store.bookmarks()
-        text = await asyncio.to_thread(
-            export_text, labels, bookmarks, self.network_id or "", self.chain_id
+        await asyncio.to_thread(
+            write_export_file, path, labels, bookmarks, self.network_id or "", self.chain_id
         )
-        await asyncio.to_thread(_write_atomically, path, text)
         message = f"Exported {len(labels)} labels and {len(bookmarks)} bookmarks to {path.name}."
         self._set_message(message)
         return message
+
+    async def _import_file(self, path: Path, ask_overwrite: ChooseOverwrite) -> ImportReport | None:
+        """Read a file, ask about its differing entries (if any), then merge it."""
+        data = await asyncio.to_thread(read_import_file, path)
+        conflicts = self.conflicts(data)
+        answer = ask_overwrite(conflicts) if conflicts else Overwrite.KEEP
+        if answer is Overwrite.CANCEL:
+            self._set_message(IMPORT_CANCELLED)
+            return None
+        return await self._import(data, overwrite=answer is Overwrite.REPLACE)
 
     async def _import(self, data: ImportData, overwrite: bool) -> ImportReport:
         """Merge the import, reload, and report the counts."""
@@ -347,17 +295,5 @@ class LabelsViewModel(QObject):
 
     def _set_message(self, text: str) -> None:
         """Publish a message for the user."""
-        self.message = text
+        self._message = text
         self.message_changed.emit(text)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write text to path through a temporary file in the same directory (blocking)."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -1,278 +1,24 @@
-"""The Logs explorer: the query builder checked as you type, the scan, and a lazy log table."""
+"""The Logs explorer: the query form checked as you type, the scan into a lazy table, export."""
 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import contextlib
-import csv
 import enum
-import json
-import re
-from collections import OrderedDict
-from collections.abc import AsyncGenerator, Iterable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import AsyncGenerator
 
-from PySide6.QtCore import (
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QObject, Signal
 
-from explorer.chain.abi import DecodedParam, decode_log
-from explorer.chain.checksum import to_checksum_address
-from explorer.chain.hexutil import is_address, is_hash
 from explorer.chain.records import Log
 from explorer.rpc.errors import RpcError
-from explorer.services.logscan import (
-    CSV_HEADER,
-    LogQuery,
-    LogScanner,
-    ScanProgress,
-    csv_fields,
-)
-from explorer.services.routes import Route, address_route, block_route, tx_route
+from explorer.services.logresults import ScanProgress
+from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
-from explorer.viewmodels.batched_table import BatchedTableModel
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.log_export import ExportState, LogExportViewModel
+from explorer.viewmodels.log_form import Field, check_fields, query_of
+from explorer.viewmodels.log_table import LogTableModel, compact
+from explorer.viewmodels.observable import qproperty
 
-BATCH = 1000
-CACHE_ROWS = 1024
-DATA_CHARS = 74
-Index = QModelIndex | QPersistentModelIndex
-DISPLAY = Qt.ItemDataRole.DisplayRole.value
-TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
-ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
-RIGHT = (Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value
-_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-
-
-class Column(enum.IntEnum):
-    """The table's columns."""
-
-    BLOCK = 0
-    TX = 1
-    LOG_INDEX = 2
-    ADDRESS = 3
-    EVENT = 4
-    ARGS = 5
-    TOPIC0 = 6
-    TOPIC1 = 7
-    TOPIC2 = 8
-    TOPIC3 = 9
-    DATA = 10
-
-
-RIGHT_ALIGNED = frozenset({Column.BLOCK.value, Column.LOG_INDEX.value})
-HEADERS = (
-    "Block",
-    "Transaction",
-    "Log",
-    "Address",
-    "Event",
-    "Decoded arguments",
-    "Topic 0",
-    "Topic 1",
-    "Topic 2",
-    "Topic 3",
-    "Data",
-)
-
-
-@dataclass(frozen=True)
-class _Shown:
-    """A row parsed for display: the log, and each column's cell text and tooltip."""
-
-    log: Log
-    cells: tuple[str, ...]
-    tips: tuple[str | None, ...]
-
-
-def short_hash(value: str) -> str:
-    """Return a hash shortened for a table cell (0x1234abcd…89abcdef)."""
-    return value if len(value) <= 22 else f"{value[:10]}…{value[-8:]}"
-
-
-def _brief(param: DecodedParam) -> str:
-    """Return a decoded argument's text, addresses and hashes shortened for a cell."""
-    if param.type == "address" or param.hashed:
-        text = param.text.split(" ")[0]
-        return f"{text[:6]}…{text[-4:]}"
-    return param.text
-
-
-def compact(log: Log) -> bytes:
-    """Return the node's JSON object of a log as compact UTF-8 bytes."""
-    return _compact(dict(log.raw)).encode()
-
-
-class LogTableModel(BatchedTableModel):
-    """Logs in block order; each row keeps only the node's JSON (bytes) and its block number.
-
-    Rows are shown BATCH at a time; cells are formatted on demand from a small cache of
-    parsed rows.
-    """
-
-    headers = HEADERS
-    batch = BATCH
-
-    def __init__(self, chain_id: int | None = None, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.chain_id = chain_id
-        self._raw: list[bytes] = []
-        self._blocks: list[int] = []
-        self._cache: OrderedDict[int, _Shown] = OrderedDict()
-
-    @property
-    def total(self) -> int:
-        """Return how many logs the model holds (shown or not)."""
-        return len(self._raw)
-
-    def available(self) -> int:
-        """Return how many rows could be shown."""
-        return len(self._raw)
-
-    def clear(self) -> None:
-        """Drop every row."""
-        self.beginResetModel()
-        self._raw, self._blocks, self._shown = [], [], 0
-        self._cache.clear()
-        self.endResetModel()
-
-    def add_logs(self, logs: Sequence[Log]) -> None:
-        """Add logs of consecutive blocks, at their place in block order."""
-        if not logs:
-            return
-        self.add_compact([compact(log) for log in logs], [log.block_number or 0 for log in logs])
-
-    def add_compact(self, raws: Sequence[bytes], blocks: Sequence[int]) -> None:
-        """Add rows already in compact form (node JSON bytes and block numbers)."""
-        if not raws:
-            return
-        at = bisect.bisect_right(self._blocks, blocks[0])
-        self._raw[at:at] = raws
-        self._blocks[at:at] = blocks
-        if at < len(self._raw) - len(raws):
-            self._cache.clear()  # rows from `at` on moved down
-        if at < self._shown or self._shown < BATCH:
-            new_shown = max(self._shown, min(BATCH, len(self._raw)))
-            visible = new_shown - self._shown if at >= self._shown else len(raws)
-            first = min(at, self._shown)
-            self.beginInsertRows(QModelIndex(), first, first + visible - 1)
-            self._shown += visible
-            self.endInsertRows()
-
-    def log(self, row: int) -> Log:
-        """Return the log of a row."""
-        return self._row(row).log
-
-    def prepare(self, first: int, last: int) -> None:
-        """Format the shown rows first..last ahead of a paint (a view calls it for the rows in
-        sight when rows arrive, so the repaint that follows only draws)."""
-        for row in range(max(0, first), min(last, self._shown - 1) + 1):
-            self._row(row)
-
-    def raw_objects(self) -> Iterable[Any]:
-        """Yield every row's node JSON object."""
-        return (json.loads(raw) for raw in self._raw)
-
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        """Return a cell's text, tooltip, route or alignment (cheap: Qt asks for every cell)."""
-        if role == DISPLAY:
-            row = index.row()
-            return self._row(row).cells[index.column()] if 0 <= row < self._shown else None
-        if role == ALIGNMENT:
-            return RIGHT if index.column() in RIGHT_ALIGNED else None
-        if role not in (TOOLTIP, ROUTE_ROLE) or not 0 <= index.row() < self._shown:
-            return None
-        shown = self._row(index.row())
-        if role == TOOLTIP:
-            return shown.tips[index.column()]
-        return self._route(shown.log, Column(index.column()))
-
-    def _row(self, row: int) -> _Shown:
-        """Return a formatted row, from the cache when it was shown lately."""
-        shown = self._cache.get(row)
-        if shown is not None:
-            self._cache.move_to_end(row)
-            return shown
-        shown = self._format(Log.from_json(json.loads(self._raw[row])))
-        self._cache[row] = shown
-        if len(self._cache) > CACHE_ROWS:
-            self._cache.popitem(last=False)
-        return shown
-
-    def _format(self, log: Log) -> _Shown:
-        """Return the cell texts (shortened) and tooltips (full) of a log's row."""
-        decoded = decode_log(log.topics, log.data)
-        event = brief = full = ""
-        if decoded is not None:
-            event = decoded.name
-            full = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
-            brief = ", ".join(f"{p.name or p.type}: {_brief(p)}" for p in decoded.params)
-        topics = [*log.topics, "", "", "", ""][:4]
-        data = "0x" + log.data.hex()
-        tx = log.transaction_hash or ""
-        block = "" if log.block_number is None else str(log.block_number)
-        index = "" if log.log_index is None else str(log.log_index)
-        address = to_checksum_address(log.address, self.chain_id)
-        cells = (
-            block,
-            short_hash(tx),
-            index,
-            address,
-            event,
-            brief,
-            *(short_hash(topic) for topic in topics),
-            data[:DATA_CHARS] + "…" if len(data) > DATA_CHARS else data,
-        )
-        tips = (block, tx, index, address, event, full, *topics, data)
-        return _Shown(log, cells, tuple(tip or None for tip in tips))
-
-    def _route(self, log: Log, column: Column) -> Route | None:
-        """Return where a click on a cell leads."""
-        if column is Column.BLOCK and log.block_number is not None:
-            return block_route(log.block_number)
-        if column is Column.ADDRESS:
-            return address_route(log.address)
-        if column is Column.TX and log.transaction_hash:
-            return tx_route(log.transaction_hash)
-        return None
-
-    def export_json(self, path: Path) -> int:
-        """Write every row as one JSON array of the node's objects; return the row count."""
-        with path.open("w", encoding="utf-8") as out:
-            out.write("[")
-            for number, raw in enumerate(self._raw):
-                out.write(("\n  " if number == 0 else ",\n  ") + raw.decode())
-            out.write("\n]\n" if self._raw else "]\n")
-        return len(self._raw)
-
-    def export_csv(self, path: Path) -> int:
-        """Write every row as CSV (the columns of `explorer logs --format csv`)."""
-        with path.open("w", encoding="utf-8", newline="") as out:
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(CSV_HEADER)
-            for raw in self._raw:
-                writer.writerow(csv_fields(Log.from_json(json.loads(raw))))
-        return len(self._raw)
-
-
-TAGS = ("latest", "earliest", "pending")
-FIELDS = (
-    "addresses",
-    "topic0",
-    "topic1",
-    "topic2",
-    "topic3",
-    "block_hash",
-    "from_block",
-    "to_block",
-)
 APPEND_SLICE = 200  # logs encoded for the table per event-loop turn
 # Every step on the GUI thread is short whatever the answer's size: the client decodes big
 # answers a slice per turn, the scanner parses and checks logs a slice per turn, the view
@@ -281,73 +27,6 @@ APPEND_SLICE = 200  # logs encoded for the table per event-loop turn
 GUI_INITIAL_BLOCKS = 100
 GUI_TARGET_LOGS = 1000
 GUI_GROWTH = 4.0
-_SEPARATORS = re.compile(r"[\s,;|]+")
-
-
-def split_list(text: str) -> list[str]:
-    """Split a field's text at commas, spaces or new lines."""
-    return [part for part in _SEPARATORS.split(text.strip()) if part]
-
-
-def parse_bound(text: str) -> int | str | None:
-    """Read a block bound: decimal or 0x hex number, or a tag; None when not one."""
-    text = text.strip().lower()
-    if text in TAGS:
-        return text
-    if re.fullmatch(r"[0-9]+", text):
-        return int(text)
-    if re.fullmatch(r"0x[0-9a-f]+", text):
-        return int(text, 16)
-    return None
-
-
-def check_fields(texts: dict[str, str]) -> dict[str, str]:
-    """Return a message per field that breaks the spec's rules (empty when all is well)."""
-    errors: dict[str, str] = {}
-    bad = [a for a in split_list(texts["addresses"]) if not is_address(a)]
-    if bad:
-        errors["addresses"] = f"not a 20-byte address (0x and 40 hex digits): {bad[0]}"
-    for position in range(4):
-        name = f"topic{position}"
-        bad = [t for t in split_list(texts[name]) if not is_hash(t)]
-        if bad:
-            errors[name] = f"not a 32-byte topic (0x and 64 hex digits): {bad[0]}"
-    block_hash = texts["block_hash"].strip()
-    if block_hash and not is_hash(block_hash):
-        errors["block_hash"] = "a block hash is 0x and 64 hex digits"
-    elif block_hash and (texts["from_block"].strip() or texts["to_block"].strip()):
-        errors["block_hash"] = "a block hash excludes From and To: clear one or the other"
-    bounds = {}
-    for name in ("from_block", "to_block"):
-        text = texts[name].strip()
-        bounds[name] = parse_bound(text) if text else None
-        if text and bounds[name] is None:
-            errors[name] = "a block number (decimal or 0x hex) or latest, earliest, pending"
-    start, end = bounds["from_block"], bounds["to_block"]
-    if isinstance(start, int) and isinstance(end, int) and start > end:
-        errors["to_block"] = f"To ({end}) is before From ({start})"
-    return errors
-
-
-def _bound(text: str, default: int | str) -> int | str:
-    """Read a bound field, or the default when it is empty."""
-    value = parse_bound(text)
-    return default if value is None else value
-
-
-def query_of(texts: dict[str, str]) -> LogQuery:
-    """Build the query of fields that passed check_fields."""
-    topics = [tuple(split_list(texts[f"topic{i}"])) or None for i in range(4)]
-    while topics and topics[-1] is None:
-        topics.pop()
-    block_hash = texts["block_hash"].strip() or None
-    return LogQuery(
-        addresses=tuple(split_list(texts["addresses"])),
-        topics=tuple(topics),
-        from_block=_bound(texts["from_block"], 0),
-        to_block=_bound(texts["to_block"], "latest"),
-        block_hash=block_hash,
-    ).checked()
 
 
 class ScanState(enum.Enum):
@@ -375,13 +54,19 @@ def duration_text(seconds: float) -> str:
 class LogsViewModel(QObject):
     """The Logs screen's state: fields and their messages, the scan, progress and the table.
 
+    `export` writes the table to a file (see LogExportViewModel).
+
     Signals:
-        changed(): fields, messages or scan state changed.
-        progress_changed(): the progress numbers changed.
+        errors_changed(dict[Field, str]): the fields' messages changed.
+        state_changed(ScanState): a scan started, ended, was cancelled or failed.
+        message_changed(str): the scan's outcome for the user changed.
+        progress_changed(ScanProgress | None): the progress numbers changed.
     """
 
-    changed = Signal()
-    progress_changed = Signal()
+    errors_changed = Signal(object)
+    state_changed = Signal(object)
+    message_changed = Signal(str)
+    progress_changed = Signal(object)
 
     def __init__(
         self, session: Session, parent: QObject | None = None, *, concurrency: int = 4
@@ -389,27 +74,50 @@ class LogsViewModel(QObject):
         super().__init__(parent)
         self.session = session
         self.concurrency = concurrency
-        self.texts: dict[str, str] = dict.fromkeys(FIELDS, "")
-        self.errors: dict[str, str] = {}
-        self.state = ScanState.IDLE
-        self.message = ""
-        self.progress: ScanProgress | None = None
+        self.texts: dict[str, str] = dict.fromkeys(Field, "")
+        self._errors: dict[Field, str] = {}
+        self._state = ScanState.IDLE
+        self._message = ""
+        self._progress: ScanProgress | None = None
         self.table = LogTableModel(session.network.chain_id, self)
+        self.export = LogExportViewModel(self.table, self)
         self.scanner: LogScanner | None = None
         self._task: asyncio.Task[None] | None = None
 
+    def _get_errors(self) -> dict[Field, str]:
+        """Return a message per field that breaks the spec's rules."""
+        return self._errors
+
+    def _get_state(self) -> ScanState:
+        """Return where the scan is."""
+        return self._state
+
+    def _get_message(self) -> str:
+        """Return the scan's outcome for the user ("" while all is well)."""
+        return self._message
+
+    def _get_progress(self) -> ScanProgress | None:
+        """Return the scanner's latest progress, None before its first report."""
+        return self._progress
+
+    errors = qproperty(_get_errors, errors_changed)
+    state = qproperty(_get_state, state_changed)
+    message = qproperty(_get_message, message_changed)
+    progress = qproperty(_get_progress, progress_changed)
+
     def set_field(self, name: str, text: str) -> None:
-        """Change one field and check every field again."""
-        if name not in self.texts:
-            raise KeyError(name)
-        self.texts[name] = text
-        self.errors = check_fields(self.texts)
-        self.changed.emit()
+        """Change one field (a Field or its name) and check every field again."""
+        field = Field(name)
+        self.texts[field] = text
+        errors = check_fields(self.texts)
+        if errors != self._errors:
+            self._errors = errors
+            self.errors_changed.emit(errors)
 
     @property
     def can_start(self) -> bool:
         """Tell whether the fields are valid and no scan runs."""
-        return not self.errors and self.state is not ScanState.RUNNING
+        return not self._errors and self._state is not ScanState.RUNNING
 
     @property
     def failed_chunks(self) -> int:
@@ -419,25 +127,34 @@ class LogsViewModel(QObject):
     @property
     def can_retry(self) -> bool:
         """Tell whether failed chunks wait for a retry."""
-        return self.failed_chunks > 0 and self.state is not ScanState.RUNNING
+        return self.failed_chunks > 0 and self._state is not ScanState.RUNNING
+
+    @property
+    def can_export(self) -> bool:
+        """Tell whether there are rows to export, no scan runs and no export is writing."""
+        return (
+            self.table.total > 0
+            and self._state is not ScanState.RUNNING
+            and self.export.state is not ExportState.WRITING
+        )
 
     @property
     def fraction(self) -> float:
         """Return the share of the range done, 0..1."""
-        return 0.0 if self.progress is None else self.progress.fraction
+        return 0.0 if self._progress is None else self._progress.fraction
 
     @property
     def progress_text(self) -> str:
         """Return `blocks done of total · logs · ETA` for the progress bar."""
-        p = self.progress
+        p = self._progress
         if p is None:
             return ""
         parts = [f"{p.blocks_done:,} of {p.blocks_total:,} blocks", f"{p.logs_found:,} logs"]
         if p.blocks_failed:
             parts.append(f"{p.blocks_failed:,} blocks failed")
-        if self.state is ScanState.RUNNING and p.eta is not None:
+        if self._state is ScanState.RUNNING and p.eta is not None:
             parts.append(f"about {duration_text(p.eta)} left")
-        elif self.state is not ScanState.RUNNING:
+        elif self._state is not ScanState.RUNNING:
             parts.append(f"took {duration_text(p.elapsed)}")
         return " · ".join(parts)
 
@@ -448,8 +165,7 @@ class LogsViewModel(QObject):
         try:
             query = query_of(self.texts)
         except RpcError as error:
-            self.message = error.message
-            self.changed.emit()
+            self._set_message(error.message)
             return False
         self.table.clear()
         self.scanner = LogScanner(
@@ -476,14 +192,16 @@ class LogsViewModel(QObject):
 
     def _run(self, batches: AsyncGenerator[list[Log], None]) -> None:
         """Consume a scan in a task."""
-        self.progress = None
-        self.message = ""
+        self._on_progress(None)
+        self._set_message("")
         self._set(ScanState.RUNNING)
         self._task = asyncio.ensure_future(self._consume(batches))
 
     async def _consume(self, batches: AsyncGenerator[list[Log], None]) -> None:
-        """Encode each batch for the table a slice per turn, then add it at once (one insert,
-        so one repaint, per batch)."""
+        """Encode each batch for the table a slice per turn, then add it at once.
+
+        One insert, so one repaint, per batch.
+        """
         try:
             async for batch in batches:
                 raws: list[bytes] = []
@@ -492,11 +210,11 @@ class LogsViewModel(QObject):
                     await asyncio.sleep(0)
                 self.table.add_compact(raws, [log.block_number or 0 for log in batch])
         except asyncio.CancelledError:
-            self.message = "cancelled"
+            self._set_message("cancelled")
             self._set(ScanState.CANCELLED)
             raise
         except RpcError as error:
-            self.message = f"{error.kind.value}: {error.message}"
+            self._set_message(f"{error.kind.value}: {error.message}")
             self._set(ScanState.FAILED)
             return
         finally:
@@ -504,27 +222,25 @@ class LogsViewModel(QObject):
                 await batches.aclose()
         failed = self.failed_chunks
         if failed:
-            self.message = f"{failed} block range(s) failed; Retry scans them again"
+            self._set_message(f"{failed} block range(s) failed; Retry scans them again")
         self._set(ScanState.DONE)
 
-    def _on_progress(self, progress: ScanProgress) -> None:
+    def _on_progress(self, progress: ScanProgress | None) -> None:
         """Keep the scanner's latest progress."""
-        self.progress = progress
-        self.progress_changed.emit()
+        self._progress = progress
+        self.progress_changed.emit(progress)
+
+    def _set_message(self, text: str) -> None:
+        """Change the scan's message for the user."""
+        self._message = text
+        self.message_changed.emit(text)
 
     def _set(self, state: ScanState) -> None:
         """Change the scan state."""
-        self.state = state
-        self.changed.emit()
-
-    def export_json(self, path: Path) -> int:
-        """Write the results as one JSON array of the node's log objects."""
-        return self.table.export_json(path)
-
-    def export_csv(self, path: Path) -> int:
-        """Write the results as CSV."""
-        return self.table.export_csv(path)
+        self._state = state
+        self.state_changed.emit(state)
 
     def dispose(self) -> None:
-        """Cancel the scan (the screen is closing)."""
+        """Cancel the scan and any export (the screen is closing)."""
         self.cancel()
+        self.export.dispose()

@@ -28,18 +28,18 @@ class History:
 
     def back(self) -> bool:
         """Step back; False when there is nowhere to go."""
-        if not self.back_stack:
-            return False
-        self.forward_stack.append(self.current)
-        self.current = self.back_stack.pop()
-        return True
+        return self._step(self.back_stack, self.forward_stack)
 
     def forward(self) -> bool:
         """Step forward; False when there is nowhere to go."""
-        if not self.forward_stack:
+        return self._step(self.forward_stack, self.back_stack)
+
+    def _step(self, source: list[Route], other: list[Route]) -> bool:
+        """Move to the top of source, the current route going onto the other stack."""
+        if not source:
             return False
-        self.back_stack.append(self.current)
-        self.current = self.forward_stack.pop()
+        other.append(self.current)
+        self.current = source.pop()
         return True
 
 

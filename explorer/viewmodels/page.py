@@ -195,7 +195,7 @@ class PageViewModel(QObject):
         return loaders.get(self.route.page, self._fetch_nothing)()
 
     async def _fetch_nothing(self) -> AsyncIterator[tuple[Document | None, bool]]:
-        """A route without a page document: not found."""
+        """Yield no document for a route without a page: not found."""
         yield None, False
 
     async def _fetch_any(self) -> AsyncIterator[tuple[Document | None, bool]]:

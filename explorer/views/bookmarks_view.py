@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import enum
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -26,9 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.services.labels import MAX_LABEL, ImportReport
+from explorer.services.label_entries import MAX_LABEL
+from explorer.services.labels_file import ImportReport
 from explorer.services.routes import Page, Route
-from explorer.viewmodels.labels import LabelsViewModel
+from explorer.viewmodels.labels import LabelsViewModel, Overwrite
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
@@ -41,14 +41,6 @@ EDIT_LABEL = "Edit label…"
 BOOKMARK = "Bookmark"
 REMOVE_BOOKMARK = "Remove bookmark"
 JSON_FILTER = "Labels and bookmarks (*.json);;All files (*)"
-
-
-class Overwrite(enum.Enum):
-    """The user's answer when an import differs from existing entries."""
-
-    REPLACE = "replace"
-    KEEP = "keep"
-    CANCEL = "cancel"
 
 
 AskText = Callable[[QWidget, str, str, str], str | None]
@@ -146,7 +138,6 @@ class BookmarksView(QDockWidget):
         self.ask_open_path: AskPath = ask_open_path
         self.ask_save_path: AskPath = ask_save_path
         self.ask_overwrite: AskOverwrite = ask_overwrite
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.bookmark_page_action: QAction | None = None
         self._build()
         model.message_changed.connect(self._show_message)
@@ -278,48 +269,27 @@ class BookmarksView(QDockWidget):
         if not index.isValid():
             return
         bookmark = self.model.bookmarks.bookmark(index.row())
-        title = self.ask_text(self, "Rename bookmark", bookmark.route, bookmark.title)
+        title = self.ask_text(self, "Rename bookmark", str(bookmark.route), bookmark.title)
         if title:
-            self.model.add_bookmark(Route.parse(bookmark.route), title)
+            self.model.add_bookmark(bookmark.route, title)
 
     def remove(self, index: QModelIndex) -> None:
         """Remove the bookmark at index."""
         if index.isValid():
-            self.model.remove_bookmark(
-                Route.parse(self.model.bookmarks.bookmark(index.row()).route)
-            )
+            self.model.remove_bookmark(self.model.bookmarks.bookmark(index.row()).route)
 
     def on_import(self) -> asyncio.Task[ImportReport | None] | None:
-        """Ask for a file and import it (asking before replacing differing entries)."""
-        path = self.ask_open_path(self, "Import labels and bookmarks")
-        if path is None:
-            return None
-        return self._keep(asyncio.ensure_future(self.import_from(path)))
-
-    async def import_from(self, path: Path) -> ImportReport | None:
-        """Read, validate, ask about conflicts, then merge; the model reports the counts."""
-        data = await self.model.read_import(path)
-        if data is None:
-            return None
-        conflicts = self.model.conflicts(data)
-        answer = self.ask_overwrite(self, conflicts) if conflicts else Overwrite.KEEP
-        if answer is Overwrite.CANCEL:
-            self._show_message("Import cancelled; nothing was changed.")
-            return None
-        return await self.model.apply_import(data, overwrite=answer is Overwrite.REPLACE)
+        """Import a file the user picks (the model asks before replacing their entries)."""
+        return self.model.import_asking(
+            lambda: self.ask_open_path(self, "Import labels and bookmarks"),
+            lambda conflicts: self.ask_overwrite(self, conflicts),
+        )
 
     def on_export(self) -> asyncio.Task[str | None] | None:
-        """Ask where to save and export every label and bookmark."""
-        path = self.ask_save_path(self, "Export labels and bookmarks")
-        if path is None:
-            return None
-        return self.model.export_to(path)
-
-    def _keep(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
-        """Hold a reference to a running task until it ends."""
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+        """Export every label and bookmark to a file the user picks."""
+        return self.model.export_asking(
+            lambda: self.ask_save_path(self, "Export labels and bookmarks")
+        )
 
 
 def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
@@ -9,6 +10,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -20,29 +22,53 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.services.logexport import ExportFormat
 from explorer.viewmodels.document import Tone
+from explorer.viewmodels.log_export import ExportState
+from explorer.viewmodels.log_form import Field
 from explorer.viewmodels.logs import LogsViewModel, ScanState
-from explorer.views.theme import tone_colour
+from explorer.views.theme import plain_label, tone_colour
 from explorer.views.widgets.links import open_clicked_routes
 
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
-PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often while a scan runs
+PROGRESS_EVERY_MS = 100  # progress widgets repaint at most this often (scan or export)
+PROGRESS_STEPS = 1000
 COLUMN_WIDTHS = (70, 165, 40, 200, 90, 560, 165, 165, 165, 165)  # short hashes, a Transfer fit
 FIELD_ROWS = (
-    ("addresses", "Addresses", "0x… (any of; separate with commas or spaces)"),
-    ("topic0", "Topic 0", "event signature hash, or several (any of)"),
-    ("topic1", "Topic 1", "32-byte topic(s), empty = any"),
-    ("topic2", "Topic 2", "32-byte topic(s), empty = any"),
-    ("topic3", "Topic 3", "32-byte topic(s), empty = any"),
-    ("block_hash", "Block hash", "one block by hash (instead of From/To)"),
-    ("from_block", "From", "block number or earliest (default: earliest)"),
-    ("to_block", "To", "block number or latest (default: latest)"),
+    (Field.ADDRESSES, "Addresses", "0x… (any of; separate with commas or spaces)"),
+    (Field.TOPIC0, "Topic 0", "event signature hash, or several (any of)"),
+    (Field.TOPIC1, "Topic 1", "32-byte topic(s), empty = any"),
+    (Field.TOPIC2, "Topic 2", "32-byte topic(s), empty = any"),
+    (Field.TOPIC3, "Topic 3", "32-byte topic(s), empty = any"),
+    (Field.BLOCK_HASH, "Block hash", "one block by hash (instead of From/To)"),
+    (Field.FROM_BLOCK, "From", "block number or earliest (default: earliest)"),
+    (Field.TO_BLOCK, "To", "block number or latest (default: latest)"),
 )
+FILE_FILTERS = {ExportFormat.CSV: "CSV files (*.csv)", ExportFormat.JSON: "JSON files (*.json)"}
+
+AskExportPath = Callable[[QWidget, ExportFormat], Path | None]
+
+
+def ask_export_path(parent: QWidget, fmt: ExportFormat) -> Path | None:
+    """Ask where to write the logs in a format; None when cancelled."""
+    title = f"Export logs as {fmt.title}"
+    name, _ = QFileDialog.getSaveFileName(parent, title, "", FILE_FILTERS[fmt])
+    return Path(name) if name else None
+
+
+def progress_bar() -> QProgressBar:
+    """Return a text-less progress bar counting PROGRESS_STEPS."""
+    bar = QProgressBar()
+    bar.setRange(0, PROGRESS_STEPS)
+    bar.setTextVisible(False)
+    return bar
 
 
 class LogsView(QWidget):
     """The Logs screen of a LogsViewModel.
+
+    `ask_export_path` asks where to export (replace it to answer without a dialog).
 
     Signals:
         link_activated(Route, bool): the route, whether to open it in a new tab.
@@ -53,56 +79,51 @@ class LogsView(QWidget):
     def __init__(self, model: LogsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.inputs: dict[str, QLineEdit] = {}
+        self.ask_export_path: AskExportPath = ask_export_path
+        self.inputs: dict[str, QLineEdit] = {}  # by Field (a Field is its name)
         self.messages: dict[str, QLabel] = {}
         layout = QVBoxLayout(self)
         layout.addLayout(self._form())
         layout.addLayout(self._buttons())
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.progress_label = QLabel()
-        self.progress_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
-        row = QHBoxLayout()
-        row.addWidget(self.progress, 1)
-        row.addWidget(self.progress_label, 2)
-        layout.addLayout(row)
-        layout.addWidget(self.status)
+        layout.addLayout(self._progress_rows())
         self.table = self._table()
         layout.addWidget(self.table, 1)
         self._progress_timer = QTimer(self)
         self._progress_timer.setSingleShot(True)
         self._progress_timer.setInterval(PROGRESS_EVERY_MS)
-        self._progress_timer.timeout.connect(self.on_progress)
-        model.changed.connect(self.on_changed)
+        self._progress_timer.timeout.connect(self._show_progress)
+        model.errors_changed.connect(self.on_errors)
+        model.state_changed.connect(self.on_state)
+        model.message_changed.connect(self.on_message)
         model.progress_changed.connect(self._on_progress_changed)
-        self.on_changed()
+        model.export.state_changed.connect(self.on_export_state)
+        model.export.progress_changed.connect(self._on_progress_changed)
+        model.export.message_changed.connect(self.on_export_state)
+        self.on_errors()
+        self.on_state()
+        self.on_message()
+        self.on_export_state()
 
     def _form(self) -> QFormLayout:
         """Build the query builder: a line edit and an inline message per field."""
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         color = tone_colour(Tone.BAD, self.palette()).name()
-        for name, label, hint in FIELD_ROWS:
+        for field, label, hint in FIELD_ROWS:
             edit = QLineEdit()
             edit.setPlaceholderText(hint)
             edit.setClearButtonEnabled(True)
-            edit.textChanged.connect(lambda text, field=name: self.model.set_field(field, text))
+            edit.textChanged.connect(lambda text, field=field: self.model.set_field(field, text))
             edit.returnPressed.connect(self.on_start)
-            message = QLabel()
-            message.setTextFormat(Qt.TextFormat.PlainText)
+            message = plain_label(selectable=False, wrap=True)
             message.setStyleSheet(f"color: {color};")
-            message.setWordWrap(True)
             message.hide()
             box = QVBoxLayout()
             box.setSpacing(1)
             box.addWidget(edit)
             box.addWidget(message)
             form.addRow(label, box)
-            self.inputs[name], self.messages[name] = edit, message
+            self.inputs[field], self.messages[field] = edit, message
         return form
 
     def _buttons(self) -> QHBoxLayout:
@@ -115,8 +136,8 @@ class LogsView(QWidget):
         self.start_button.clicked.connect(self.on_start)
         self.cancel_button.clicked.connect(self.model.cancel)
         self.retry_button.clicked.connect(self.model.retry_failed)
-        self.export_csv_button.clicked.connect(lambda: self.on_export("csv"))
-        self.export_json_button.clicked.connect(lambda: self.on_export("json"))
+        self.export_csv_button.clicked.connect(lambda: self.on_export(ExportFormat.CSV))
+        self.export_json_button.clicked.connect(lambda: self.on_export(ExportFormat.JSON))
         row = QHBoxLayout()
         for button in (self.start_button, self.cancel_button, self.retry_button):
             row.addWidget(button)
@@ -124,6 +145,31 @@ class LogsView(QWidget):
         row.addWidget(self.export_csv_button)
         row.addWidget(self.export_json_button)
         return row
+
+    def _progress_rows(self) -> QGridLayout:
+        """Build the scan's and the export's progress and the export's outcome.
+
+        The progress bars are aligned; the export's has a Cancel export button.
+        """
+        self.progress = progress_bar()
+        self.progress_label = plain_label(selectable=False)
+        self.status = plain_label(selectable=False, wrap=True)
+        self.export_progress = progress_bar()
+        self.export_label = plain_label(selectable=False)
+        self.export_result = plain_label(wrap=True)
+        self.cancel_export_button = QPushButton("Cancel export")
+        self.cancel_export_button.clicked.connect(self.model.export.cancel)
+        grid = QGridLayout()
+        grid.addWidget(self.progress, 0, 0)
+        grid.addWidget(self.progress_label, 0, 1, 1, 2)
+        grid.addWidget(self.status, 1, 0, 1, 3)
+        grid.addWidget(self.export_progress, 2, 0)
+        grid.addWidget(self.export_label, 2, 1)
+        grid.addWidget(self.cancel_export_button, 2, 2)
+        grid.addWidget(self.export_result, 3, 0, 1, 3)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 2)
+        return grid
 
     def _table(self) -> QTableView:
         """Build the results table: uniform row heights, middle-elided cells, links on click."""
@@ -155,32 +201,23 @@ class LogsView(QWidget):
         if self.model.can_start:
             self.model.start()
 
-    def on_export(self, fmt: str) -> None:
-        """Ask for a path and export the results as CSV or JSON."""
-        wanted = "CSV files (*.csv)" if fmt == "csv" else "JSON files (*.json)"
-        path, _ = QFileDialog.getSaveFileName(self, f"Export logs as {fmt.upper()}", "", wanted)
-        if not path:
-            return
-        try:
-            write = self.model.export_csv if fmt == "csv" else self.model.export_json
-            count = write(Path(path))
-        except OSError as error:
-            self._say(f"Export failed: {error.strerror or error}")
-            return
-        self._say(f"Exported {count:,} logs to {path}")
+    def on_export(self, fmt: ExportFormat) -> None:
+        """Ask for a path and export the results there (the model writes off this thread)."""
+        path = self.ask_export_path(self, fmt)
+        if path is not None:
+            self.model.export.start(path, fmt)
 
-    def _say(self, text: str) -> None:
-        """Show a one-line status message under the progress bar."""
-        self.status.setText(text)
-        self.status.setVisible(True)
+    def on_errors(self) -> None:
+        """Show each field's message; Start follows whether the fields are valid."""
+        for field in Field:
+            text = self.model.errors.get(field, "")
+            self.messages[field].setText(text)
+            self.messages[field].setVisible(bool(text))
+        self.start_button.setEnabled(self.model.can_start)
 
-    def on_changed(self) -> None:
-        """Show the field messages, the buttons' states and the scan's status."""
+    def on_state(self) -> None:
+        """Enable the buttons the scan state allows; fields are read-only while it runs."""
         model = self.model
-        for name, label in self.messages.items():
-            text = model.errors.get(name, "")
-            label.setText(text)
-            label.setVisible(bool(text))
         running = model.state is ScanState.RUNNING
         self.start_button.setEnabled(model.can_start)
         self.cancel_button.setEnabled(running)
@@ -188,23 +225,51 @@ class LogsView(QWidget):
         self.retry_button.setText(
             f"Retry failed ({model.failed_chunks})" if model.failed_chunks else "Retry failed"
         )
-        has_rows = model.table.total > 0 and not running
-        self.export_csv_button.setEnabled(has_rows)
-        self.export_json_button.setEnabled(has_rows)
+        self.export_csv_button.setEnabled(model.can_export)
+        self.export_json_button.setEnabled(model.can_export)
         for edit in self.inputs.values():
             edit.setReadOnly(running)
-        self.status.setText(model.message)
-        self.status.setVisible(bool(model.message))
         self.on_progress()
 
+    def on_message(self) -> None:
+        """Show the scan's outcome under the progress bar."""
+        self.status.setText(self.model.message)
+        self.status.setVisible(bool(self.model.message))
+
+    def on_export_state(self) -> None:
+        """Show the export's progress while it writes, then its outcome."""
+        export = self.model.export
+        writing = export.state is ExportState.WRITING
+        for widget in (self.export_progress, self.export_label, self.cancel_export_button):
+            widget.setVisible(writing)
+        self.export_result.setText(export.message)
+        self.export_result.setVisible(bool(export.message))
+        self.on_export_progress()
+        self.on_state()
+
+    def on_export_progress(self) -> None:
+        """Show how many rows the export has written."""
+        progress = self.model.export.progress
+        if progress is not None:
+            self.export_progress.setValue(int(progress.fraction * PROGRESS_STEPS))
+            self.export_label.setText(progress.text)
+
     def _on_progress_changed(self) -> None:
-        """Show new progress soon: at most every PROGRESS_EVERY_MS while a scan streams."""
+        """Show new progress soon, at most every PROGRESS_EVERY_MS.
+
+        That holds while a scan streams or an export writes.
+        """
         if not self._progress_timer.isActive():
             self._progress_timer.start()
 
+    def _show_progress(self) -> None:
+        """Show the latest progress of the scan and of the export."""
+        self.on_progress()
+        self.on_export_progress()
+
     def on_progress(self) -> None:
         """Show the progress bar and its text; keep following new rows at the table's end."""
-        self.progress.setValue(int(self.model.fraction * 1000))
+        self.progress.setValue(int(self.model.fraction * PROGRESS_STEPS))
         self.progress_label.setText(self.model.progress_text)
         rows, bar = self.model.table, self.table.verticalScrollBar()
         if rows.canFetchMore(QModelIndex()) and bar.value() >= bar.maximum():

@@ -31,7 +31,8 @@ def explorer_logs(key: str, *args: str, env: dict[str, str] | None = None) -> An
         env={**os.environ, **(env or {})},
         timeout=240,
     )
-    assert key not in done.stdout and key not in done.stderr
+    assert key not in done.stdout
+    assert key not in done.stderr
     assert "Traceback" not in done.stderr
     return done
 
@@ -78,7 +79,8 @@ def test_json_is_the_nodes_objects(devnet: Devnet) -> None:
     ]
     assert json.loads(done.stdout) == expected
     assert len(expected) > 1000
-    assert "blocks" in done.stderr and f"{len(expected)} logs written" in done.stderr
+    assert "blocks" in done.stderr
+    assert f"{len(expected)} logs written" in done.stderr
 
 
 def test_csv_header_and_rows(devnet: Devnet) -> None:
@@ -142,14 +144,16 @@ def test_input_errors_exit_2_and_send_nothing(devnet: Devnet) -> None:
     ):
         done = explorer_logs(devnet.key, "--endpoint", url, *args)
         assert done.returncode == 2, done.stderr
-        assert words in done.stderr and done.stdout == ""
+        assert words in done.stderr
+        assert done.stdout == ""
 
 
 def test_remote_errors_exit_3_without_the_key(devnet: Devnet) -> None:
     """A wrong key and a closed port: exit 3; neither key appears anywhere."""
     wrong = "wrongkey0000000000000000000000"
     refused = explorer_logs(wrong, "--endpoint", f"{devnet.base()}/{wrong}", "--from", "0")
-    assert refused.returncode == 3 and "auth" in refused.stderr
+    assert refused.returncode == 3
+    assert "auth" in refused.stderr
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -163,4 +167,5 @@ def test_remote_errors_exit_3_without_the_key(devnet: Devnet) -> None:
         "5",
         env={"EXPLORER_API_KEY": devnet.key},
     )
-    assert closed.returncode == 3 and "error (transport)" in closed.stderr
+    assert closed.returncode == 3
+    assert "error (transport)" in closed.stderr

@@ -28,7 +28,8 @@ def explorer(*args: str) -> subprocess.CompletedProcess[str]:
 def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
     """Run `explorer report` with the devnet's URL; the key must appear nowhere."""
     done = explorer("report", *args, "--endpoint", devnet.url("testnet"))
-    assert devnet.key not in done.stdout and devnet.key not in done.stderr
+    assert devnet.key not in done.stdout
+    assert devnet.key not in done.stderr
     assert "Traceback" not in done.stderr
     return done
 
@@ -39,7 +40,8 @@ def test_failed_transaction_report_says_failed_and_why(devnet: Any) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[1].startswith("Status: FAILED: reverted with")
-    assert "== Receipt" in done.stdout and "== Signature" in done.stdout
+    assert "== Receipt" in done.stdout
+    assert "== Signature" in done.stdout
 
 
 def test_block_report_has_the_verified_merge_mining_panel(devnet: Any) -> None:
@@ -49,7 +51,8 @@ def test_block_report_has_the_verified_merge_mining_panel(devnet: Any) -> None:
     page = json.loads(done.stdout)
     sections = {section["title"]: section for section in page["sections"]}
     verdict = sections["Merge mining"]["fields"][0]
-    assert verdict["label"] == "Verified" and verdict["text"].startswith("Yes")
+    assert verdict["label"] == "Verified"
+    assert verdict["text"].startswith("Yes")
     assert page["raw"]["number"] == hex(100)
 
 
@@ -58,7 +61,8 @@ def test_address_report_is_checksummed_for_the_chain(devnet: Any) -> None:
     account = devnet.manifest()["accounts"][0]
     done = report(devnet, account)
     assert done.returncode == 0, done.stderr
-    assert "Balance" in done.stdout and "tRBTC" in done.stdout
+    assert "Balance" in done.stdout
+    assert "tRBTC" in done.stdout
     assert account not in done.stdout.split("== Overview")[1].split("\n")[1]
 
 

@@ -58,25 +58,25 @@ def test_rsk_difficulty_is_met() -> None:
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    ("kwargs", "match"),
     [
-        {"hash_for_merged_mining": HASH[:31]},
-        {"previous_block_hash": PREVIOUS + b"\x00"},
-        {"sibling_count": 31},
-        {"sibling_count": -1},
-        {"time": 2**32},
-        {"bits": 0x1D00FFFF},
-        {"bits": 0x20FFFFFF},
-        {"rsk_difficulty": 2**17},
+        ({"hash_for_merged_mining": HASH[:31]}, "have 32 bytes"),
+        ({"previous_block_hash": PREVIOUS + b"\x00"}, "have 32 bytes"),
+        ({"sibling_count": 31}, "0 to 30 siblings"),
+        ({"sibling_count": -1}, "0 to 30 siblings"),
+        ({"time": 2**32}, "32-bit time"),
+        ({"bits": 0x1D00FFFF}, "too hard to grind"),
+        ({"bits": 0x20FFFFFF}, "too hard to grind"),
+        ({"rsk_difficulty": 2**17}, "too hard to grind"),
     ],
 )
-def test_bad_inputs_are_rejected(kwargs: dict[str, object]) -> None:
+def test_bad_inputs_are_rejected(kwargs: dict[str, object], match: str) -> None:
     arguments: dict[str, object] = {
         "hash_for_merged_mining": HASH,
         "previous_block_hash": PREVIOUS,
         "time": 1,
     } | kwargs
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=match):
         build_merge_mining_fields(**arguments)  # type: ignore[arg-type]
 
 
@@ -99,5 +99,6 @@ def test_build_then_verify_round_trips(
         fields.header, fields.coinbase, fields.merkle_proof, hash_for_merged_mining, difficulty=2
     )
     assert report.problems == ()
-    assert report.tag_matches and report.root_matches
+    assert report.tag_matches
+    assert report.root_matches
     assert len(report.proof_hashes) == siblings

@@ -47,7 +47,8 @@ def test_generated_key_urls_and_sigint(tmp_path: Path) -> None:
             key = next(line for line in lines if "generated API key" in line).split()[-1]
             assert len(key) >= 32
             ready = json.loads(lines[-1].removeprefix("READY "))
-            assert list(ready) == ["mainnet"] and ready["mainnet"].startswith("http://127.0.0.1:")
+            assert list(ready) == ["mainnet"]
+            assert ready["mainnet"].startswith("http://127.0.0.1:")
             assert f"mainnet (chain id 30): {ready['mainnet']}/{key}" in lines
             progress = [line.split(" ", 1)[1] for line in lines if line.startswith("PROGRESS ")]
             assert all("fraction" in json.loads(text) for text in progress)
@@ -74,11 +75,12 @@ def test_port_in_use_exits_1_with_a_message() -> None:
             timeout=280,
         )
     assert result.returncode == 1
-    assert "explorer devnet:" in result.stderr and "Traceback" not in result.stderr
+    assert "explorer devnet:" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_bad_arguments_exit_2() -> None:
-    """argparse rejects unknown networks and negative quotas."""
+    """The argument parser rejects unknown networks and negative quotas."""
     for args in (["--network", "moon"], ["--quota", "-1"], ["--block-time", "-2"]):
         result = subprocess.run(devnet_command(*args), capture_output=True, cwd=REPO, timeout=60)
         assert result.returncode == 2, args
@@ -110,13 +112,15 @@ def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
     with subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO
     ) as process:
-        assert process.stdout is not None and process.stdin is not None
+        assert process.stdout is not None
+        assert process.stdin is not None
         assert process.stdout.readline().startswith(b"PROGRESS ")
         process.stdin.close()
         began = time.monotonic()
         assert process.wait(30) == 3
         assert time.monotonic() - began < 10
-        assert b"stopped while loading" in process.stderr.read()  # type: ignore[union-attr]
+        assert process.stderr is not None
+        assert b"stopped while loading" in process.stderr.read()
 
 
 def test_prebuild_only_prepares_the_snapshot_and_exits() -> None:
@@ -130,6 +134,7 @@ def test_prebuild_only_prepares_the_snapshot_and_exits() -> None:
     )
     assert result.returncode == 0, result.stderr
     progress = [json.loads(line.split(" ", 1)[1]) for line in result.stdout.splitlines()]
-    assert progress and {entry["network"] for entry in progress} == {"mainnet"}
+    assert progress
+    assert {entry["network"] for entry in progress} == {"mainnet"}
     assert progress[-1]["fraction"] == 1.0
     assert "READY" not in result.stdout

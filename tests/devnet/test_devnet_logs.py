@@ -6,9 +6,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from eth_abi import encode
+from eth_abi.abi import encode
 from eth_account import Account
-from eth_utils import function_signature_to_4byte_selector, keccak, to_checksum_address
+from eth_utils.abi import function_signature_to_4byte_selector
+from eth_utils.address import to_checksum_address
+from eth_utils.crypto import keccak
 
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc, RpcError
@@ -19,13 +21,13 @@ TRANSFER_TOPIC = "0x" + keccak(text="Transfer(address,address,uint256)").hex()
 
 @pytest.fixture(scope="module")
 def seed(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
 @pytest.fixture(scope="module")
 def busy_block(rpc: RawRpc, seed: dict[str, Any]) -> int:
-    """A seeded block with at least six Transfer logs."""
+    """Return a seeded block with at least six Transfer logs."""
     logs = rpc(
         "eth_getLogs", {"fromBlock": "0x0", "toBlock": hex(1999), "topics": [TRANSFER_TOPIC]}
     )
@@ -46,7 +48,7 @@ def test_block_hash_form_matches_the_receipts(rpc: RawRpc, seed: dict[str, Any])
 
 
 def test_block_hash_and_range_together_are_invalid(rpc: RawRpc, seed: dict[str, Any]) -> None:
-    """blockHash excludes fromBlock/toBlock: -32602, HTTP 400."""
+    """A `blockHash` excludes fromBlock/toBlock: -32602, HTTP 400."""
     receipt = rpc("eth_getTransactionReceipt", seed["token_transfer"])
     status, envelope = rpc.answer(
         "eth_getLogs", {"blockHash": receipt["blockHash"], "fromBlock": "0x1"}
@@ -103,7 +105,8 @@ def test_neither_means_the_latest_block(rpc: RawRpc, seed: dict[str, Any]) -> No
     }
     raw = "0x" + sender.sign_transaction(fields).raw_transaction.hex()
     receipt = rpc("eth_getTransactionReceipt", rpc("eth_sendRawTransaction", raw))
-    assert receipt["status"] == "0x1" and len(receipt["logs"]) == 1
+    assert receipt["status"] == "0x1"
+    assert len(receipt["logs"]) == 1
     assert rpc("eth_blockNumber") == receipt["blockNumber"]
     assert rpc("eth_getLogs", {}) == receipt["logs"]
     assert rpc("eth_getLogs", {"fromBlock": "latest"}) == receipt["logs"]
@@ -122,7 +125,8 @@ def test_long_range_with_too_many_logs_is_32012(rpc: RawRpc, seed: dict[str, Any
     status, envelope = rpc.answer("eth_getLogs", {"fromBlock": "earliest", "toBlock": "latest"})
     error = envelope["error"]
     assert (status, error["code"]) == (200, -32012)
-    assert "2000 blocks" in error["message"] and "10000 logs" in error["message"]
+    assert "2000 blocks" in error["message"]
+    assert "10000 logs" in error["message"]
 
 
 def test_small_limits_short_range_is_uncapped(rpc_limited: RawRpc, busy_block: int) -> None:
@@ -143,4 +147,5 @@ def test_small_limits_long_range_with_many_logs(rpc_limited: RawRpc, busy_block:
     with pytest.raises(RpcError) as caught:
         rpc_limited("eth_getLogs", {"fromBlock": hex(busy_block), "toBlock": hex(busy_block + 10)})
     assert caught.value.code == -32012
-    assert "10 blocks" in caught.value.message and "5 logs" in caught.value.message
+    assert "10 blocks" in caught.value.message
+    assert "5 logs" in caught.value.message

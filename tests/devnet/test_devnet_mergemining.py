@@ -20,7 +20,9 @@ def assert_structurally_real(report: Any, where: object) -> None:
     """
     structural = [problem for problem in report.problems if "target" not in problem]
     assert not structural, (where, structural)
-    assert report.tag_matches and report.root_matches and report.block_number_matches, where
+    assert report.tag_matches, where
+    assert report.root_matches, where
+    assert report.block_number_matches, where
 
 
 def report_for(block: dict[str, Any], **tamper: bytes) -> Any:
@@ -75,11 +77,11 @@ def test_tampering_is_detected(rpc: RawRpc) -> None:
 def test_pending_block_has_no_merge_mining_data(rpc: RawRpc) -> None:
     """The pending block's fields are `0x`: nothing to verify, and the report says so."""
     pending = rpc("eth_getBlockByNumber", "pending", False)
-    fields = {
-        "header": parse_data(pending["bitcoinMergedMiningHeader"]),
-        "coinbase": parse_data(pending["bitcoinMergedMiningCoinbaseTransaction"]),
-        "proof": parse_data(pending["bitcoinMergedMiningMerkleProof"]),
-        "hash_for_merged_mining": parse_data(pending["hashForMergedMining"]),
-    }
-    report = verify_merge_mining(**fields)
-    assert not report.verified and "pending" in report.problems[0]
+    report = verify_merge_mining(
+        header=parse_data(pending["bitcoinMergedMiningHeader"]),
+        coinbase=parse_data(pending["bitcoinMergedMiningCoinbaseTransaction"]),
+        proof=parse_data(pending["bitcoinMergedMiningMerkleProof"]),
+        hash_for_merged_mining=parse_data(pending["hashForMergedMining"]),
+    )
+    assert not report.verified
+    assert "pending" in report.problems[0]

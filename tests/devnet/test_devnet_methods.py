@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from eth_abi import encode
-from eth_utils import function_signature_to_4byte_selector, keccak
+from eth_abi.abi import encode
+from eth_utils.abi import function_signature_to_4byte_selector
+from eth_utils.crypto import keccak
 
 from explorer.chain.records import Block, Receipt, Transaction
 from tests.helpers.devnet import Devnet
@@ -31,7 +32,7 @@ def calldata(signature: str, types: list[str], args: list[Any]) -> str:
 
 @pytest.fixture(scope="module")
 def seed(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
@@ -40,16 +41,19 @@ def test_methods_without_chain_data(rpc: RawRpc, rpc_main: RawRpc) -> None:
     assert rpc("eth_accounts") == []
     assert rpc("eth_protocolVersion") == "0x3e"
     version = rpc("web3_clientVersion")
-    assert version.startswith("RskJ/") and "devnet" in version.lower()
+    assert version.startswith("RskJ/")
+    assert "devnet" in version.lower()
     assert rpc("web3_sha3", "0x68656c6c6f") == "0x" + keccak(b"hello").hex()
     assert rpc("web3_sha3", "0x") == "0x" + keccak(b"").hex()
-    assert rpc_main("eth_chainId") == "0x1e" and rpc_main("net_version") == "30"
+    assert rpc_main("eth_chainId") == "0x1e"
+    assert rpc_main("net_version") == "30"
 
 
 def test_block_number_and_gas_price(rpc: RawRpc, seed: dict[str, Any]) -> None:
     """The head is at least the seeded one; gas price is the latest minimumGasPrice."""
     head = rpc("eth_blockNumber")
-    assert is_quantity(head) and int(head, 16) >= seed["head_at_build"] >= 2500
+    assert is_quantity(head)
+    assert int(head, 16) >= seed["head_at_build"] >= 2500
     latest = rpc("eth_getBlockByNumber", "latest", False)
     assert rpc("eth_gasPrice") == latest["minimumGasPrice"]
     assert int(latest["minimumGasPrice"], 16) > 0
@@ -85,7 +89,7 @@ def test_every_block_ends_with_remasc(rpc: RawRpc, seed: dict[str, Any]) -> None
 
 
 def test_block_tags_and_missing_blocks(rpc: RawRpc) -> None:
-    """earliest is block 0; past the head and unknown hashes are null, not errors."""
+    """The `earliest` tag is block 0; past the head and unknown hashes are null, not errors."""
     genesis = rpc("eth_getBlockByNumber", "earliest", False)
     assert_block(genesis, full=False)
     assert genesis["number"] == "0x0"
@@ -112,7 +116,8 @@ def test_transaction_by_hash(rpc: RawRpc, seed: dict[str, Any]) -> None:
     """A mined transaction, an unknown one (null) and a pending one (no block fields)."""
     tx = rpc("eth_getTransactionByHash", seed["plain_transfer"])
     assert_transaction(tx)
-    assert tx["hash"] == seed["plain_transfer"] and tx["v"] in ("0x61", "0x62")
+    assert tx["hash"] == seed["plain_transfer"]
+    assert tx["v"] in ("0x61", "0x62")
     assert Transaction.from_json(tx).chain_id == 31
     assert rpc("eth_getTransactionByHash", UNKNOWN_HASH) is None
     waiting = rpc("eth_getTransactionByHash", seed["pending_txs"][0])
@@ -139,14 +144,17 @@ def test_receipts(rpc: RawRpc, seed: dict[str, Any]) -> None:
     """Success with Transfer logs, failure with status 0, creation with contractAddress."""
     transfer = rpc("eth_getTransactionReceipt", seed["token_transfer"])
     assert_receipt(transfer)
-    assert transfer["status"] == "0x1" and transfer["to"] == seed["token"]
+    assert transfer["status"] == "0x1"
+    assert transfer["to"] == seed["token"]
     assert transfer["logs"][0]["topics"][0] == TRANSFER_TOPIC
     failed = rpc("eth_getTransactionReceipt", seed["failed_tx"])
     assert_receipt(failed)
-    assert failed["status"] == "0x0" and failed["logs"] == []
+    assert failed["status"] == "0x0"
+    assert failed["logs"] == []
     creation = rpc("eth_getTransactionReceipt", seed["contract_creation"])
     assert_receipt(creation)
-    assert creation["to"] is None and creation["contractAddress"] is not None
+    assert creation["to"] is None
+    assert creation["contractAddress"] is not None
     assert rpc("eth_getCode", creation["contractAddress"], "latest") != "0x"
     tx = rpc("eth_getTransactionByHash", seed["token_transfer"])
     assert transfer["effectiveGasPrice"] == tx["gasPrice"]
@@ -174,18 +182,22 @@ def test_state_queries(rpc: RawRpc, seed: dict[str, Any]) -> None:
     """Balance, nonce, code and storage: default block latest, by number, tag and hash."""
     account = seed["accounts"][1]
     balance = rpc("eth_getBalance", account)
-    assert is_quantity(balance) and int(balance, 16) > 0
+    assert is_quantity(balance)
+    assert int(balance, 16) > 0
     assert rpc("eth_getBalance", account, "latest") == balance
     genesis = rpc("eth_getBlockByNumber", "0x0", False)
     assert rpc("eth_getBalance", account, genesis["hash"]) == rpc("eth_getBalance", account, "0x0")
     nonce = rpc("eth_getTransactionCount", account)
-    assert is_quantity(nonce) and rpc("eth_getTransactionCount", account, "latest") == nonce
+    assert is_quantity(nonce)
+    assert rpc("eth_getTransactionCount", account, "latest") == nonce
     assert rpc("eth_getTransactionCount", account, "earliest") == "0x0"
     code = rpc("eth_getCode", seed["token"], "latest")
-    assert is_data(code) and len(code) > 2
+    assert is_data(code)
+    assert len(code) > 2
     assert rpc("eth_getCode", account, "latest") == "0x"
     slot = rpc("eth_getStorageAt", seed["token"], "0x0", "latest")
-    assert is_data(slot) and len(slot) == 66
+    assert is_data(slot)
+    assert len(slot) == 66
     unused = rpc("eth_getStorageAt", seed["token"], hex(2**200), "latest")
     assert unused == "0x" + "00" * 32
 
@@ -195,7 +207,8 @@ def test_eth_call_and_revert(rpc: RawRpc, seed: dict[str, Any]) -> None:
     holder = seed["accounts"][1]
     data = calldata("balanceOf(address)", ["address"], [holder])
     result = rpc("eth_call", {"to": seed["token"], "data": data}, "latest")
-    assert is_data(result) and len(result) == 66
+    assert is_data(result)
+    assert len(result) == 66
     double = calldata("double(uint256)", ["uint256"], [4])
     assert int(rpc("eth_call", {"to": seed["reverter"], "data": double}, "latest"), 16) == 8
     status, envelope = rpc.answer(
@@ -219,7 +232,8 @@ def test_estimate_gas(rpc: RawRpc, seed: dict[str, Any]) -> None:
     broke = "0x" + "5e" * 20
     unaffordable = {"from": broke, "to": receiver, "value": hex(10**30)}
     estimate = rpc("eth_estimateGas", unaffordable)
-    assert is_quantity(estimate) and int(estimate, 16) >= 21000
+    assert is_quantity(estimate)
+    assert int(estimate, 16) >= 21000
     failing = {"from": sender, "to": seed["reverter"], "data": calldata("fail()", [], [])}
     try:
         assert is_quantity(rpc("eth_estimateGas", failing))

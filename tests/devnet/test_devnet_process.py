@@ -27,13 +27,13 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def script_command(source: str) -> list[str]:
-    """A child that runs a small Python script instead of the devnet."""
+    """Return the command of a child that runs a small Python script instead of the devnet."""
     return [sys.executable, "-c", textwrap.dedent(source)]
 
 
 @pytest.fixture
 def loop_thread() -> object:
-    """A private event loop in a thread."""
+    """Yield a private event loop in a thread."""
     loop = LoopThread()
     yield loop
     loop.close()
@@ -75,7 +75,9 @@ def test_exit_before_ready_raises_with_redacted_stderr(loop_thread: LoopThread) 
     with pytest.raises(DevnetStartError) as caught:
         loop_thread.run(process.start(10))
     message = str(caught.value)
-    assert "status 3" in message and "--key" in message and key not in message
+    assert "status 3" in message
+    assert "--key" in message
+    assert key not in message
     assert process.returncode == 3
 
 
@@ -166,9 +168,12 @@ def test_stop_before_start_is_harmless() -> None:
 
 
 def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """EXPLORER_DEVNET_CACHE points the app, the CLI and a frozen build at a snapshot cache;
-    without it the cache is the user's cache directory."""
+    """EXPLORER_DEVNET_CACHE points the app, the CLI and a frozen build at a cache.
+
+    Without it the snapshot cache is the user's cache directory.
+    """
     monkeypatch.setenv(CACHE_VARIABLE, str(tmp_path))
     assert default_cache_dir() == tmp_path
     monkeypatch.delenv(CACHE_VARIABLE)
-    assert default_cache_dir().name == "devnet" and default_cache_dir() != tmp_path
+    assert default_cache_dir().name == "devnet"
+    assert default_cache_dir() != tmp_path

@@ -20,7 +20,8 @@ def test_quota_counts_batch_items_and_answers_429(
     assert LIMITED_QUOTA % 50 == 0
     for _ in range(LIMITED_QUOTA // 50):
         response = http.post(url, json=batch_of(50), headers=JSON_HEADERS)
-        assert response.status_code == 200 and len(response.json()) == 50
+        assert response.status_code == 200
+        assert len(response.json()) == 50
     refused = http.post(url, json=batch_of(1)[0], headers=JSON_HEADERS)
     expected = seconds_to_utc_midnight(time.time())
     assert_error_body(refused, 429)

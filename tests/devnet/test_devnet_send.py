@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from eth_account import Account
-from eth_utils import keccak
+from eth_utils.crypto import keccak
 
 from explorer.devnet.contracts import load_artifact
 from tests.helpers.devnet import Devnet
@@ -26,7 +26,7 @@ class Wallet:
         self.chain_id = chain_id
 
     def sign(self, **overrides: Any) -> str:
-        """A signed raw transaction: a 1-wei transfer unless overridden."""
+        """Return a signed raw transaction: a 1-wei transfer unless overridden."""
         fields = {
             "nonce": int(self.rpc("eth_getTransactionCount", self.address, "pending"), 16),
             "gasPrice": int(self.rpc("eth_gasPrice"), 16),
@@ -36,12 +36,13 @@ class Wallet:
             "data": b"",
             "chainId": self.chain_id,
         } | overrides
-        return "0x" + self.account.sign_transaction(fields).raw_transaction.hex()
+        signed: bytes = self.account.sign_transaction(fields).raw_transaction
+        return "0x" + signed.hex()
 
 
 @pytest.fixture(scope="module")
 def wallet(rpc: RawRpc, devnet: Devnet) -> Wallet:
-    """The test network wallet."""
+    """Return the test network wallet."""
     seed = devnet.manifest("testnet")
     return Wallet(rpc, seed["private_keys"][SENDER_INDEX], 31)
 
@@ -62,10 +63,12 @@ def test_valid_transfer_is_mined_at_once(rpc: RawRpc, wallet: Wallet) -> None:
     tx_hash = rpc("eth_sendRawTransaction", raw)
     assert tx_hash == "0x" + keccak(bytes.fromhex(raw[2:])).hex()
     receipt = rpc("eth_getTransactionReceipt", tx_hash)
-    assert receipt["status"] == "0x1" and int(receipt["blockNumber"], 16) > head
+    assert receipt["status"] == "0x1"
+    assert int(receipt["blockNumber"], 16) > head
     assert int(rpc("eth_getBalance", "0x" + "77" * 20), 16) == before + 12345
     tx = rpc("eth_getTransactionByHash", tx_hash)
-    assert tx["from"] == wallet.address and tx["v"] in ("0x61", "0x62")
+    assert tx["from"] == wallet.address
+    assert tx["v"] in ("0x61", "0x62")
     block = rpc("eth_getBlockByHash", receipt["blockHash"], False)
     assert block["transactions"][int(receipt["transactionIndex"], 16)] == tx_hash
 
@@ -75,7 +78,8 @@ def test_contract_creation_address_from_receipt(rpc: RawRpc, wallet: Wallet) -> 
     bytecode = load_artifact("Reverter").bytecode
     raw = wallet.sign(to=b"", value=0, data=bytecode, gas=1_000_000)
     receipt = rpc("eth_getTransactionReceipt", rpc("eth_sendRawTransaction", raw))
-    assert receipt["status"] == "0x1" and receipt["to"] is None
+    assert receipt["status"] == "0x1"
+    assert receipt["to"] is None
     created = receipt["contractAddress"]
     assert (
         rpc("eth_getCode", created, "latest")
@@ -86,7 +90,8 @@ def test_contract_creation_address_from_receipt(rpc: RawRpc, wallet: Wallet) -> 
 def test_wrong_chain_id_is_rejected(rpc: RawRpc, wallet: Wallet) -> None:
     """A transaction signed for chain 30 is refused on the test network."""
     error = rejection(rpc, wallet.sign(chainId=30))
-    assert error.code == -32010 and "chain id" in error.message
+    assert error.code == -32010
+    assert "chain id" in error.message
 
 
 def test_nonce_too_low(rpc: RawRpc, wallet: Wallet) -> None:
@@ -137,7 +142,8 @@ def test_interval_mining_shows_the_transaction_pending_first(
     slow = Wallet(rpc_limited, seed["private_keys"][SENDER_INDEX - 1], 31)
     tx_hash = rpc_limited("eth_sendRawTransaction", slow.sign())
     waiting = rpc_limited("eth_getTransactionByHash", tx_hash)
-    assert waiting["blockNumber"] is None and waiting["transactionIndex"] is None
+    assert waiting["blockNumber"] is None
+    assert waiting["transactionIndex"] is None
     assert rpc_limited("eth_getTransactionReceipt", tx_hash) is None
     pending = rpc_limited("eth_getBlockByNumber", "pending", False)
     assert tx_hash in pending["transactions"]
@@ -146,7 +152,8 @@ def test_interval_mining_shows_the_transaction_pending_first(
     while receipt is None and time.monotonic() < deadline:
         time.sleep(0.5)
         receipt = rpc_limited("eth_getTransactionReceipt", tx_hash)
-    assert receipt is not None and receipt["status"] == "0x1"
+    assert receipt is not None
+    assert receipt["status"] == "0x1"
     assert rpc_limited("eth_getTransactionByHash", tx_hash)["blockNumber"] == receipt["blockNumber"]
 
 

@@ -30,7 +30,7 @@ def test_key_from_path(path: str, key: str | None) -> None:
 
 
 def at(text: str) -> float:
-    """A UTC timestamp from ISO text."""
+    """Return a UTC timestamp from ISO text."""
     return dt.datetime.fromisoformat(text).replace(tzinfo=dt.UTC).timestamp()
 
 
@@ -45,7 +45,8 @@ def test_quota_book_per_key_per_day() -> None:
     """Requests are counted per key; a new UTC day starts afresh."""
     now = [at("2026-03-04T10:00:00")]
     book = QuotaBook(10, clock=lambda: now[0])
-    assert book.try_spend("a", 6) and book.try_spend("a", 4)
+    assert book.try_spend("a", 6)
+    assert book.try_spend("a", 4)
     assert not book.try_spend("a", 1)
     assert book.try_spend("b", 10)
     assert book.retry_after() == 14 * 3600
@@ -61,21 +62,22 @@ def test_quota_book_refuses_a_batch_that_does_not_fit() -> None:
 
 
 def test_no_quota_means_unlimited() -> None:
-    """limit None never refuses."""
+    """A limit of None never refuses."""
     assert QuotaBook(None).try_spend("k", 10**9)
 
 
 def test_redact_key_hides_most_of_it() -> None:
     """A redacted key keeps at most four characters."""
     key = "0123456789abcdef"
-    assert redact_key(key) == "0123…" and redact_key("short") == "…"
+    assert redact_key(key) == "0123…"
+    assert redact_key("short") == "…"
 
 
 def test_nesting_depth() -> None:
     """Depth counts arrays and objects, not scalars, without recursion."""
     assert nesting_depth(1) == 0
     assert nesting_depth([1, {"a": [2]}]) == 3
-    deep: list = []
+    deep: list[object] = []
     for _ in range(100_000):
         deep = [deep]
     assert nesting_depth(deep) == 100_000

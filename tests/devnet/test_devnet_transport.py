@@ -14,14 +14,18 @@ from tests.helpers.devnet_client import JSON_HEADERS, RawRpc
 CHAIN_ID = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
 
 
-def assert_error_body(response: httpx.Response, status: int, code: int | None = None) -> dict:
-    """The response has the status and a JSON-RPC error envelope; return the error."""
+def assert_error_body(
+    response: httpx.Response, status: int, code: int | None = None
+) -> dict[str, Any]:
+    """Check that the response has the status and a JSON-RPC error envelope; return the error."""
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     envelope = response.json()
-    assert envelope["jsonrpc"] == "2.0" and "result" not in envelope
-    error = envelope["error"]
-    assert isinstance(error["code"], int) and isinstance(error["message"], str)
+    assert envelope["jsonrpc"] == "2.0"
+    assert "result" not in envelope
+    error: dict[str, Any] = envelope["error"]
+    assert isinstance(error["code"], int)
+    assert isinstance(error["message"], str)
     if code is not None:
         assert error["code"] == code, error
     return error
@@ -180,7 +184,7 @@ def test_unknown_method_is_32601_with_200(rpc: RawRpc) -> None:
         ("eth_getBalance", []),
     ],
 )
-def test_invalid_params_are_32602_with_400(rpc: RawRpc, method: str, params: list) -> None:
+def test_invalid_params_are_32602_with_400(rpc: RawRpc, method: str, params: list[Any]) -> None:
     """Invalid params: -32602 and HTTP 400 as rskj."""
     status, envelope = rpc.answer(method, *params)
     assert (status, envelope["error"]["code"]) == (400, -32602), envelope
@@ -189,7 +193,12 @@ def test_invalid_params_are_32602_with_400(rpc: RawRpc, method: str, params: lis
 def test_id_is_echoed_whatever_its_type(rpc: RawRpc) -> None:
     """Numbers, strings and null ids come back unchanged."""
     for request_id in (0, 2**53, 1.5, "x-1", None):
-        body = {"jsonrpc": "2.0", "id": request_id, "method": "net_version", "params": []}
+        body: dict[str, Any] = {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "net_version",
+            "params": [],
+        }
         assert rpc.post(body).json() == {"jsonrpc": "2.0", "id": request_id, "result": "31"}
 
 
@@ -200,7 +209,7 @@ def test_notification_gets_no_content(rpc: RawRpc) -> None:
 
 
 def batch_of(count: int, method: str = "eth_chainId") -> list[dict[str, Any]]:
-    """A batch of `count` calls with ids 0..count-1."""
+    """Return a batch of `count` calls with ids 0..count-1."""
     return [{"jsonrpc": "2.0", "id": i, "method": method, "params": []} for i in range(count)]
 
 
@@ -216,7 +225,8 @@ def test_batch_of_50_is_answered_in_full(rpc: RawRpc) -> None:
 def test_batch_of_51_is_rejected(rpc: RawRpc) -> None:
     """More than 50 requests in a batch: one -32600 error, as rskj."""
     error = assert_error_body(rpc.post(batch_of(51)), 400, -32600)
-    assert "51" in error["message"] and "50" in error["message"]
+    assert "51" in error["message"]
+    assert "50" in error["message"]
 
 
 def test_empty_batch_is_invalid(rpc: RawRpc) -> None:

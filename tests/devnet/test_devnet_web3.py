@@ -8,6 +8,7 @@ import pytest
 from eth_account import Account
 from web3 import Web3
 from web3.exceptions import ContractLogicError, Web3RPCError
+from web3.types import TxParams, Wei
 
 from explorer.devnet.contracts import load_artifact
 from tests.helpers.devnet import Devnet
@@ -21,27 +22,29 @@ def w3(devnet: Devnet) -> Web3:
 
 @pytest.fixture(scope="module")
 def seed(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
 def contract(w3: Web3, name: str, address: str) -> Any:
-    """A web3 contract object for a seeded contract."""
+    """Return a web3 contract object for a seeded contract."""
     abi = list(load_artifact(name).abi)
     return w3.eth.contract(address=Web3.to_checksum_address(address), abi=abi)
 
 
 def test_chain_basics(w3: Web3, seed: dict[str, Any]) -> None:
     """Chain id, head, gas price and client version parse."""
-    assert w3.is_connected() and w3.eth.chain_id == 31
+    assert w3.is_connected()
+    assert w3.eth.chain_id == 31
     assert w3.eth.block_number >= seed["head_at_build"]
-    assert w3.eth.gas_price == int(w3.eth.get_block("latest")["minimumGasPrice"], 16)
+    latest: dict[str, Any] = dict(w3.eth.get_block("latest"))  # RSK fields: not in BlockData
+    assert w3.eth.gas_price == int(latest["minimumGasPrice"], 16)
     assert "RskJ" in w3.client_version
 
 
 def test_blocks_parse_with_rsk_fields(w3: Web3, seed: dict[str, Any]) -> None:
     """The big block with full transactions, a hash-only block and the pending block."""
-    big = w3.eth.get_block(seed["big_block"], full_transactions=True)
+    big: dict[str, Any] = dict(w3.eth.get_block(seed["big_block"], full_transactions=True))
     assert big["number"] == seed["big_block"]
     assert len(big["transactions"]) == seed["big_block_tx_count"]
     remasc = big["transactions"][-1]
@@ -49,17 +52,20 @@ def test_blocks_parse_with_rsk_fields(w3: Web3, seed: dict[str, Any]) -> None:
     assert len(big["bitcoinMergedMiningHeader"]) == 2 + 160  # RSK extras stay hex strings
     assert w3.eth.get_block(big["hash"])["transactions"][0] == big["transactions"][0]["hash"]
     pending = w3.eth.get_block("pending")
-    assert pending["number"] is None and pending["hash"] is None
+    assert pending["number"] is None
+    assert pending["hash"] is None
 
 
 def test_transactions_and_receipts(w3: Web3, seed: dict[str, Any]) -> None:
     """A transfer, a failed transaction and a contract creation."""
     tx = w3.eth.get_transaction(seed["plain_transfer"])
-    assert tx["hash"].to_0x_hex() == seed["plain_transfer"] and tx["value"] > 0
+    assert tx["hash"].to_0x_hex() == seed["plain_transfer"]
+    assert tx["value"] > 0
     failed = w3.eth.get_transaction_receipt(seed["failed_tx"])
     assert failed["status"] == 0
     created = w3.eth.get_transaction_receipt(seed["contract_creation"])
-    assert created["contractAddress"] is not None and created["to"] is None
+    assert created["contractAddress"] is not None
+    assert created["to"] is None
     indexed = w3.eth.get_transaction_by_block(tx["blockNumber"], tx["transactionIndex"])
     assert indexed["hash"] == tx["hash"]
 
@@ -92,18 +98,19 @@ def test_logs_decode_as_events(w3: Web3, seed: dict[str, Any]) -> None:
 def test_send_and_wait_for_receipt(w3: Web3, seed: dict[str, Any]) -> None:
     """A transaction signed locally, sent and awaited through web3."""
     sender = Account.from_key(seed["private_keys"][-4])
-    fields = {
+    fields: TxParams = {
         "nonce": w3.eth.get_transaction_count(sender.address, "pending"),
         "gasPrice": w3.eth.gas_price,
         "gas": 21000,
         "to": Web3.to_checksum_address("0x" + "55" * 20),
-        "value": 7,
+        "value": Wei(7),
         "chainId": 31,
     }
     assert (
-        w3.eth.estimate_gas({k: fields[k] for k in ("to", "value")} | {"from": sender.address})
+        w3.eth.estimate_gas({"to": fields["to"], "value": fields["value"], "from": sender.address})
         == 21000
     )
     tx_hash = w3.eth.send_raw_transaction(sender.sign_transaction(fields).raw_transaction)
     receipt = w3.eth.wait_for_transaction_receipt(tx_hash, timeout=30)
-    assert receipt["status"] == 1 and receipt["effectiveGasPrice"] == fields["gasPrice"]
+    assert receipt["status"] == 1
+    assert receipt["effectiveGasPrice"] == fields["gasPrice"]

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import qasync
+from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
@@ -16,26 +17,27 @@ from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
+from tests.helpers.devnet import Devnet
 from tests.helpers.qt import run_in_qloop
 
 
 @pytest.fixture
-def devnet_manifest(devnet: Any) -> dict[str, Any]:
-    """The seed manifest of the devnet's test network."""
-    return devnet.manifest("testnet")  # type: ignore[no-any-return]
+def devnet_manifest(devnet: Devnet) -> dict[str, Any]:
+    """Return the seed manifest of the devnet's test network."""
+    return devnet.manifest("testnet")
 
 
 @pytest.fixture
-def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Any) -> Iterator[Session]:
-    """A session on the devnet's test network."""
+def session(qloop: qasync.QEventLoop, qtbot: QtBot, devnet: Any) -> Iterator[Session]:
+    """Yield a session on the devnet's test network."""
     session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
     yield session
     run_in_qloop(qtbot, session.aclose())
 
 
 @pytest.fixture
-def window(qtbot: Any, session: Session) -> MainWindow:
-    """The main window connected to the devnet, head known."""
+def window(qtbot: QtBot, session: Session) -> MainWindow:
+    """Return the main window connected to the devnet, head known."""
     shell = ShellViewModel()
     search = SearchViewModel()
     window = MainWindow(shell, Navigator(), search)

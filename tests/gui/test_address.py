@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtGui import QPalette
+from pytestqt.qtbot import QtBot
 
 from explorer.chain.abi_input import ERC20_ABI, ERC721_ABI, parse_abi
 from explorer.chain.units import format_rbtc
@@ -14,6 +15,7 @@ from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
 from explorer.services.contracts import PROXY_SLOTS, SPEC_RULE, read_contract, read_slot, simulate
+from explorer.services.session import Session
 from explorer.services.tokens import TokenReader, selector
 from explorer.viewmodels.address import MemoryTokenStore
 from explorer.viewmodels.page import PageState
@@ -35,37 +37,41 @@ from tests.helpers.qt import run_in_qloop
 
 @pytest.fixture
 def manifest(devnet: Devnet) -> dict[str, Any]:
-    """The test network's seed manifest."""
+    """Return the test network's seed manifest."""
     return devnet.manifest("testnet")
 
 
 @pytest.fixture
-def client(qloop: Any, qtbot: Any, devnet: Devnet) -> Any:
-    """An RPC client on the devnet's test network."""
+def client(qloop: Any, qtbot: QtBot, devnet: Devnet) -> Any:
+    """Yield an RPC client on the devnet's test network."""
     rpc = RpcClient(Endpoint.parse(devnet.url("testnet")))
     yield rpc
     run_in_qloop(qtbot, rpc.aclose())
 
 
-def run(qtbot: Any, coro: Any) -> Any:
+def run(qtbot: QtBot, coro: Any) -> Any:
     """Run a coroutine on the qasync loop."""
     return run_in_qloop(qtbot, coro, timeout_ms=60_000)
 
 
-def test_token_detection(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_token_detection(qtbot: QtBot, client: Any, manifest: dict[str, Any]) -> None:
     """The manifest's token is ERC-20 and its collectible ERC-721; an account is neither."""
     reader = TokenReader(client, manifest.get("multicall") or "0x" + "00" * 20)
     token = run(qtbot, reader.token_info(manifest["token"]))
-    assert token.kind == "ERC-20" and token.decimals == 18
-    assert token.name and token.symbol and token.total_supply > 0
+    assert token.kind == "ERC-20"
+    assert token.decimals == 18
+    assert token.name
+    assert token.symbol
+    assert token.total_supply > 0
     nft = run(qtbot, reader.token_info(manifest["collectible"]))
-    assert nft.kind == "ERC-721" and nft.name
+    assert nft.kind == "ERC-721"
+    assert nft.name
     plain = run(qtbot, reader.token_info(manifest["accounts"][0]))
     assert not plain.is_token
 
 
 def test_multicall_balances_equal_single_calls(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,
@@ -86,7 +92,7 @@ def test_multicall_balances_equal_single_calls(
 
 
 def test_storage_slot_zero_of_the_token(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,
@@ -101,14 +107,17 @@ def test_storage_slot_zero_of_the_token(
     assert value.address is None
 
 
-def test_read_contract_with_typed_inputs(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_read_contract_with_typed_inputs(
+    qtbot: QtBot, client: Any, manifest: dict[str, Any]
+) -> None:
     """balanceOf(address) and ownerOf(uint256) decode; a revert shows its reason."""
     erc20 = {f.name: f for f in parse_abi(ERC20_ABI)}
     holder = holder_of(manifest)
     result = run(
         qtbot, read_contract(client, manifest["token"], erc20["balanceOf"], [holder.upper()])
     )
-    assert not result.error and result.outputs[0].value > 0
+    assert not result.error
+    assert result.outputs[0].value > 0
     erc721 = {f.name: f for f in parse_abi(ERC721_ABI)}
     missing = run(
         qtbot, read_contract(client, manifest["collectible"], erc721["tokenURI"], ["0xffff"])
@@ -116,7 +125,7 @@ def test_read_contract_with_typed_inputs(qtbot: Any, client: Any, manifest: dict
     assert "DevCollectible: no such token" in missing.error
 
 
-def test_simulate_on_the_reverter(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_simulate_on_the_reverter(qtbot: QtBot, client: Any, manifest: dict[str, Any]) -> None:
     """fail(): the estimate is returned AND the eth_call revert reason is shown."""
     call = {
         "from": manifest["accounts"][0],
@@ -132,11 +141,13 @@ def test_simulate_on_the_reverter(qtbot: Any, client: Any, manifest: dict[str, A
         qtbot,
         simulate(client, {**call, "data": "0x" + selector("poke(uint256)").hex() + "0" * 63 + "3"}),
     )
-    assert not ok.would_fail and ok.gas_estimate and ok.gas_estimate > 21_000
+    assert not ok.would_fail
+    assert ok.gas_estimate
+    assert ok.gas_estimate > 21_000
 
 
 def test_activity_finds_the_manifest_transfers(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,
@@ -155,11 +166,14 @@ def test_activity_finds_the_manifest_transfers(
 
     items = run(qtbot, collect())
     mine = [i for i in items if i.tx_hash == manifest["token_transfer"]]
-    assert len(mine) == 1 and mine[0].direction == "in"
+    assert len(mine) == 1
+    assert mine[0].direction == "in"
     assert mine[0].counterparty == tx["from"].lower()
 
 
-def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[str, Any]) -> None:
+def test_activity_scan_can_be_cancelled(
+    qtbot: QtBot, client: Any, manifest: dict[str, Any]
+) -> None:
     """A transactions scan over many blocks stops when its task is cancelled."""
     seen: list[Any] = []
 
@@ -181,12 +195,13 @@ def test_activity_scan_can_be_cancelled(qtbot: Any, client: Any, manifest: dict[
     assert task.cancelled()
     stopped_at = len(seen)
     qtbot.wait(300)
-    assert len(seen) == stopped_at and seen[-1].fraction < 1.0
+    assert len(seen) == stopped_at
+    assert seen[-1].fraction < 1.0
 
 
 def test_account_page_matches_raw_rpc_and_lists_tokens(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:
@@ -201,15 +216,17 @@ def test_account_page_matches_raw_rpc_and_lists_tokens(
     assert field_text(view, "Balance") == format_rbtc(balance, "tRBTC")
     assert field_text(view, "Nonce (transactions sent)") == f"{nonce:,}"
     assert field_text(view, "Kind") == "Account (no code)"
-    assert "Disassembly" not in tab_titles(view) and "Tokens" in tab_titles(view)
+    assert "Disassembly" not in tab_titles(view)
+    assert "Tokens" in tab_titles(view)
     qtbot.waitUntil(lambda: token_rows(view) == 3, timeout=30_000)
     texts = {token_cell(view, row, 3): token_cell(view, row, 1) for row in range(3)}
-    assert texts["ERC-20"].endswith(" DVT") and texts["ERC-721"].endswith(" DVC")
+    assert texts["ERC-20"].endswith(" DVT")
+    assert texts["ERC-721"].endswith(" DVC")
     assert "Multicall3" in view.tokens_tab.status.text()
 
 
 def test_old_state_error_is_shown_honestly(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """A block the node cannot answer for shows the node's own message, and a past block loads."""
     view = open_address(qtbot, session, holder_of(manifest))
@@ -226,11 +243,12 @@ def test_old_state_error_is_shown_honestly(
     picker.edit.setText("5")
     picker.on_chosen()
     qtbot.waitUntil(lambda: model.state is PageState.LOADED, timeout=30_000)
-    assert model.overview.facts is not None and model.overview.block == 5
+    assert model.overview.facts is not None
+    assert model.overview.block == 5
 
 
 def test_token_contract_page_and_contract_tools(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """Token facts, disassembly, slot 0, a typed read-contract call and a simulation, via the UI."""
     view = open_address(qtbot, session, manifest["token"])
@@ -261,11 +279,12 @@ def test_token_contract_page_and_contract_tools(
     simulation.on_simulate()
     qtbot.waitUntil(lambda: bool(model.simulation.result), timeout=30_000)
     shown = simulation.result.text()
-    assert "Reverter: always fails" in shown and "eth_estimateGas:" in shown
+    assert "Reverter: always fails" in shown
+    assert "eth_estimateGas:" in shown
 
 
 def test_user_tokens_persist_in_the_store(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """An added token is kept in the injected store and read again by the next page."""
     store = MemoryTokenStore()
@@ -277,7 +296,8 @@ def test_user_tokens_persist_in_the_store(
     tokens.edit.setText(manifest["token"].upper().replace("0X", "0x"))
     tokens.on_add()
     assert store.get_list("tokens/devnet") == [manifest["token"]]
-    assert tokens.edit.text() == "" and tokens.error.text() == ""
+    assert tokens.edit.text() == ""
+    assert tokens.error.text() == ""
     again = open_address(qtbot, session, holder_of(manifest), store=store)
     qtbot.waitUntil(lambda: token_rows(again) >= 1, timeout=30_000)
     rows = range(token_rows(again))
@@ -292,7 +312,7 @@ def test_user_tokens_persist_in_the_store(
 
 
 def test_activity_scan_streams_then_reopens_from_cache(
-    qtbot: Any, session: Any, manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, manifest: dict[str, Any]
 ) -> None:
     """A transfers scan fills the table with links and a histogram; reopening is instant."""
     cache = ActivityCache()
@@ -303,7 +323,8 @@ def test_activity_scan_streams_then_reopens_from_cache(
     activity.start(ActivityKind.TRANSFERS, "0", "")
     qtbot.waitUntil(lambda: activity.complete, timeout=60_000)
     table = activity.table
-    assert table.rowCount() > 0 and view.activity_tab.progress.value() == 1000
+    assert table.rowCount() > 0
+    assert view.activity_tab.progress.value() == 1000
     assert str(table.data(table.index(0, 1), ROUTE_ROLE)).startswith("tx/0x")
     assert sum(activity.histogram()) == len(table.items)
     again = open_address(qtbot, session, holder, cache=cache)
@@ -317,7 +338,7 @@ def test_activity_scan_streams_then_reopens_from_cache(
     assert session.client.stats.today == requests
 
 
-def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
+def test_charts_draw_lines_with_gaps_and_bars(qtbot: QtBot) -> None:
     """The QPainter charts paint data in the palette's highlight colour, and a note when empty."""
     chart = Chart("Balance", kind=ChartKind.LINE)
     qtbot.addWidget(chart)
@@ -344,7 +365,7 @@ def test_charts_draw_lines_with_gaps_and_bars(qtbot: Any) -> None:
 
 
 def test_activity_finds_transactions_and_emitted_events(
-    qtbot: Any,
+    qtbot: QtBot,
     client: Any,
     manifest: dict[str, Any],
     devnet: Devnet,
@@ -363,9 +384,11 @@ def test_activity_finds_transactions_and_emitted_events(
 
     sent = run(qtbot, collect(ActivityKind.TRANSACTIONS, plain["from"], plain_block))
     match = [i for i in sent if i.tx_hash == manifest["plain_transfer"]]
-    assert len(match) == 1 and match[0].direction == "out"
+    assert len(match) == 1
+    assert match[0].direction == "out"
     assert match[0].counterparty == plain["to"].lower()
     emitted = run(qtbot, collect(ActivityKind.EVENTS, manifest["token"], token_block))
     transfer = [i for i in emitted if i.tx_hash == manifest["token_transfer"]]
-    assert transfer and transfer[0].detail.startswith("Transfer(")
+    assert transfer
+    assert transfer[0].detail.startswith("Transfer(")
     assert all(i.contract == manifest["token"] for i in emitted)

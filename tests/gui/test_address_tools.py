@@ -8,10 +8,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
+from explorer.rpc.params import BlockSelector
 from explorer.services.activity import DEFAULT_RANGE, ActivityKind
 from explorer.services.routes import address_route
+from explorer.services.session import Session
 from explorer.services.tokens import selector
 from explorer.viewmodels.address import AbiChoice, AddressTab
 from explorer.viewmodels.address.blocks import parse_block_text, resolve_range
@@ -40,49 +44,58 @@ PASTED_ABI = [
 ]
 
 
-def test_typed_blocks_and_ranges(qtbot: Any, session: Any) -> None:
+def test_typed_blocks_and_ranges(qtbot: QtBot, session: Session) -> None:
     """Blocks are tags or numbers; a range defaults to the last blocks and never runs backwards."""
     assert parse_block_text("") == "latest"
     assert parse_block_text(" Pending ") == "pending"
-    assert parse_block_text("0x10") == 16 and parse_block_text("12") == 12
+    assert parse_block_text("0x10") == 16
+    assert parse_block_text("12") == 12
     with pytest.raises(ValueError, match="not a block number or tag"):
         parse_block_text("tomorrow")
     head = run_in_qloop(qtbot, session.reader.latest_number())
-    start, end = run_in_qloop(qtbot, resolve_range(session.reader, "", ""))  # type: ignore[misc]
-    assert end >= head and end - start == DEFAULT_RANGE - 1
+    start, end = run_in_qloop(qtbot, resolve_range(session.reader, "", ""))
+    assert end >= head
+    assert end - start == DEFAULT_RANGE - 1
     assert run_in_qloop(qtbot, resolve_range(session.reader, "3", "0x5")) == (3, 5)
     with pytest.raises(ValueError, match=r"starts \(5\) after it ends \(3\)"):
         run_in_qloop(qtbot, resolve_range(session.reader, "5", "3"))
 
 
 def test_block_picker_error_clears_and_account_tabs(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """A refused block says why until a valid one is chosen; an account has no code tabs."""
     view = open_address(qtbot, session, holder_of(devnet_manifest))
     model = view.address_model
     assert model.tabs == (AddressTab.TOKENS, AddressTab.ACTIVITY, AddressTab.CHARTS)
     picker = view.block_picker
+
+    def chosen_block() -> BlockSelector:  # read anew after each step (no narrowing kept)
+        return model.overview.block
+
     picker.edit.setText("soon")
     picker.on_chosen()
     assert "'soon' is not a block number or tag" in picker.error.text()
-    assert model.overview.block == "latest"
+    assert chosen_block() == "latest"
     picker.edit.setText("3")
     picker.on_chosen()
-    assert picker.error.text() == "" and model.overview.block == 3
+    assert picker.error.text() == ""
+    assert chosen_block() == 3
 
 
 def test_read_contract_abi_choice_and_pasted_functions(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """A pasted ABI shows its paste field, lists only view functions and asks arrays as JSON."""
     view = open_address(qtbot, session, devnet_manifest["token"])
     box = view.contract_tab.read_box
-    assert box.abi_text.isHidden() and box.functions_status.text() == "6 view function(s)."
+    assert box.abi_text.isHidden()
+    assert box.functions_status.text() == "6 view function(s)."
     box.abi_choice.setCurrentIndex(list(AbiChoice).index(AbiChoice.PASTED))
     assert not box.abi_text.isHidden()
     assert box.functions_status.text().startswith("Invalid ABI")
-    assert box.function_choice.count() == 0 and box.input_edits == []
+    assert box.function_choice.count() == 0
+    assert box.input_edits == []
     box.on_call()  # nothing to call: nothing happens
     assert view.address_model.read_contract.result == ""
     box.abi_text.setPlainText(json.dumps(PASTED_ABI))
@@ -94,16 +107,18 @@ def test_read_contract_abi_choice_and_pasted_functions(
     ]
     assert [edit.placeholderText() for edit in box.input_edits] == ["uint256[] (JSON array)"]
     label = box.inputs_form.labelForField(box.input_edits[0])
-    assert label is not None and label.text() == "ids (uint256[]):"  # type: ignore[attr-defined]
+    assert isinstance(label, QLabel)
+    assert label.text() == "ids (uint256[]):"
     box.abi_choice.setCurrentIndex(list(AbiChoice).index(AbiChoice.ERC721))
     assert box.abi_text.isHidden()
     names = [box.function_choice.itemText(i) for i in range(box.function_choice.count())]
-    assert "ownerOf(uint256)" in names and box.function_choice.currentIndex() == 0
+    assert "ownerOf(uint256)" in names
+    assert box.function_choice.currentIndex() == 0
 
 
 def test_storage_slot_links_the_address_it_holds(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     devnet_manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:
@@ -119,7 +134,8 @@ def test_storage_slot_links_the_address_it_holds(
     qtbot.waitUntil(lambda: "as an address" in slots.result.text(), timeout=30_000)
     checksummed = to_checksum_address(admin, devnet_manifest["chain_id"])
     assert f"as an address: {checksummed}" in slots.result.text()
-    assert slots.link.text() == "Open this address" and slots.link.route() == address_route(admin)
+    assert slots.link.text() == "Open this address"
+    assert slots.link.route() == address_route(admin)
     view.contract_tab.ensureWidgetVisible(slots.link)
     with qtbot.waitSignal(view.link_activated, timeout=5_000) as opened:
         QTest.mouseClick(slots.link, Qt.MouseButton.LeftButton)
@@ -127,12 +143,13 @@ def test_storage_slot_links_the_address_it_holds(
     slots.slot_edit.setEditText("0xzz")
     slots.on_read()
     assert slots.result.text().startswith("Invalid input")
-    assert slots.link.text() == "" and slots.link.route() is None
+    assert slots.link.text() == ""
+    assert slots.link.route() is None
 
 
 def test_a_new_run_cancels_the_one_before(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     devnet_manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:
@@ -149,12 +166,13 @@ def test_a_new_run_cancels_the_one_before(
     qtbot.waitUntil(lambda: running == [True, False], timeout=30_000)
     qtbot.wait(200)
     word = raw_rpc(devnet, "eth_getStorageAt", token, "0x1", "latest")
-    assert results == [storage.result] and running == [True, False]
+    assert results == [storage.result]
+    assert running == [True, False]
     assert storage.result.startswith("0x" + word[2:].rjust(64, "0") + "\n")
 
 
 def test_simulation_fields_build_the_call_object(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """RBTC values become wei, numbers hex; `to` defaults to the page; bad fields say why."""
     token, sender = devnet_manifest["token"], devnet_manifest["accounts"][0]
@@ -181,13 +199,14 @@ def test_simulation_fields_build_the_call_object(
 
 
 def test_activity_refuses_a_backward_range_and_cancels(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """A range that runs backwards is refused; Cancel stops a scan and keeps what it found."""
     view = open_address(qtbot, session, devnet_manifest["accounts"][0])
     tab, activity = view.activity_tab, view.address_model.activity
     assert "no address index" in tab.status.text()
-    assert tab.scan_button.isEnabled() and not tab.cancel_button.isEnabled()
+    assert tab.scan_button.isEnabled()
+    assert not tab.cancel_button.isEnabled()
     tab.scan_from.setText("10")
     tab.scan_to.setText("5")
     tab.on_scan()
@@ -201,19 +220,22 @@ def test_activity_refuses_a_backward_range_and_cancels(
     tab.on_scan()
     qtbot.waitUntil(lambda: activity.fraction > 0, timeout=30_000)
     assert any("one request per block" in status for status in statuses)
-    assert not tab.scan_button.isEnabled() and tab.cancel_button.isEnabled()
+    assert not tab.scan_button.isEnabled()
+    assert tab.cancel_button.isEnabled()
     tab.cancel_button.click()
     assert tab.status.text().startswith("Cancelled — ")
     assert tab.status.text().endswith(" found before stopping.")
-    assert tab.scan_button.isEnabled() and not tab.cancel_button.isEnabled()
+    assert tab.scan_button.isEnabled()
+    assert not tab.cancel_button.isEnabled()
     shown, found = tab.progress.value(), len(activity.table.items)
     qtbot.wait(300)
-    assert tab.progress.value() == shown < 1000 and len(activity.table.items) == found
+    assert tab.progress.value() == shown < 1000
+    assert len(activity.table.items) == found
     assert tab.status.text().startswith("Cancelled — ")
 
 
 def test_dispose_cancels_every_tool(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """Disposing the page stops each tool's task: nothing runs or reports afterwards."""
     view = open_address(qtbot, session, devnet_manifest["accounts"][0])
@@ -221,7 +243,9 @@ def test_dispose_cancels_every_tool(
     model.activity.start(ActivityKind.TRANSACTIONS, "0", "")
     model.charts.sample_balance(200, "0", "")
     model.tokens.load()
-    assert model.activity.running and model.charts.running and model.tokens.running
+    assert model.activity.running
+    assert model.charts.running
+    assert model.tokens.running
     qtbot.waitUntil(lambda: model.activity.fraction > 0, timeout=30_000)
     model.dispose()
     assert not any(tool.running for tool in model.tools)
@@ -233,7 +257,7 @@ def test_dispose_cancels_every_tool(
 
 
 def test_token_contract_cell_opens_the_token(
-    qtbot: Any, session: Any, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
     """The contract column links to the token's page with a Route; other columns do not."""
     token = devnet_manifest["token"]
@@ -254,8 +278,8 @@ def test_token_contract_cell_opens_the_token(
 
 
 def test_charts_follow_the_samples_and_the_last_scan(
-    qtbot: Any,
-    session: Any,
+    qtbot: QtBot,
+    session: Session,
     devnet_manifest: dict[str, Any],
     devnet: Devnet,
 ) -> None:
@@ -263,22 +287,23 @@ def test_charts_follow_the_samples_and_the_last_scan(
     holder = holder_of(devnet_manifest)
     view = open_address(qtbot, session, holder)
     tab, model = view.charts_tab, view.address_model
-    assert tab.balance_chart.values == [] and "24 samples" in tab.balance_chart.empty_text
+    assert tab.balance_chart.values == []
+    assert "24 samples" in tab.balance_chart.empty_text
     tab.on_sample_balance()
     qtbot.waitUntil(lambda: "sample(s) in blocks" in tab.status.text(), timeout=30_000)
     values = tab.balance_chart.values
     last = int(tab.balance_chart.x_labels[1].removeprefix("block ").replace(",", ""))
     balance = int(raw_rpc(devnet, "eth_getBalance", holder, hex(last)), 16)
-    assert len(values) == 24 and values[-1] == float(balance)
+    assert len(values) == 24
+    assert values[-1] == float(balance)
     assert tab.balance_chart.format_value(1_234_567_890_123_456_789.0) == "1.234567 tRBTC"
     model.activity.start(ActivityKind.TRANSFERS, "0", "")
     qtbot.waitUntil(lambda: model.activity.complete, timeout=60_000)
     chart = tab.activity_chart
     assert model.activity.scan_range is not None
     first, end = model.activity.scan_range
-    assert len(chart.values) == 20 and sum(v or 0 for v in chart.values) == len(
-        model.activity.table.items
-    )
+    assert len(chart.values) == 20
+    assert sum(v or 0 for v in chart.values) == len(model.activity.table.items)
     per_bar = round((end - first + 1) / 20)
     assert chart.title == f"Activity per block range (last scan, {per_bar:,} blocks a bar)"
     assert chart.x_labels == (f"block {first:,}", f"block {end:,}")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gc
 import weakref
-from typing import Any
+
+from pytestqt.qtbot import QtBot
 
 from explorer.views.collector import MainThreadCollector
 
@@ -16,7 +17,7 @@ class Node:
         self.other: Node | None = None
 
 
-def test_frozen_survivors_are_skipped_and_new_cycles_still_collected(qtbot: Any) -> None:
+def test_frozen_survivors_are_skipped_and_new_cycles_still_collected(qtbot: QtBot) -> None:
     """After freezing, a cycle made later is collected by the timer; stop() unfreezes."""
     was_enabled = gc.isenabled()
     collector = MainThreadCollector()

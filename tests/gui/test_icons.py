@@ -1,16 +1,19 @@
-"""Icons: every file the code names exists and renders, the app icon's PNGs match its SVG,
-action icons take the palette's colours, and the window, toolbar and tabs show them."""
+"""Icons: every file the code names exists and renders, and the app shows them.
+
+The app icon's PNGs match its SVG, action icons take the palette's colours, and the window, toolbar
+and tabs show icons.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QByteArray, QSize
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from explorer.chain.bundled import read_bytes
 from explorer.services.routes import LOGS, Page, block_route, tx_route
@@ -81,15 +84,18 @@ def test_action_icons_exist_and_render(qapp: QApplication, name: str) -> None:
 
 def test_every_icon_file_is_named_by_the_code() -> None:
     """The page icons are action icons, and no SVG in resources/icons/actions is left unused."""
-    assert set(PAGE_ICONS) == set(Page) and set(PAGE_ICONS.values()) <= set(ACTION_ICONS)
+    assert set(PAGE_ICONS) == set(Page)
+    assert set(PAGE_ICONS.values()) <= set(ACTION_ICONS)
     files = {path.stem for path in (RESOURCES / "icons" / "actions").glob("*.svg")}
     assert files == set(ACTION_ICONS)
 
 
 @pytest.mark.parametrize("size", APP_ICON_SIZES)
 def test_app_icon_pngs_are_the_svg_rendered(qapp: QApplication, size: int) -> None:
-    """Each PNG has its size and equals a fresh render of the SVG
-    (packaging/render_app_icon.py writes them: run it after editing the SVG)."""
+    """Each PNG has its size and equals a fresh render of the SVG.
+
+    packaging/render_app_icon.py writes them: run it after editing the SVG.
+    """
     png = QImage.fromData(read_bytes(app_icon_png(size)))
     assert (png.width(), png.height()) == (size, size)
     assert coverage(png) > 0.5
@@ -105,8 +111,11 @@ def test_app_icon_has_every_size(qapp: QApplication) -> None:
 
 
 def test_desktop_entry_names_the_icon_in_the_hicolor_layout() -> None:
-    """packaging/explorer.desktop says Icon=explorer, and resources/icons/hicolor holds that
-    icon under the names and sizes the icon theme spec looks up."""
+    """The desktop entry's icon is installed where the icon theme spec looks.
+
+    packaging/explorer.desktop says Icon=explorer, and resources/icons/hicolor holds that icon
+    under the names and sizes the spec looks up.
+    """
     entry = (REPO / "packaging" / "explorer.desktop").read_text().splitlines()
     assert f"Icon={APP_ICON_NAME}" in entry
     hicolor = RESOURCES / "icons" / "hicolor"
@@ -116,8 +125,11 @@ def test_desktop_entry_names_the_icon_in_the_hicolor_layout() -> None:
 
 
 def test_tinted_icon_follows_a_dark_palette(qapp: QApplication) -> None:
-    """A tinted action icon's pixels are the palette's text colour, its disabled form the
-    palette's disabled text colour (light text on a dark window stays visible)."""
+    """A tinted action icon's pixels are the palette's text colour.
+
+    Its disabled form is the palette's disabled text colour (light text on a dark window stays
+    visible).
+    """
     palette = dark_palette()
     for size in (16, 24, 48):
         assert opaque_colours(action_icon("back", palette), size) == {DARK_TEXT}
@@ -130,7 +142,7 @@ def test_tinted_icon_follows_a_dark_palette(qapp: QApplication) -> None:
     assert action_icon("back", palette) is action_icon("back", dark_palette())  # cached
 
 
-def test_toolbar_and_tabs_show_icons_that_follow_the_palette(qtbot: Any) -> None:
+def test_toolbar_and_tabs_show_icons_that_follow_the_palette(qtbot: QtBot) -> None:
     """The toolbar's actions and every tab show their icon; a palette change re-tints them."""
     window = MainWindow(ShellViewModel())
     qtbot.addWidget(window)

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.services.labels import EXPORT_FORMAT
+from explorer.services.labels_file import EXPORT_FORMAT
 from explorer.services.routes import Route
-from explorer.viewmodels.labels import LabelsViewModel
+from explorer.viewmodels.labels import LabelsViewModel, Overwrite
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.bookmarks_view import (
     BOOKMARK,
@@ -25,7 +25,6 @@ from explorer.views.bookmarks_view import (
     REMOVE_BOOKMARK,
     BookmarksView,
     LabelMenuActions,
-    Overwrite,
     install_labels,
 )
 from explorer.views.main_window import MainWindow
@@ -47,7 +46,7 @@ def wait(qtbot: QtBot, task: Any) -> Any:
 
 @pytest.fixture
 def model(qloop: qasync.QEventLoop, qtbot: QtBot, tmp_path: Path) -> Iterator[LabelsViewModel]:
-    """A labels model on the testnet database in a temporary directory, wired to widgets."""
+    """Yield a labels model on the testnet database in a temporary directory, wired to widgets."""
     labels = LabelsViewModel(tmp_path / "data")
     wait(qtbot, labels.open_network("testnet", 31))
     yield labels
@@ -60,7 +59,7 @@ def trigger(menu: Any, text: str) -> None:
     """Trigger a menu entry by its text."""
     action = menu_action(menu, text)
     assert action is not None, f"no {text!r} in the menu"
-    action.trigger()  # type: ignore[attr-defined]
+    action.trigger()
 
 
 def test_lookup_persists_and_follows_the_network(
@@ -68,9 +67,13 @@ def test_lookup_persists_and_follows_the_network(
 ) -> None:
     with qtbot.waitSignal(model.labels_changed, timeout=5000):
         wait(qtbot, model.set_label(ALICE.upper().replace("0X", "0x"), "Alice"))
-    assert model.get(ALICE) == "Alice" and model[ALICE.upper()[2:].join(("0x", ""))] == "Alice"
-    assert ALICE in model and len(model) == 1 and list(model) == [ALICE]
-    assert model.get(BRIDGE) is None and BRIDGE not in model
+    assert model.get(ALICE) == "Alice"
+    assert model[ALICE.upper()[2:].join(("0x", ""))] == "Alice"
+    assert ALICE in model
+    assert len(model) == 1
+    assert list(model) == [ALICE]
+    assert model.get(BRIDGE) is None
+    assert BRIDGE not in model
     wait(qtbot, model.open_network("mainnet", 30))
     assert len(model) == 0
     wait(qtbot, model.open_network("testnet", 31))
@@ -89,11 +92,13 @@ def test_errors_become_messages(qtbot: QtBot, tmp_path: Path, qloop: qasync.QEve
     (tmp_path / "testnet.sqlite3").mkdir()  # a directory where the file should be
     with qtbot.waitSignal(closed.message_changed, timeout=5000) as blocker:
         wait(qtbot, closed.open_network("testnet", 31))
-    assert "label database" in blocker.args[0] and not closed.is_open
+    assert "label database" in blocker.args[0]
+    assert not closed.is_open
     wait(qtbot, closed.open_network("devnet", 31))
     with qtbot.waitSignal(closed.message_changed, timeout=5000) as blocker:
         wait(qtbot, closed.set_label("0x1234", "short"))
-    assert "Cannot label '0x1234'" in blocker.args[0] and len(closed) == 0
+    assert "Cannot label '0x1234'" in blocker.args[0]
+    assert len(closed) == 0
     run_in_qloop(qtbot, closed.aclose())
 
 
@@ -105,7 +110,8 @@ def test_address_widgets_show_user_labels_live(qtbot: QtBot, model: LabelsViewMo
     qtbot.addWidget(bridge)
     assert bridge.tag.text() == "Bridge"
     wait(qtbot, model.set_label(BRIDGE, "Peg"))
-    assert bridge.tag.text() == "Peg" and "Known as: Bridge" in bridge.link.toolTip()
+    assert bridge.tag.text() == "Peg"
+    assert "Known as: Bridge" in bridge.link.toolTip()
     wait(qtbot, model.set_label(BRIDGE, ""))
     assert bridge.tag.text() == "Bridge"
 
@@ -131,7 +137,7 @@ def test_menus_edit_labels_and_bookmarks(qtbot: QtBot, model: LabelsViewModel) -
     assert asked == [""]
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         trigger(tx.context_menu(), BOOKMARK)
-    assert model.bookmarks.bookmark(0).route == f"tx/{TX}"
+    assert model.bookmarks.bookmark(0).route == Route.parse(f"tx/{TX}")
     assert model.bookmarks.bookmark(0).title == "Transaction 0x359f6010…8ea110"
     assert menu_action(tx.context_menu(), BOOKMARK) is None
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
@@ -171,7 +177,7 @@ def test_dock_opens_renames_and_removes(qtbot: QtBot, model: LabelsViewModel) ->
     dock.list.setCurrentIndex(model.bookmarks.index(0))
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         qtbot.mouseClick(dock.remove_button, Qt.MouseButton.LeftButton)
-    assert [b.route for b in model.bookmarks.bookmarks()] == ["block/7"]
+    assert [b.route for b in model.bookmarks.bookmarks()] == [Route.parse("block/7")]
 
 
 def write_file(path: Path, **overrides: Any) -> Path:
@@ -208,8 +214,13 @@ def test_import_asks_before_replacing(
     dock = BookmarksView(model)
     qtbot.addWidget(dock)
     conflicts: list[int] = []
+
+    def ask_overwrite(parent: QWidget, count: int) -> Overwrite:
+        conflicts.append(count)
+        return answer
+
     dock.ask_open_path = lambda parent, title: path
-    dock.ask_overwrite = lambda parent, count: conflicts.append(count) or answer
+    dock.ask_overwrite = ask_overwrite
     task = dock.on_import()
     wait(qtbot, task)
     assert conflicts == [1]
@@ -259,7 +270,8 @@ def test_export_then_import_elsewhere(qtbot: QtBot, model: LabelsViewModel, tmp_
     dock.ask_open_path = lambda parent, title: target
     report = wait(qtbot, dock.on_import())
     assert (report.added, report.updated, report.skipped) == (2, 0, 0)
-    assert model.get(ALICE) == "Alice" and model.is_bookmarked(Route.parse(f"tx/{TX}"))
+    assert model.get(ALICE) == "Alice"
+    assert model.is_bookmarked(Route.parse(f"tx/{TX}"))
 
 
 def test_install_labels_wires_the_window(qtbot: QtBot, model: LabelsViewModel) -> None:
@@ -270,17 +282,19 @@ def test_install_labels_wires_the_window(qtbot: QtBot, model: LabelsViewModel) -
     assert dock.isHidden()
     toggle = menu_action(window.toolbar, "Bookmarks")
     assert toggle is not None
-    toggle.trigger()  # type: ignore[attr-defined]
+    toggle.trigger()
     assert dock.isVisible()
     window.navigator.go(Route.parse("block/12"))
     action = dock.bookmark_page_action
-    assert action is not None and action.shortcut().toString() == "Ctrl+D"
+    assert action is not None
+    assert action.shortcut().toString() == "Ctrl+D"
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         action.trigger()
     assert model.is_bookmarked(Route.parse("block/12"))
     wait(qtbot, model.add_bookmark(Route.parse("block/3")))
     dock.link_activated.emit(Route.parse("block/3"), True)
-    assert str(window.navigator.route(1)) == "block/3" and window.navigator.count == 2
+    assert str(window.navigator.route(1)) == "block/3"
+    assert window.navigator.count == 2
 
 
 def test_importing_many_labels_keeps_the_gui_responsive(
@@ -317,7 +331,8 @@ def test_importing_many_labels_keeps_the_gui_responsive(
     report = wait(qtbot, model.apply_import(data, overwrite=False))
     elapsed = time.perf_counter() - started
     timer.stop()
-    assert report.added == 10_000 and widgets[7].tag.text() == "n7"
+    assert report.added == 10_000
+    assert widgets[7].tag.text() == "n7"
     print(
         f"import 10,000 labels: {elapsed * 1000:.0f} ms; longest GUI-thread stall "
         f"{max(stalls) * 1000:.0f} ms wall, {max(busy) * 1000:.0f} ms of its own CPU"
@@ -337,7 +352,8 @@ def test_a_command_cancelled_before_it_starts_leaves_no_warning(
     task.cancel()
     qtbot.waitUntil(task.done, timeout=5000)
     gc.collect()
-    assert task.cancelled() and model.get(ALICE) is None
+    assert task.cancelled()
+    assert model.get(ALICE) is None
 
 
 def test_block_page_on_the_devnet_shows_user_labels_and_neighbour_links(
@@ -350,7 +366,8 @@ def test_block_page_on_the_devnet_shows_user_labels_and_neighbour_links(
     install_labels(window, labels)
     qtbot.waitUntil(lambda: labels.network_id == "devnet" and labels.is_open, timeout=5000)
     head = window.shell.head
-    assert head is not None and head > 2
+    assert head is not None
+    assert head > 2
     window.navigator.go(Route.parse(f"block/{head - 1}"))
     page = wait_loaded(qtbot, window)
     miner = next(w for w in page.findChildren(AddressLabel) if w.link.route() and w.link.text())
@@ -374,7 +391,8 @@ def test_labels_tab_lists_edits_and_removes(qtbot: QtBot, model: LabelsViewModel
     dock.show()
     assert not dock.rename_button.isEnabled()  # no bookmarks on the first tab
     dock.tabs.setCurrentWidget(dock.table)
-    assert dock.rename_button.text() == "Edit…" and dock.rename_button.isEnabled()
+    assert dock.rename_button.text() == "Edit…"
+    assert dock.rename_button.isEnabled()
     table = model.table
     rows = [(table.index(r, 0).data(), table.index(r, 1).data()) for r in range(2)]
     assert rows == [("Alice", to_checksum_address(ALICE, 31)), ("zeta peg", BRIDGE)]
@@ -392,3 +410,25 @@ def test_labels_tab_lists_edits_and_removes(qtbot: QtBot, model: LabelsViewModel
         qtbot.mouseClick(dock.remove_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: BRIDGE not in model, timeout=5000)
     assert table.rowCount() == 1
+
+
+def test_the_import_flow_needs_no_widgets(
+    qtbot: QtBot, model: LabelsViewModel, tmp_path: Path
+) -> None:
+    """The view model asks (through plain callables), reads, merges and reports by itself."""
+    wait(qtbot, model.set_label(ALICE, "Mine"))
+    path = write_file(tmp_path / "in.json", labels=[{"address": ALICE, "label": "Theirs"}])
+    asked: list[int] = []
+
+    def ask_overwrite(count: int) -> Overwrite:
+        asked.append(count)
+        return Overwrite.REPLACE
+
+    assert model.import_asking(lambda: None, ask_overwrite) is None  # no file chosen
+    task = model.import_asking(lambda: path, ask_overwrite)
+    assert task is not None
+    report = wait(qtbot, task)
+    assert asked == [1]
+    assert report.updated == 1
+    assert model.get(ALICE) == "Theirs"
+    assert model.message.startswith("Imported: 0 added, 1 updated")

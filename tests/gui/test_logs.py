@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import time
 from collections.abc import Iterator
@@ -11,24 +12,20 @@ from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
+from explorer.services.logexport import ExportFormat
 from explorer.services.networks import DEVNET
 from explorer.services.routes import Route
 from explorer.services.session import Session
-from explorer.viewmodels.logs import (
-    BATCH,
-    Column,
-    LogsViewModel,
-    LogTableModel,
-    ScanState,
-    check_fields,
-    duration_text,
-    short_hash,
-)
+from explorer.viewmodels.log_export import ExportProgress, ExportState
+from explorer.viewmodels.log_form import Field, check_fields
+from explorer.viewmodels.log_table import BATCH, Column, LogTableModel, short_hash
+from explorer.viewmodels.logs import LogsViewModel, ScanState, duration_text
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 from tests.helpers.devnet import Devnet
@@ -42,24 +39,28 @@ ROWS = 100_000
 
 
 @pytest.fixture
-def offline_model(qapp: Any) -> Iterator[LogsViewModel]:
-    """A view model on a session that is never used for a request."""
+def offline_model(qapp: QApplication) -> LogsViewModel:
+    """Return a view model on a session that is never used for a request."""
     session = Session(DEVNET, Endpoint.parse("http://127.0.0.1:9/unusedkey0000"))
-    yield LogsViewModel(session)
+    return LogsViewModel(session)
 
 
 def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
     """Each rule of the spec gives a message on its own field; fixing it clears it."""
     model = offline_model
     seen: list[int] = []
-    model.changed.connect(lambda: seen.append(1))
+    model.errors_changed.connect(lambda errors: seen.append(1))
     model.set_field("addresses", f"{ADDRESS}, 0x12")
-    assert "20-byte" in model.errors["addresses"] and "0x12" in model.errors["addresses"]
-    assert not model.can_start and seen
+    assert "20-byte" in model.errors[Field.ADDRESSES]
+    assert "0x12" in model.errors[Field.ADDRESSES]
+    assert not model.can_start
+    assert seen
     model.set_field("addresses", f"{ADDRESS} {ADDRESS.upper().replace('0X', '0x')}")
-    assert "addresses" not in model.errors and model.can_start
+    assert "addresses" not in model.errors
+    assert model.can_start
     model.set_field("topic2", f"{TRANSFER},0x1234")
-    assert "32-byte" in model.errors["topic2"] and set(model.errors) == {"topic2"}
+    assert "32-byte" in model.errors["topic2"]
+    assert set(model.errors) == {"topic2"}
     model.set_field("topic2", "")
     model.set_field("from_block", "10")
     model.set_field("to_block", "5")
@@ -70,7 +71,8 @@ def test_messages_per_field_as_you_type(offline_model: LogsViewModel) -> None:
     assert "excludes" in model.errors["block_hash"]
     model.set_field("from_block", "")
     model.set_field("to_block", "")
-    assert not model.errors and model.can_start
+    assert not model.errors
+    assert model.can_start
     model.set_field("from_block", "yesterday")
     assert "latest" in model.errors["from_block"]
 
@@ -84,7 +86,7 @@ def test_check_fields_accepts_hex_numbers_and_tags() -> None:
 
 
 def synthetic(row: int) -> bytes:
-    """The node's JSON of a synthetic Transfer log (compact bytes)."""
+    """Return the node's JSON of a synthetic Transfer log (compact bytes)."""
     topics = [TRANSFER, "0x" + f"{row:064x}", "0x" + f"{row + 1:064x}"]
     return json.dumps(
         {
@@ -101,7 +103,7 @@ def synthetic(row: int) -> bytes:
     ).encode()
 
 
-def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -> None:
+def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: QtBot) -> None:
     """Rows arrive in batches; only BATCH are shown until fetched; cells format lazily."""
     from PySide6.QtWidgets import QTableView
 
@@ -116,7 +118,8 @@ def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -
         rows = range(first, first + 5000)
         table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
     print(f"100,000 rows appended in {time.perf_counter() - started:.2f} s")
-    assert table.total == ROWS and table.rowCount() == BATCH
+    assert table.total == ROWS
+    assert table.rowCount() == BATCH
     assert table.canFetchMore(QModelIndex())
     view.scrollToBottom()
     QApplication.processEvents()
@@ -139,25 +142,26 @@ def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: Any) -
             assert table.data(table.index(row, column)) is not None
 
 
-def test_late_rows_are_inserted_in_block_order(qapp: Any) -> None:
+def test_late_rows_are_inserted_in_block_order(qapp: QApplication) -> None:
     """A retried range lands between the rows around it."""
     table = LogTableModel(31)
     table.add_compact([synthetic(r) for r in range(0, 100)], [r // 10 for r in range(0, 100)])
     table.add_compact([synthetic(r) for r in range(200, 300)], [r // 10 for r in range(200, 300)])
     table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
     blocks = [int(table.data(table.index(row, Column.BLOCK))) for row in range(table.rowCount())]
-    assert blocks == sorted(blocks) and table.rowCount() == 300
+    assert blocks == sorted(blocks)
+    assert table.rowCount() == 300
 
 
 @pytest.fixture
-def session(qloop: qasync.QEventLoop, qtbot: Any, devnet: Devnet) -> Iterator[Session]:
-    """A session on the devnet's test network."""
+def session(qloop: qasync.QEventLoop, qtbot: QtBot, devnet: Devnet) -> Iterator[Session]:
+    """Yield a session on the devnet's test network."""
     session = Session(DEVNET, Endpoint.parse(devnet.url("testnet")))
     yield session
     run_in_qloop(qtbot, session.aclose())
 
 
-def node_logs(session: Session, qtbot: Any, flt: dict[str, Any]) -> list[Any]:
+def node_logs(session: Session, qtbot: QtBot, flt: dict[str, Any]) -> list[Any]:
     """Ask the node for logs with one request."""
     result = run_in_qloop(qtbot, session.client.call("eth_getLogs", [flt]))
     assert isinstance(result, list)
@@ -166,7 +170,7 @@ def node_logs(session: Session, qtbot: Any, flt: dict[str, Any]) -> list[Any]:
 
 def test_scan_on_the_devnet_fills_the_table_and_exports(
     session: Session,
-    qtbot: Any,
+    qtbot: QtBot,
     devnet: Devnet,
     tmp_path: Path,
 ) -> None:
@@ -179,7 +183,8 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     qtbot.keyClicks(view.inputs["topic0"], TRANSFER)
     qtbot.keyClicks(view.inputs["from_block"], "1800")
     qtbot.keyClicks(view.inputs["to_block"], "2400")
-    assert view.start_button.isEnabled() and not view.cancel_button.isEnabled()
+    assert view.start_button.isEnabled()
+    assert not view.cancel_button.isEnabled()
     qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
     model = view.model
     qtbot.waitUntil(lambda: model.state is ScanState.DONE, timeout=30_000)
@@ -189,9 +194,10 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
         {"fromBlock": hex(1800), "toBlock": hex(2400), "address": token, "topics": [TRANSFER]},
     )
     assert model.table.total == len(expected) > 20
-    assert view.progress.value() == 1000 and "logs" in view.progress_label.text()
+    assert view.progress.value() == 1000
+    assert "logs" in view.progress_label.text()
     assert view.export_json_button.isEnabled()
-    routes: list[tuple[str, bool]] = []
+    routes: list[tuple[Route, bool]] = []
     view.link_activated.connect(lambda route, new_tab: routes.append((route, new_tab)))
     table = view.table
     cell = model.table.index(0, Column.TX)
@@ -199,14 +205,23 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
         table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(cell).center()
     )
     assert routes == [(Route.parse(f"tx/{expected[0]['transactionHash']}"), False)]
-    assert model.export_json(tmp_path / "logs.json") == len(expected)
+    assert exported(qtbot, model, tmp_path / "logs.json", ExportFormat.JSON) == len(expected)
     assert json.loads((tmp_path / "logs.json").read_text()) == expected
-    model.export_csv(tmp_path / "logs.csv")
+    exported(qtbot, model, tmp_path / "logs.csv", ExportFormat.CSV)
     rows = list(csv.reader((tmp_path / "logs.csv").read_text().splitlines()))
-    assert len(rows) == len(expected) + 1 and rows[1][1] == expected[0]["transactionHash"]
+    assert len(rows) == len(expected) + 1
+    assert rows[1][1] == expected[0]["transactionHash"]
 
 
-def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
+def exported(qtbot: QtBot, model: LogsViewModel, path: Path, fmt: ExportFormat) -> int | None:
+    """Export the model's table and wait for the rows written."""
+    task = model.export.start(path, fmt)
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=30_000)
+    return task.result()
+
+
+def test_cancel_stops_the_scan(session: Session, qtbot: QtBot) -> None:
     """Cancel during a whole-history scan of every log: state cancelled, buttons reset."""
     model = LogsViewModel(session)
     view = LogsView(model)
@@ -218,11 +233,12 @@ def test_cancel_stops_the_scan(session: Session, qtbot: Any) -> None:
     sent = session.client.stats.by_method["eth_getLogs"]
     qtbot.wait(300)
     assert session.client.stats.by_method["eth_getLogs"] == sent
-    assert view.start_button.isEnabled() and not view.cancel_button.isEnabled()
+    assert view.start_button.isEnabled()
+    assert not view.cancel_button.isEnabled()
     assert model.progress is None or model.progress.fraction < 1.0
 
 
-def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any) -> None:
+def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: QtBot) -> None:
     """A range that fails leaves Retry enabled; retrying puts its rows between the others."""
     node = ScriptedServer(answer_logs)
     node.script(answer_logs, html(502))
@@ -238,13 +254,16 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any
         assert model.start()
         qtbot.waitUntil(lambda: model.state is not ScanState.RUNNING, timeout=20_000)
         assert model.state is ScanState.DONE, model.message
-        assert model.can_retry and view.retry_button.isEnabled()
-        assert "Retry" in model.message and "failed" in model.progress_text
+        assert model.can_retry
+        assert view.retry_button.isEnabled()
+        assert "Retry" in model.message
+        assert "failed" in model.progress_text
         missing = 301 - model.table.total
         assert missing > 0
         qtbot.mouseClick(view.retry_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: model.state is ScanState.DONE, timeout=20_000)
-        assert model.table.total == 301 and not model.can_retry
+        assert model.table.total == 301
+        assert not model.can_retry
         while model.table.canFetchMore(QModelIndex()):
             model.table.fetchMore(QModelIndex())
         blocks = [model.table.log(row).block_number for row in range(301)]
@@ -254,7 +273,7 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: Any
         node.close()
 
 
-def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> None:
+def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: QApplication) -> None:
     """Formatted rows are reused after appends; rows put before them move them down."""
     table = LogTableModel(31)
     table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
@@ -274,6 +293,144 @@ def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: Any) -> Non
     assert table.data(table.index(3, Column.BLOCK), Qt.ItemDataRole.TextAlignmentRole) is not None
     assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.TextAlignmentRole) is None
     assert table.data(table.index(3, Column.TX), Qt.ItemDataRole.FontRole) is None
+
+
+@pytest.fixture
+def big_table_view(
+    qloop: qasync.QEventLoop, qtbot: QtBot, offline_model: LogsViewModel
+) -> Iterator[LogsView]:
+    """Yield the Logs screen holding ROWS synthetic logs (as if a scan had found them)."""
+    for first in range(0, ROWS, 5000):
+        rows = range(first, first + 5000)
+        offline_model.table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
+    offline_model._set(ScanState.DONE)
+    view = LogsView(offline_model)
+    qtbot.addWidget(view)
+    view.show()
+    yield view
+    offline_model.dispose()
+
+
+def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """Export CSV: the GUI keeps ticking, rows written of total show, the file appears whole."""
+    view, model = big_table_view, big_table_view.model
+    path = tmp_path / "logs.csv"
+    view.ask_export_path = lambda parent, fmt: path
+    assert view.export_csv_button.isEnabled()
+    assert not view.cancel_export_button.isVisible()
+    written: list[int] = []
+    shown: list[str] = []
+    files_half_way: list[list[str]] = []
+
+    def on_progress(progress: ExportProgress) -> None:
+        written.append(progress.written)
+        shown.append(view.export_label.text())
+        if 0 < progress.written < ROWS // 2:  # seconds before the end: the file is partial
+            files_half_way.append([file.suffix for file in tmp_path.iterdir()])
+
+    model.export.progress_changed.connect(on_progress)
+    ticks: list[float] = [time.perf_counter()]
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(5)
+
+    def export_state() -> ExportState:  # read anew after each step (no narrowing kept)
+        return model.export.state
+
+    qtbot.mouseClick(view.export_csv_button, Qt.MouseButton.LeftButton)
+    assert export_state() is ExportState.WRITING
+    assert view.cancel_export_button.isVisible()
+    assert not view.export_csv_button.isEnabled()
+    qtbot.waitUntil(lambda: export_state() is not ExportState.WRITING, timeout=120_000)
+    timer.stop()
+    assert export_state() is ExportState.DONE, model.export.message
+    assert written[0] == 0
+    assert written[-1] == ROWS
+    assert written == sorted(written)
+    assert len(written) > 10
+    assert any(f"of {ROWS:,} logs" in text for text in shown[1:])
+    rows = list(csv.reader(path.read_text().splitlines()))
+    assert len(rows) == ROWS + 1
+    assert rows[ROWS][1] == "0x" + f"{ROWS - 1:064x}"
+    assert files_half_way
+    assert all(files == [".part"] for files in files_half_way)
+    assert list(tmp_path.iterdir()) == [path]  # no partial file left beside it
+    assert view.export_result.text() == f"Exported {ROWS:,} logs to {path}"
+    assert view.export_result.isVisible()
+    assert not view.export_label.isVisible()
+    assert view.export_csv_button.isEnabled()
+    assert not view.cancel_export_button.isVisible()
+    stalls = [later - earlier for earlier, later in itertools.pairwise(ticks)]
+    print(f"export of {ROWS:,} rows: longest GUI stall {max(stalls) * 1000:.0f} ms")
+    assert len(ticks) > 20  # the event loop kept turning (a blocking export gives one tick)
+
+
+def test_a_cancelled_export_leaves_the_old_file_and_no_partial_one(
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """Cancel export mid-way: the file at the path is the one from before, nothing beside it."""
+    view, model = big_table_view, big_table_view.model
+    path = tmp_path / "logs.json"
+    path.write_text("the previous export")
+    view.ask_export_path = lambda parent, fmt: path
+
+    def cancel_once_written(progress: ExportProgress) -> None:
+        if progress.written:
+            view.cancel_export_button.click()
+
+    model.export.progress_changed.connect(cancel_once_written)
+    qtbot.mouseClick(view.export_json_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: model.export.state is not ExportState.WRITING, timeout=60_000)
+    assert model.export.state is ExportState.CANCELLED
+    assert model.export.progress is not None
+    assert model.export.progress.written < ROWS
+    assert path.read_text() == "the previous export"
+    assert list(tmp_path.iterdir()) == [path]
+    assert "cancelled" in view.export_result.text()
+    assert view.export_json_button.isEnabled()
+
+
+def test_the_export_worker_waits_while_the_gui_thread_is_busy(
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """While the GUI thread is busy (a long paint, say), the worker writes nothing more.
+
+    It goes on only when the event loop turns, so it never keeps the GUI thread from the GIL.
+    """
+    model = big_table_view.model
+    grown: list[int] = []
+
+    def busy_gui(progress: ExportProgress) -> None:
+        if progress.written and not grown:
+            (partial,) = tmp_path.iterdir()
+            assert partial.suffix == ".part"
+            before = partial.stat().st_size
+            time.sleep(0.3)  # many export slices' time
+            grown.append(partial.stat().st_size - before)
+            model.export.cancel()
+
+    model.export.progress_changed.connect(busy_gui)
+    task = model.export.start(tmp_path / "logs.csv", ExportFormat.CSV)
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=60_000)
+    assert grown == [0]
+    assert model.export.state is ExportState.CANCELLED
+
+
+def test_an_export_that_cannot_be_written_says_why(
+    qtbot: QtBot, big_table_view: LogsView, tmp_path: Path
+) -> None:
+    """A folder that is not there: the export fails with the system's reason, writes nothing."""
+    model = big_table_view.model
+    task = model.export.start(tmp_path / "missing" / "logs.csv", ExportFormat.CSV)
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=30_000)
+    assert task.result() is None
+    assert model.export.state is ExportState.FAILED
+    assert model.export.message == "Export failed: No such file or directory"
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(

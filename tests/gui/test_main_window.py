@@ -8,17 +8,18 @@ import sys
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
 
 from explorer.services.routes import Route
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.main_window import TITLE, MainWindow
 
 
-def test_window_opens_with_empty_search_and_status(qtbot: object) -> None:
+def test_window_opens_with_empty_search_and_status(qtbot: QtBot) -> None:
     """The window shows its title, an empty search bar and the status text."""
     shell = ShellViewModel()
     window = MainWindow(shell)
-    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    qtbot.addWidget(window)
     window.show()
     assert window.windowTitle() == TITLE
     assert window.search_bar.text() == ""
@@ -27,18 +28,18 @@ def test_window_opens_with_empty_search_and_status(qtbot: object) -> None:
     assert window.statusBar().isVisible()
 
 
-def test_ctrl_l_focuses_search(qtbot: object) -> None:
+def test_ctrl_l_focuses_search(qtbot: QtBot) -> None:
     """Ctrl+L puts the cursor in the search bar."""
     window = MainWindow(ShellViewModel())
-    qtbot.addWidget(window)  # type: ignore[attr-defined]
-    with qtbot.waitActive(window):  # type: ignore[attr-defined]
+    qtbot.addWidget(window)
+    with qtbot.waitActive(window):
         window.show()
         window.activateWindow()
     window.search_bar.setText("123")
     window.tabs.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     window.tabs.setFocus()
     assert not window.search_bar.hasFocus()
-    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)  # type: ignore[attr-defined]
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
     assert window.search_bar.hasFocus()
     assert window.search_bar.selectedText() == "123"
 
@@ -57,15 +58,15 @@ def test_smoke_test_flag_prints_one_line_and_exits_zero() -> None:
     assert "opened, icon 16, 32, 48, 64, 128, 256 px" in done.stdout
 
 
-def test_mouse_back_and_forward_buttons(qtbot: object) -> None:
+def test_mouse_back_and_forward_buttons(qtbot: QtBot) -> None:
     """The mouse's back/forward buttons, pressed over any child, move through the history.
 
     The clicks go to the window as the platform delivers them, at a child's position.
     """
     window = MainWindow(ShellViewModel())
-    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    qtbot.addWidget(window)
     window.show()
-    qtbot.waitExposed(window)  # type: ignore[attr-defined]
+    qtbot.waitExposed(window)
     window.navigator.go(Route.parse("block/1"))
     window.navigator.go(Route.parse("block/2"))
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
@@ -23,14 +24,14 @@ from tests.helpers.qt import run_in_qloop
 MISSING = "0x" + "ab" * 32
 
 
-def open_route(qtbot: Any, window: MainWindow, route: Route) -> PageView:
+def open_route(qtbot: QtBot, window: MainWindow, route: Route) -> PageView:
     """Navigate the current tab and wait for the page to load."""
     window.navigator.go(route)
     return wait_loaded(qtbot, window)
 
 
 def test_block_page_shows_fields_merge_mining_and_transactions(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """A mined block: every §2.3 field, the decoded merge mining, the transactions table."""
     number = devnet_manifest["head_at_build"] - 1
@@ -65,7 +66,7 @@ def test_block_page_shows_fields_merge_mining_and_transactions(
 
 
 def test_big_block_table_is_lazy(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """The 1,000-transaction block loads rows in batches and fills receipts for shown rows."""
     page = open_route(qtbot, window, block_route(devnet_manifest["big_block"]))
@@ -81,19 +82,20 @@ def test_big_block_table_is_lazy(
 
 
 def test_successful_token_transfer(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """A mined, successful transaction says so first, with its fee and decoded input and logs."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["token_transfer"]))
     headline = page.document_view.headline.text()
-    assert headline.startswith("SUCCESS") and "confirmations" in headline
+    assert headline.startswith("SUCCESS")
+    assert "confirmations" in headline
     assert field_text(page, "Method").startswith("transfer(")
     assert "RBTC" in field_text(page, "Fee")
     assert field_text(page, "  Event").startswith("Transfer(")
     assert field_text(page, "Chain id from v") == "31 (EIP-155)"
 
 
-def open_recording(qtbot: Any, window: MainWindow, route: Route) -> tuple[PageView, list[Any]]:
+def open_recording(qtbot: QtBot, window: MainWindow, route: Route) -> tuple[PageView, list[Any]]:
     """Open a route, recording (headline, Timestamp text, From widget) at every publish.
 
     The reader waits for no quick answer, so the partial stage always shows first.
@@ -116,21 +118,24 @@ def open_recording(qtbot: Any, window: MainWindow, route: Route) -> tuple[PageVi
 
 
 def test_transaction_shows_before_its_block_time_then_updates_in_place(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """Status and overview show while the block is read; the time then fills in place."""
     page, seen = open_recording(qtbot, window, tx_route(devnet_manifest["token_transfer"]))
     assert len(seen) == 2
     (first_headline, first_time, first_from), (_, last_time, last_from) = seen
-    assert first_headline.startswith("SUCCESS") and first_time == "reading the block…"
-    assert last_time is not None and "UTC" in last_time
+    assert first_headline.startswith("SUCCESS")
+    assert first_time == "reading the block…"
+    assert last_time is not None
+    assert "UTC" in last_time
     assert last_from is first_from  # unchanged values keep their widgets
     assert field_text(page, "Timestamp") == last_time
-    assert page.document_view.is_complete and not page.model.busy
+    assert page.document_view.is_complete
+    assert not page.model.busy
 
 
 def test_failed_transaction_says_a_replay_runs_then_why(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """A failed transaction is FAILED at once; the revert reason follows from the replay."""
     _page, seen = open_recording(qtbot, window, tx_route(devnet_manifest["failed_tx"]))
@@ -140,7 +145,7 @@ def test_failed_transaction_says_a_replay_runs_then_why(
 
 
 def test_failed_transaction_shows_why(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """A failed transaction is marked FAILED with the revert reason from a replay."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["failed_tx"]))
@@ -150,7 +155,7 @@ def test_failed_transaction_shows_why(
 
 
 def test_pending_transaction(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """A pending transaction is shown as pending, with no block."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["pending_txs"][0]))
@@ -159,7 +164,7 @@ def test_pending_transaction(
 
 
 def test_contract_creation_links_created_address(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
     """A contract creation links the created contract."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["contract_creation"]))
@@ -167,7 +172,7 @@ def test_contract_creation_links_created_address(
     assert str(created.route()).startswith("address/0x")  # type: ignore[attr-defined]
 
 
-def test_not_found_is_not_an_error(qtbot: Any, window: MainWindow) -> None:
+def test_not_found_is_not_an_error(qtbot: QtBot, window: MainWindow) -> None:
     """An unknown hash gives the not-found state, not an error."""
     page = open_route(qtbot, window, tx_route(MISSING))
     assert page.model.state is PageState.NOT_FOUND
@@ -176,7 +181,7 @@ def test_not_found_is_not_an_error(qtbot: Any, window: MainWindow) -> None:
 
 
 def test_error_state_has_kind_message_and_retry(
-    qtbot: Any, window: MainWindow, devnet: Any
+    qtbot: QtBot, window: MainWindow, devnet: Any
 ) -> None:
     """A wrong key gives an auth error with its message (never the key) and a retry button."""
     endpoint = Endpoint.parse(devnet.base("testnet") + "/not-the-right-key-123")
@@ -194,7 +199,7 @@ def test_error_state_has_kind_message_and_retry(
     run_in_qloop(qtbot, broken.aclose())
 
 
-def test_chain_mismatch_banner_and_state(qtbot: Any, window: MainWindow, devnet: Any) -> None:
+def test_chain_mismatch_banner_and_state(qtbot: QtBot, window: MainWindow, devnet: Any) -> None:
     """A node serving chain 30 for a network expecting 31 gets a banner and no page data."""
     wrong = Session(DEVNET, Endpoint.parse(devnet.url("mainnet")))
     window.shell.set_session(wrong)
@@ -207,9 +212,11 @@ def test_chain_mismatch_banner_and_state(qtbot: Any, window: MainWindow, devnet:
     run_in_qloop(qtbot, wrong.aclose())
 
 
-def test_search_routes_and_inline_errors(qtbot: Any, window: MainWindow) -> None:
+def test_search_routes_and_inline_errors(qtbot: QtBot, window: MainWindow) -> None:
     """Bad input gets an inline message and costs no request; a block number opens the block."""
-    stats = window.shell.session.client.stats  # type: ignore[union-attr]
+    session = window.shell.session
+    assert session is not None
+    stats = session.client.stats
     before = stats.total
     window.search_bar.setText("0x" + "1" * 63)
     qtbot.keyClick(window.search_bar, Qt.Key.Key_Return)
@@ -225,12 +232,17 @@ def test_search_routes_and_inline_errors(qtbot: Any, window: MainWindow) -> None
 
 
 def test_hash_search_finds_transaction(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any]
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    """A 32-byte hash is looked up as a transaction and a block at once; the transaction's
-    block (for its time) is asked before the page is built, and the page shares that read."""
+    """A 32-byte hash is looked up as a transaction and a block at once.
+
+    The transaction's block (for its time) is asked before the page is built, and the page
+    shares that read.
+    """
     tx_hash = devnet_manifest["plain_transfer"]
-    stats = window.shell.session.client.stats  # type: ignore[union-attr]
+    session = window.shell.session
+    assert session is not None
+    stats = session.client.stats
     methods = ("eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_getBlockByHash")
 
     def page_requests() -> list[int]:
@@ -254,11 +266,13 @@ def test_hash_search_finds_transaction(
 
 @pytest.mark.parametrize("number_of", [lambda manifest: manifest["big_block"], lambda _: 1])
 def test_block_number_search_reads_the_block_once(
-    qtbot: Any, window: MainWindow, devnet_manifest: dict[str, Any], number_of: Any
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any], number_of: Any
 ) -> None:
     """The search starts reading the block before the page exists; the page shares that read."""
     number = number_of(devnet_manifest)
-    stats = window.shell.session.client.stats  # type: ignore[union-attr]
+    session = window.shell.session
+    assert session is not None
+    stats = session.client.stats
     before = stats.by_method["eth_getBlockByNumber"]
     asked_when_navigating: list[int] = []
     window.navigator.route_changed.connect(
@@ -268,12 +282,14 @@ def test_block_number_search_reads_the_block_once(
     qtbot.waitUntil(lambda: str(window.navigator.route()) == f"block/{number}", timeout=10_000)
     page = wait_loaded(qtbot, window)
     assert page.model.state is PageState.LOADED
-    assert page.model.transactions.total == len(page.model.document.raw["transactions"])
+    document = page.model.document
+    assert document is not None
+    assert page.model.transactions.total == len(document.raw["transactions"])
     assert asked_when_navigating == [1]  # the request left before the page was built
     assert stats.by_method["eth_getBlockByNumber"] - before == 1
 
 
-def test_history_and_tabs(qtbot: Any, window: MainWindow) -> None:
+def test_history_and_tabs(qtbot: QtBot, window: MainWindow) -> None:
     """Back/forward move through a tab's history; links open new tabs on request."""
     window.navigator.go(block_route(3))
     window.navigator.go(block_route(4))
@@ -288,7 +304,7 @@ def test_history_and_tabs(qtbot: Any, window: MainWindow) -> None:
     assert window.tabs.count() == tabs
 
 
-def test_logs_action_opens_the_logs_explorer_tab(qtbot: Any, window: MainWindow) -> None:
+def test_logs_action_opens_the_logs_explorer_tab(qtbot: QtBot, window: MainWindow) -> None:
     """The toolbar's Logs action opens the Logs explorer in a new tab of the navigator."""
     tabs = window.tabs.count()
     window.logs_action.trigger()
@@ -298,11 +314,12 @@ def test_logs_action_opens_the_logs_explorer_tab(qtbot: Any, window: MainWindow)
     assert window.tabs.tabText(window.tabs.currentIndex()) == "Logs"
 
 
-def test_home_lists_the_latest_blocks(qtbot: Any, window: MainWindow) -> None:
+def test_home_lists_the_latest_blocks(qtbot: QtBot, window: MainWindow) -> None:
     """The home tab lists the newest blocks, newest first, each linking to its page."""
     window.navigator.go(Route.parse("home"))
     qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), HomeView), timeout=5_000)
     home = window.tabs.currentWidget()
+    assert isinstance(home, HomeView)
     blocks = home.model.blocks
     qtbot.waitUntil(lambda: blocks.rowCount() > 0, timeout=20_000)
     head = window.shell.head
@@ -312,7 +329,7 @@ def test_home_lists_the_latest_blocks(qtbot: Any, window: MainWindow) -> None:
 
 
 def test_status_bar_counts_requests_between_heads(
-    qtbot: Any, window: MainWindow, session: Session
+    qtbot: QtBot, window: MainWindow, session: Session
 ) -> None:
     """Requests made while the head stays put still show in the status bar's count."""
     qtbot.waitUntil(lambda: "requests today" in window.status_label.text(), timeout=10_000)

@@ -36,8 +36,10 @@ RICH = "<b>bold</b> <a href='x'>link</a>"
 
 
 class PendingTx:
-    """Answers eth_getTransactionByHash with a pending copy of the sample: the first answer
-    slowly with one value, every later one at once with another."""
+    """A script answering eth_getTransactionByHash with a pending copy of the sample.
+
+    The first answer comes slowly with one value, every later one at once with another.
+    """
 
     def __init__(self, first_value: int, later_value: int) -> None:
         self.values = (first_value, later_value)
@@ -73,7 +75,7 @@ def linger(qtbot: QtBot, seconds: float) -> None:
 
 @pytest.fixture
 def pending_node() -> Iterator[tuple[ScriptedServer, PendingTx]]:
-    """A node whose first transaction answer is slow and stale."""
+    """Yield a node whose first transaction answer is slow and stale."""
     answers = PendingTx(first_value=111, later_value=222)
     server = ScriptedServer(answers)
     yield server, answers
@@ -98,7 +100,8 @@ def test_a_superseded_page_load_publishes_nothing(
     model.reload()  # supersedes the first load, whose answer is still on its way
     qtbot.waitUntil(lambda: model.state is PageState.LOADED, timeout=10_000)
     linger(qtbot, SLOW + 0.5)
-    assert values and all("222" in value for value in values), values
+    assert values
+    assert all("222" in value for value in values), values
     assert "222" in field_value(model, "Value")
     model.dispose()
     run_in_qloop(qtbot, session.aclose())
@@ -112,7 +115,7 @@ def field_value(model: PageViewModel, label: str) -> str:
 
 
 def chain_id_node(chain_id: str, delay: float) -> ScriptedServer:
-    """A testnet-like node that reports chain_id, answering eth_chainId after delay."""
+    """Return a testnet-like node that reports chain_id, answering eth_chainId after delay."""
 
     def answer(request: Recorded) -> Reply:
         if request.rpc_method not in ("eth_chainId", "net_version"):
@@ -139,8 +142,10 @@ def test_a_replaced_sessions_late_probe_is_ignored(qtbot: QtBot, qloop: Any) -> 
     qtbot.waitUntil(lambda: shell.connection.verification is Verification.VERIFIED, timeout=10_000)
     linger(qtbot, SLOW + 0.5)  # the first node's chain id (30) has had time to arrive
     assert shell.connection.verification is Verification.VERIFIED
-    assert Verification.MISMATCH not in verdicts and Verification.UNREACHABLE not in verdicts
-    assert not window.banner.isVisible() and "✓" in window.status_label.text()
+    assert Verification.MISMATCH not in verdicts
+    assert Verification.UNREACHABLE not in verdicts
+    assert not window.banner.isVisible()
+    assert "✓" in window.status_label.text()
     assert shell.session is not None
     run_in_qloop(qtbot, shell.session.aclose())
     run_in_qloop(qtbot, http.aclose())
@@ -149,7 +154,7 @@ def test_a_replaced_sessions_late_probe_is_ignored(qtbot: QtBot, qloop: Any) -> 
 
 
 def rich_document() -> Document:
-    """A document whose every text holds markup, as a hostile node could send."""
+    """Return a document whose every text holds markup, as a hostile node could send."""
     fields = tuple(
         Field(f"{kind.value} {RICH}", RICH, kind, tooltip=RICH, tone=Tone.BAD)
         for kind in (Kind.TEXT, Kind.STATUS, Kind.HEX, Kind.AMOUNT, Kind.TIME)

@@ -23,7 +23,6 @@ def clock(*times: float) -> DevnetStartViewModel:
 def test_building_shows_stage_blocks_and_time_left() -> None:
     model = clock(100.0, 110.0)
     model.start()
-    assert model.state is StartState.STARTING
     model.on_progress("testnet", "building block 100 of 12,000", 0.05)
     assert model.eta == "Estimating the time left…"
     model.on_progress("testnet", "building block 6,000 of 12,000", 0.55)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from pytestqt.qtbot import QtBot
 
 from explorer.chain.records import Block
 from explorer.services.networks import DEVNET
@@ -10,7 +10,7 @@ from explorer.viewmodels.tx_table import BlockTransactionsModel, Column
 from tests.helpers.testnet import BLOCK, TX_EIP155, load
 
 
-def test_a_malformed_transaction_row_says_so_and_the_others_show(qtbot: Any) -> None:
+def test_a_malformed_transaction_row_says_so_and_the_others_show(qtbot: QtBot) -> None:
     """A row whose transaction cannot be parsed shows why; the rows around it are intact."""
     good = load(TX_EIP155)
     broken = {**good, "hash": "0x" + "ee" * 32, "gas": "not a number"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import TESTNET
@@ -14,7 +15,7 @@ from explorer.settings import Settings
 KEY = "secret-key-0123456789abcdef"
 
 
-def test_usage_is_stored_per_key_by_hash_and_adds_up(tmp_path: Path, qapp: object) -> None:
+def test_usage_is_stored_per_key_by_hash_and_adds_up(tmp_path: Path, qapp: QApplication) -> None:
     """Two sessions on one key add up; another key counts apart; the file never holds the key."""
     path = tmp_path / "settings.ini"
     settings = Settings(QSettings(str(path), QSettings.Format.IniFormat))

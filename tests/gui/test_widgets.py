@@ -42,7 +42,7 @@ def trigger(widget: AddressLabel | HashLabel | AmountLabel | AgeLabel, text: str
     """Trigger one action of a widget's context menu."""
     action = menu_action(widget.context_menu(), text)
     assert action is not None, f"no {text!r} in the menu"
-    action.trigger()  # type: ignore[attr-defined]
+    action.trigger()
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,8 @@ def test_address_known_label_and_override(qtbot: QtBot) -> None:
     plain = AddressLabel(ADDRESS, 31)
     for widget in (bridge, custom, plain):
         qtbot.addWidget(widget)
-    assert bridge.tag.text() == "Bridge" and bridge.tag.isVisibleTo(bridge)
+    assert bridge.tag.text() == "Bridge"
+    assert bridge.tag.isVisibleTo(bridge)
     assert custom.tag.text() == "My bridge"
     assert not plain.tag.isVisibleTo(plain)
     assert "Bridge" in bridge.link.toolTip()
@@ -156,13 +157,14 @@ def test_right_click_and_non_address_do_not_navigate(qtbot: QtBot) -> None:
         qtbot.addWidget(widget)
     with qtbot.assertNotEmitted(label.link_activated, wait=50):
         qtbot.mouseClick(label.link, Qt.MouseButton.RightButton)
-    assert broken.route() is None and broken.link.text() == "0x1234"
+    assert broken.route() is None
+    assert broken.link.text() == "0x1234"
     with qtbot.assertNotEmitted(broken.link_activated, wait=50):
         qtbot.mouseClick(broken.link, Qt.MouseButton.LeftButton)
 
 
 def test_open_in_new_tab_from_menu(qtbot: QtBot) -> None:
-    """ "Open in new tab" emits the route with new_tab True; amounts have no such entry."""
+    """The "Open in new tab" entry emits the route with new_tab True; amounts have no such entry."""
     label = HashLabel(TX_HASH, "block")
     amount = AmountLabel(5)
     qtbot.addWidget(label)
@@ -183,7 +185,8 @@ def test_hash_elides_in_the_middle(qtbot: QtBot) -> None:
     label.resize(220, label.height())
     qtbot.waitUntil(lambda: "…" in label.link.text(), timeout=1000)
     shown = label.link.text()
-    assert shown.startswith("0x359f") and shown.endswith("a110")
+    assert shown.startswith("0x359f")
+    assert shown.endswith("a110")
     assert len(shown) < len(TX_HASH)
     assert TX_HASH in label.link.toolTip()
     qtbot.mouseClick(label.copy_button, Qt.MouseButton.LeftButton)
@@ -196,7 +199,8 @@ def test_amount_is_exact_with_wei_on_hover(qtbot: QtBot) -> None:
     label = AmountLabel(wei, "tRBTC")
     qtbot.addWidget(label)
     assert label.text() == format_rbtc(wei, "tRBTC")
-    assert "567890123456789012" in label.text() and label.text().endswith("tRBTC")
+    assert "567890123456789012" in label.text()
+    assert label.text().endswith("tRBTC")
     assert label.toolTip() == "1,234,567,890,123,456,789,012 wei"
     trigger(label, COPY_JSON)
     assert json.loads(clipboard()) == {"wei": str(wei), "symbol": "tRBTC"}
@@ -319,21 +323,29 @@ def test_deleted_age_label_leaves_the_ticker_clean(qtbot: QtBot) -> None:
     assert survivor.text().endswith("days ago")
 
 
-class DictLabels(dict[str, str]):
-    """A plain dict is a LabelLookup."""
+class DictLabels:
+    """A LabelLookup over a plain dict that the test edits."""
+
+    def __init__(self, labels: dict[str, str]) -> None:
+        self.labels = labels
+
+    def get(self, address: str, default: str | None = None) -> str | None:
+        """Return the label of an address, or default."""
+        return self.labels.get(address, default)
 
 
 def test_user_label_wins_and_follows_changes(qtbot: QtBot) -> None:
     """A user label replaces the known one (kept in the tooltip) and redraws live."""
     from explorer.views.widgets.address import USER_LABELS, set_label_lookup
 
-    labels = DictLabels({BRIDGE: "<i>my bridge</i>"})
-    set_label_lookup(labels)
+    labels = {BRIDGE: "<i>my bridge</i>"}
+    set_label_lookup(DictLabels(labels))
     try:
         bridge = AddressLabel(BRIDGE, 31)
         gone = AddressLabel(BRIDGE, 31)
         qtbot.addWidget(bridge)
-        assert bridge.tag.text() == "<i>my bridge</i>" and bridge.label == "<i>my bridge</i>"
+        assert bridge.tag.text() == "<i>my bridge</i>"
+        assert bridge.label == "<i>my bridge</i>"
         assert "Known as: Bridge" in bridge.link.toolTip()
         assert "&lt;i&gt;" in bridge.link.toolTip()
         shiboken6.delete(gone)
@@ -342,7 +354,8 @@ def test_user_label_wins_and_follows_changes(qtbot: QtBot) -> None:
         assert bridge.tag.text() == "renamed"
         del labels[BRIDGE]
         USER_LABELS.changed.emit()
-        assert bridge.tag.text() == "Bridge" and "Known as" not in bridge.link.toolTip()
+        assert bridge.tag.text() == "Bridge"
+        assert "Known as" not in bridge.link.toolTip()
     finally:
         set_label_lookup(None)
 
@@ -353,7 +366,7 @@ def test_installed_entity_actions_join_linked_menus(qtbot: QtBot) -> None:
 
     from explorer.views.widgets.menus import set_entity_actions
 
-    seen: list[str] = []
+    seen: list[Route] = []
 
     class Extras:
         def add_actions(self, menu: QMenu, route: Route, parent: QWidget) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from pytestqt.qtbot import QtBot
 
 from explorer.services.routes import address_route
+from explorer.services.session import Session
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.views.address import AddressView
 from tests.helpers.devnet import Devnet
@@ -19,11 +21,11 @@ def raw_rpc(devnet: Devnet, method: str, *params: Any) -> Any:
 
 
 def holder_of(manifest: dict[str, Any]) -> str:
-    """An account that received tokens in the seeded history."""
+    """Return an account that received tokens in the seeded history."""
     return str(manifest["accounts"][1])
 
 
-def open_address(qtbot: Any, session: Any, address: str, **options: Any) -> AddressView:
+def open_address(qtbot: QtBot, session: Session, address: str, **options: Any) -> AddressView:
     """Build the address page for address and wait until its summary has loaded."""
     model = AddressPageViewModel(session, address_route(address), **options)
     view = AddressView(model)

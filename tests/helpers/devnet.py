@@ -21,7 +21,7 @@ START_TIMEOUT = 280.0
 
 
 def devnet_cache_dir() -> Path:
-    """The snapshot cache shared across test runs (EXPLORER_DEVNET_CACHE overrides it)."""
+    """Return the snapshot cache shared across test runs (EXPLORER_DEVNET_CACHE overrides it)."""
     return default_cache_dir()
 
 
@@ -52,7 +52,7 @@ class Devnet:
     manifests: dict[str, dict[str, Any]]
 
     def manifest(self, network: str = "testnet") -> dict[str, Any]:
-        """The seed manifest of a network (addresses, hashes, block numbers)."""
+        """Return the seed manifest of a network (addresses, hashes, block numbers)."""
         return self.manifests[network]
 
     @property
@@ -61,7 +61,7 @@ class Devnet:
         return self.process.key
 
     def base(self, network: str = "testnet") -> str:
-        """Base address of a network, without key."""
+        """Return the base address of a network, without key."""
         return self.process.base_urls[network]
 
     def url(self, network: str = "testnet") -> str:
@@ -84,7 +84,7 @@ _RUNNING: dict[str, tuple[Devnet, int]] = {}
 
 
 def shared_loop() -> LoopThread:
-    """The one loop thread of the session (made on first use, closed at exit)."""
+    """Return the one loop thread of the session (made on first use, closed at exit)."""
     if not _SHARED_LOOP:
         _SHARED_LOOP.append(LoopThread())
         atexit.register(_SHARED_LOOP[0].close)
@@ -112,7 +112,7 @@ def shared_devnet(name: str, start: Callable[[], Devnet]) -> Iterator[Devnet]:
 
 @pytest.fixture(scope="session")
 def devnet_loop() -> LoopThread:
-    """The event loop the devnet children are driven from."""
+    """Return the event loop the devnet children are driven from."""
     return shared_loop()
 
 
@@ -136,7 +136,7 @@ LIMITED_QUOTA = 200
 def devnet_limited(
     devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Devnet]:
-    """The test network with tiny log limits, a daily quota and a block every 2 s.
+    """Yield the test network with tiny log limits, a daily quota and a block every 2 s.
 
     Its main key is for the limit and mining tests; `quota-key-00001` is the one to spend.
     """

@@ -39,7 +39,8 @@ class RawRpc:
         body = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": list(params)}
         response = self.post(body)
         envelope = response.json()
-        assert envelope["jsonrpc"] == "2.0" and envelope["id"] == request_id, envelope
+        assert envelope["jsonrpc"] == "2.0", envelope
+        assert envelope["id"] == request_id, envelope
         return response.status_code, envelope
 
     def __call__(self, method: str, *params: Any) -> Any:
@@ -47,5 +48,6 @@ class RawRpc:
         status, envelope = self.answer(method, *params)
         if "error" in envelope:
             raise RpcError(status, envelope["error"])
-        assert status == 200 and set(envelope) == {"jsonrpc", "id", "result"}, envelope
+        assert status == 200, envelope
+        assert set(envelope) == {"jsonrpc", "id", "result"}, envelope
         return envelope["result"]

@@ -18,17 +18,17 @@ Check = Callable[[Any], bool]
 
 
 def matches(pattern: re.Pattern[str]) -> Check:
-    """A check that a value is a string fully matching pattern."""
+    """Return a check that a value is a string fully matching pattern."""
     return lambda value: isinstance(value, str) and pattern.fullmatch(value) is not None
 
 
 def nullable(check: Check) -> Check:
-    """A check that also accepts null."""
+    """Return a check that also accepts null."""
     return lambda value: value is None or check(value)
 
 
 def list_of(check: Check) -> Check:
-    """A check that a value is a list whose items all pass check."""
+    """Return a check that a value is a list whose items all pass check."""
     return lambda value: isinstance(value, list) and all(check(item) for item in value)
 
 
@@ -130,24 +130,25 @@ def assert_fields(obj: Any, fields: dict[str, Check], what: str) -> None:
     bad = {
         name: obj[name] for name, check in fields.items() if name in obj and not check(obj[name])
     }
-    assert not missing and not bad, f"{what}: missing {missing}, malformed {bad}"
+    assert not missing, f"{what}: missing {missing}"
+    assert not bad, f"{what}: malformed {bad}"
 
 
 def assert_transaction(tx: Any, *, mined: bool = True) -> None:
-    """A transaction object per §2.4 (block fields null when pending)."""
+    """Check a transaction object per §2.4 (block fields null when pending)."""
     assert_fields(tx, TRANSACTION_FIELDS, "transaction")
     placed = [tx["blockHash"], tx["blockNumber"], tx["transactionIndex"]]
     assert all(v is not None for v in placed) if mined else all(v is None for v in placed)
 
 
 def assert_log(log: Any) -> None:
-    """A log object per §2.6, with no `removed` field (rskj sends none)."""
+    """Check a log object per §2.6, with no `removed` field (rskj sends none)."""
     assert_fields(log, LOG_FIELDS, "log")
     assert "removed" not in log
 
 
 def assert_receipt(receipt: Any) -> None:
-    """A receipt per §2.5: status rather than root, logs well formed."""
+    """Check a receipt per §2.5: status rather than root, logs well formed."""
     assert_fields(receipt, RECEIPT_FIELDS, "receipt")
     assert "root" not in receipt
     for log in receipt["logs"]:
@@ -156,7 +157,7 @@ def assert_receipt(receipt: Any) -> None:
 
 
 def assert_block(block: Any, *, full: bool, pending: bool = False) -> None:
-    """A block per §2.3 with RSK's fields; transactions as hashes or objects."""
+    """Check a block per §2.3 with RSK's fields; transactions as hashes or objects."""
     fields = BLOCK_FIELDS | (PENDING_BLOCK_OVERRIDES if pending else {})
     assert_fields(block, fields, "pending block" if pending else "block")
     for tx in block["transactions"]:
@@ -167,8 +168,9 @@ def assert_block(block: Any, *, full: bool, pending: bool = False) -> None:
 
 
 def assert_remasc(tx: dict[str, Any], block_number: int) -> None:
-    """The REMASC transaction RSK ends every block with."""
-    assert tx["from"] == ZERO_ADDRESS and tx["to"] == REMASC_ADDRESS
+    """Check the REMASC transaction RSK ends every block with."""
+    assert tx["from"] == ZERO_ADDRESS
+    assert tx["to"] == REMASC_ADDRESS
     assert int(tx["nonce"], 16) == block_number - 1
     assert (tx["gas"], tx["gasPrice"], tx["value"], tx["input"]) == ("0x0", "0x0", "0x0", "0x")
     assert (tx["v"], tx["r"], tx["s"]) == ("0x0", "0x0", "0x0")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+
+from pytestqt.qtbot import QtBot
 
 from explorer.views.main_window import MainWindow
+from explorer.views.page_view import PageView
 
 
-def wait_loaded(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
+def wait_loaded(qtbot: QtBot, window: MainWindow, timeout: int = 20_000) -> PageView:
     """Wait until the current page has left the loading state; return its view."""
 
     def settled() -> bool:
@@ -21,10 +23,12 @@ def wait_loaded(qtbot: Any, window: MainWindow, timeout: int = 20_000) -> Any:
         )
 
     qtbot.waitUntil(settled, timeout=timeout)
-    return window.current_page()
+    page = window.current_page()
+    assert page is not None
+    return page
 
 
-def field_text(page: Any, label: str) -> str:
+def field_text(page: PageView, label: str) -> str:
     """Return the shown text of a field by label."""
     return str(page.document_view.value_labels[label].text())
 

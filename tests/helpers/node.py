@@ -15,7 +15,7 @@ DATA = re.compile(r"^0x([0-9a-f]{2})*$")
 
 
 def failure(node: DevnetNode, method: str, *params: Any) -> RpcFailure:
-    """The RpcFailure a call raises (the test fails if it succeeds)."""
+    """Return the RpcFailure a call raises (the test fails if it succeeds)."""
     with pytest.raises(RpcFailure) as caught:
         node.handle(method, list(params))
     return caught.value

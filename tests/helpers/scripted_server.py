@@ -52,8 +52,11 @@ class Recorded:
 
 @dataclass(frozen=True)
 class Reply:
-    """What to send back. `drop` closes the socket unanswered; `stream` sends that many
-    bytes with no Content-Length; `content_length` overrides the declared length."""
+    """What to send back.
+
+    `drop` closes the socket unanswered; `stream` sends that many bytes with no Content-Length;
+    `content_length` overrides the declared length.
+    """
 
     status: int = 200
     body: bytes = b""

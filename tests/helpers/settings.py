@@ -9,6 +9,7 @@ from typing import Any
 from aiohttp import web
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLineEdit
+from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import NetworkForm
 from explorer.settings import Settings
@@ -19,8 +20,11 @@ CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"
 
 
 class TinyNode:
-    """A JSON-RPC node in its own thread: /c<N>/… serves chain N; /auth/… answers 401;
-    /held/<mode>/… answers like /<mode>/… once the gate is open."""
+    """A JSON-RPC node in its own thread, answering by the URL's first segment.
+
+    /c<N>/… serves chain N; /auth/… answers 401; /held/<mode>/… answers like /<mode>/… once the
+    gate is open.
+    """
 
     def __init__(self) -> None:
         self.paths: list[str] = []
@@ -39,7 +43,8 @@ class TinyNode:
         self._loop.run_until_complete(self._start())
         self._ready.set()
         self._loop.run_forever()
-        self._loop.run_until_complete(self._runner.cleanup())  # type: ignore[union-attr]
+        assert self._runner is not None
+        self._loop.run_until_complete(self._runner.cleanup())
         self._loop.close()
 
     async def _start(self) -> None:
@@ -80,11 +85,13 @@ class TinyNode:
         return f"http://127.0.0.1:{self.port}/{mode}"
 
     def __enter__(self) -> TinyNode:
+        """Start serving and wait until the node listens."""
         self._thread.start()
         self._ready.wait(10)
         return self
 
     def __exit__(self, *_exc: object) -> None:
+        """Stop the node's loop and its thread."""
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
 
@@ -94,7 +101,7 @@ def custom_form(url: str, name: str = "Mine", chain_id: str = "31", **kw: Any) -
     return NetworkForm(name=name, url=url, chain_id=chain_id, **kw)
 
 
-def type_into(qtbot: Any, edit: QLineEdit, text: str) -> None:
+def type_into(qtbot: QtBot, edit: QLineEdit, text: str) -> None:
     """Replace an edit's text by typing, then leave the field."""
     edit.setFocus()
     edit.selectAll()
@@ -117,9 +124,12 @@ def reread(store: QSettings) -> Settings:
     return Settings(QSettings(store.fileName(), QSettings.Format.IniFormat))
 
 
-def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: Any) -> None:
-    """Test a new endpoint on chain 31 whose node will say chain 30 once the gate opens; wait
-    until its first request waits at the gate."""
+def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> None:
+    """Test a new endpoint on chain 31 whose node will say chain 30 later.
+
+    The node changes its answer once the gate opens; return when the first request waits at the
+    gate.
+    """
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.name_edit, "Slow")

@@ -14,7 +14,7 @@ from tests.helpers.testnet_node import serve_testnet
 
 @pytest.fixture
 def server() -> Iterator[ScriptedServer]:
-    """A scripted server whose fallback answers like a testnet node."""
+    """Yield a scripted server whose fallback answers like a testnet node."""
     node = ScriptedServer(serve_testnet)
     yield node
     node.close()
@@ -22,7 +22,7 @@ def server() -> Iterator[ScriptedServer]:
 
 @pytest.fixture
 def endpoint(server: ScriptedServer) -> Endpoint:
-    """An endpoint with the secret key in the path, pointing at the server."""
+    """Return an endpoint with the secret key in the path, pointing at the server."""
     return Endpoint.parse(f"{server.url}/{API_KEY}")
 
 

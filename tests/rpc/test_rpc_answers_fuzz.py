@@ -48,4 +48,5 @@ def test_any_answer_is_a_result_or_an_rpc_error(status: int, body: bytes, header
     try:
         result_of(answer, URL, 1)
     except RpcError as error:
-        assert KEY not in error.message and "\n" not in error.message
+        assert KEY not in error.message
+        assert "\n" not in error.message

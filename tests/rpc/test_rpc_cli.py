@@ -12,7 +12,8 @@ import pytest
 
 from tests.helpers.rpc import API_KEY
 from tests.helpers.scripted_server import ScriptedServer, drop, raw, rpc_error, scripted_server
-from tests.helpers.testnet_node import ADDRESS, BLOCK_HASH, TX_HASH, load
+from tests.helpers.testnet import load
+from tests.helpers.testnet_node import ADDRESS, BLOCK_HASH, TX_HASH
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,7 +29,8 @@ def explorer_rpc(*args: str, env: dict[str, str] | None = None) -> subprocess.Co
         env=environment,
         timeout=120,
     )
-    assert API_KEY not in done.stdout and API_KEY not in done.stderr
+    assert API_KEY not in done.stdout
+    assert API_KEY not in done.stderr
     assert "Traceback" not in done.stderr
     return done
 
@@ -73,7 +75,8 @@ def test_input_errors_exit_2_and_send_nothing(server: ScriptedServer, args: list
     """Bad parameters or methods are input errors: exit 2, nothing sent."""
     done = explorer_rpc(f"{server.url}/{API_KEY}", *args)
     assert done.returncode == 2
-    assert done.stderr.startswith("error (invalid input): ") and done.stdout == ""
+    assert done.stderr.startswith("error (invalid input): ")
+    assert done.stdout == ""
     assert server.requests == []
 
 
@@ -81,7 +84,8 @@ def test_raw_sends_unlisted_methods(server: ScriptedServer) -> None:
     """--raw passes a method outside the service's list through unchecked."""
     server.script(rpc_error(-32601, "The method rsk_foo does not exist/is not available"))
     done = explorer_rpc(f"{server.url}/{API_KEY}", "rsk_foo", "--raw")
-    assert done.returncode == 3 and "error (node): node error -32601" in done.stderr
+    assert done.returncode == 3
+    assert "error (node): node error -32601" in done.stderr
     assert server.rpc_methods == ["rsk_foo"]
 
 
@@ -99,7 +103,8 @@ def test_remote_errors_exit_3(server: ScriptedServer, script: list[object], kind
     """Failures on the other side: exit 3, kind and one-line message, no key anywhere."""
     server.script(*script)  # type: ignore[arg-type]
     done = explorer_rpc(f"{server.url}/{API_KEY}", "eth_blockNumber")
-    assert done.returncode == 3 and done.stdout == ""
+    assert done.returncode == 3
+    assert done.stdout == ""
     assert done.stderr.startswith(f"error ({kind}): ")
     assert len(done.stderr.strip().splitlines()) == 1
 
@@ -109,26 +114,31 @@ def test_unreachable_host_is_a_remote_error() -> None:
     with scripted_server() as gone:
         url = f"{gone.url}/{API_KEY}"
     done = explorer_rpc(url, "eth_chainId", "--timeout", "2")
-    assert done.returncode == 3 and "cannot connect" in done.stderr
+    assert done.returncode == 3
+    assert "cannot connect" in done.stderr
 
 
 def test_plain_http_elsewhere_is_refused() -> None:
     """http:// to another host needs --insecure-http; the message hides the key."""
     done = explorer_rpc(f"http://node.example.org/{API_KEY}", "eth_chainId")
-    assert done.returncode == 2 and "clear text" in done.stderr
+    assert done.returncode == 2
+    assert "clear text" in done.stderr
 
 
 def test_argument_errors_do_not_echo_the_key() -> None:
-    """argparse's own errors exit 2 and scrub the key."""
+    """The argument parser's own errors exit 2 and scrub the key."""
     done = explorer_rpc(f"https://rpc.testnet.rootstock.io/{API_KEY}")
-    assert done.returncode == 2 and "METHOD" in done.stderr
+    assert done.returncode == 2
+    assert "METHOD" in done.stderr
     url = f"https://rpc.testnet.rootstock.io/{API_KEY}"
     done = explorer_rpc(url, "eth_chainId", f"--bogus={API_KEY}")
-    assert done.returncode == 2 and "unrecognized arguments: --bogus=<key>" in done.stderr
+    assert done.returncode == 2
+    assert "unrecognized arguments: --bogus=<key>" in done.stderr
 
 
 def test_help_documents_exit_codes() -> None:
     """--help exits 0 and explains the exit codes."""
     done = explorer_rpc("--help")
     assert done.returncode == 0
-    assert "Exit codes" in done.stdout and "eth_getLogs" in done.stdout
+    assert "Exit codes" in done.stdout
+    assert "eth_getLogs" in done.stdout

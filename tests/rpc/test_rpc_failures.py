@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from eth_abi import encode
+from eth_abi.abi import encode
 
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
@@ -55,7 +55,8 @@ def failure(endpoint: Endpoint, plain_httpx: bool = False, **options: Any) -> Rp
     with pytest.raises(RpcError) as caught:
         block_number(endpoint, plain_httpx, **options)
     error = caught.value
-    assert API_KEY not in str(error) and API_KEY not in repr(error.args)
+    assert API_KEY not in str(error)
+    assert API_KEY not in repr(error.args)
     assert "\n" not in error.message
     return error
 
@@ -76,8 +77,10 @@ def test_auth_errors(
     """401/403 are auth errors, JSON body or not, and are not retried."""
     server.script(raw(status, '{"error":"invalid api key"}'))
     error = failure(endpoint, plain_httpx)
-    assert isinstance(error, AuthError) and error.kind is ErrorKind.AUTH
-    assert error.status == status and len(server.requests) == 1
+    assert isinstance(error, AuthError)
+    assert error.kind is ErrorKind.AUTH
+    assert error.status == status
+    assert len(server.requests) == 1
 
 
 def test_rate_limited_then_success_honours_retry_after(
@@ -91,7 +94,9 @@ def test_rate_limited_then_success_honours_retry_after(
 
     server.script(raw(429, "slow down", {"Retry-After": "3"}), result("0x10"))
     assert block_number(endpoint, sleep=record) == 16
-    assert sleeps and sleeps[0] >= 3 and len(server.requests) == 2
+    assert sleeps
+    assert sleeps[0] >= 3
+    assert len(server.requests) == 2
 
 
 def test_retry_after_as_http_date(server: ScriptedServer, endpoint: Endpoint) -> None:
@@ -99,7 +104,8 @@ def test_retry_after_as_http_date(server: ScriptedServer, endpoint: Endpoint) ->
     later = email.utils.formatdate(time.time() + 120, usegmt=True)
     server.script(raw(429, headers={"Retry-After": later}))
     error = failure(endpoint)
-    assert isinstance(error, RateLimited) and error.retry_after is not None
+    assert isinstance(error, RateLimited)
+    assert error.retry_after is not None
     assert 100 <= error.retry_after <= 121
     assert len(server.requests) == 1, "a wait above the cap is reported, not slept"
 
@@ -110,7 +116,8 @@ def test_rate_limited_without_retry_after_gives_up_after_attempts(
     """429 without Retry-After backs off, then surfaces as RATE_LIMITED."""
     server.fallback = raw(429, "<html>too many</html>", {"Content-Type": "text/html"})
     error = failure(endpoint, plain_httpx)
-    assert isinstance(error, RateLimited) and error.retry_after is None
+    assert isinstance(error, RateLimited)
+    assert error.retry_after is None
     assert len(server.requests) == 4
 
 
@@ -119,7 +126,8 @@ def test_backoff_is_exponential_capped_and_jittered() -> None:
     policy = RetryPolicy(attempts=10, base_delay=0.5, max_delay=4.0)
     for retry, ceiling in enumerate([0.5, 1, 2, 4, 4, 4]):
         delays = {policy.backoff(retry) for _ in range(50)}
-        assert all(ceiling / 2 <= d <= ceiling for d in delays) and len(delays) > 1
+        assert all(ceiling / 2 <= d <= ceiling for d in delays)
+        assert len(delays) > 1
 
 
 @pytest.mark.parametrize("status", [500, 502, 503, 504])
@@ -136,8 +144,10 @@ def test_5xx_forever_is_a_server_error(server: ScriptedServer, endpoint: Endpoin
     """When every attempt fails, the last error is raised with its status."""
     server.fallback = html(503)
     error = failure(endpoint)
-    assert isinstance(error, ServerError) and error.status == 503
-    assert "HTML" in error.message and len(server.requests) == 4
+    assert isinstance(error, ServerError)
+    assert error.status == 503
+    assert "HTML" in error.message
+    assert len(server.requests) == 4
 
 
 @pytest.mark.parametrize("status", [404, 405, 415, 418])
@@ -147,7 +157,8 @@ def test_other_statuses_are_server_errors_without_retry(
     """Non-JSON-RPC 4xx answers are server errors, not retried."""
     server.script(raw(status, "nope", {"Content-Type": "text/plain"}))
     error = failure(endpoint)
-    assert isinstance(error, ServerError) and error.status == status
+    assert isinstance(error, ServerError)
+    assert error.status == status
     assert len(server.requests) == 1
 
 
@@ -171,11 +182,13 @@ def test_other_statuses_are_server_errors_without_retry(
 def test_node_error_shapes(
     server: ScriptedServer, endpoint: Endpoint, action: Action, code: int, plain_httpx: bool
 ) -> None:
-    """rskj's error envelopes (with or without jsonrpc/id, any status) are node errors."""
+    """The error envelopes of rskj (with or without jsonrpc/id, any status) are node errors."""
     server.script(action)
     error = failure(endpoint, plain_httpx)
-    assert isinstance(error, NodeError) and error.kind is ErrorKind.NODE
-    assert error.code == code and str(code) in error.message
+    assert isinstance(error, NodeError)
+    assert error.kind is ErrorKind.NODE
+    assert error.code == code
+    assert str(code) in error.message
     assert len(server.requests) == 1
 
 
@@ -190,7 +203,8 @@ def test_revert_reason_is_decoded(server: ScriptedServer, endpoint: Endpoint) ->
 
     with pytest.raises(NodeError) as caught:
         with_client(endpoint, use)
-    assert caught.value.code == -32015 and caught.value.revert_reason == "not the owner"
+    assert caught.value.code == -32015
+    assert caught.value.revert_reason == "not the owner"
     assert NodeError(-32015, "revert", "0xzz").revert_reason is None
     assert NodeError(-32015, "revert", None).revert_reason is None
 
@@ -218,7 +232,8 @@ def test_malformed_answers(
     """Answers that are not valid JSON-RPC for this request are MALFORMED, not retried."""
     server.script(action)
     error = failure(endpoint, plain_httpx)
-    assert isinstance(error, MalformedResponse) and text in error.message
+    assert isinstance(error, MalformedResponse)
+    assert text in error.message
     assert len(server.requests) == 1
 
 
@@ -238,7 +253,8 @@ def test_oversized_answers_are_refused(
     """Bodies over the cap (declared or streamed) are MALFORMED without reading them all."""
     server.script(action)
     error = failure(endpoint, plain_httpx, max_response_bytes=4096)
-    assert isinstance(error, MalformedResponse) and "larger than" in error.message
+    assert isinstance(error, MalformedResponse)
+    assert "larger than" in error.message
 
 
 def test_answer_under_the_cap_is_fine(server: ScriptedServer, endpoint: Endpoint) -> None:
@@ -260,7 +276,8 @@ def test_slow_answers_forever_is_a_timeout(server: ScriptedServer, endpoint: End
     """When every attempt times out, the error says so."""
     server.fallback = slow(1.0, result("0x1"))
     error = failure(endpoint, timeout=0.2, retry=RetryPolicy(attempts=2, base_delay=0.001))
-    assert isinstance(error, TransportError) and "timed out" in error.message
+    assert isinstance(error, TransportError)
+    assert "timed out" in error.message
     assert len(server.requests) == 2
 
 
@@ -272,7 +289,8 @@ def test_dropped_connection_read_is_retried(
     assert block_number(endpoint, plain_httpx) == 3
     server.fallback = drop()
     error = failure(endpoint, plain_httpx)
-    assert isinstance(error, TransportError) and error.maybe_sent
+    assert isinstance(error, TransportError)
+    assert error.maybe_sent
 
 
 @pytest.mark.parametrize("action", [drop(), html(502), raw(429), slow(1.0, result("0x1"))])
@@ -298,15 +316,18 @@ def test_send_raw_transaction_retries_when_never_connected() -> None:
 
     with pytest.raises(TransportError) as caught:
         with_client(endpoint, use)
-    assert not caught.value.maybe_sent and "cannot connect" in caught.value.message
-    assert sent[0].stats.total == 4 and sent[0].stats.failures["transport"] == 4
+    assert not caught.value.maybe_sent
+    assert "cannot connect" in caught.value.message
+    assert sent[0].stats.total == 4
+    assert sent[0].stats.failures["transport"] == 4
 
 
 def test_tls_failure_is_a_transport_error(server: ScriptedServer) -> None:
-    """https to a plain-http server fails the handshake: a TLS transport error."""
+    """An https URL to a plain-http server fails the handshake: a TLS transport error."""
     endpoint = Endpoint.parse(f"https://127.0.0.1:{server.port}/{API_KEY}")
     error = failure(endpoint, retry=RetryPolicy(attempts=1))
-    assert isinstance(error, TransportError) and "TLS" in error.message
+    assert isinstance(error, TransportError)
+    assert "TLS" in error.message
 
 
 def test_clients_share_one_verifying_tls_context() -> None:
@@ -317,7 +338,8 @@ def test_clients_share_one_verifying_tls_context() -> None:
 
     contexts = [make_http_client()._transport.ssl_context for _ in range(2)]  # type: ignore[attr-defined]
     assert contexts[0] is contexts[1]
-    assert contexts[0].verify_mode is ssl.CERT_REQUIRED and contexts[0].check_hostname
+    assert contexts[0].verify_mode is ssl.CERT_REQUIRED
+    assert contexts[0].check_hostname
 
 
 @pytest.mark.parametrize("status", [301, 302, 307, 308])
@@ -329,14 +351,16 @@ def test_redirect_to_another_host_is_refused(
         server.script(redirect(f"http://localhost:{other.port}/{API_KEY}", status))
         error = failure(endpoint, plain_httpx)
         assert other.requests == []
-    assert isinstance(error, ServerError) and "host localhost" in error.message
+    assert isinstance(error, ServerError)
+    assert "host localhost" in error.message
 
 
 def test_same_host_redirect_is_refused_too(server: ScriptedServer, endpoint: Endpoint) -> None:
     """Even a same-host redirect is reported rather than followed (documented choice)."""
     server.script(redirect(f"/v2/{API_KEY}"))
     error = failure(endpoint)
-    assert isinstance(error, ServerError) and "same host" in error.message
+    assert isinstance(error, ServerError)
+    assert "same host" in error.message
     assert len(server.requests) == 1
 
 

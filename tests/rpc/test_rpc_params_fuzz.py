@@ -38,6 +38,7 @@ def test_checkers_accept_or_raise_invalid_input(method: str, args: list[Any]) ->
     try:
         checked = METHODS[method].check(args)
     except InvalidInput as error:
-        assert error.message and "\n" not in error.message
+        assert error.message
+        assert "\n" not in error.message
     else:
         assert len(checked) <= len(args)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from pytestqt.qtbot import QtBot
+
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
@@ -13,7 +15,7 @@ from tests.helpers.scripted_server import ScriptedServer, drop, slow
 from tests.helpers.testnet_node import TX_HASH, serve_testnet
 
 
-def test_client_runs_on_the_qasync_loop(qloop: Any, qtbot: Any, server: ScriptedServer) -> None:
+def test_client_runs_on_the_qasync_loop(qloop: Any, qtbot: QtBot, server: ScriptedServer) -> None:
     """Concurrent calls, a shared call, a retry after a drop and a probe, all on qasync."""
     server.script(drop())
     server.fallback = slow(0.05, serve_testnet)
@@ -34,6 +36,11 @@ def test_client_runs_on_the_qasync_loop(qloop: Any, qtbot: Any, server: Scripted
     future = asyncio.ensure_future(use())
     qtbot.waitUntil(future.done, timeout=10_000)
     (first, second, third, number), probe = future.result()
-    assert first == second == third and first.transaction_hash == TX_HASH
-    assert number == 0x2EC6B8 and probe.matches
-    assert sorted(server.rpc_methods[1:3]) == ["eth_blockNumber", "eth_getTransactionReceipt"]
+    assert first == second == third
+    assert first.transaction_hash == TX_HASH
+    assert number == 0x2EC6B8
+    assert probe.matches
+    assert sorted(map(str, server.rpc_methods[1:3])) == [
+        "eth_blockNumber",
+        "eth_getTransactionReceipt",
+    ]

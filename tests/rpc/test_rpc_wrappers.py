@@ -14,6 +14,7 @@ from explorer.rpc.errors import InvalidInput, MalformedResponse
 from explorer.rpc.params import CallRequest, LogFilter
 from tests.helpers.rpc import with_client
 from tests.helpers.scripted_server import ScriptedServer, result
+from tests.helpers.testnet import load
 from tests.helpers.testnet_node import (
     ADDRESS,
     BLOCK_HASH,
@@ -21,7 +22,6 @@ from tests.helpers.testnet_node import (
     REMASC_HASH,
     TX_BLOCK_HASH,
     TX_HASH,
-    load,
 )
 
 UNKNOWN_HASH = "0x" + "ee" * 32
@@ -44,10 +44,14 @@ def test_blocks_parse_into_records(server: ScriptedServer, endpoint: Endpoint) -
         )
 
     by_number, by_hash, missing = call(endpoint, use)
-    assert isinstance(by_number, Block) and by_number == by_hash
-    assert by_number.number == 0x1B4 and by_number.hash == BLOCK_HASH
-    assert by_number.uncles and by_number.bitcoin_merged_mining_header
-    assert by_number.minimum_gas_price == 0 and by_number.cumulative_difficulty == 0x4FF04782
+    assert isinstance(by_number, Block)
+    assert by_number == by_hash
+    assert by_number.number == 0x1B4
+    assert by_number.hash == BLOCK_HASH
+    assert by_number.uncles
+    assert by_number.bitcoin_merged_mining_header
+    assert by_number.minimum_gas_price == 0
+    assert by_number.cumulative_difficulty == 0x4FF04782
     assert missing is None
     assert [r.params for r in server.requests] == [
         ["0x1b4", False],
@@ -70,11 +74,18 @@ def test_transactions_parse_leniently(server: ScriptedServer, endpoint: Endpoint
         )
 
     wrapped, eip155, unknown, remasc, first, missing = call(endpoint, use)
-    assert isinstance(wrapped, Transaction) and wrapped.hash == TX_HASH and wrapped.nonce == 0x10
-    assert eip155.chain_id == 31 and eip155.type is None
-    assert unknown is None and missing is None
-    assert remasc.hash == REMASC_HASH and remasc.v == 0 and remasc.gas_price == 0
-    assert remasc.raw["_id"] and first.hash == EIP155_HASH
+    assert isinstance(wrapped, Transaction)
+    assert wrapped.hash == TX_HASH
+    assert wrapped.nonce == 0x10
+    assert eip155.chain_id == 31
+    assert eip155.type is None
+    assert unknown is None
+    assert missing is None
+    assert remasc.hash == REMASC_HASH
+    assert remasc.v == 0
+    assert remasc.gas_price == 0
+    assert remasc.raw["_id"]
+    assert first.hash == EIP155_HASH
     assert server.requests[3].params == [TX_BLOCK_HASH, "0x1"]
 
 
@@ -91,9 +102,13 @@ def test_receipt_and_logs(server: ScriptedServer, endpoint: Endpoint) -> None:
         )
 
     receipt, missing, logs, logs_by_hash = call(endpoint, use)
-    assert isinstance(receipt, Receipt) and receipt.succeeded and receipt.gas_used == 0x15EFC
+    assert isinstance(receipt, Receipt)
+    assert receipt.succeeded
+    assert receipt.gas_used == 0x15EFC
     assert missing is None
-    assert logs == logs_by_hash and isinstance(logs[0], Log) and logs[0].topics == (topic,)
+    assert logs == logs_by_hash
+    assert isinstance(logs[0], Log)
+    assert logs[0].topics == (topic,)
     assert server.requests[2].params == [
         {"fromBlock": "0x1", "toBlock": "latest", "topics": [topic]}
     ]

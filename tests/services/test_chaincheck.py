@@ -30,7 +30,7 @@ class Flaky:
 
 
 def session_on(server: ScriptedServer) -> Session:
-    """A Mainnet session (chain 30 expected) on the scripted server, retrying fast."""
+    """Return a Mainnet session (chain 30 expected) on the scripted server, retrying fast."""
     session = Session(MAINNET, Endpoint.parse(f"{server.url}/{API_KEY}"), check_delays=FAST)
     session.client.retry = NO_RETRY
     return session
@@ -60,7 +60,8 @@ def test_a_node_that_recovers_on_another_chain_is_a_mismatch_not_the_chosen_netw
         flaky.down = False
         await until(lambda: session.check.settled)
         assert session.check.verification is Verification.MISMATCH
-        assert session.check.chain_id == 31 and session.check.net_version == "31"
+        assert session.check.chain_id == 31
+        assert session.check.net_version == "31"
         await session.aclose()
 
     try:
@@ -69,7 +70,8 @@ def test_a_node_that_recovers_on_another_chain_is_a_mismatch_not_the_chosen_netw
         server.close()
     states = [check.verification for check in seen]
     assert Verification.VERIFIED not in states
-    assert states[0] is Verification.CHECKING and states[-1] is Verification.MISMATCH
+    assert states[0] is Verification.CHECKING
+    assert states[-1] is Verification.MISMATCH
     assert max(check.attempt for check in seen) >= 2  # it kept trying
 
 

@@ -24,43 +24,54 @@ class MemoryStore:
         self.values: dict[str, Any] = {}
 
     def current_network(self) -> str:
+        """Return the name of the chosen network."""
         return str(self.values.get("current", ""))
 
     def set_current_network(self, network: str) -> None:
+        """Remember the chosen network."""
         self.values["current"] = network
 
     def custom_networks(self) -> list[str]:
+        """Return the stored custom endpoints, one entry each."""
         return list(self.values.get("customs", []))
 
     def set_custom_networks(self, entries: list[str]) -> None:
+        """Store the custom endpoints."""
         self.values["customs"] = list(entries)
 
     def api_key(self, network: str) -> str:
+        """Return a network's API key (empty when none)."""
         return str(self.values.get(f"{network}/key", ""))
 
     def set_api_key(self, network: str, key: str) -> None:
+        """Store a network's API key."""
         self.values[f"{network}/key"] = key
 
     def url_v2(self, network: str) -> bool:
+        """Return whether a network uses the `/v2/<KEY>` URL form."""
         return self.values.get(f"{network}/v2") is True
 
     def set_url_v2(self, network: str, v2: bool) -> None:
+        """Store whether a network uses the `/v2/<KEY>` URL form."""
         self.values[f"{network}/v2"] = v2
 
     def use_public_node(self, network: str) -> bool:
+        """Return whether a network uses its public node (no key)."""
         return self.values.get(f"{network}/public") is True
 
     def set_use_public_node(self, network: str, public: bool) -> None:
+        """Store whether a network uses its public node."""
         self.values[f"{network}/public"] = public
 
     def forget_network(self, network: str) -> None:
+        """Forget every value stored for a network."""
         for name in [n for n in self.values if n.startswith(f"{network}/")]:
             del self.values[name]
 
 
 @pytest.fixture
 def book() -> EndpointBook:
-    """A book over an empty store."""
+    """Return a book over an empty store."""
     return EndpointBook(MemoryStore())
 
 
@@ -73,10 +84,13 @@ def test_a_commit_with_one_bad_form_saves_nothing(book: EndpointBook) -> None:
     """All or nothing: a valid form is not saved while another one is invalid."""
     keyed = NetworkForm(network_id=TESTNET.id, name=TESTNET.name, api_key=KEY)
     errors = book.commit({"testnet": keyed, "new:1": custom("A", url="ftp://x")})
-    assert list(errors) == ["new:1"] and set(errors["new:1"]) == {FormField.URL}
-    assert book.store.api_key(TESTNET.id) == "" and book.customs() == []
+    assert list(errors) == ["new:1"]
+    assert set(errors["new:1"]) == {FormField.URL}
+    assert book.store.api_key(TESTNET.id) == ""
+    assert book.customs() == []
     assert book.commit({"testnet": keyed, "new:1": custom("A")}) == {}
-    assert book.store.api_key(TESTNET.id) == KEY and [c.name for c in book.customs()] == ["A"]
+    assert book.store.api_key(TESTNET.id) == KEY
+    assert [c.name for c in book.customs()] == ["A"]
 
 
 def test_renaming_the_current_endpoint_moves_its_key_and_keeps_it_current(
@@ -88,9 +102,11 @@ def test_renaming_the_current_endpoint_moves_its_key_and_keeps_it_current(
     renamed = book.form_for("custom:Old").with_value(FormField.NAME, "New")
     assert book.commit({"custom:Old": renamed}) == {}
     assert book.current_id() == "custom:New"
-    assert book.store.api_key("custom:New") == KEY and book.store.url_v2("custom:New")
+    assert book.store.api_key("custom:New") == KEY
+    assert book.store.url_v2("custom:New")
     assert book.store.api_key("custom:Old") == ""
-    assert book.commit({}, ["custom:New"]) == {} and book.current_id() == DEVNET.id
+    assert book.commit({}, ["custom:New"]) == {}
+    assert book.current_id() == DEVNET.id
 
 
 def test_stored_entries_that_are_broken_or_repeated_are_skipped(book: EndpointBook) -> None:
@@ -117,5 +133,6 @@ def test_a_probe_of_a_closed_port_is_a_transport_failure(book: EndpointBook) -> 
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     report = asyncio.run(probe_form(book, custom("Closed", url=f"http://127.0.0.1:{port}")))
-    assert report.outcome is ProbeOutcome.FAILED and report.error_kind is ErrorKind.TRANSPORT
+    assert report.outcome is ProbeOutcome.FAILED
+    assert report.error_kind is ErrorKind.TRANSPORT
     assert report.endpoint == f"http://127.0.0.1:{port}"

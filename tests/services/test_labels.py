@@ -15,20 +15,17 @@ import pytest
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError
-from explorer.services.labels import (
+from explorer.services.label_entries import Bookmark, canonical_route, default_title
+from explorer.services.labels import LabelStore, LabelStoreError, database_path
+from explorer.services.labels_file import (
     EXPORT_FORMAT,
-    Bookmark,
     ImportData,
     ImportFormatError,
-    LabelStore,
-    LabelStoreError,
-    canonical_route,
-    database_path,
-    default_title,
     export_text,
     parse_export,
     read_import_file,
 )
+from explorer.services.routes import Route
 
 T = TypeVar("T")
 ALICE = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
@@ -62,7 +59,8 @@ def file_text(**overrides: Any) -> str:
 def test_database_path_is_safe_and_distinct_per_network(tmp_path: Path) -> None:
     assert database_path("testnet", tmp_path) == tmp_path / "testnet.sqlite3"
     odd = database_path("custom:../../My Node", tmp_path)
-    assert odd.parent == tmp_path and odd.name.startswith("custom-my-node-")
+    assert odd.parent == tmp_path
+    assert odd.name.startswith("custom-my-node-")
     assert database_path("custom:my node", tmp_path) != database_path("custom:My Node", tmp_path)
     assert "explorer" in str(database_path("mainnet"))
 
@@ -75,9 +73,9 @@ def test_labels_and_bookmarks_persist_in_wal_mode(tmp_path: Path) -> None:
         await store.set_label(ALICE.upper().replace("0X", "0x"), "  Alice\n the   miner ")
         await store.set_label(BOB, "Bob")
         await store.set_label(BOB, "")  # empty removes
-        await store.save_bookmark(Bookmark(f"tx/{TX}", "first", 100.0))
-        await store.save_bookmark(Bookmark("block/7", "seven", 200.0))
-        await store.save_bookmark(Bookmark(f"tx/{TX}", "renamed", 999.0))
+        await store.save_bookmark(Bookmark(Route.parse(f"tx/{TX}"), "first", 100.0))
+        await store.save_bookmark(Bookmark(Route.parse("block/7"), "seven", 200.0))
+        await store.save_bookmark(Bookmark(Route.parse(f"tx/{TX}"), "renamed", 999.0))
         await store.aclose()
         again = await opened(path)
         try:
@@ -88,8 +86,8 @@ def test_labels_and_bookmarks_persist_in_wal_mode(tmp_path: Path) -> None:
     labels, bookmarks = run(scenario)
     assert labels == {ALICE: "Alice the miner"}
     assert bookmarks == [
-        Bookmark("block/7", "seven", 200.0),
-        Bookmark(f"tx/{TX}", "renamed", 100.0),
+        Bookmark(Route.parse("block/7"), "seven", 200.0),
+        Bookmark(Route.parse(f"tx/{TX}"), "renamed", 100.0),
     ]
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -167,7 +165,7 @@ def test_export_then_import_counts_every_outcome(tmp_path: Path) -> None:
         source = await opened(tmp_path / "a.sqlite3")
         await source.set_label(ALICE, "Alice")
         await source.set_label(BOB, "Bob")
-        await source.save_bookmark(Bookmark(f"tx/{TX}", "payment", 5.0))
+        await source.save_bookmark(Bookmark(Route.parse(f"tx/{TX}"), "payment", 5.0))
         text = export_text(await source.labels(), await source.bookmarks(), "testnet", 31)
         await source.aclose()
         data = parse_export(text)
@@ -190,13 +188,20 @@ def test_export_then_import_counts_every_outcome(tmp_path: Path) -> None:
 
 
 def test_export_uses_the_network_checksum_and_round_trips() -> None:
-    text = export_text({ALICE: "Alice"}, [Bookmark("block/1", "one", 1.0)], "mainnet", 30)
+    text = export_text(
+        {ALICE: "Alice"}, [Bookmark(Route.parse("block/1"), "one", 1.0)], "mainnet", 30
+    )
     data = json.loads(text)
     assert data["labels"] == [{"address": to_checksum_address(ALICE, 30), "label": "Alice"}]
-    assert data["network"] == "mainnet" and data["chainId"] == 30
+    assert data["network"] == "mainnet"
+    assert data["chainId"] == 30
     back = parse_export(text)
     assert back == ImportData(
-        {ALICE: "Alice"}, {"block/1": Bookmark("block/1", "one", 1.0)}, (), "mainnet", 30
+        {ALICE: "Alice"},
+        {Route.parse("block/1"): Bookmark(Route.parse("block/1"), "one", 1.0)},
+        (),
+        "mainnet",
+        30,
     )
 
 
@@ -238,8 +243,11 @@ def test_bad_entries_are_skipped_with_reasons() -> None:
     ]
     data = parse_export(file_text(labels=labels, bookmarks=bookmarks))
     assert data.labels == {ALICE: "ok", BOB: "mainnet checksum is fine"}
-    assert list(data.bookmarks) == [f"address/{BOB}"]
-    assert data.bookmarks[f"address/{BOB}"].title == f"Address {to_checksum_address(BOB, 31)}"
+    assert list(data.bookmarks) == [Route.parse(f"address/{BOB}")]
+    assert (
+        data.bookmarks[Route.parse(f"address/{BOB}")].title
+        == f"Address {to_checksum_address(BOB, 31)}"
+    )
     reasons = "\n".join(data.invalid)
     for expected in (
         "labels[1]: not an address",
@@ -279,13 +287,16 @@ def test_read_import_file_reports_unreadable_files(tmp_path: Path) -> None:
     ],
 )
 def test_canonical_routes(text: str, route: str) -> None:
-    assert canonical_route(text) == route
+    assert canonical_route(Route.parse(text)) == Route.parse(route)
 
 
 def test_default_titles() -> None:
-    assert default_title("block/1234", 31) == "Block 1,234"
-    assert default_title(f"tx/{TX}", 31) == "Transaction 0x359f6010…8ea110"
-    assert default_title(f"address/{ALICE}", 30) == f"Address {to_checksum_address(ALICE, 30)}"
+    assert default_title(Route.parse("block/1234"), 31) == "Block 1,234"
+    assert default_title(Route.parse(f"tx/{TX}"), 31) == "Transaction 0x359f6010…8ea110"
+    assert (
+        default_title(Route.parse(f"address/{ALICE}"), 30)
+        == f"Address {to_checksum_address(ALICE, 30)}"
+    )
 
 
 def test_importing_ten_thousand_labels_is_quick(tmp_path: Path) -> None:
@@ -297,9 +308,28 @@ def test_importing_ten_thousand_labels_is_quick(tmp_path: Path) -> None:
         started = time.perf_counter()
         report = await store.import_data(parse_export(text), overwrite=False)
         elapsed = time.perf_counter() - started
-        assert report.added == 10_000 and len(await store.labels()) == 10_000
+        assert report.added == 10_000
+        assert len(await store.labels()) == 10_000
         await store.aclose()
         return elapsed
 
     elapsed = run(scenario)
     print(f"parse + import of 10,000 labels: {elapsed * 1000:.0f} ms (measured, not asserted)")
+
+
+def test_a_stored_bookmark_that_is_no_route_is_left_out(tmp_path: Path) -> None:
+    """A row another program wrote with a bad route does not break the list."""
+    path = tmp_path / "odd.sqlite3"
+    run(lambda: opened(path))  # creates the schema
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO bookmarks VALUES ('nowhere/1', 'odd', 1.0)")
+        db.execute("INSERT INTO bookmarks VALUES ('block/1', 'one', 2.0)")
+
+    async def scenario() -> list[Bookmark]:
+        store = await opened(path)
+        try:
+            return await store.bookmarks()
+        finally:
+            await store.aclose()
+
+    assert run(scenario) == [Bookmark(Route.parse("block/1"), "one", 2.0)]

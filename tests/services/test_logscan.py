@@ -21,14 +21,11 @@ from explorer.rpc.errors import (
     NodeError,
 )
 from explorer.rpc.retry import RetryPolicy
-from explorer.services.logscan import (
-    FailedChunk,
-    LogQuery,
-    LogScanner,
-    ScanProgress,
-    csv_fields,
-    is_limit_error,
-)
+from explorer.services.logexport import csv_fields
+from explorer.services.logplan import is_limit_error
+from explorer.services.logquery import LogQuery
+from explorer.services.logresults import FailedChunk, ScanProgress
+from explorer.services.logscan import LogScanner
 from tests.helpers.devnet import Devnet
 from tests.helpers.scripted_server import (
     Action,
@@ -69,7 +66,7 @@ async def collect(
 
 
 async def sequential(client: RpcClient, query: LogQuery, last: int, step: int) -> list[Log]:
-    """A plain loop of fixed-size requests, one at a time."""
+    """Scan with a plain loop of fixed-size requests, one at a time."""
     found: list[Log] = []
     for start in range(0, last + 1, step):
         raw = await client.call(
@@ -104,7 +101,8 @@ def test_full_history_transfer_scan_matches_manifest_and_sequential(devnet: Devn
     assert ordered == sorted(ordered)
     assert 4 <= requests <= 8  # 2,000-block requests first, then longer ones in the quiet tail
     assert progress[-1].blocks_done == progress[-1].blocks_total == head + 1
-    assert progress[-1].logs_found == len(scanned) and progress[-1].fraction == 1.0
+    assert progress[-1].logs_found == len(scanned)
+    assert progress[-1].fraction == 1.0
     assert [p.blocks_done for p in progress] == sorted(p.blocks_done for p in progress)
 
 
@@ -119,7 +117,8 @@ def test_tags_are_resolved_once_and_address_filter_applies(devnet: Devnet) -> No
         return logs, dict(client.stats.by_method)
 
     logs, by_method = with_client(devnet.url(), use)
-    assert logs and {log.address for log in logs} == {token}
+    assert logs
+    assert {log.address for log in logs} == {token}
     assert by_method.get("eth_blockNumber") == 1
 
 
@@ -129,22 +128,26 @@ def test_block_hash_query_is_one_request(devnet: Devnet) -> None:
 
     async def use(client: RpcClient) -> tuple[list[Log], int]:
         receipt = await client.get_transaction_receipt(tx_hash)
-        assert receipt is not None and receipt.block_hash is not None
+        assert receipt is not None
+        assert receipt.block_hash is not None
         scanner = LogScanner(client)
         logs = await collect(scanner, LogQuery(block_hash=receipt.block_hash))
         assert all(log.block_hash == receipt.block_hash for log in logs)
         return logs, scanner.requests
 
     logs, requests = with_client(devnet.url(), use)
-    assert requests == 1 and any(log.transaction_hash == tx_hash for log in logs)
+    assert requests == 1
+    assert any(log.transaction_hash == tx_hash for log in logs)
 
 
 def test_tiny_limits_split_until_they_fit_with_the_same_result(
     devnet: Devnet,
     devnet_limited: Devnet,
 ) -> None:
-    """10 blocks / 5 logs: many splits, nothing lost, nothing doubled (few requests: the
-    limited devnet counts a daily quota per key)."""
+    """Over 10 blocks / 5 logs: many splits, nothing lost, nothing doubled.
+
+    Few requests: the limited devnet counts a daily quota per key.
+    """
     query = LogQuery(topics=((TRANSFER,),), from_block=1000, to_block=1100)
 
     async def use(client: RpcClient) -> tuple[list[Log], LogScanner]:
@@ -153,7 +156,8 @@ def test_tiny_limits_split_until_they_fit_with_the_same_result(
 
     scanned, scanner = with_client(devnet_limited.url(), use)
     unlimited = with_client(devnet.url(), lambda c: collect(LogScanner(c), query))
-    assert scanner.splits >= 4 and not scanner.failed
+    assert scanner.splits >= 4
+    assert not scanner.failed
     assert scanner.requests < 80
     assert len(scanned) == len(unlimited) > 20
     assert keys(scanned) == keys(unlimited)
@@ -197,7 +201,7 @@ def test_query_validation() -> None:
 
 
 def synthetic_log(block: int) -> dict[str, Any]:
-    """The one log of a block in the scripted node."""
+    """Return the one log of a block in the scripted node."""
     return {
         "address": "0x" + "aa" * 20,
         "topics": [TRANSFER],
@@ -231,7 +235,7 @@ def scripted(action: Action) -> Iterator[ScriptedServer]:
 
 @pytest.fixture
 def node() -> Iterator[ScriptedServer]:
-    """A scripted node that answers every eth_getLogs correctly."""
+    """Yield a scripted node that answers every eth_getLogs correctly."""
     yield from scripted(answer_logs)
 
 
@@ -271,7 +275,8 @@ def test_failed_chunk_is_reported_then_retried(node: ScriptedServer) -> None:
     first, failed, again, still = with_client(node.url, use, retry=NO_RETRY)
     assert [(f.start, f.end) for f in failed] == [(200, 399)]
     assert failed[0].error.kind.value == "server"
-    assert len(first) == 600 and not any(200 <= (log.block_number or 0) <= 399 for log in first)
+    assert len(first) == 600
+    assert not any(200 <= (log.block_number or 0) <= 399 for log in first)
     assert [log.block_number for log in again] == list(range(200, 400))
     assert still == 0
 
@@ -304,8 +309,10 @@ def test_duplicates_are_dropped(node: ScriptedServer) -> None:
 
 
 def test_repeats_in_one_answer_are_dropped_but_pending_logs_kept(node: ScriptedServer) -> None:
-    """A log sent twice in one answer shows once; logs without a transaction hash or index
-    (pending) are never taken for repeats."""
+    """A log sent twice in one answer shows once.
+
+    Logs without a transaction hash or index (pending) are never taken for repeats.
+    """
     pending = {**synthetic_log(7), "transactionHash": None, "logIndex": None}
 
     def repeating(request: Recorded) -> Any:
@@ -324,7 +331,7 @@ def test_repeats_in_one_answer_are_dropped_but_pending_logs_kept(node: ScriptedS
 
 
 def test_limit_message_without_the_code_splits(node: ScriptedServer) -> None:
-    """rskj's 'Cannot query more than N blocks' under another code still splits the range."""
+    """The rskj text 'Cannot query more than N blocks' under another code still splits the range."""
 
     def limited(request: Recorded) -> Any:
         flt = request.params[0]
@@ -376,8 +383,10 @@ def test_progress_eta_and_csv_fields(node: ScriptedServer) -> None:
     logs = with_client(
         node.url, lambda c: collect(LogScanner(c, concurrency=2, max_blocks=100), query, progress)
     )
-    assert len(logs) == 1000 and progress[-1].logs_found == 1000
-    assert progress[0].eta is not None and progress[-1].eta == 0.0
+    assert len(logs) == 1000
+    assert progress[-1].logs_found == 1000
+    assert progress[0].eta is not None
+    assert progress[-1].eta == 0.0
     assert csv_fields(logs[0]) == [
         "0",
         "0x" + f"{1:064x}",
@@ -407,8 +416,11 @@ def test_auth_error_ends_the_scan(node: ScriptedServer) -> None:
 
 
 def sparse_then_dense(request: Recorded) -> Any:
-    """Logs every 100 blocks below 8,000, every block from there; over 2,000 blocks a range
-    may hold at most 1,000 logs (-32012 otherwise), like the service's rule at a smaller scale."""
+    """Return logs every 100 blocks below 8,000 and every block from there.
+
+    Over 2,000 blocks a range may hold at most 1,000 logs (-32012 otherwise), like the service's
+    rule at a smaller scale.
+    """
     if request.rpc_method == "eth_blockNumber":
         return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": hex(15_999)})
     flt = request.params[0]
@@ -421,23 +433,28 @@ def sparse_then_dense(request: Recorded) -> Any:
 
 
 def test_sparse_ranges_get_long_requests_and_few_of_them(node: ScriptedServer) -> None:
-    """A log every 100 blocks: after the first 2,000-block answers the requests grow past
-    2,000 blocks, and the rest of the range takes one round (no ever-smaller tail)."""
+    """Sparse logs: requests grow past 2,000 blocks, and no tail shrinks.
+
+    With a log every 100 blocks, after the first 2,000-block answers the requests grow, and the
+    rest of the range takes one round (no ever-smaller tail).
+    """
     node.fallback = answer_sparse
     query = LogQuery(from_block=0, to_block=19_999)
 
     logs, splits = scan_with_splits(node, query, concurrency=4)
     assert [log.block_number for log in logs] == list(range(0, 20_000, 100))
     spans = [end - start + 1 for start, end in sorted(ranges(node))]
-    assert spans[:4] == [2000] * 4 and max(spans) > 2000
+    assert spans[:4] == [2000] * 4
+    assert max(spans) > 2000
     # At worst one 8,000-block request, then the last 4,000 blocks shared by 4 free slots
     # (when the others end before their callbacks run, as on a busy machine): 9 in all.
-    assert len(spans) <= 9 and splits == 0, (spans, splits)
+    assert len(spans) <= 9, spans
+    assert splits == 0
     assert min(spans[4:]) >= 1000, spans
 
 
 def answer_sparse(request: Recorded) -> Any:
-    """A log every 100 blocks, whatever the range."""
+    """Answer with a log every 100 blocks, whatever the range."""
     flt = request.params[0]
     start, end = int(flt["fromBlock"], 16), int(flt["toBlock"], 16)
     logs = [synthetic_log(b) for b in range(start, end + 1) if b % 100 == 0]
@@ -445,20 +462,26 @@ def answer_sparse(request: Recorded) -> Any:
 
 
 def test_a_long_request_into_a_dense_range_splits_until_it_fits(node: ScriptedServer) -> None:
-    """Grown long in the sparse part, a request meets the dense part: -32012, split, every
-    log still comes once and in order."""
+    """Grown long in the sparse part, a request meets the dense part.
+
+    It fails with -32012 and is split; every log still comes once and in order.
+    """
     node.fallback = sparse_then_dense
     query = LogQuery(from_block=0, to_block=15_999)
 
     logs, splits = scan_with_splits(node, query, concurrency=1)
     expected = [b for b in range(16_000) if b >= 8000 or b % 100 == 0]
     assert [log.block_number for log in logs] == expected
-    assert splits >= 1 and max(end - start + 1 for start, end in ranges(node)) > 2000
+    assert splits >= 1
+    assert max(end - start + 1 for start, end in ranges(node)) > 2000
 
 
 def test_slots_are_refilled_while_the_consumer_holds_a_batch(node: ScriptedServer) -> None:
-    """The consumer keeps the first batch and asks for nothing more: the scanner still
-    sends every request of the range (4 in flight is kept by the requests' own ends)."""
+    """The scanner sends every request even when the consumer stops asking.
+
+    The consumer keeps the first batch and asks for nothing more; 4 in flight is kept by the
+    requests' own ends.
+    """
     query = LogQuery(from_block=0, to_block=999)
 
     async def use(client: RpcClient) -> list[Log]:
@@ -488,5 +511,6 @@ def test_an_answer_over_the_size_cap_splits_the_range(node: ScriptedServer) -> N
     one_log = len(json.dumps(synthetic_log(0)))
     logs, scanner = with_client(node.url, use, retry=NO_RETRY, max_response_bytes=one_log * 40)
     assert [log.block_number for log in logs] == list(range(400))
-    assert scanner.splits >= 4 and not scanner.failed
+    assert scanner.splits >= 4
+    assert not scanner.failed
     assert max(end - start + 1 for start, end in ranges(node)) >= 100

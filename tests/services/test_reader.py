@@ -8,17 +8,20 @@ from explorer.chain.records import Block
 from explorer.rpc.client import RpcClient
 from explorer.services.reader import ChainReader
 from tests.helpers.devnet import Devnet
-
-from .test_logscan import with_client
+from tests.services.test_logscan import with_client
 
 
 def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:
-    """Asking for a block at every loop turn while it is read, and once more after, sends one
-    request: callers join the read in flight, then find its answer cached."""
+    """Asking for a block while it is read, and once after, sends one request.
+
+    The block is asked at every loop turn while it is read: callers join the read in flight,
+    then find its answer cached.
+    """
 
     async def use(client: RpcClient) -> tuple[list[Block | None], str, int]:
         known = await client.get_block_by_number(5, False)
-        assert known is not None and known.hash is not None
+        assert known is not None
+        assert known.hash is not None
         reader = ChainReader(client)
         before = client.stats.by_method["eth_getBlockByHash"]
         first = asyncio.ensure_future(reader.block(known.hash))
@@ -31,5 +34,6 @@ def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:
         return answers, known.hash, client.stats.by_method["eth_getBlockByHash"] - before
 
     answers, block_hash, sent = with_client(devnet.url(), use)
-    assert sent == 1 and len(answers) > 2
+    assert sent == 1
+    assert len(answers) > 2
     assert all(answer is not None and answer.hash == block_hash for answer in answers)

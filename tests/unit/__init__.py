@@ -1,0 +1,1 @@
+"""Unit tests: small pieces of the package checked on their own."""

@@ -112,7 +112,7 @@ def test_parse_signature_normalizes_aliases_and_rejects_nonsense() -> None:
 
 
 def test_decode_erc20_transfer() -> None:
-    """transfer decodes to names, lowercase address, decimal amount."""
+    """A `transfer` call decodes to names, lowercase address, decimal amount."""
     data = call("a9059cbb", ["address", "uint256"], [BOB.upper().replace("0X", "0x"), 10**18])
     decoded = decode_call(data)
     assert decoded is not None
@@ -176,7 +176,8 @@ def test_selector_collision_tries_every_candidate() -> None:
     crafted = SignatureTable({b"\x11\x22\x33\x44": (first, second)}, {})
     one_word = b"\x11\x22\x33\x44" + (7).to_bytes(32, "big")
     decoded = decode_call(one_word, crafted)
-    assert decoded is not None and decoded.name == "g"
+    assert decoded is not None
+    assert decoded.name == "g"
     assert decoded.params[0].value == 7
 
 

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from eth_abi import decode, encode
+from eth_abi.abi import decode, encode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +19,9 @@ from explorer.chain.abi_input import (
 )
 from explorer.chain.checksum import to_checksum_address
 
-TYPES = ("uint8", "uint256", "int8", "int256", "bool", "address", "bytes4", "bytes32", "bytes")
-TYPES += ("string", "uint256[]", "address[2]", "(uint8,bool)", "int16[][]", "bytes1[]")
+TYPES: tuple[str, ...] = ("uint8", "uint256", "int8", "int256", "bool", "address", "bytes4")
+TYPES += ("bytes32", "bytes", "string", "uint256[]", "address[2]", "(uint8,bool)", "int16[][]")
+TYPES += ("bytes1[]",)
 ADDRESS = "0x" + "ab12" * 10
 
 
@@ -143,7 +144,8 @@ def test_bundled_abis_and_pasted_abi() -> None:
         }
     )
     (function,) = parse_abi(pasted)
-    assert function.canonical == "f((uint8,address)[])" and function.is_view
+    assert function.canonical == "f((uint8,address)[])"
+    assert function.is_view
 
 
 @pytest.mark.parametrize(

@@ -27,15 +27,18 @@ def test_bridge_and_remasc_are_labelled_on_both_networks() -> None:
 
 def test_tokens_are_labelled_on_their_own_network_only() -> None:
     """RIF on the main network, tRIF on the test network, neither on the other."""
-    assert known_label(RIF, 30) == "RIF" and known_label(RIF, 31) is None
+    assert known_label(RIF, 30) == "RIF"
+    assert known_label(RIF, 31) is None
     assert known_label(TRIF.upper().replace("0X", "0x"), 31) == "tRIF"
-    assert known_label(TRIF, 30) is None and known_label(TRIF, None) is None
+    assert known_label(TRIF, 30) is None
+    assert known_label(TRIF, None) is None
 
 
 def test_token_lists_per_chain_and_each_token_has_a_label() -> None:
     """RIF is a main-network token and tRIF a test-network one; every listed token is named."""
     lists = bundled.token_lists()
-    assert RIF in lists[30] and lists[31] == (TRIF,)
+    assert RIF in lists[30]
+    assert lists[31] == (TRIF,)
     for chain_id, tokens in lists.items():
         for token in tokens:
             assert known_label(token, chain_id), f"{token} on {chain_id} has no label"
@@ -90,9 +93,12 @@ def test_malformed_data_is_refused_with_its_file_named(
 
 
 def test_every_package_and_resource_is_installed() -> None:
-    """pyproject.toml lists every package under explorer/ (the list is explicit because
-    resources/ is mapped in as explorer.resources) and its package data covers every file
-    in resources/, so wheels and editable installs hold the same files."""
+    """The pyproject.toml lists every package and every resource file.
+
+    Every package under explorer/ is listed (the list is explicit because resources/ is mapped
+    in as explorer.resources) and the package data covers every file in resources/, so wheels
+    and editable installs hold the same files.
+    """
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     packages = {
         ".".join(init.parent.relative_to(REPO).parts)
@@ -108,4 +114,5 @@ def test_every_package_and_resource_is_installed() -> None:
         for path in root.rglob("*")
         if path.is_file() and path.name != "__init__.py" and "__pycache__" not in path.parts
     }
-    assert files and files <= covered, sorted(str(p.relative_to(root)) for p in files - covered)
+    assert files
+    assert files <= covered, sorted(str(p.relative_to(root)) for p in files - covered)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from eth_utils import to_checksum_address as eip55_reference
+from eth_utils.address import to_checksum_address as eip55_reference
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -30,9 +30,13 @@ def test_push32_and_truncated_push() -> None:
     """PUSH32 keeps 32 bytes; a PUSH cut short by the end of code is marked truncated."""
     word = bytes(range(32))
     (push,) = disassemble(bytes([0x7F]) + word)
-    assert push.name == "PUSH32" and push.data == word and not push.truncated
+    assert push.name == "PUSH32"
+    assert push.data == word
+    assert not push.truncated
     (cut,) = disassemble(bytes.fromhex("61ab"))
-    assert cut.truncated and cut.data == b"\xab" and cut.text == "PUSH2 0xab (truncated)"
+    assert cut.truncated
+    assert cut.data == b"\xab"
+    assert cut.text == "PUSH2 0xab (truncated)"
 
 
 def test_unknown_bytes_and_listing() -> None:

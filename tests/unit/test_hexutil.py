@@ -53,7 +53,7 @@ def test_to_quantity_is_minimal() -> None:
         "0xff",
         "0x10000000000000000",
     ]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="non-negative"):
         to_quantity(-1)
 
 

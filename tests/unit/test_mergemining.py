@@ -157,12 +157,16 @@ def test_corrupted_fixture_fails_with_the_right_problem(
     fields = real_fields()
     for name, how in change.items():
         value: bytes | None = getattr(fields, name)
+        changed: bytes | None
         if how == "truncate":
             assert value is not None
-            how = value[:-1]
+            changed = value[:-1]
         elif isinstance(how, tuple):
-            how = flip(value, how[1])
-        fields = replace(fields, **{name: how})
+            changed = flip(value, how[1])
+        else:
+            assert how is None or isinstance(how, bytes)
+            changed = how
+        fields = replace(fields, **{name: changed})
     problems = verify(fields)
     assert any(problem in text for text in problems), problems
 
@@ -172,7 +176,9 @@ def test_pending_and_absent_blocks() -> None:
     assert verify(Fields(None, None, None, None)) == (NO_DATA_ABSENT,)
     report = verify_merge_mining(b"", b"", b"", b"")
     assert not report.verified
-    assert report.header is None and report.tag is None and not report.tag_matches
+    assert report.header is None
+    assert report.tag is None
+    assert not report.tag_matches
 
 
 def test_rsk_target_is_checked_when_difficulty_is_given() -> None:
@@ -214,7 +220,7 @@ def test_fold_merkle_proof() -> None:
     sibling = bytes(range(32))
     expected = hashlib.sha256(hashlib.sha256(txid + sibling[::-1]).digest()).digest()
     assert fold_merkle_proof(txid, sibling) == expected
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="32-byte hashes"):
         fold_merkle_proof(txid, b"\x00" * 33)
 
 
@@ -247,13 +253,13 @@ def test_split_and_compose_hash_for_merged_mining() -> None:
         3,
         5_000_000,
     )
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="has 32 bytes, got 31"):
         split_hash_for_merged_mining(composed[:-1])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="7 bytes of fork detection"):
         compose_hash_for_merged_mining(header_hash, b"\xaa" * 6, 3, 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="uncle count is one byte"):
         compose_hash_for_merged_mining(header_hash, b"\xaa" * 7, 256, 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="block number four"):
         compose_hash_for_merged_mining(header_hash, b"\xaa" * 7, 0, 2**32)
 
 

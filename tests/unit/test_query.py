@@ -76,7 +76,8 @@ def test_other_networks_checksum_warns() -> None:
     query = parse(ON_31, 30)
     assert isinstance(query, AddressQuery)
     assert query.verdict is ChecksumVerdict.VALID_OTHER_CHAIN
-    assert query.warning is not None and "chain 31" in query.warning
+    assert query.warning is not None
+    assert "chain 31" in query.warning
 
 
 def test_wrong_checksum_warns_but_still_searches() -> None:
@@ -85,7 +86,8 @@ def test_wrong_checksum_warns_but_still_searches() -> None:
     assert isinstance(query, AddressQuery)
     assert query.address == ON_30.lower()
     assert query.verdict is ChecksumVerdict.INVALID
-    assert query.warning is not None and "typo" in query.warning
+    assert query.warning is not None
+    assert "typo" in query.warning
 
 
 def test_without_chain_id_eip55_is_the_reference() -> None:
@@ -146,7 +148,8 @@ def test_invalid_inputs_say_why(text: str, reason: str) -> None:
 def test_parse_never_raises(text: str, chain_id: int | None) -> None:
     query = parse(text, chain_id)
     if isinstance(query, Invalid):
-        assert query.message and "\n" not in query.message
+        assert query.message
+        assert "\n" not in query.message
 
 
 @given(st.integers(min_value=0, max_value=MAX_BLOCK_NUMBER))

@@ -21,7 +21,7 @@ RSK_BLOCK_FIELDS = (
     "bitcoinMergedMiningMerkleProof",
     "hashForMergedMining",
 )
-LOG = {
+LOG: dict[str, Any] = {
     "address": "0x19F64674D8A5B4E652319F5E239EFD3BC969A1FE",
     "topics": ["0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"],
     "data": "0x" + "00" * 31 + "01",
@@ -113,7 +113,9 @@ def test_pending_block_shape() -> None:
     obj |= {"number": None, "hash": None, "logsBloom": None, "miner": None}
     block = Block.from_json(obj)
     assert block.is_pending
-    assert block.number is None and block.hash is None and block.miner is None
+    assert block.number is None
+    assert block.hash is None
+    assert block.miner is None
     assert block.logs_bloom is None
     assert block.total_difficulty == 0
     assert block.bitcoin_merged_mining_header == b""
@@ -289,7 +291,7 @@ def test_any_field_value_gives_a_record_or_record_format_error(
     assert record.raw is obj
 
 
-PLAIN_LOG = {
+PLAIN_LOG: dict[str, Any] = {
     "address": "0x19f64674d8a5b4e652319f5e239efd3bc969a1fe",
     "topics": [
         "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
@@ -356,7 +358,8 @@ def test_plain_and_twisted_logs_parse_as_field_by_field(data: st.DataObject) -> 
         parsed = type(error).__name__
     assert parsed == expected
     if isinstance(parsed, Log):
-        assert parsed.raw is obj and parsed.address == parsed.address.lower()
+        assert parsed.raw is obj
+        assert parsed.address == parsed.address.lower()
 
 
 def twisted_log(data: st.DataObject) -> dict[str, Any]:
@@ -404,9 +407,11 @@ def test_plain_log_is_taken_as_sent() -> None:
     """The plain form keeps every value: numbers, topics, data, lowercase hashes."""
     log = Log.from_json(PLAIN_LOG)
     assert (log.log_index, log.transaction_index, log.block_number) == (26, 0, 0x35AA)
-    assert log.topics == tuple(PLAIN_LOG["topics"]) and log.data == bytes(31) + b"\x01"
+    assert log.topics == tuple(PLAIN_LOG["topics"])
+    assert log.data == bytes(31) + b"\x01"
     assert log.transaction_hash == PLAIN_LOG["transactionHash"]
-    assert log.block_hash == PLAIN_LOG["blockHash"] and log.address == PLAIN_LOG["address"]
+    assert log.block_hash == PLAIN_LOG["blockHash"]
+    assert log.address == PLAIN_LOG["address"]
 
 
 def full_block(transactions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -420,7 +425,8 @@ def test_full_transactions_are_parsed_when_read() -> None:
     broken = {key: value for key, value in good.items() if key != "nonce"}
     broken["hash"] = "0x" + "ee" * 32
     block = Block.from_json(full_block([good, broken, remasc]))
-    assert block.transactions is not None and len(block.transactions) == 3
+    assert block.transactions is not None
+    assert len(block.transactions) == 3
     assert block.transaction_hashes == (good["hash"], broken["hash"], remasc["hash"])
     assert block.transactions[0] == Transaction.from_json(good)
     assert block.transactions[0] is block.transactions[0]  # parsed once
@@ -451,5 +457,7 @@ def test_many_logs_refuse_a_signed_number(field: str) -> None:
 def test_logs_compare_and_hash_by_their_fields_not_the_node_object() -> None:
     """Two logs with the same fields are equal and hash alike, whatever else the node sent."""
     plain, extra = Log.from_json(PLAIN_LOG), Log.from_json({**PLAIN_LOG, "removed": False})
-    assert plain == extra and hash(plain) == hash(extra) and len({plain, extra}) == 1
+    assert plain == extra
+    assert hash(plain) == hash(extra)
+    assert len({plain, extra}) == 1
     assert Log.from_json({**PLAIN_LOG, "logIndex": "0x1b"}) != plain

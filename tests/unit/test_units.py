@@ -49,7 +49,7 @@ def test_format_units_for_tokens() -> None:
     assert format_units(123_456, 2) == "1,234.56"
     assert format_units(123_456, 0) == "123,456"
     assert format_units(123_456, 2, grouping=False) == "1234.56"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="decimals cannot be negative"):
         format_units(1, -1)
 
 
@@ -70,7 +70,7 @@ def test_parse_rbtc(text: str, wei: int) -> None:
     "bad", ["", ".", "-", "1.2.3", "1e18", "abc", "0.0000000000000000001", "١"]
 )
 def test_parse_rbtc_rejects(bad: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="decimal"):
         parse_rbtc(bad)
 
 

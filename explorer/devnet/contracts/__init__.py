@@ -24,13 +24,13 @@ class Artifact:
 
 @functools.cache
 def _compiled_text() -> str:
-    """The text of compiled.json, read once."""
+    """Return the text of compiled.json, read once."""
     return COMPILED_PATH.read_text(encoding="utf-8")
 
 
 @functools.cache
 def load_artifact(name: str) -> Artifact:
-    """The compiled contract called name (KeyError when there is none)."""
+    """Return the compiled contract called name (KeyError when there is none)."""
     entry = json.loads(_compiled_text())["contracts"][name]
     return Artifact(
         name=name,

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu, QWidget
 
 from explorer.services.routes import Route
@@ -68,6 +68,6 @@ def build_context_menu(
     return menu
 
 
-def menu_action(menu: QMenu, text: str) -> object | None:
+def menu_action(menu: QWidget, text: str) -> QAction | None:
     """Return the menu's action with this text, or None (for tests and keyboard use)."""
     return next((a for a in menu.actions() if a.text() == text), None)

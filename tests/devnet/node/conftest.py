@@ -12,7 +12,7 @@ from explorer.devnet.seed import SMALL
 
 @pytest.fixture(scope="session")
 def small_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache dir holding the small seeded history of both networks."""
+    """Return a cache dir holding the small seeded history of both networks."""
     cache = tmp_path_factory.mktemp("devnet-cache")
     for chain_id in (30, 31):
         open_node(chain_id, cache_dir=cache, seed=SMALL)
@@ -21,17 +21,17 @@ def small_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def node(small_cache: Path) -> DevnetNode:
-    """A shared test-network node: read-only tests only."""
+    """Return a shared test-network node: read-only tests only."""
     return open_node(31, cache_dir=small_cache, seed=SMALL)
 
 
 @pytest.fixture
 def fresh_node(small_cache: Path) -> DevnetNode:
-    """A node of its own, loaded from the snapshot, for tests that change the chain."""
+    """Return a node of its own, loaded from the snapshot, for tests that change the chain."""
     return open_node(31, cache_dir=small_cache, seed=SMALL)
 
 
 @pytest.fixture(scope="session")
 def main_node(small_cache: Path) -> DevnetNode:
-    """A shared main-network node."""
+    """Return a shared main-network node."""
     return open_node(30, cache_dir=small_cache, seed=SMALL)

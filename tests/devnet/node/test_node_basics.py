@@ -71,7 +71,7 @@ REMASC = "0x0000000000000000000000000000000001000008"
 
 
 def call(node: DevnetNode, method: str, *params: Any) -> Any:
-    """A successful call's result."""
+    """Return a successful call's result."""
     return node.handle(method, list(params))
 
 
@@ -106,7 +106,8 @@ def check_block(block: dict[str, Any]) -> None:
     Block.from_json(block)
     remasc = block["transactions"][-1]
     if isinstance(remasc, dict):
-        assert remasc["from"] == "0x" + "00" * 20 and remasc["to"] == REMASC
+        assert remasc["from"] == "0x" + "00" * 20
+        assert remasc["to"] == REMASC
         assert int(remasc["nonce"], 16) == int(block["number"], 16) - 1
         assert (remasc["gas"], remasc["gasPrice"], remasc["value"]) == ("0x0", "0x0", "0x0")
         assert (remasc["input"], remasc["v"], remasc["r"], remasc["s"]) == ("0x",) + ("0x0",) * 3
@@ -145,7 +146,8 @@ def test_block_by_hash_equals_block_by_number(node: DevnetNode) -> None:
 
 def test_genesis_and_tags(node: DevnetNode) -> None:
     genesis = call(node, "eth_getBlockByNumber", "earliest", False)
-    assert genesis["number"] == "0x0" and genesis["transactions"] == []
+    assert genesis["number"] == "0x0"
+    assert genesis["transactions"] == []
     assert genesis["parentHash"] == "0x" + "00" * 32
     latest = call(node, "eth_getBlockByNumber", "latest", False)
     assert latest["number"] == call(node, "eth_blockNumber")
@@ -176,7 +178,9 @@ def test_not_found_is_null(node: DevnetNode) -> None:
 
 def test_transaction_shapes_and_id(node: DevnetNode) -> None:
     tx = call(node, "eth_getTransactionByHash", node.manifest.token_transfer)
-    assert set(tx) == TX_FIELDS and tx["type"] == "0x0" and "_id" not in tx
+    assert set(tx) == TX_FIELDS
+    assert tx["type"] == "0x0"
+    assert "_id" not in tx
     assert tx["v"] in ("0x61", "0x62")
     Transaction.from_json(tx)
     by_number = call(
@@ -200,17 +204,20 @@ def test_transaction_counts(node: DevnetNode) -> None:
 def test_receipts(node: DevnetNode) -> None:
     manifest = node.manifest
     ok = call(node, "eth_getTransactionReceipt", manifest.token_transfer)
+    assert ok["status"] == "0x1"
     assert (
-        ok["status"] == "0x1"
-        and ok["effectiveGasPrice"]
+        ok["effectiveGasPrice"]
         == call(node, "eth_getTransactionByHash", manifest.token_transfer)["gasPrice"]
     )
-    assert ok["logs"] and all("removed" not in log for log in ok["logs"])
+    assert ok["logs"]
+    assert all("removed" not in log for log in ok["logs"])
     Receipt.from_json(ok)
     failed = call(node, "eth_getTransactionReceipt", manifest.failed_tx)
-    assert failed["status"] == "0x0" and failed["logs"] == []
+    assert failed["status"] == "0x0"
+    assert failed["logs"] == []
     created = call(node, "eth_getTransactionReceipt", manifest.contract_creation)
-    assert created["contractAddress"] == manifest.token and created["to"] is None
+    assert created["contractAddress"] == manifest.token
+    assert created["to"] is None
     block = call(node, "eth_getBlockByNumber", created["blockNumber"], False)
     remasc = call(node, "eth_getTransactionReceipt", block["transactions"][-1])
     assert (remasc["status"], remasc["gasUsed"]) == ("0x1", "0x0")
@@ -222,7 +229,8 @@ def test_paid_fees_sum_the_receipts(node: DevnetNode) -> None:
     for tx in block["transactions"]:
         receipt = call(node, "eth_getTransactionReceipt", tx["hash"])
         fees += int(receipt["gasUsed"], 16) * int(tx["gasPrice"], 16)
-    assert fees > 0 and block["paidFees"] == hex(fees)
+    assert fees > 0
+    assert block["paidFees"] == hex(fees)
 
 
 def test_state_queries(node: DevnetNode) -> None:
@@ -241,4 +249,5 @@ def test_state_queries(node: DevnetNode) -> None:
     assert call(node, "eth_getCode", manifest.token, "0x0") == "0x"
     assert len(call(node, "eth_getCode", manifest.multicall, "0x0")) > 100
     supply = call(node, "eth_getStorageAt", manifest.token, "0x2", "latest")
-    assert len(supply) == 66 and int(supply, 16) == 10**9 * 10**18
+    assert len(supply) == 66
+    assert int(supply, 16) == 10**9 * 10**18

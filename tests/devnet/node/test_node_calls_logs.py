@@ -24,7 +24,7 @@ APPROVAL = "0x" + keccak(b"Approval(address,address,uint256)").hex()
 
 
 def topic(address: str) -> str:
-    """An address as a 32-byte topic."""
+    """Return an address as a 32-byte topic."""
     return "0x" + "00" * 12 + address[2:]
 
 
@@ -137,7 +137,8 @@ def test_logs_by_address_and_topics(node: DevnetNode) -> None:
         log["address"] == manifest.token and log["topics"][0] == TRANSFER for log in transfers
     )
     to_user = logs(node, fromBlock="0x0", toBlock="latest", topics=[TRANSFER, None, topic(user)])
-    assert to_user and all(log["topics"][2] == topic(user) for log in to_user)
+    assert to_user
+    assert all(log["topics"][2] == topic(user) for log in to_user)
     either = logs(node, fromBlock="0x0", toBlock="latest", topics=[[TRANSFER, APPROVAL]])
     approvals = logs(node, fromBlock="0x0", toBlock="latest", topics=[APPROVAL])
     assert len(either) == len(approvals) + len(
@@ -154,7 +155,8 @@ def test_logs_by_block_hash_and_default_latest(node: DevnetNode) -> None:
     receipt = node.handle("eth_getTransactionReceipt", [node.manifest.token_transfer])
     by_hash = logs(node, blockHash=receipt["blockHash"])
     by_range = logs(node, fromBlock=receipt["blockNumber"], toBlock=receipt["blockNumber"])
-    assert by_hash == by_range and by_hash
+    assert by_hash == by_range
+    assert by_hash
     keys = {(log["transactionHash"], log["logIndex"]) for log in by_hash}
     assert len(keys) == len(by_hash)
     head = node.handle("eth_blockNumber", [])
@@ -167,7 +169,8 @@ def test_log_objects_are_made_once_and_match_the_receipts(node: DevnetNode) -> N
     """A mined block's log objects are made once and shared; they equal the receipts' logs."""
     first = logs(node, fromBlock="0x0", toBlock="latest", topics=[TRANSFER])
     again = logs(node, fromBlock="0x0", toBlock="latest", topics=[TRANSFER])
-    assert again == first and all(a is b for a, b in zip(again, first, strict=True))
+    assert again == first
+    assert all(a is b for a, b in zip(again, first, strict=True))
     receipt = node.handle("eth_getTransactionReceipt", [node.manifest.token_transfer])
     from_receipt = [{k: v for k, v in log.items() if k != "removed"} for log in receipt["logs"]]
     by_block = logs(node, blockHash=receipt["blockHash"])
@@ -177,7 +180,8 @@ def test_log_objects_are_made_once_and_match_the_receipts(node: DevnetNode) -> N
 def test_log_answers_are_joined_exactly_as_json_writes_them(node: DevnetNode) -> None:
     """An eth_getLogs answer made of pre-encoded logs is byte for byte what json.dumps writes."""
     result = node.handle("eth_getLogs", [{"fromBlock": "0x0", "topics": [TRANSFER]}])
-    assert isinstance(result, EncodedLogs) and result
+    assert isinstance(result, EncodedLogs)
+    assert result
     single = {"jsonrpc": "2.0", "id": 7, "result": result}
     batch = [{"jsonrpc": "2.0", "id": "a", "result": result}, {"jsonrpc": "2.0", "id": None}]
     empty = {"jsonrpc": "2.0", "id": 1, "result": node.handle("eth_getLogs", [{"toBlock": "0x0"}])}

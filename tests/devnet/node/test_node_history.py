@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def full_node() -> DevnetNode:
-    """The test network with the full seeded history."""
+    """Return the test network with the full seeded history."""
     return open_node(31, cache_dir=devnet_cache_dir())
 
 
@@ -38,7 +38,8 @@ def test_size_and_big_block(full_node: DevnetNode) -> None:
 
 def test_empty_runs_hold_only_remasc(full_node: DevnetNode) -> None:
     runs = full_node.manifest.empty_runs
-    assert len(runs) >= 2 and all(last - first >= 49 for first, last in runs)
+    assert len(runs) >= 2
+    assert all(last - first >= 49 for first, last in runs)
     for first, last in runs:
         for number in (first, (first + last) // 2, last):
             count = full_node.handle("eth_getBlockTransactionCountByNumber", [hex(number)])
@@ -77,7 +78,8 @@ def test_quiet_tail_has_transfers_in_every_window(full_node: DevnetNode) -> None
     }  # fmt: skip
     assert sum(counts.values()) == full_node.manifest.transfer_log_count
     whole = [count for (first, last), count in counts.items() if last - first == 1999]
-    assert len(whole) >= 6 and all(whole), counts
+    assert len(whole) >= 6, counts
+    assert all(whole), counts
 
 
 def test_quiet_tail_is_mostly_remasc_only(full_node: DevnetNode) -> None:

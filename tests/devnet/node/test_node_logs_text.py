@@ -1,5 +1,8 @@
-"""eth_getLogs answers from the log index: whole blocks as one piece, partial blocks in runs,
-every answer byte for byte what json.dumps writes of the logs a plain scan of receipts finds."""
+"""The devnet's eth_getLogs answers, made from the log index.
+
+Whole blocks come as one piece, partial blocks in runs, and every answer is byte for byte what
+json.dumps writes of the logs a plain scan of receipts finds.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_hash.auto import keccak
-from eth_utils import to_checksum_address
+from eth_utils.address import to_checksum_address
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,12 +34,12 @@ Log = dict[str, Any]
 
 
 def compact(value: Any) -> bytes:
-    """What json.dumps writes, compactly, as bytes."""
+    """Return what json.dumps writes, compactly, as bytes."""
     return json.dumps(value, separators=(",", ":")).encode()
 
 
 def user_topic(node: DevnetNode, index: int) -> str:
-    """A seeded account as a 32-byte topic."""
+    """Return a seeded account as a 32-byte topic."""
     return "0x" + "00" * 12 + node.manifest.accounts[index][2:]
 
 
@@ -55,14 +58,14 @@ def receipt_logs(node: DevnetNode) -> list[list[Log]]:
 
 @pytest.fixture(scope="module")
 def busy_block(small_cache: Path) -> DevBlock:
-    """The seeded block holding the most logs."""
+    """Return the seeded block holding the most logs."""
     snapshot = load_snapshot(snapshot_path(small_cache, 31, SMALL))
     assert snapshot is not None
     return max(snapshot.blocks, key=lambda b: sum(len(r.logs) for r in b.receipts))
 
 
 def passes(log: Log, addresses: list[str], topics: list[Any]) -> bool:
-    """The filter rule of §4.3, written plainly over a log object."""
+    """Tell whether a log object passes the filter rule of §4.3, written plainly."""
     if addresses and log["address"] not in addresses:
         return False
     for position, wanted in enumerate(topics):
@@ -117,14 +120,15 @@ def test_answers_are_the_plain_scans_logs_in_pieces_per_block_or_run(
         expected += [logs[i] for i in positions]
         pieces += runs(positions)
     result = node.handle("eth_getLogs", [{"fromBlock": "0x0", "toBlock": "latest", **filled}])
-    assert isinstance(result, EncodedLogs) and result == expected
+    assert isinstance(result, EncodedLogs)
+    assert result == expected
     chunks = result.json_chunks()
     assert b"".join(chunks) == compact(expected)
     assert len(chunks) == (2 * pieces + 1 if pieces else 1)
 
 
 def _fill(value: Any, names: dict[str, str]) -> Any:
-    """A filter value with the manifest's names put in."""
+    """Return a filter value with the manifest's names put in."""
     if isinstance(value, list):
         return [_fill(v, names) for v in value]
     return names.get(value, value) if isinstance(value, str) else value
@@ -147,10 +151,12 @@ def test_a_block_matching_only_in_part_is_never_sent_whole(
     )
     whole = node.handle("eth_getLogs", [{"fromBlock": hex(number), "toBlock": hex(number)}])
     kept = [logs[i] for i in positions]
-    assert found == kept and whole == logs
+    assert found == kept
+    assert whole == logs
     assert b"".join(found.json_chunks()) == compact(kept)
     assert len(found.json_chunks()) == 2 * runs(positions) + 1
-    assert b"".join(whole.json_chunks()) == compact(logs) and len(whole.json_chunks()) == 3
+    assert b"".join(whole.json_chunks()) == compact(logs)
+    assert len(whole.json_chunks()) == 3
 
 
 @settings(max_examples=200, deadline=None)
@@ -184,7 +190,9 @@ def test_responses_with_log_arrays_anywhere_are_json_dumps_bytes(node: DevnetNod
         "eth_getLogs", [{"fromBlock": "0x0", "topics": [None, None, user_topic(node, 2)]}]
     )
     empty = node.handle("eth_getLogs", [{"address": "0x" + "99" * 20}])
-    assert isinstance(result, EncodedLogs) and result and empty == []
+    assert isinstance(result, EncodedLogs)
+    assert result
+    assert empty == []
     payloads: list[Any] = [
         {"result": result, "id": "x", "jsonrpc": "2.0"},
         {"jsonrpc": "2.0", "id": None, "result": empty},
@@ -234,7 +242,8 @@ def test_logs_of_newly_mined_blocks_are_found(fresh_node: DevnetNode) -> None:
     raw = Account.sign_transaction(tx, node.manifest.private_keys[1]).raw_transaction
     tx_hash = node.handle("eth_sendRawTransaction", ["0x" + raw.hex()])
     after = node.handle("eth_getLogs", [{"fromBlock": "0x0", "topics": [TRANSFER]}])
-    assert after[: len(before)] == before and len(after) == len(before) + 1
+    assert after[: len(before)] == before
+    assert len(after) == len(before) + 1
     assert after[-1]["transactionHash"] == tx_hash
     latest = node.handle("eth_getLogs", [{"topics": [TRANSFER]}])
     assert latest == after[-1:]
@@ -246,7 +255,8 @@ def test_blocks_matching_whole_are_not_checked_log_by_log(
     """A block whose summary shows every log passes skips the per-log test; others do not."""
     checked = spy_on(monkeypatch, LogFilter, "matches")
     everything = node.handle("eth_getLogs", [{"fromBlock": "0x0"}])
-    assert len(everything) == sum(map(len, receipt_logs)) and not checked
+    assert len(everything) == sum(map(len, receipt_logs))
+    assert not checked
     transfers = node.handle("eth_getLogs", [{"fromBlock": "0x0", "topics": [TRANSFER]}])
     mixed = [
         logs
@@ -254,5 +264,6 @@ def test_blocks_matching_whole_are_not_checked_log_by_log(
         if any(log["topics"][:1] == [TRANSFER] for log in logs)
         and not all(log["topics"][:1] == [TRANSFER] for log in logs)
     ]
-    assert mixed and len(checked) == sum(map(len, mixed))
+    assert mixed
+    assert len(checked) == sum(map(len, mixed))
     assert len(transfers) == node.manifest.transfer_log_count

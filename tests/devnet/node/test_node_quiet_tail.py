@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from eth_hash.auto import keccak
+from eth_typing import Address
 
 from explorer.devnet.accounts import derive_account
 from explorer.devnet.blockdata import DevBlock
@@ -22,7 +23,7 @@ TRANSFER = keccak(b"Transfer(address,address,uint256)")
 
 @pytest.fixture(scope="module")
 def built() -> tuple[SeedManifest, list[DevBlock]]:
-    """The small test-network history, built here: its manifest and block records."""
+    """Return the small test-network history, built here: its manifest and block records."""
     builder = HistoryBuilder(31, SMALL)
     return builder.build(), builder.ledger.blocks
 
@@ -72,11 +73,12 @@ def test_empty_block_is_the_vms_block_without_running_it() -> None:
     assert stored.state_root == quick.header_at(0).state_root
     tx = quick.sign(user.private_key, nonce=0, gas_price=10**8, gas=21_000, to=bytes(20), value=1)
     after = quick.mine([tx], GENESIS_TIMESTAMP + 60)
-    assert after.header.block_number == 2 and after.header.parent_hash == stored.hash
+    assert after.header.block_number == 2
+    assert after.header.parent_hash == stored.hash
     assert (
-        quick.state_at(2).get_balance(user.address)
+        quick.state_at(2).get_balance(Address(user.address))
         < RBTC
-        == quick.state_at(1).get_balance(user.address)
+        == quick.state_at(1).get_balance(Address(user.address))
     )
 
 
@@ -92,7 +94,7 @@ FILTERS: list[dict[str, Any]] = [
 
 
 def concrete(raw: dict[str, Any], node: DevnetNode) -> dict[str, Any]:
-    """A filter with the manifest's names put in."""
+    """Return a filter with the manifest's names put in."""
     manifest = node.manifest
     names = {
         "token": manifest.token,
@@ -132,7 +134,8 @@ def test_get_logs_asks_the_bloom_of_every_block_holding_logs(
     window = {"fromBlock": "0x0", "toBlock": hex(SMALL.head), "topics": [transfers]}
     found = node.handle("eth_getLogs", [window])
     holding = [b.logs_bloom for b in built[1][: SMALL.head + 1] if b.logs_bloom]
-    assert asked == holding and 0 < len(holding) < SMALL.head // 2
+    assert asked == holding
+    assert 0 < len(holding) < SMALL.head // 2
     assert len(found) == node.manifest.transfer_log_count
     asked.clear()
     node.handle("eth_getLogs", [{**window, "fromBlock": "0x1", "toBlock": hex(SMALL.head - 1)}])

@@ -45,7 +45,8 @@ def test_progress_is_reported(tmp_path: Path) -> None:
     open_node(
         30, cache_dir=tmp_path, seed=SMALL, progress=lambda text, part: seen.append((text, part))
     )
-    assert seen and all(0.0 <= part <= 1.0 for _, part in seen)
+    assert seen
+    assert all(0.0 <= part <= 1.0 for _, part in seen)
     seen.clear()
     open_node(
         30, cache_dir=tmp_path, seed=SMALL, progress=lambda text, part: seen.append((text, part))
@@ -59,7 +60,8 @@ def test_stale_snapshots_are_pruned(tmp_path: Path) -> None:
     stale.write_bytes(b"old")
     other.write_bytes(b"old")
     open_node(31, cache_dir=tmp_path, seed=SMALL)
-    assert not stale.exists() and other.exists()
+    assert not stale.exists()
+    assert other.exists()
 
 
 def test_unwritable_cache_still_gives_a_node(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 import rlp
 from eth_account import Account
 from eth_keys.constants import SECPK1_N
-from eth_utils import to_checksum_address
+from eth_utils.address import to_checksum_address
 
 from explorer.devnet import errors
 from explorer.devnet.contracts import load_artifact
@@ -25,7 +25,7 @@ def sign(node: DevnetNode, key_index: int, **fields: Any) -> str:
     """Sign a legacy transaction from a seeded account; nonce from the node by default."""
     key = node.manifest.private_keys[key_index]
     sender = node.manifest.accounts[key_index]
-    tx = {
+    tx: dict[str, Any] = {
         "gas": 21_000,
         "gasPrice": GAS_PRICE,
         "value": 1,
@@ -41,7 +41,8 @@ def sign(node: DevnetNode, key_index: int, **fields: Any) -> str:
             del tx[name]
     if "to" in tx:
         tx["to"] = to_checksum_address(tx["to"])
-    return "0x" + Account.sign_transaction(tx, key).raw_transaction.hex()
+    signed: bytes = Account.sign_transaction(tx, key).raw_transaction
+    return "0x" + signed.hex()
 
 
 def send(node: DevnetNode, raw: str) -> str:
@@ -56,7 +57,8 @@ def test_instant_mining_mines_each_transaction(fresh_node: DevnetNode) -> None:
     tx_hash = send(node, sign(node, 1, value=12345))
     assert int(node.handle("eth_blockNumber", []), 16) == head + 1
     receipt = node.handle("eth_getTransactionReceipt", [tx_hash])
-    assert receipt["status"] == "0x1" and receipt["blockNumber"] == hex(head + 1)
+    assert receipt["status"] == "0x1"
+    assert receipt["blockNumber"] == hex(head + 1)
     assert node.handle("eth_getBalance", [STRANGER]) == hex(12345)
     block = node.handle("eth_getBlockByNumber", ["latest", True])
     assert block["transactions"][0]["hash"] == tx_hash
@@ -69,7 +71,8 @@ def test_contract_creation_receipt_has_the_address(fresh_node: DevnetNode) -> No
     code = load_artifact("Reverter").bytecode
     tx_hash = send(node, sign(node, 2, to=None, value=0, data=code, gas=500_000))
     receipt = node.handle("eth_getTransactionReceipt", [tx_hash])
-    assert receipt["to"] is None and receipt["contractAddress"]
+    assert receipt["to"] is None
+    assert receipt["contractAddress"]
     deployed = node.handle("eth_getCode", [receipt["contractAddress"], "latest"])
     assert deployed == "0x" + load_artifact("Reverter").deployed_bytecode.hex()
 
@@ -85,7 +88,8 @@ def test_pre_eip155_signature_is_accepted(fresh_node: DevnetNode) -> None:
     node = fresh_node
     tx_hash = send(node, sign(node, 1, chainId=None))
     tx = node.handle("eth_getTransactionByHash", [tx_hash])
-    assert tx["v"] in ("0x1b", "0x1c") and tx["blockNumber"] is not None
+    assert tx["v"] in ("0x1b", "0x1c")
+    assert tx["blockNumber"] is not None
 
 
 @pytest.mark.parametrize(

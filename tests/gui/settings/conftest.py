@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
 
 from explorer.settings import Settings
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
@@ -31,19 +31,19 @@ def store(tmp_path: Path) -> QSettings:
 
 @pytest.fixture
 def settings(store: QSettings) -> Settings:
-    """The typed settings over that file."""
+    """Return the typed settings over that file."""
     return Settings(store)
 
 
 @pytest.fixture
 def model(settings: Settings) -> NetworksViewModel:
-    """The view model over those settings."""
+    """Return the view model over those settings."""
     return NetworksViewModel(settings)
 
 
 @pytest.fixture
-def dialog(model: NetworksViewModel, qtbot: Any) -> SettingsDialog:
-    """An open Settings dialog."""
+def dialog(model: NetworksViewModel, qtbot: QtBot) -> SettingsDialog:
+    """Return an open Settings dialog."""
     window = SettingsDialog(NetworkSettingsViewModel(model))
     qtbot.addWidget(window)
     window.show()
@@ -52,7 +52,7 @@ def dialog(model: NetworksViewModel, qtbot: Any) -> SettingsDialog:
 
 @pytest.fixture
 def held(node: TinyNode) -> Iterator[TinyNode]:
-    """The tiny node with its gate closed: /held/… requests wait until the test opens it."""
+    """Yield the tiny node with its gate closed: /held/… requests wait until the test opens it."""
     node.calls.clear()
     node.gate.clear()
     try:

@@ -6,6 +6,7 @@ import socket
 from typing import Any
 
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind
@@ -27,7 +28,7 @@ from tests.helpers.settings import (
 )
 
 
-def probe(qtbot: Any, model: NetworksViewModel, target: Any) -> ConnectionReport:
+def probe(qtbot: QtBot, model: NetworksViewModel, target: Any) -> ConnectionReport:
     """Run a connection test on the qasync loop."""
     report = run_in_qloop(qtbot, model.test_connection(target))
     assert isinstance(report, ConnectionReport)
@@ -35,39 +36,46 @@ def probe(qtbot: Any, model: NetworksViewModel, target: Any) -> ConnectionReport
 
 
 def test_connection_to_the_expected_chain(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
-    """chain 31 as expected: ✓ with the client version and latency."""
+    """Chain 31 as expected: ✓ with the client version and latency."""
     report = probe(qtbot, model, custom_form(node.url("c31")))
-    assert report.ok and report.chain_id == 31 and report.client_version == CLIENT
-    assert report.latency_ms is not None and 0 < report.latency_ms < 10_000
-    assert report.text.startswith(f"✓ chain 31 · {CLIENT} · ") and report.text.endswith("ms")
+    assert report.ok
+    assert report.chain_id == 31
+    assert report.client_version == CLIENT
+    assert report.latency_ms is not None
+    assert 0 < report.latency_ms < 10_000
+    assert report.text.startswith(f"✓ chain 31 · {CLIENT} · ")
+    assert report.text.endswith("ms")
 
 
 def test_connection_to_another_chain_is_a_mismatch(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """The node serves chain 30 where 31 was expected: ✗ chain mismatch."""
     model.save(custom_form(node.url("c30"), name="Wrong"))
     network = model.network("custom:Wrong")
     report = probe(qtbot, model, network)
-    assert not report.ok and (report.chain_id, report.expected_chain_id) == (30, 31)
+    assert not report.ok
+    assert (report.chain_id, report.expected_chain_id) == (30, 31)
     assert report.text.startswith("✗ chain mismatch: the node serves chain 30 (network 30), ")
 
 
 def test_connection_refused_by_auth_never_shows_the_key(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """HTTP 401: ✗ auth with the host, and the key appears nowhere in the report."""
     report = probe(qtbot, model, custom_form(f"{node.url('auth')}/{KEY}"))
-    assert report.error_kind is ErrorKind.AUTH and not report.ok
+    assert report.error_kind is ErrorKind.AUTH
+    assert not report.ok
     assert report.text == "✗ auth: 127.0.0.1 refused the API key (HTTP 401 Unauthorized)"
-    assert KEY not in repr(report) and KEY[-4:] in report.endpoint
+    assert KEY not in repr(report)
+    assert KEY[-4:] in report.endpoint
     assert f"/auth/{KEY}" in node.paths
 
 
 def test_connection_to_a_closed_port_is_a_transport_error(
-    model: NetworksViewModel, qtbot: Any, qloop: object
+    model: NetworksViewModel, qtbot: QtBot, qloop: object
 ) -> None:
     """Nothing listens: ✗ transport, fast, no retries."""
     with socket.socket() as sock:
@@ -78,7 +86,7 @@ def test_connection_to_a_closed_port_is_a_transport_error(
 
 
 def test_connection_with_an_unfinished_form_costs_no_request(
-    model: NetworksViewModel, qtbot: Any, qloop: object
+    model: NetworksViewModel, qtbot: QtBot, qloop: object
 ) -> None:
     """A bad URL or a hosted network without a key is reported before anything is sent."""
     bad = probe(qtbot, model, custom_form("ftp://x"))
@@ -88,7 +96,7 @@ def test_connection_with_an_unfinished_form_costs_no_request(
 
 
 def test_dialog_test_button_shows_the_verdict(
-    dialog: SettingsDialog, node: TinyNode, qtbot: Any, qloop: object
+    dialog: SettingsDialog, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """Test connection on unsaved values shows ✓ and then ✗ on a mismatch, in plain text."""
     form = dialog.form_panel
@@ -107,46 +115,57 @@ def test_dialog_test_button_shows_the_verdict(
 
 
 def test_a_test_superseded_by_a_new_one_is_never_reported(
-    dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
+    dialog: SettingsDialog, held: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
-    """A first test still waits for its node when the URL is edited and tested again: only the
-    second verdict is shown and emitted; the first one's late answer is dropped."""
+    """A test repeated on an edited URL shows and emits only the second verdict.
+
+    The first test still waits for its node when the URL is edited and tested again; its late
+    answer is dropped.
+    """
     form, model = dialog.form_panel, dialog.model
     start_held_test(dialog, held, qtbot)
     type_into(qtbot, form.url_edit, held.url("c31"))
     with qtbot.waitSignal(model.connection_tested, timeout=10_000) as tested:
         qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
-    assert tested.args[0].ok and form.test_result.text().startswith("✓ chain 31")
+    assert tested.args[0].ok
+    assert form.test_result.text().startswith("✓ chain 31")
     with qtbot.assertNotEmitted(model.connection_tested, wait=1_500):
         held.gate.set()
     assert form.test_result.text().startswith("✓ chain 31")
     assert "web3_clientVersion" not in held_methods(held)  # the dropped test asked no more
-    assert model.probe_state is ProbeState.DONE and model.report == tested.args[0]
+    assert model.probe_state is ProbeState.DONE
+    assert model.report == tested.args[0]
 
 
 def test_a_test_of_a_network_left_is_never_reported(
-    dialog: SettingsDialog, held: TinyNode, qtbot: Any, qloop: object
+    dialog: SettingsDialog, held: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
-    """A test still waits for its node when the user picks another network: the late answer
-    shows neither there nor back on the tested network, and is not emitted."""
+    """A late test answer is dropped once the user picks another network.
+
+    It shows neither there nor back on the tested network, and is not emitted.
+    """
     form, model = dialog.form_panel, dialog.model
     start_held_test(dialog, held, qtbot)
     tested_id = model.selected_id
     choose(dialog, TESTNET.id)
-    assert form.test_result.text() == "" and model.probe_state is ProbeState.IDLE
+    assert form.test_result.text() == ""
+    assert model.probe_state is ProbeState.IDLE
     with qtbot.assertNotEmitted(model.connection_tested, wait=1_500):
         held.gate.set()
-    assert form.test_result.text() == "" and model.report is None
+    assert form.test_result.text() == ""
+    assert model.report is None
     assert "web3_clientVersion" not in held_methods(held)
     choose(dialog, tested_id)
-    assert form.test_result.text() == "" and model.probe_state is ProbeState.IDLE
+    assert form.test_result.text() == ""
+    assert model.probe_state is ProbeState.IDLE
 
 
 def test_devnet_endpoint_comes_from_the_app(
-    model: NetworksViewModel, node: TinyNode, qtbot: Any, qloop: object
+    model: NetworksViewModel, node: TinyNode, qtbot: QtBot, qloop: object
 ) -> None:
     """Once the app tells where the devnet listens, it has an endpoint and can be tested."""
     model.set_devnet_endpoint(Endpoint.parse(node.url("c31") + "/" + KEY))
     assert model.endpoint_for(DEVNET) is not None
     report = probe(qtbot, model, DEVNET)
-    assert report.ok and report.endpoint.endswith(KEY[-4:])
+    assert report.ok
+    assert report.endpoint.endswith(KEY[-4:])

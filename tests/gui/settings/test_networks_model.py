@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import FormField, parse_chain_id
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
@@ -35,11 +35,13 @@ def test_hosted_network_without_key_falls_back_to_devnet_at_start(
     """A stored hosted network that has no key opens the devnet, saying why."""
     model.set_current(TESTNET.id)
     network, info = model.startup()
-    assert network is DEVNET and info.startswith("Rootstock Testnet has no API key")
+    assert network is DEVNET
+    assert info.startswith("Rootstock Testnet has no API key")
     model.save(dataclasses.replace(model.form_for(TESTNET.id), use_public_node=True))
     assert model.startup() == (TESTNET, "")
     endpoint = model.endpoint_for(TESTNET)
-    assert endpoint is not None and endpoint.url == "https://public-node.testnet.rsk.co"
+    assert endpoint is not None
+    assert endpoint.url == "https://public-node.testnet.rsk.co"
     assert model.hint == ""
 
 
@@ -76,7 +78,8 @@ def test_key_and_url_form_are_stored_and_persist(
     endpoint = again.endpoint_for(MAINNET)
     assert endpoint is not None
     assert endpoint.url == f"https://rpc.mainnet.rootstock.io/v2/{KEY}"
-    assert KEY not in endpoint.redacted and endpoint.redacted.endswith(KEY[-4:])
+    assert KEY not in endpoint.redacted
+    assert endpoint.redacted.endswith(KEY[-4:])
     assert again.form_for(MAINNET.id).v2 is True
 
 
@@ -85,7 +88,8 @@ def test_bad_key_characters_are_refused_without_echoing_the_key(
 ) -> None:
     """A key with a space or slash is an error that does not repeat the key."""
     errors = model.save(dataclasses.replace(model.form_for(TESTNET.id), api_key="abc/def ghi"))
-    assert set(errors) == {FormField.API_KEY} and "abc" not in errors[FormField.API_KEY]
+    assert set(errors) == {FormField.API_KEY}
+    assert "abc" not in errors[FormField.API_KEY]
     assert settings.api_key(TESTNET.id) == ""
 
 
@@ -134,7 +138,7 @@ def test_key_pasted_in_the_url_is_split_off(model: NetworksViewModel) -> None:
 
 
 def test_rename_and_remove_follow_the_current_network(
-    settings: Settings, model: NetworksViewModel, qtbot: Any
+    settings: Settings, model: NetworksViewModel, qtbot: QtBot
 ) -> None:
     """Renaming the current custom keeps it current (with its key); removing it falls back."""
     model.save(custom_form("https://a.example", name="Old", api_key=KEY))
@@ -142,10 +146,12 @@ def test_rename_and_remove_follow_the_current_network(
     with qtbot.waitSignal(model.current_changed) as changed:
         model.save(dataclasses.replace(model.form_for("custom:Old"), name="New"))
     assert changed.args == ["custom:New"]
-    assert settings.api_key("custom:New") == KEY and settings.api_key("custom:Old") == ""
+    assert settings.api_key("custom:New") == KEY
+    assert settings.api_key("custom:Old") == ""
     with qtbot.waitSignal(model.current_changed) as changed:
         model.remove("custom:New")
-    assert changed.args == [DEVNET.id] and model.customs() == []
+    assert changed.args == [DEVNET.id]
+    assert model.customs() == []
     assert settings.api_key("custom:New") == ""
 
 
@@ -158,32 +164,38 @@ def test_custom_testnet_endpoint_keeps_currency_and_rns(model: NetworksViewModel
 
 
 def test_settings_model_lays_out_each_kind_and_follows_add_and_remove(
-    model: NetworksViewModel, qtbot: Any
+    model: NetworksViewModel, qtbot: QtBot
 ) -> None:
     """Hosted, devnet and custom drafts show their own fields; Remove shows the neighbour."""
     model.save(custom_form("https://a.example", name="Kept"))
     editor = NetworkSettingsViewModel(model)
-    assert editor.selected_id == DEVNET.id and editor.layout.fields == frozenset()
+    assert editor.selected_id == DEVNET.id
+    assert editor.layout.fields == frozenset()
     editor.select(TESTNET.id)
     assert editor.layout.fields == {
         FormField.API_KEY,
         FormField.URL_FORM,
         FormField.PUBLIC_NODE,
     }
-    assert editor.layout.key_hint == GET_A_KEY and not editor.layout.removable
+    assert editor.layout.key_hint == GET_A_KEY
+    assert not editor.layout.removable
     with qtbot.waitSignal(editor.drafts_changed):
         editor.add_custom()
     assert [e.title for e in editor.drafts][-2:] == ["Kept", "New endpoint"]
-    assert editor.selected_id == "new:1" and FormField.PUBLIC_NODE not in editor.layout.fields
+    assert editor.selected_id == "new:1"
+    assert FormField.PUBLIC_NODE not in editor.layout.fields
     editor.edit(FormField.NAME, "Fresh")
-    assert editor.drafts[-1].title == "Fresh" and editor.layout.title == "Fresh"
+    assert editor.drafts[-1].title == "Fresh"
+    assert editor.layout.title == "Fresh"
     editor.remove_shown()
     assert editor.selected_id == "custom:Kept"
     editor.remove_shown()
-    assert editor.selected_id == DEVNET.id and [e.draft_id for e in editor.drafts] == [
+    assert editor.selected_id == DEVNET.id
+    assert [e.draft_id for e in editor.drafts] == [
         MAINNET.id,
         TESTNET.id,
         DEVNET.id,
     ]
     assert [c.name for c in model.customs()] == ["Kept"]
-    assert editor.accept() is True and model.customs() == []
+    assert editor.accept() is True
+    assert model.customs() == []

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QLineEdit
+from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import FormField
 from explorer.services.networks import DEVNET, MAINNET, TESTNET
@@ -19,7 +19,7 @@ from tests.helpers.settings import KEY, choose, custom_form, reread, type_into
 
 
 def test_key_field_is_masked_and_saved_on_ok(
-    store: QSettings, settings: Settings, dialog: SettingsDialog, qtbot: Any
+    store: QSettings, settings: Settings, dialog: SettingsDialog, qtbot: QtBot
 ) -> None:
     """The key is typed masked, shown masked, and stored only when OK is pressed."""
     form = dialog.form_panel
@@ -27,7 +27,8 @@ def test_key_field_is_masked_and_saved_on_ok(
     type_into(qtbot, form.key_edit, KEY)
     assert form.key_edit.echoMode() == QLineEdit.EchoMode.Password
     assert KEY not in form.key_edit.displayText()
-    assert KEY not in form.endpoint_label.text() and KEY[-4:] in form.endpoint_label.text()
+    assert KEY not in form.endpoint_label.text()
+    assert KEY[-4:] in form.endpoint_label.text()
     assert settings.api_key(TESTNET.id) == ""
     qtbot.mouseClick(
         dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
@@ -36,15 +37,17 @@ def test_key_field_is_masked_and_saved_on_ok(
     assert reread(store).api_key(TESTNET.id) == KEY
 
 
-def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """Show reveals the key, Hide masks it; choosing another network masks it again."""
     form = dialog.form_panel
     choose(dialog, TESTNET.id)
     type_into(qtbot, form.key_edit, KEY)
     qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
-    assert form.key_edit.displayText() == KEY and form.reveal_button.text() == "Hide"
+    assert form.key_edit.displayText() == KEY
+    assert form.reveal_button.text() == "Hide"
     qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
-    assert KEY not in form.key_edit.displayText() and form.reveal_button.text() == "Show"
+    assert KEY not in form.key_edit.displayText()
+    assert form.reveal_button.text() == "Show"
     qtbot.mouseClick(form.reveal_button, Qt.MouseButton.LeftButton)
     choose(dialog, MAINNET.id)
     choose(dialog, TESTNET.id)
@@ -53,7 +56,7 @@ def test_reveal_toggles_and_resets_on_another_network(dialog: SettingsDialog, qt
 
 
 def test_cancel_keeps_what_was_saved(
-    settings: Settings, model: NetworksViewModel, qtbot: Any
+    settings: Settings, model: NetworksViewModel, qtbot: QtBot
 ) -> None:
     """Edits and removals are dropped by Cancel."""
     model.save(dataclasses.replace(model.form_for(TESTNET.id), api_key=KEY))
@@ -71,7 +74,7 @@ def test_cancel_keeps_what_was_saved(
 
 
 def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
-    dialog: SettingsDialog, qtbot: Any
+    dialog: SettingsDialog, qtbot: QtBot
 ) -> None:
     """OK with a bad URL stays open, says what is wrong under the field, loses nothing."""
     form = dialog.form_panel
@@ -81,9 +84,11 @@ def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
     type_into(qtbot, form.chain_edit, "0x1f")
     assert form.errors[FormField.URL].isVisible()
     dialog.accept()
-    assert dialog.isVisible() and dialog.result() != QDialog.DialogCode.Accepted
+    assert dialog.isVisible()
+    assert dialog.result() != QDialog.DialogCode.Accepted
     assert form.url_edit.text() == "node.example:4444"
-    assert form.name_edit.text() == "My node" and form.chain_edit.text() == "0x1f"
+    assert form.name_edit.text() == "My node"
+    assert form.chain_edit.text() == "0x1f"
     assert (
         form.errors[FormField.URL].text()
         == "the endpoint URL must start with https:// and name a host"
@@ -100,7 +105,7 @@ def test_invalid_custom_url_shows_a_message_and_keeps_the_text(
     ]
 
 
-def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """The http:// message shows under the URL and goes once the flag is ticked."""
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
@@ -108,14 +113,15 @@ def test_http_remote_in_the_dialog_needs_the_checkbox(dialog: SettingsDialog, qt
     type_into(qtbot, form.url_edit, "http://rsk.example.org:4444")
     type_into(qtbot, form.chain_edit, "30")
     dialog.accept()
-    assert "clear text" in form.errors[FormField.URL].text() and dialog.isVisible()
+    assert "clear text" in form.errors[FormField.URL].text()
+    assert dialog.isVisible()
     form.insecure_check.setChecked(True)
     assert not form.errors[FormField.URL].isVisible()
     dialog.accept()
     assert dialog.model.networks.customs()[0].allow_insecure_http is True
 
 
-def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """Two new endpoints with one name: OK shows the error and saves neither."""
     form = dialog.form_panel
     for _ in range(2):
@@ -125,20 +131,22 @@ def test_duplicate_names_across_new_drafts_are_caught(dialog: SettingsDialog, qt
         type_into(qtbot, form.chain_edit, "31")
     assert form.errors[FormField.NAME].text() == "another network is already called Twin"
     dialog.accept()
-    assert dialog.isVisible() and dialog.model.networks.customs() == []
+    assert dialog.isVisible()
+    assert dialog.model.networks.customs() == []
 
 
-def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: Any) -> None:
+def test_pasting_a_keyed_url_fills_the_key_field(dialog: SettingsDialog, qtbot: QtBot) -> None:
     """Leaving the URL field moves the pasted key into the masked key field."""
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.url_edit, f"https://rpc.example.org/v2/{KEY}")
     assert form.url_edit.text() == "https://rpc.example.org"
-    assert form.key_edit.text() == KEY and form.url_form_combo.currentIndex() == 1
+    assert form.key_edit.text() == KEY
+    assert form.url_form_combo.currentIndex() == 1
     assert form.url_form_combo.currentText() == "https://rpc.example.org/v2/<KEY>"
 
 
-def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: Any) -> None:
+def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: QtBot) -> None:
     """The combo lists every network, sets the current one, follows the model."""
     combo = network_combo(model)
     qtbot.addWidget(combo)

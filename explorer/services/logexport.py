@@ -1,0 +1,141 @@
+"""Logs written out: one JSON array of the node's objects or CSV rows, to a stream or a file."""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import json
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from explorer.chain.abi import decode_log
+from explorer.chain.records import Log
+from explorer.services.files import replaced_whole
+
+EXPORT_SLICE = 100  # rows formatted, then written at once, between progress reports
+CSV_HEADER = (
+    "block",
+    "transaction_hash",
+    "log_index",
+    "address",
+    "topic0",
+    "topic1",
+    "topic2",
+    "topic3",
+    "data",
+    "event",
+)
+
+
+class ExportFormat(enum.Enum):
+    """How logs are written: the node's JSON objects in one array, or CSV rows."""
+
+    JSON = "json"
+    CSV = "csv"
+
+    @property
+    def title(self) -> str:
+        """Return the format's name for people (JSON, CSV)."""
+        return self.value.upper()
+
+
+class ExportCancelled(Exception):
+    """The export was stopped before its end; nothing was written at its path."""
+
+
+def event_name(topics: Sequence[str], data: bytes) -> str:
+    """Return the decoded event's name for a log, or "" when it is unknown."""
+    decoded = decode_log(topics, data)
+    return "" if decoded is None else decoded.name
+
+
+def csv_fields(log: Log) -> list[str]:
+    """Return one CSV row of a log, in the order of CSV_HEADER."""
+    topics = [*log.topics, "", "", "", ""][:4]
+    return [
+        "" if log.block_number is None else str(log.block_number),
+        log.transaction_hash or "",
+        "" if log.log_index is None else str(log.log_index),
+        log.address,
+        *topics,
+        "0x" + log.data.hex(),
+        event_name(log.topics, log.data),
+    ]
+
+
+class LogWriter:
+    """Writes logs to a text stream in a format; `close` ends the document."""
+
+    def __init__(self, stream: TextIO, fmt: ExportFormat) -> None:
+        self.stream, self.count = stream, 0
+        self._csv = csv.writer(stream, lineterminator="\n") if fmt is ExportFormat.CSV else None
+        if self._csv is not None:
+            self._csv.writerow(CSV_HEADER)
+        else:
+            stream.write("[")
+
+    def write_log(self, log: Log) -> None:
+        """Write a parsed log."""
+        if self._csv is not None:
+            self._csv.writerow(csv_fields(log))
+        else:
+            self._write_object(json.dumps(log.raw))
+        self.count += 1
+
+    def write_raw(self, raw: bytes) -> None:
+        """Write a log given as the node's JSON object (UTF-8 bytes)."""
+        if self._csv is not None:
+            self._csv.writerow(csv_fields(Log.from_json(json.loads(raw))))
+        else:
+            self._write_object(raw.decode())
+        self.count += 1
+
+    def _write_object(self, text: str) -> None:
+        """Write one member of the JSON array."""
+        self.stream.write(("\n  " if self.count == 0 else ",\n  ") + text)
+
+    def close(self) -> None:
+        """Finish the document (the JSON array's end)."""
+        if self._csv is None:
+            self.stream.write("\n]\n" if self.count else "]\n")
+
+
+def export_rows(
+    raws: Sequence[bytes],
+    fmt: ExportFormat,
+    path: Path,
+    on_progress: Callable[[int], None] | None = None,
+    stop: threading.Event | None = None,
+) -> int:
+    """Write logs (the node's JSON objects as bytes) to path, whole or not at all.
+
+    Report the rows written every EXPORT_SLICE rows (on_progress may block to pace the work).
+    Blocking: run it off the GUI thread. Raises ExportCancelled once stop is set, OSError when
+    the file cannot be written.
+    """
+    with replaced_whole(path, newline="") as out:
+        # A slice is formatted in memory and written at once: a worker that wrote (releasing
+        # the GIL) every few kilobytes would keep the GUI thread waiting for the GIL.
+        slice_text = io.StringIO()
+        writer = LogWriter(slice_text, fmt)
+        for first in range(0, len(raws), EXPORT_SLICE):
+            if stop is not None and stop.is_set():
+                raise ExportCancelled(f"the export to {path.name} was cancelled")
+            for raw in raws[first : first + EXPORT_SLICE]:
+                writer.write_raw(raw)
+            _move(slice_text, out)
+            if on_progress is not None:
+                on_progress(min(len(raws), first + EXPORT_SLICE))
+        writer.close()
+        _move(slice_text, out)
+    return len(raws)
+
+
+def _move(text: io.StringIO, out: TextIO) -> None:
+    """Write what a memory buffer holds to out and empty it."""
+    out.write(text.getvalue())
+    text.seek(0)
+    text.truncate()
