@@ -65,7 +65,7 @@ fi
 if checker appstreamcli; then
     appstreamcli validate --no-net "$DEB_ROOT/usr/share/metainfo/$APP_ID.metainfo.xml" ||
         fail "appstreamcli validate"
-    echo "packaging: appstreamcli validate passed"
+    echo "packaging: appstreamcli passed (validate --no-net)"
 fi
 if checker lintian; then
     started=$(now)
