@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import rlp
 from eth_hash.auto import keccak
-from rlp.codec import length_prefix
+from rlp.codec import encode_raw, length_prefix
+from rlp.sedes import big_endian_int
 from trie.hexary import HexaryTrie
 
 from explorer.chain.mergemining import compose_hash_for_merged_mining
@@ -60,6 +61,11 @@ def encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
         for index, item in enumerate(encoded):
             batch[rlp.encode(index)] = item
     return bytes(trie.root_hash)
+
+
+def _header_items(header: list[bytes | int]) -> list[bytes]:
+    """Return header fields as RLP byte strings (encoded twice a block: no type inference)."""
+    return [big_endian_int.serialize(f) if isinstance(f, int) else f for f in header]
 
 
 def list_length(item_lengths: Iterable[int]) -> int:
@@ -123,7 +129,7 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
     encoded_txs = tuple(rlp.encode(tx.rlp_fields()) for tx in draft.transactions)
     tx_root = encoded_trie_root(encoded_txs)
     receipts_root = trie_root([r.rlp_fields() for r in draft.receipts])
-    header: list[object] = [
+    header: list[bytes | int] = [
         parent_hash,
         uncles_hash,
         draft.miner,
@@ -141,8 +147,9 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         MINIMUM_GAS_PRICE,
         len(uncles),
     ]
-    mm = _merge_mining(keccak(rlp.encode(header)), draft, parent_hash)
-    full_header = rlp.encode([*header, mm.header, mm.merkle_proof, mm.coinbase])
+    fields = _header_items(header)
+    mm = _merge_mining(keccak(encode_raw(fields)), draft, parent_hash)
+    full_header = encode_raw([*fields, mm.header, mm.merkle_proof, mm.coinbase])
     return DevBlock(
         number=draft.number,
         hash=keccak(full_header),

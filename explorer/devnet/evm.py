@@ -152,7 +152,6 @@ class Engine:
             vm.state.persist()
             header = header.copy(state_root=vm.state.state_root)
         self._chain.chaindb.persist_header(header)
-        self._chain.header = self._chain.create_header_from_parent(header)
         self._head = header
         return MinedBatch(header, receipts, computations)
 
@@ -160,7 +159,9 @@ class Engine:
         self, transactions: Sequence[SignedTransactionAPI], timestamp: int
     ) -> tuple[tuple[ReceiptAPI, ...], StateAPI]:
         """Execute transactions on top of the head without keeping anything: receipts, state."""
-        header = self._chain.header.copy(timestamp=timestamp, gas_limit=GAS_LIMIT)
+        header = self._chain.create_header_from_parent(
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
+        )  # as mine() makes it
         vm = self._chain.get_vm(header)
         _, receipts, _ = vm.apply_all_transactions(transactions, header)
         return tuple(receipts), vm.state
