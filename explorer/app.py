@@ -321,6 +321,7 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     """Replace the first frame with the main window and run the event loop until it closes."""
     qt_app = QApplication.instance()
     assert isinstance(qt_app, QApplication)
+    qt_app.setWindowIcon(app_icon())  # every size rendered and checked (the first frame's: files)
     if options.smoke_test:
         return smoke_test(frame)
     loop = qasync.QEventLoop(qt_app)

@@ -12,19 +12,23 @@ import argparse
 import os
 import sys
 import time
+from importlib import import_module
 from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")
 
-from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QPaintEvent
-from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QByteArray
+from PySide6.QtGui import QIcon, QPaintEvent
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from explorer import __version__, diagnostics
+from explorer import __version__
 from explorer import settings as keys
-from explorer.views.icons import app_icon
 
 TITLE = "Rootstock Explorer"
+# The app icon's PNGs as explorer.views.icons names them (app_icon_png), read from their files:
+# that module, and the Qt namespace it imports (20 ms), come after the first frame.
+ICON_FILES = Path(import_module("explorer.resources").__file__ or ".").parent / "icons" / "hicolor"
+ICON_SIZES = (16, 32, 48, 64, 128, 256)
 
 
 class FirstFrame(QWidget):
@@ -37,9 +41,14 @@ class FirstFrame(QWidget):
         self.resize(1200, 800)
         if geometry:
             self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
-        label = QLabel(f"{TITLE} {__version__}\nStarting…")
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        QVBoxLayout(self).addWidget(label)
+        row = QHBoxLayout()  # centred by stretches: no alignment flags, no Qt namespace
+        row.addStretch(1)
+        row.addWidget(QLabel(f"{TITLE} {__version__}: starting…"))
+        row.addStretch(1)
+        column = QVBoxLayout(self)
+        column.addStretch(1)
+        column.addLayout(row)
+        column.addStretch(1)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Paint, and note when the first frame was painted."""
@@ -48,15 +57,23 @@ class FirstFrame(QWidget):
             self.painted_at = time.perf_counter()
 
 
+def first_frame_icon() -> QIcon:
+    """Return the app icon from its PNG files (loaded when first drawn)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        icon.addFile(str(ICON_FILES / f"{size}x{size}" / "apps" / "explorer.png"))
+    return icon
+
+
 def make_application() -> QApplication:
-    """Return the QApplication, named and with its icon."""
+    """Return the QApplication, named and with the icon of its first frame."""
     qt_app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(qt_app, QApplication)
     qt_app.setApplicationName("explorer")
     qt_app.setOrganizationName("explorer")
     qt_app.setApplicationVersion(__version__)
     qt_app.setDesktopFileName("explorer")  # packaging/explorer.desktop: Wayland takes its Icon=
-    qt_app.setWindowIcon(app_icon())
+    qt_app.setWindowIcon(first_frame_icon())
     return qt_app
 
 
@@ -76,10 +93,12 @@ def write_modules(path: Path) -> None:
 
 
 def run(options: argparse.Namespace) -> int:
-    """Start logging, paint the first frame, then import and run the app."""
-    found = diagnostics.setup(options.log_level, options.log_file)
+    """Paint the first frame, start logging, then import and run the app."""
     qt_app = make_application()
     frame = show_first_frame(qt_app)
+    from explorer import diagnostics  # logging and its handlers: after the first frame
+
+    found = diagnostics.setup(options.log_level, options.log_file)
     if options.first_frame_modules is not None or options.until_home:
         if options.first_frame_modules is not None:
             write_modules(options.first_frame_modules)

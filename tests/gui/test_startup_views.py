@@ -6,12 +6,14 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from explorer.app import add_help_menu, licence_texts
+from explorer.chain.bundled import read_bytes
 from explorer.diagnostics import versions
+from explorer.startup import ICON_FILES, ICON_SIZES, first_frame_icon
 from explorer.viewmodels.devnet_start import DevnetStartViewModel, StartState
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.about_dialog import AboutDialog
 from explorer.views.devnet_progress import DevnetProgressView
-from explorer.views.icons import app_icon
+from explorer.views.icons import APP_ICON_SIZES, app_icon, app_icon_png
 from explorer.views.main_window import MainWindow
 
 
@@ -96,3 +98,11 @@ def test_the_help_menu_offers_about(qtbot: QtBot) -> None:
     menus = [menu.text() for menu in window.menuBar().actions()]
     assert "&Help" in menus
     assert action.text() == "&About Rootstock Explorer"
+
+
+def test_the_first_frame_shows_the_app_icon_files() -> None:
+    assert ICON_SIZES == APP_ICON_SIZES
+    for size in ICON_SIZES:
+        path = ICON_FILES / f"{size}x{size}" / "apps" / "explorer.png"
+        assert path.read_bytes() == read_bytes(app_icon_png(size))
+    assert len(first_frame_icon().availableSizes()) == len(ICON_SIZES)
