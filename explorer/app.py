@@ -86,7 +86,8 @@ class Application:
 
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""
-        return SettingsDialog(NetworkSettingsViewModel(self.networks), self.window)
+        model = NetworkSettingsViewModel(self.networks, safe=self.settings)
+        return SettingsDialog(model, self.window)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""
@@ -331,7 +332,10 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     reporter.install()
     reporter.watch_loop(loop)
     collector = MainThreadCollector(qt_app)
-    app = Application(Settings(), use_devnet=options.devnet or options.until_home)
+    settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
+    app = Application(settings, use_devnet=options.devnet or options.until_home)
+    app.shell.show_startup_notices(notices)
+    # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
     reporter.parent_window = app.window
     app.diagnostics = found
     found.endpoint = app.endpoint_text

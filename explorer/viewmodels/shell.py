@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.rpc.retry import Attempt
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
 from explorer.services.routes import Route
@@ -36,10 +38,11 @@ class Connection:
 
 @dataclass(frozen=True)
 class Banner:
-    """The warning strip above the tabs ('' text hides it)."""
+    """The warning strip above the tabs ('' text hides it); retry offers to check again."""
 
     text: str = ""
     tone: Tone = Tone.WAITING
+    retry: bool = False
 
 
 class ShellViewModel(QObject):
@@ -69,6 +72,7 @@ class ShellViewModel(QObject):
         self._network = "No network"
         self._banner = Banner()
         self._notice = Banner()
+        self._lasting: tuple[str, ...] = ()  # the app's start-up notices (first session only)
         self._connection = Connection()
         self._head: int | None = None
         self._progress = ""
@@ -114,12 +118,18 @@ class ShellViewModel(QObject):
         self._notice = Banner(text, tone)
         self._refresh_banner()
 
+    def show_startup_notices(self, notices: list[str]) -> None:
+        """Show what the app fixed at start-up, under the banner, until the network changes."""
+        self._lasting = tuple(notices)
+        self._refresh_banner()
+
     def set_session(self, session: Session, notice: str = "") -> None:
         """Bind a new session: check its chain, then follow the head once it is verified."""
         old = self.session
         if old is not None:
             old.stop()  # its chain check and head follower end; nothing of it reaches us again
             self._closing = asyncio.ensure_future(old.aclose())
+            self._lasting = ()
         self.session, self._head, self._progress = session, None, ""
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
@@ -130,9 +140,10 @@ class ShellViewModel(QObject):
         session.verify()
 
     def recheck(self) -> None:
-        """Check the node's chain again now (the banner's Retry)."""
+        """Check the node's chain again now, and read the head again (the banner's Retry)."""
         if self.session is not None:
             self.session.checker.recheck()
+            self.session.refresh_head()
 
     def _on_check(self, check: ChainCheck) -> None:
         """Follow the session's chain check; the head is followed only while it is verified."""
@@ -147,11 +158,13 @@ class ShellViewModel(QObject):
             self._head = None
 
     def _on_head(self, event: HeadEvent) -> None:
-        """Show a newer head block."""
+        """Show a newer head block, or forget a failed head read once the head reads again."""
+        newer = event.number != self._head
         self._head = event.number
         if self._connection.head_error is not None:
             self._set_connection(dataclasses.replace(self._connection, head_error=None))
-        self.head_changed.emit(event.number)
+        if newer:
+            self.head_changed.emit(event.number)
         self._refresh_status()
 
     def _on_head_error(self, error: RpcError) -> None:
@@ -169,6 +182,9 @@ class ShellViewModel(QObject):
     def _refresh_banner(self) -> None:
         """Derive the banner from the verdict (it wins) or the app's notice."""
         banner = connection_banner(self._connection, self.session) or self._notice
+        if self._lasting:
+            text = "\n".join((banner.text, *self._lasting)).strip()
+            banner = Banner(text, banner.tone if banner.text else Tone.WAITING, banner.retry)
         if banner != self._banner:
             self._banner = banner
             self.banner_changed.emit(banner)
@@ -180,6 +196,9 @@ class ShellViewModel(QObject):
             text = self._progress or "Not connected"
         else:
             parts = [check_text(self._connection)]
+            waiting = wait_text(session.longest_wait(), session.budget.slow_after)
+            if waiting:
+                parts.append(waiting)
             parts.append("head —" if self._head is None else f"head #{self._head:,}")
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
@@ -196,20 +215,33 @@ class ShellViewModel(QObject):
         return self.pages.create(self.session, route)
 
 
+def wait_text(attempt: Attempt | None, slow_after: float, now: float | None = None) -> str:
+    """Return what the app waits for, once a request has waited slow_after seconds ('' before)."""
+    if attempt is None:
+        return ""
+    waited = attempt.waited(time.monotonic() if now is None else now)
+    if waited < slow_after and attempt.number == 1:
+        return ""
+    return (
+        f"waiting {waited:.0f} s for the node ({attempt.method}, "
+        f"attempt {attempt.number} of {attempt.of})"
+    )
+
+
 def check_text(connection: Connection) -> str:
     """Return the status bar's words for the chain check."""
     check = connection.check
     state = check.verification
     if state is Verification.CHECKING:
-        text = "checking chain id…" + (f" (attempt {check.attempt})" if check.attempt > 1 else "")
+        text = "checking chain id…" + (f" (try {check.attempt})" if check.attempt > 1 else "")
     elif state is Verification.VERIFIED:
         text = f"chain id {check.chain_id} ✓"
     elif state is Verification.MISMATCH:
-        text = f"chain id {check.chain_id} ✗"
+        text = f"chain id {check.chain_id} ✗ (expected {check.expected_chain_id})"
     elif state is Verification.UNREACHABLE:
         kind = check.error_kind.value if check.error_kind else "error"
         wait = check.retry_in()
-        text = f"not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
+        text = f"chain id not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
     else:
         text = "not connected"
     if connection.head_error is not None:
@@ -225,27 +257,43 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
     network = session.network
     if check.verification is Verification.MISMATCH:
         return Banner(
-            f"Chain mismatch: the node serves {chain_name(check.chain_id)} "
-            f"(chain {check.chain_id}, network {check.net_version}), "
-            f"not {network.name} (chain {network.chain_id}). Nothing from this node is shown "
-            f"as {network.name}; fix the endpoint in Settings.",
+            f"Chain mismatch: {mismatch_text(check, network.chain_id)} {network.name} is "
+            f"chain {network.chain_id}, so nothing from this node is shown; check the endpoint "
+            "in Settings.",
             Tone.BAD,
+            retry=True,
         )
     if check.verification is Verification.UNREACHABLE:
         what = UNVERIFIED_CAUSES.get(check.error_kind, "The node could not be asked")
+        detail = check.error_message.rstrip(". ")
         return Banner(
-            f"{what}: {check.error_message} Nothing is shown as {network.name} until its "
-            f"chain id is confirmed; trying again (attempt {check.attempt}).",
+            f"{what} ({detail}). Nothing is shown as {network.name} until the node confirms "
+            f"it serves chain {network.chain_id}; trying again by itself (try {check.attempt} "
+            "so far), or press Retry.",
             Tone.BAD,
+            retry=True,
         )
     return None
 
 
+def mismatch_text(check: ChainCheck, expected: int) -> str:
+    """Return what the node said about its chain, in words."""
+    if check.chain_id == expected:
+        return (
+            f"the node reports chain id {check.chain_id} but network id "
+            f"{check.net_version or '(none)'}."
+        )
+    return (
+        f"the node serves {chain_name(check.chain_id)} "
+        f"(chain id {check.chain_id}, network id {check.net_version or '(none)'})."
+    )
+
+
 UNVERIFIED_CAUSES: dict[ErrorKind | None, str] = {
     ErrorKind.TRANSPORT: "Cannot reach the node",
-    ErrorKind.AUTH: "The node refused the API key",
-    ErrorKind.RATE_LIMITED: "The node is rate-limiting this key",
-    ErrorKind.SERVER: "The node's server failed",
-    ErrorKind.MALFORMED: "The node's answer could not be read",
-    ErrorKind.NODE: "The node answered with an error",
+    ErrorKind.AUTH: "The node was reached but refused the API key",
+    ErrorKind.RATE_LIMITED: "The node was reached but is limiting requests (HTTP 429)",
+    ErrorKind.SERVER: "The node was reached but its web server answered with an error",
+    ErrorKind.MALFORMED: "The node was reached but its answer could not be read",
+    ErrorKind.NODE: "The node was reached but answered with an error",
 }
