@@ -65,6 +65,15 @@ started=$(now)
 says "window 'Rootstock Explorer' opened, icon 16, 32, 48, 64, 128, 256 px" "$EXE" --smoke-test ||
     fail "--smoke-test (the window and its icon in six sizes)"
 echo "packaging: --smoke-test passed in $(since "$started") s"
+# Paint first, frozen too: no chain library, HTTP stack, py-evm or build tool (a runtime hook
+# of pkg_resources costs 0.2 s) is loaded when the first frame is painted.
+"$EXE" --smoke-test --first-frame-modules "$SMOKE/first-frame-modules" > /dev/null 2>&1 ||
+    fail "--smoke-test --first-frame-modules"
+early=$(grep -v '^eth_utils.pydantic$' "$SMOKE/first-frame-modules" | # the hook's stand-in
+    grep -E '^(eth|eth_abi|eth_utils|aiohttp|httpx|qasync|pydantic|pkg_resources|setuptools)(\.|$)' |
+    tr '\n' ' ') || true
+[ -z "$early" ] || fail "loaded before the first frame: $early"
+echo "packaging: the frozen first frame comes before the chain libraries and the HTTP stack"
 if command -v xvfb-run > /dev/null; then # the X11 plugin and the libraries it loads
     says "window 'Rootstock Explorer' opened" env QT_QPA_PLATFORM=xcb xvfb-run -a "$EXE" \
         --smoke-test || fail "--smoke-test on X11 (xcb)"

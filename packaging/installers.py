@@ -93,6 +93,7 @@ DEBIAN_PROVIDES = {
     "libjpeg.so.62": "libjpeg62-turbo",
     "libpng16.so.16": "libpng16-16",
     "libz.so.1": "zlib1g",
+    "libtinfo.so.6": "libtinfo6",
 }
 LINTIAN_OVERRIDES = """\
 # FHS: /opt is for add-on application packages; this one is a self-contained build of Python
