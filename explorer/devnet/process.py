@@ -54,6 +54,8 @@ class DevnetOptions:
     extra_keys: tuple[str, ...] = ()
     manifest_file: Path | None = None
     latency: float = 0.0
+    profile: str = "service"
+    extra_arguments: tuple[str, ...] = ()  # more `explorer devnet` flags, as given
 
     def arguments(self, key: str) -> list[str]:
         """Command-line arguments for these options and the main key."""
@@ -61,6 +63,8 @@ class DevnetOptions:
         args += ["--network", self.network, "--block-time", str(self.block_time)]
         if self.latency:
             args += ["--latency", str(self.latency)]
+        if self.profile != "service":
+            args += ["--profile", self.profile]
         for extra in (key, *self.extra_keys):
             args += ["--key", extra]
         optional = {
@@ -73,7 +77,7 @@ class DevnetOptions:
         for flag, value in optional.items():
             if value is not None:
                 args += [flag, str(value)]
-        return args
+        return [*args, *self.extra_arguments]
 
 
 class DevnetProcess:
