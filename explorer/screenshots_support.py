@@ -1,18 +1,21 @@
 """The support desk's screens for `--screenshot`: made on the devnet as a user would make them.
 
-Transactions are signed with the devnet's seeded keys and sent through the app's own
-Broadcast screen or the client: a pending one (mining held), one replaced in the pool and
-mined, one queued behind a nonce gap; a hash only the devnet's main network has, looked up
-there from the test network; a confirmation before sending and a refused paste.
+Transactions are signed with the devnet's seeded keys by py-evm, as the devnet itself signs
+(the shipped app has no eth-account), and sent through the app's own Broadcast screen or the
+client: a pending one (mining held), one replaced in the pool and mined, one queued behind a
+nonce gap; a hash only the devnet's main network has, looked up there from the test network;
+a confirmation before sending and a refused paste.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from eth_account import Account
+from eth_keys.datatypes import PrivateKey
+from eth_typing import Address
 
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
@@ -33,26 +36,27 @@ SENDERS = {"light": (-3, -4), "dark": (-8, -9)}
 
 
 def signed(manifest: dict[str, Any], sender: int, nonce: int, price: int, value: int = 1) -> str:
-    """Return a transfer signed with a seeded key, as hex."""
-    keys = manifest["private_keys"]
-    fields = {
-        "nonce": nonce,
-        "gasPrice": price,
-        "gas": 21_000,
-        "to": Account.from_key(keys[0]).address,
-        "value": value,
-        "data": b"",
-        "chainId": manifest["chain_id"],
-    }
-    return (
-        "0x" + bytes(Account.from_key(keys[sender]).sign_transaction(fields).raw_transaction).hex()
+    """Return a transfer signed with a seeded key by py-evm (as the devnet signs), as hex."""
+    limit = sys.getrecursionlimit()
+    try:  # py-evm raises the limit for itself; the window keeps the default
+        from eth.vm.forks.berlin import BerlinVM
+    finally:
+        sys.setrecursionlimit(limit)
+    unsigned = BerlinVM.create_unsigned_transaction(
+        nonce=nonce,
+        gas_price=price,
+        gas=21_000,
+        to=Address(bytes.fromhex(manifest["accounts"][0][2:])),
+        value=value,
+        data=b"",
     )
+    key = PrivateKey(bytes.fromhex(manifest["private_keys"][sender][2:]))
+    return "0x" + unsigned.as_signed_transaction(key, chain_id=manifest["chain_id"]).encode().hex()
 
 
 async def next_nonce(client: RpcClient, manifest: dict[str, Any], sender: int) -> int:
     """Return a seeded account's next nonce, its pending transactions counted."""
-    address = Account.from_key(manifest["private_keys"][sender]).address.lower()
-    return await client.get_transaction_count(address, "pending")
+    return await client.get_transaction_count(str(manifest["accounts"][sender]), "pending")
 
 
 async def shoot_pending_and_replaced(

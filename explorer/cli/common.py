@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from explorer.cli.keysafe import EXIT_INPUT, KeySafeParser, scrub, secrets_in
-from explorer.devnet.process import DevnetProcess, DevnetStartError
+from explorer.devnet.process import DevnetOptions, DevnetProcess, DevnetStartError
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.networks import BUILTIN, DEVNET, Network
@@ -56,7 +56,7 @@ async def chosen_node(
                 Endpoint.parse(options.endpoint, key, allow_insecure_http=options.insecure_http),
             )
         return
-    devnet = DevnetProcess()
+    devnet = DevnetProcess(DevnetOptions(network="test"))  # the test network is all it uses
     try:
         await devnet.start()
         yield DEVNET, Endpoint.parse(devnet.url("testnet"))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import platformdirs
 
-from explorer.devnet.server import redact_key
+from explorer.devnet.keys import redact_key  # not the server: the window never loads it
 
 #: Environment variable that overrides where the devnet keeps its snapshots.
 CACHE_VARIABLE = "EXPLORER_DEVNET_CACHE"

@@ -1,42 +1,30 @@
 """A signed transaction pasted by the user, decoded here before anything is sent.
 
 Rootstock takes legacy transactions only (docs/service.md §2.1): nine RLP items, `v` either
-27/28 or EIP-155's chainId × 2 + 35/36. The items are read with `rlp`'s sedes, the sender is
-recovered by eth-account, and every refusal says why; nothing here talks to a node.
+27/28 or EIP-155's chainId × 2 + 35/36. The items are read with `rlp`'s sedes; the sender is
+recovered by eth-keys from the signing hash (the six fields, and for EIP-155 the chain id and
+two zeros, encoded by the same sedes); every refusal says why. Nothing here talks to a node.
+eth-account would do the same but is kept out of the shipped app (packaging/explorer.spec);
+the tests check this decoding against eth-account's, web3.py's and py-evm's.
 """
 
 from __future__ import annotations
 
 import enum
-import importlib
 import re
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 import rlp
 from eth_hash.auto import keccak
 from eth_keys.constants import SECPK1_N
+from eth_keys.datatypes import Signature
+from eth_keys.exceptions import BadSignature
 from rlp.sedes import Binary, big_endian_int, binary
 
 from explorer.chain.abi import DecodedCall, decode_call
 from explorer.chain.hexutil import to_data, to_quantity
 
-
-def _account_api() -> Any:
-    """Return eth-account's Account, leaving Python's recursion limit as it was.
-
-    eth-account imports py_ecc, which raises the limit for itself; the app keeps the default
-    so that a deeply nested answer fails as a RecursionError, not a crash (test_recursion_limit).
-    """
-    limit = sys.getrecursionlimit()
-    try:
-        return importlib.import_module("eth_account").Account
-    finally:
-        sys.setrecursionlimit(limit)
-
-
-Account = _account_api()
 LEGACY_V = (27, 28)
 TYPE_NAMES = {1: "EIP-2930 access list", 2: "EIP-1559 fee market", 3: "EIP-4844 blob"}
 TYPE_NAMES[4] = "EIP-7702 set code"
@@ -57,6 +45,28 @@ class LegacyFields(rlp.Serializable):  # type: ignore[misc]
         ("r", big_endian_int),
         ("s", big_endian_int),
     )
+
+
+class UnsignedFields(rlp.Serializable):  # type: ignore[misc]
+    """The six fields a pre-EIP-155 signature covers."""
+
+    fields = LegacyFields._meta.fields[:6]
+
+
+def signing_hash(fields: LegacyFields, chain_id: int | None) -> bytes:
+    """Return the hash the sender signed: of six fields, or EIP-155's nine (chain id, 0, 0)."""
+    values = [getattr(fields, name) for name, _ in UnsignedFields._meta.fields]
+    eip155 = chain_id is not None
+    payload = LegacyFields(*values, chain_id, 0, 0) if eip155 else UnsignedFields(*values)
+    return bytes(keccak(rlp.encode(payload)))
+
+
+def recover_sender(fields: LegacyFields, chain_id: int | None) -> str:
+    """Return the signer's address (lowercase); BadSignature when the signature has none."""
+    recovery = fields.v - 27 if chain_id is None else fields.v - 35 - 2 * chain_id
+    signature = Signature(vrs=(recovery, fields.r, fields.s))
+    public_key = signature.recover_public_key_from_msg_hash(signing_hash(fields, chain_id))
+    return "0x" + bytes(public_key.to_canonical_address()).hex()
 
 
 class RefusalKind(enum.Enum):
@@ -200,11 +210,11 @@ def decode_signed(text: str) -> SignedTx | Refusal:
         return fields
     if (refusal := _signature_refusal(fields)) is not None:
         return refusal
-    try:
-        sender = str(Account.recover_transaction(raw)).lower()
-    except Exception as error:  # eth-keys and eth-account raise several kinds
-        return Refusal(RefusalKind.BAD_SIGNATURE, f"The signature does not verify: {error}")
     chain_id = None if fields.v in LEGACY_V else (fields.v - 35) // 2
+    try:
+        sender = recover_sender(fields, chain_id)
+    except (BadSignature, ValueError) as error:
+        return Refusal(RefusalKind.BAD_SIGNATURE, f"The signature does not verify: {error}")
     return SignedTx(
         raw=raw,
         hash=to_data(keccak(raw)),
