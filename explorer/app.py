@@ -83,6 +83,7 @@ class Application:
         self.use_devnet = use_devnet
         self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
         self._starting: asyncio.Future[None] | None = None
+        self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
         self.about_action = add_help_menu(self.window)
@@ -182,7 +183,7 @@ class Application:
         self.devnet_start.start()
         command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
         self.devnet = DevnetProcess(
-            DevnetOptions(network="test"),  # the window uses the test network only
+            DevnetOptions(network=self.devnet_networks),  # the window uses the test network
             on_progress=self._on_devnet_progress,
             command=command,
         )
@@ -240,7 +241,7 @@ class Application:
         if self.diagnostics is not None:
             dialogs["crash-report"] = partial(sample_crash_dialog, self.diagnostics, self.window)
         main = None
-        if self.devnet is not None:
+        if self.devnet is not None and "mainnet" in self.devnet.base_urls:
             main = (Endpoint.parse(self.devnet.url("mainnet")), self.devnet_manifest("mainnet"))
         written = await take_screenshots(self.window, manifest, directory, dialogs, main)
         print(f"screenshots: {len(written)} PNG files in {directory}")
@@ -360,6 +361,8 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     collector = MainThreadCollector(qt_app)
     settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
     app = Application(settings, use_devnet=options.devnet or options.until_home)
+    if options.screenshot is not None:  # the support desk's pictures look on the main network
+        app.devnet_networks = "both"
     app.shell.show_startup_notices(notices)
     # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
     reporter.parent_window = app.window
