@@ -28,6 +28,7 @@ from explorer.devnet.ledger import Ledger
 from explorer.devnet.logindex import LogIndex
 from explorer.devnet.logs import LogFilter, LogLimits, parse_filter
 from explorer.devnet.manifest import SeedManifest
+from explorer.devnet.reorg import reorganise
 from explorer.devnet.seed import SeedSize
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
 from explorer.devnet.txpool import TxPool, decode_signed
@@ -67,6 +68,8 @@ class DevnetNode:
         self._methods: dict[str, Handler] = {
             name[len("_m_") :]: getattr(self, name) for name in dir(self) if name.startswith("_m_")
         }
+        self.seeded_head = ledger.head.number  # blocks above it were mined after start-up
+        self.before_mining: Callable[[], None] | None = None  # e.g. demo traffic (traffic.py)
 
     @property
     def head_number(self) -> int:
@@ -102,6 +105,8 @@ class DevnetNode:
     def mine_block(self) -> int:
         """Mine the pool's ready transactions (possibly none) into a new block."""
         with self._lock:
+            if self.before_mining is not None:
+                self.before_mining()
             state = self._state(self.head_number)
             ready = self._pool.take_ready(state.get_nonce, state.get_balance)
             timestamp = max(int(time.time()), self._ledger.head.timestamp + 1)
@@ -112,6 +117,16 @@ class DevnetNode:
                 ready = self._ledger.engine.applicable(ready, timestamp)
                 block = self._ledger.mine(ready, timestamp=timestamp, miner=self._miner)
             return block.number
+
+    def reorganise(self, depth: int) -> int:
+        """Replace the newest depth blocks with another miner's, then mine one more on top."""
+        with self._lock:
+            reorganise(self._ledger, depth, floor=self.seeded_head)
+            return self.mine_block()  # the new branch is longer, as a winning branch is
+
+    def add_method(self, name: str, handler: Handler) -> None:
+        """Answer one more method (the devnet's own controls, see reorg.enable_control)."""
+        self._methods[name] = handler
 
     # --- resolution helpers -------------------------------------------------------------
 

@@ -54,6 +54,8 @@ class DevnetOptions:
     extra_keys: tuple[str, ...] = ()
     manifest_file: Path | None = None
     latency: float = 0.0
+    traffic: bool = False  # demo transactions before each block (needs block_time)
+    control: bool = False  # answer devnet_reorganise (tests)
 
     def arguments(self, key: str) -> list[str]:
         """Command-line arguments for these options and the main key."""
@@ -61,6 +63,8 @@ class DevnetOptions:
         args += ["--network", self.network, "--block-time", str(self.block_time)]
         if self.latency:
             args += ["--latency", str(self.latency)]
+        switches = {"--traffic": self.traffic, "--control": self.control}
+        args += [flag for flag, on in switches.items() if on]
         for extra in (key, *self.extra_keys):
             args += ["--key", extra]
         optional = {
