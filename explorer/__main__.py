@@ -13,6 +13,7 @@ SUBCOMMANDS = {
     "logs": "explorer.cli.logs",
     "devnet": "explorer.cli.devnet",
     "report": "explorer.cli.report",
+    "node": "explorer.cli.node",
 }
 
 

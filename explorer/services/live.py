@@ -1,0 +1,142 @@
+"""The live chain: the newest blocks, kept current head by head with one read per new block."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from explorer.chain.records import Block
+from explorer.rpc.wrappers import TypedCalls
+from explorer.services.reader import ChainReader
+
+KEEP = 100  # blocks kept: the charts show this many
+RECENT_INTERVALS = 5  # the poll follows the chain's recent pace, not last week's
+MIN_POLL_SECONDS, MAX_POLL_SECONDS = 1.0, 60.0
+FIRST_POLL_SECONDS = 5.0  # until a new block has been seen (the chain may have woken up)
+
+
+@dataclass(frozen=True)
+class Advance:
+    """What one step of following the head changed."""
+
+    added: tuple[int, ...] = ()  # numbers read for the first time, oldest first
+    reorganised: tuple[int, ...] = ()  # heights whose block was replaced
+    skipped: int = 0  # blocks between the shown ones and the new head left unread (too many)
+
+
+@dataclass
+class LiveChain:
+    """The newest KEEP blocks by number; replaced heights remember the hash they replaced.
+
+    A block is read once: new heights as the head passes them, with full transactions
+    only when asked. A height is read again only when the chain no longer links to it
+    (the parent hash of the block above differs): a reorganisation.
+    """
+
+    reader: ChainReader
+    client: TypedCalls
+    keep: int = KEEP
+    blocks: dict[int, Block] = field(default_factory=dict)
+    replaced: dict[int, str] = field(default_factory=dict)  # number -> hash it replaced
+
+    @property
+    def newest(self) -> int | None:
+        """Return the newest number shown (None before the first load)."""
+        return max(self.blocks) if self.blocks else None
+
+    def newest_first(self, count: int | None = None) -> list[Block]:
+        """Return up to count blocks, newest first."""
+        numbers = sorted(self.blocks, reverse=True)
+        return [self.blocks[n] for n in numbers[:count]]
+
+    async def load(self, head: int, full_count: int) -> Advance:
+        """Read the newest blocks up to head: the newest full_count with full transactions."""
+        self.blocks.clear()
+        self.replaced.clear()
+        numbers = list(range(max(head - self.keep + 1, 0), head + 1))
+        full_from = head - full_count + 1
+        found = await asyncio.gather(*(self.reader.block(n, full=n >= full_from) for n in numbers))
+        self._put(found)
+        return Advance(added=tuple(sorted(self.blocks)))
+
+    async def advance(self, head: int, full: bool) -> Advance:
+        """Read the blocks above the newest shown up to head, then mend a broken link."""
+        newest = self.newest
+        if newest is None:
+            return await self.load(head, self.keep if full else 0)
+        if head <= newest:
+            return Advance()
+        first = max(newest + 1, head - self.keep + 1)
+        found = await asyncio.gather(
+            *(self.reader.block(n, full=full) for n in range(first, head + 1))
+        )
+        added = self._put(found)
+        reorganised = await self._mend(full)
+        self._trim()
+        return Advance(tuple(added), tuple(reorganised), first - newest - 1)
+
+    def _put(self, found: Iterable[Block | None]) -> list[int]:
+        """Keep the blocks read (in order; a missing one ends the run)."""
+        added: list[int] = []
+        for block in found:
+            if block is None or block.number is None:
+                break
+            self.blocks[block.number] = block
+            added.append(block.number)
+        return added
+
+    async def _mend(self, full: bool) -> list[int]:
+        """Re-read, newest first, each height the block above no longer links to."""
+        reorganised: list[int] = []
+        for number in sorted(self.blocks, reverse=True):
+            below = self.blocks.get(number - 1)
+            above = self.blocks.get(number)
+            if below is None or above is None or above.parent_hash == below.hash:
+                continue
+            fresh = await self.client.get_block_by_number(number - 1, full)
+            if fresh is None or fresh.hash == below.hash:
+                continue  # the node is mid-switch: the next head mends it
+            self.replaced[number - 1] = str(below.hash)
+            self.blocks[number - 1] = fresh
+            reorganised.append(number - 1)
+        return sorted(reorganised)
+
+    def _trim(self) -> None:
+        """Forget blocks beyond the newest keep."""
+        for number in sorted(self.blocks)[: -self.keep]:
+            del self.blocks[number]
+            self.replaced.pop(number, None)
+
+
+def block_intervals(blocks: list[Block]) -> list[int]:
+    """Return the seconds between consecutive blocks (blocks oldest first, adjacent numbers)."""
+    return [
+        later.timestamp - earlier.timestamp
+        for earlier, later in itertools.pairwise(blocks)
+        if later.number is not None
+        and earlier.number is not None
+        and later.number == earlier.number + 1
+    ]
+
+
+def median_block_time(blocks: list[Block]) -> float | None:
+    """Return the median seconds between blocks (oldest first), robust to one long pause."""
+    intervals = block_intervals(blocks)
+    return float(statistics.median(intervals)) if intervals else None
+
+
+def poll_interval(blocks: list[Block], seen_new_block: bool) -> float:
+    """Return how often to ask for the head: about once per recent block time.
+
+    Polling once per block time spends one eth_blockNumber per block; polling faster
+    spends more for little, slower shows blocks late. Until a new block has been seen the
+    recent pace is unknown (a devnet just woken after a long pause), so ask sooner.
+    """
+    recent = median_block_time(blocks[-(RECENT_INTERVALS + 1) :])
+    interval = FIRST_POLL_SECONDS if recent is None else recent
+    if not seen_new_block:
+        interval = min(interval, FIRST_POLL_SECONDS)
+    return min(max(interval, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
