@@ -19,10 +19,16 @@ from PySide6.QtWidgets import QApplication
 
 from explorer import __version__
 from explorer import settings as keys
-from explorer.devnet.process import DevnetProcess, DevnetStartError, devnet_command
+from explorer.devnet.process import (
+    DevnetOptions,
+    DevnetProcess,
+    DevnetStartError,
+    devnet_command,
+)
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
 from explorer.services.networks import DEVNET, Network
+from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
@@ -40,6 +46,10 @@ from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 
 
+#: The app's own devnet lives: a block every few seconds, with a few transactions in each.
+APP_DEVNET = DevnetOptions(block_time=5.0, traffic=True)
+
+
 class Application:
     """Owns the window, the current session and the devnet child process."""
 
@@ -49,6 +59,7 @@ class Application:
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
         self.shell.pages.token_store = settings
+        self.shell.pages.quota_store = settings
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
@@ -116,6 +127,8 @@ class Application:
         """Show a new session, counting its key's requests across sessions and restarts."""
         self._count_usage()
         session.earlier_today = self.settings.requests_today(session.usage_id)
+        default = default_daily_quota(session.network, session.endpoint)
+        session.daily_quota = self.settings.daily_quota(session.network.id, default)
         self.shell.set_session(session, info)
 
     def _count_usage(self) -> None:
@@ -139,7 +152,9 @@ class Application:
         self.shell.show_network(DEVNET.name)
         self.shell.show_progress("Starting the local devnet…")
         command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
-        self.devnet = DevnetProcess(on_progress=self._on_devnet_progress, command=command)
+        self.devnet = DevnetProcess(
+            APP_DEVNET, on_progress=self._on_devnet_progress, command=command
+        )
         try:
             await self.devnet.start()
         except (DevnetStartError, TimeoutError, OSError) as error:

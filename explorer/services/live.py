@@ -13,9 +13,10 @@ from explorer.rpc.wrappers import TypedCalls
 from explorer.services.reader import ChainReader
 
 KEEP = 100  # blocks kept: the charts show this many
-RECENT_INTERVALS = 5  # the poll follows the chain's recent pace, not last week's
+RECENT_INTERVALS = 5  # the poll follows the pace of the blocks seen arrive
+SETTLED_INTERVALS = 3  # fewer seen: the pace is a guess, so ask at least every FIRST_POLL
 MIN_POLL_SECONDS, MAX_POLL_SECONDS = 1.0, 60.0
-FIRST_POLL_SECONDS = 5.0  # until a new block has been seen (the chain may have woken up)
+FIRST_POLL_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class LiveChain:
     keep: int = KEEP
     blocks: dict[int, Block] = field(default_factory=dict)
     replaced: dict[int, str] = field(default_factory=dict)  # number -> hash it replaced
+    loaded_head: int | None = None  # the head at the first load: newer blocks were seen arrive
 
     @property
     def newest(self) -> int | None:
@@ -56,6 +58,7 @@ class LiveChain:
         """Read the newest blocks up to head: the newest full_count with full transactions."""
         self.blocks.clear()
         self.replaced.clear()
+        self.loaded_head = head
         numbers = list(range(max(head - self.keep + 1, 0), head + 1))
         full_from = head - full_count + 1
         found = await asyncio.gather(*(self.reader.block(n, full=n >= full_from) for n in numbers))
@@ -128,15 +131,21 @@ def median_block_time(blocks: list[Block]) -> float | None:
     return float(statistics.median(intervals)) if intervals else None
 
 
-def poll_interval(blocks: list[Block], seen_new_block: bool) -> float:
-    """Return how often to ask for the head: about once per recent block time.
+def poll_interval(blocks: list[Block], loaded_head: int | None) -> float:
+    """Return how often to ask for the head: about once per block, at the pace seen lately.
 
-    Polling once per block time spends one eth_blockNumber per block; polling faster
-    spends more for little, slower shows blocks late. Until a new block has been seen the
-    recent pace is unknown (a devnet just woken after a long pause), so ask sooner.
+    Polling once per block time spends one eth_blockNumber per block; faster spends more
+    for little, slower shows blocks late. The pace is measured on the blocks seen arrive
+    (newer than loaded_head): the history's pace may be another (a devnet woken after
+    days, mining every few seconds). Until a few have arrived, ask at least every 5 s.
     """
-    recent = median_block_time(blocks[-(RECENT_INTERVALS + 1) :])
-    interval = FIRST_POLL_SECONDS if recent is None else recent
-    if not seen_new_block:
-        interval = min(interval, FIRST_POLL_SECONDS)
+    arrived = [b for b in blocks if loaded_head is not None and (b.number or 0) > loaded_head]
+    intervals = block_intervals(arrived)[-RECENT_INTERVALS:]
+    if len(intervals) >= SETTLED_INTERVALS:
+        interval = float(statistics.median(intervals))
+    else:
+        guess = intervals or block_intervals(blocks)[-RECENT_INTERVALS:]
+        interval = min(
+            float(statistics.median(guess)) if guess else FIRST_POLL_SECONDS, FIRST_POLL_SECONDS
+        )
     return min(max(interval, MIN_POLL_SECONDS), MAX_POLL_SECONDS)

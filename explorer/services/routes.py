@@ -14,6 +14,8 @@ class Page(enum.Enum):
     TX = "tx"
     ADDRESS = "address"
     LOGS = "logs"
+    NODE = "node"
+    TOOL = "tool"
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,10 @@ class Route:
         return cls(page, target)
 
 
-TARGETLESS = frozenset({Page.HOME, Page.LOGS})
+TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.NODE})
 HOME = Route(Page.HOME)
 LOGS = Route(Page.LOGS)
+NODE = Route(Page.NODE)
 
 
 def block_route(number_or_hash: int | str) -> Route:
@@ -58,3 +61,8 @@ def tx_route(tx_hash: str) -> Route:
 def address_route(address: str) -> Route:
     """Return the route of an address."""
     return Route(Page.ADDRESS, address.lower())
+
+
+def tool_route(tool: str, text: str = "") -> Route:
+    """Return the route of a tool (`tool/units`), with what to put in it (`tool/units:1 rbtc`)."""
+    return Route(Page.TOOL, f"{tool}:{text}" if text else tool)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -12,12 +13,12 @@ from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
 from explorer.services.routes import Route
-from explorer.services.session import HeadEvent, Session
+from explorer.services.session import Session
 from explorer.viewmodels.document import Tone
+from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
 
-HEAD_POLL_SECONDS = 5.0
 STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
 
 
@@ -64,13 +65,18 @@ class ShellViewModel(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session: Session | None = None
-        self.pages = PageFactory(self.head_changed)
+        self.poller = HeadPoller(self)  # the one eth_blockNumber poll of the window
+        self.poller.head_changed.connect(self._on_head)
+        self.poller.head_read.connect(self._on_head_read)
+        self.poller.head_failed.connect(self._on_head_error)
+        self.pages = PageFactory(self.poller)
         self._status = "Not connected"
         self._network = "No network"
         self._banner = Banner()
         self._notice = Banner()
         self._connection = Connection()
         self._head: int | None = None
+        self._head_read_at: float | None = None
         self._progress = ""
         self._closing: asyncio.Future[None] | None = None
         self._status_timer = QTimer(self)
@@ -120,6 +126,7 @@ class ShellViewModel(QObject):
         if old is not None:
             old.stop()  # its chain check and head follower end; nothing of it reaches us again
             self._closing = asyncio.ensure_future(old.aclose())
+        self.poller.bind(None)
         self.session, self._head, self._progress = session, None, ""
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
@@ -141,17 +148,23 @@ class ShellViewModel(QObject):
         if session is None:
             return
         if check.verified:
-            session.follow_head(self._on_head, self._on_head_error, HEAD_POLL_SECONDS)
+            if self.poller.session is not session:
+                self.poller.bind(session)  # reads the head once; pages ask for more
         else:
-            session.stop_following()
+            self.poller.bind(None)
             self._head = None
 
-    def _on_head(self, event: HeadEvent) -> None:
+    def _on_head(self, number: int) -> None:
         """Show a newer head block."""
-        self._head = event.number
+        self._head = number
+        self.head_changed.emit(number)
+        self._refresh_status()
+
+    def _on_head_read(self, _number: int, at: float) -> None:
+        """Note a poll that answered: the head is current again."""
+        self._head_read_at = at
         if self._connection.head_error is not None:
             self._set_connection(dataclasses.replace(self._connection, head_error=None))
-        self.head_changed.emit(event.number)
         self._refresh_status()
 
     def _on_head_error(self, error: RpcError) -> None:
@@ -180,7 +193,7 @@ class ShellViewModel(QObject):
             text = self._progress or "Not connected"
         else:
             parts = [check_text(self._connection)]
-            parts.append("head —" if self._head is None else f"head #{self._head:,}")
+            parts.append(head_text(self._head, self._head_read_at, self.poller.running))
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
             parts.append(f"{session.requests_today:,} requests today")
@@ -194,6 +207,15 @@ class ShellViewModel(QObject):
         if self.session is None:
             return None
         return self.pages.create(self.session, route)
+
+
+def head_text(head: int | None, read_at: float | None, followed: bool) -> str:
+    """Return the status bar's head: `head #N`, with the time it was read when not followed."""
+    if head is None:
+        return "head —"
+    if followed or read_at is None:
+        return f"head #{head:,}"
+    return f"head #{head:,} (read {time.strftime('%H:%M:%S', time.localtime(read_at))})"
 
 
 def check_text(connection: Connection) -> str:
