@@ -3,18 +3,50 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.tools import HashInput, amount_query, keccak_hex, keccak_input
 from explorer.rpc.errors import RpcError
-from explorer.services.routes import Route
+from explorer.services.routes import Route, tool_route
 from explorer.services.session import Session
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.tool_results import TOOLS, Result, ResultLine, ToolKind, ToolSpec
 
 NODE_HASH = "web3_sha3 (the node)"
+_SIGNATURE = re.compile(r"(?:function |event )?[A-Za-z_$][\w$]*\s*\(.*\)\s*", re.S)
+_COMMANDS: dict[str, ToolKind] = {
+    "keccak": ToolKind.KECCAK,
+    "sha3": ToolKind.KECCAK,
+    "keccak256": ToolKind.KECCAK,
+    "checksum": ToolKind.CHECKSUM,
+    "encode": ToolKind.ABI_ENCODE,
+    "decode": ToolKind.ABI_DECODE,
+    "selector": ToolKind.SELECTOR,
+    "topic": ToolKind.SELECTOR,
+    "units": ToolKind.UNITS,
+}
+
+
+def tool_route_for(text: str) -> Route | None:
+    """Return the tool a search text asks for, or None for a lookup on the chain.
+
+    `keccak hello`, `checksum 0x…`, `selector 0x…`, `decode 0x…`, `encode f(uint256)`,
+    an amount with its unit (`1.5 rbtc`, `30 gwei`) or a signature (`transfer(address,uint256)`)
+    open their tool; nothing a block, hash, address or name search accepts is taken.
+    """
+    stripped = text.strip()
+    word, _, rest = stripped.partition(" ")
+    kind = _COMMANDS.get(word.lower())
+    if kind is not None:
+        return tool_route(kind.value, rest.strip())
+    if amount_query(stripped) is not None:
+        return tool_route(ToolKind.UNITS.value, stripped)
+    if _SIGNATURE.fullmatch(stripped):
+        return tool_route(ToolKind.SELECTOR.value, stripped)
+    return None
 
 
 def tool_of(route: Route) -> tuple[ToolKind, str]:
