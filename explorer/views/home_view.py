@@ -146,9 +146,10 @@ class HomeView(QWidget):
         set_tone(self.gap_note, Tone.MUTED, self.palette())
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(titled("Latest blocks", self.blocks_table))
-        self.splitter.addWidget(
-            titled("Latest transactions", self.transactions_table, self.gap_note)
+        self.transactions_pane = titled(
+            "Latest transactions", self.transactions_table, self.gap_note
         )
+        self.splitter.addWidget(self.transactions_pane)
         self.splitter.splitterMoved.connect(self._on_split)
         layout.addWidget(self.splitter, 1)
         self.charts = [Chart(kind=kind, compact=True) for kind in CHART_KINDS]
@@ -178,11 +179,25 @@ class HomeView(QWidget):
         self.live_button.setChecked(self.model.live)
         self.live_button.setToolTip("Follow new blocks as they arrive (off: pause, no requests)")
         self.live_button.toggled.connect(self.model.set_live)
+        self.transactions_button = QToolButton()
+        self.transactions_button.setText("Transactions")
+        self.transactions_button.setCheckable(True)
+        self.transactions_button.setChecked(True)
+        self.transactions_button.setToolTip(
+            "Show the latest transactions (off: new blocks are read without them)"
+        )
+        self.transactions_button.toggled.connect(self._show_transactions)
         row.addWidget(self.summary)
         row.addSpacing(12)
         row.addWidget(self.status, 1)
+        row.addWidget(self.transactions_button)
         row.addWidget(self.live_button)
         return row
+
+    def _show_transactions(self, shown: bool) -> None:
+        """Show or hide the transactions list; the model reads full blocks only when shown."""
+        self.transactions_pane.setVisible(shown)
+        self.model.set_transactions_visible(shown)
 
     def _show_status(self) -> None:
         """Show the summary and the status line."""
@@ -225,8 +240,9 @@ class HomeView(QWidget):
             chart.show_series(series)
 
     def _on_split(self) -> None:
-        """Tell the model whether the transactions list can be seen."""
-        self.model.set_transactions_visible(self.splitter.sizes()[1] > 0)
+        """Tell the model whether the transactions list can be seen (shown, not collapsed)."""
+        shown = not self.transactions_pane.isHidden()
+        self.model.set_transactions_visible(shown and self.splitter.sizes()[1] > 0)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Follow the head while shown."""
