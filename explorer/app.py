@@ -45,7 +45,6 @@ from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 
-
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
 APP_DEVNET = DevnetOptions(block_time=5.0, traffic=True)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from explorer.chain.abi import DecodedCall, DecodedEvent, decode_call, decode_log
 from explorer.chain.abi_input import AbiInputError
+from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError
 from explorer.chain.signatures import SignatureSyntaxError, SignatureTable
 from explorer.chain.tools import (
@@ -145,14 +146,17 @@ def abi_encode_result(values: Values, chain_id: int | None) -> Result:
     )
 
 
-def _decoded_lines(decoded: DecodedCall | DecodedEvent) -> list[ResultLine]:
-    """Return a decoded call's or event's parameters, one a line."""
+def _decoded_lines(decoded: DecodedCall | DecodedEvent, chain_id: int | None) -> list[ResultLine]:
+    """Return a decoded call's or event's parameters, one a line (addresses checksummed)."""
     kind = "Function" if isinstance(decoded, DecodedCall) else "Event"
     lines = [ResultLine(kind, decoded.signature)]
     for index, param in enumerate(decoded.params):
         name = param.name or f"#{index}"
         extra = ", indexed" if param.indexed else ""
-        lines.append(ResultLine(f"{name} ({param.type}{extra})", param.text))
+        text = param.text
+        if param.type == "address" and isinstance(param.value, str):
+            text = to_checksum_address(param.value, chain_id)
+        lines.append(ResultLine(f"{name} ({param.type}{extra})", text))
     return lines
 
 
@@ -172,7 +176,7 @@ def abi_decode_result(values: Values, chain_id: int | None) -> Result:
         event = decode_log(topics, data, table)
         if event is None:
             return (ResultLine("Event", f"no event of {source} matches topic0", Tone.MUTED),)
-        return tuple(_decoded_lines(event))
+        return tuple(_decoded_lines(event, chain_id))
     if len(data) < 4:
         return (ResultLine("Calldata", "paste calldata (0x…) or a log's data and topics"),)
     call = decode_call(data, table)
@@ -184,7 +188,7 @@ def abi_decode_result(values: Values, chain_id: int | None) -> Result:
                 Tone.MUTED,
             ),
         )
-    return tuple(_decoded_lines(call))
+    return tuple(_decoded_lines(call, chain_id))
 
 
 def selector_result(values: Values, chain_id: int | None) -> Result:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,7 @@ def test_reorganise_replaces_the_newest_blocks_and_keeps_their_transactions(
         )
         assert verdict.verified
     chain = [Block.from_json(block(node, n)) for n in range(top - 2, new_head + 1)]
-    assert all(child.parent_hash == parent.hash for parent, child in zip(chain, chain[1:]))
+    assert all(child.parent_hash == parent.hash for parent, child in itertools.pairwise(chain))
     receipt = node.handle("eth_getTransactionReceipt", [tx_hash])
     assert receipt["blockHash"] == block(node, int(receipt["blockNumber"], 16))["hash"]
 
@@ -117,7 +118,9 @@ def test_traffic_submits_everyday_transactions_before_each_block(
     receipts = [node.handle("eth_getTransactionReceipt", [tx["hash"]]) for tx in txs]
     token = node.manifest.token
     assert any(tx["to"] == token for tx in txs)
-    assert any(tx["to"] is None and r["status"] == "0x1" for tx, r in zip(txs, receipts))
+    assert any(
+        tx["to"] is None and r["status"] == "0x1" for tx, r in zip(txs, receipts, strict=True)
+    )
     assert any(r["status"] == "0x0" for r in receipts)
     assert any(tx["input"] == "0x" and int(tx["value"], 16) > 0 for tx in txs)
     for pending in node.manifest.pending_txs:
