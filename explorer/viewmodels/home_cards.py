@@ -14,8 +14,9 @@ from explorer.services.live import block_intervals, median_block_time
 from explorer.services.routes import block_route
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.format import age
-from explorer.viewmodels.node_document import quota_text
 from explorer.viewmodels.series import Series
+
+RECENT_BLOCK_TIMES = 20  # the block time card's median: the chain's pace now
 
 
 class CardId(enum.Enum):
@@ -78,7 +79,7 @@ def header_cards(blocks: list[Block], facts: Facts, now: float) -> tuple[Card, .
         _chain_card(facts.check),
         Card(
             CardId.REQUESTS,
-            quota_text(facts.requests_today, facts.daily_quota).split(" (")[0],
+            f"{facts.requests_today:,}",
             _quota_detail(facts.requests_today, facts.daily_quota),
             Tone.WAITING if _near_quota(facts) else Tone.NORMAL,
             "Requests this key spent today (UTC), counted by this app; the quota is set per "
@@ -97,16 +98,16 @@ def _head_card(head: Block, blocks: list[Block], now: float) -> Card:
 
 
 def _block_time_card(blocks: list[Block]) -> Card:
-    """Return the median and mean time between the blocks shown."""
+    """Return the median time between the latest blocks, and the mean over all shown."""
     intervals = block_intervals(blocks)
     if not intervals:
         return Card(CardId.BLOCK_TIME, "—", "one block shown")
-    median = statistics.median(intervals)
+    recent = intervals[-RECENT_BLOCK_TIMES:]
     mean = statistics.fmean(intervals)
     return Card(
         CardId.BLOCK_TIME,
-        f"{median:,.0f} s",
-        f"median of the last {len(intervals)} · mean {_seconds(mean)}",
+        f"{statistics.median(recent):,.0f} s",
+        f"median of the last {len(recent)} · mean of {len(intervals)}: {_seconds(mean)}",
         tooltip="The median ignores a single long pause (a devnet started after days, say); "
         "the mean does not.",
     )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 import urllib.error
 import urllib.request
 
 from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer
 
 RELAY_KEY = "relay-key-000000001"
+FULL_BLOCK_READS = ("eth_getBlockByNumber", "eth_getBlockByHash")
 
 
 class Relay:
@@ -16,6 +18,7 @@ class Relay:
     def __init__(self, target: str) -> None:
         self.target = target
         self.failing = False
+        self.full_block_delay = 0.0  # seconds added to reads of blocks with full transactions
         self.server = ScriptedServer(self._relay)
 
     @property
@@ -27,6 +30,8 @@ class Relay:
         """Forward one request, or fail it."""
         if self.failing:
             return Reply(503, b"Service Unavailable", {"Content-Type": "text/plain"})
+        if request.rpc_method in FULL_BLOCK_READS and request.params[1:] == [True]:
+            time.sleep(self.full_block_delay)
         forward = urllib.request.Request(
             self.target, request.body, {"Content-Type": "application/json"}
         )
