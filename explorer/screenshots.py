@@ -12,17 +12,36 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import TRANSFER_TOPIC
-from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
+from explorer.services.routes import (
+    HOME,
+    LOGS,
+    NODE,
+    Route,
+    address_route,
+    block_route,
+    tool_route,
+    tx_route,
+)
 from explorer.services.session import Session
+from explorer.viewmodels.home import HomeState
 from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageViewModel
 from explorer.views.address import AddressView
+from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
+from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
 from explorer.views.theme import dark_palette
+from explorer.views.tools_view import ToolView
 
 MISSING_HASH = "0x" + "ab" * 32
+TOOL_SCREENS = (
+    ("tool-keccak", tool_route("keccak", "hello")),
+    ("tool-units", tool_route("units", "1.5 rbtc")),
+    ("tool-checksum", tool_route("checksum", "0x5aAeb6053F3e94c9b9A09F33669435E7EF1BEaEd")),
+    ("tool-selector", tool_route("selector", "Transfer(address,address,uint256)")),
+)
 
 
 def interesting_block(manifest: dict[str, Any]) -> int:
@@ -86,6 +105,48 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
             )
             await settle(window)
     window.grab().save(str(path))
+
+
+async def shoot_home(window: MainWindow, path: Path) -> Path:
+    """Shoot the home page once it has followed a few new blocks of the living devnet."""
+    window.navigator.go(HOME)
+    await settle(window)
+    view = window.tabs.currentWidget()
+    if isinstance(view, HomeView):
+        model = view.model
+        await wait_for(
+            lambda: (
+                model.state is HomeState.LIVE
+                and (model.chain.newest or 0) >= (model.chain.loaded_head or 0) + 2
+            ),
+            timeout=60,
+        )
+        await settle(window)
+    window.grab().save(str(path))
+    return path
+
+
+def page_settled(view: object) -> bool:
+    """Tell whether the node page has its answers, or a tool its node's answer."""
+    if isinstance(view, NodeView):
+        return not view.model.waiting and not view.model.busy
+    if isinstance(view, ToolView):
+        return not view.model.result or "asking" not in view.model.result[-1].text
+    return True
+
+
+async def shoot_node_and_tools(window: MainWindow, directory: Path, mode: str) -> list[Path]:
+    """Shoot the node page and the tools (the keccak one compared with the node)."""
+    written = []
+    for stem, route in (("node", NODE), *TOOL_SCREENS):
+        window.navigator.go(route)
+        await settle(window)
+        await wait_for(lambda: page_settled(window.tabs.currentWidget()))
+        await settle(window)
+        path = directory / f"{stem}-{mode}.png"
+        window.grab().save(str(path))
+        written.append(path)
+    return written
 
 
 async def shoot_tab(window: MainWindow, view: AddressView, title: str, path: Path) -> Path:
@@ -180,11 +241,8 @@ async def take_screenshots(
     written: list[Path] = []
     for mode, palette in (("light", light), ("dark", dark_palette())):
         app.setPalette(palette)
-        window.navigator.go(Route.parse("home"))
-        await settle(window)
-        home = directory / f"home-{mode}.png"
-        window.grab().save(str(home))
-        written.append(home)
+        written.append(await shoot_home(window, directory / f"home-{mode}.png"))
+        written += await shoot_node_and_tools(window, directory, mode)
         for stem, route in screens(manifest):
             path = directory / f"{stem}-{mode}.png"
             await shoot_page(window, route, path)
