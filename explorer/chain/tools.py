@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import json
 import re
 from dataclasses import dataclass
 
@@ -11,7 +10,7 @@ from eth_abi.abi import encode
 from eth_abi.exceptions import EncodingError
 from eth_hash.auto import keccak
 
-from explorer.chain.abi_input import AbiInputError, parse_input
+from explorer.chain.abi_input import AbiInputError, abi_entries, parse_input
 from explorer.chain.checksum import KNOWN_CHAIN_IDS, has_valid_checksum, to_checksum_address
 from explorer.chain.signatures import (
     Signature,
@@ -138,16 +137,8 @@ def encode_call(signature: str, arguments: list[str], chain_id: int | None) -> b
 
 def signature_lines_of_abi(text: str) -> list[str]:
     """Return a pasted ABI's functions and events as signature lines; AbiInputError."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise AbiInputError(f"the ABI is not valid JSON: {exc}") from None
-    if isinstance(data, dict) and isinstance(data.get("abi"), list):
-        data = data["abi"]
-    if not isinstance(data, list):
-        raise AbiInputError("an ABI is a JSON array of entries")
     lines = []
-    for entry in data:
+    for entry in abi_entries(text):
         if isinstance(entry, dict) and entry.get("type", "function") in ("function", "event"):
             params = ", ".join(_abi_param(p) for p in entry.get("inputs") or [])
             lines.append(f"{entry.get('type', 'function')} {entry.get('name')}({params})")

@@ -7,12 +7,13 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from eth_account import Account
-from eth_utils.address import to_checksum_address
+from eth_keys.datatypes import PrivateKey
+from eth_typing import Address
 
 from explorer.devnet.abi import call_data
 from explorer.devnet.contracts import load_artifact
 from explorer.devnet.errors import RpcFailure
+from explorer.devnet.evm import DevnetVM
 
 if TYPE_CHECKING:
     from explorer.devnet.manifest import SeedManifest
@@ -85,21 +86,22 @@ class Traffic:
         return fields | {"to": receiver, "value": value, "gas": 21_000}
 
     def _submit(self, fields: dict[str, Any]) -> None:
-        """Sign the transaction with the sender's next nonce and submit it."""
+        """Sign the transaction with the sender's next nonce (py-evm, EIP-155) and submit it."""
         sender, key = fields.pop("from"), fields.pop("key")
         nonce = int(self._handle("eth_getTransactionCount", [sender, "pending"]), 16)
-        tx: dict[str, Any] = {
-            "nonce": nonce,
-            "gasPrice": GAS_PRICE + 1_000_000 * self._random.randrange(5),
-            "chainId": self._chain_id,
-            **fields,
-        }
-        if tx["to"] is None:
-            del tx["to"]
-        else:
-            tx["to"] = to_checksum_address(tx["to"])
-        signed = Account.sign_transaction(tx, key).raw_transaction
-        self._handle("eth_sendRawTransaction", ["0x" + bytes(signed).hex()])
+        to = fields["to"]
+        unsigned = DevnetVM.create_unsigned_transaction(
+            nonce=nonce,
+            gas_price=GAS_PRICE + 1_000_000 * self._random.randrange(5),
+            gas=fields["gas"],
+            to=Address(bytes.fromhex(to[2:]) if to else b""),
+            value=fields["value"],
+            data=fields["data"],
+        )
+        signed = unsigned.as_signed_transaction(
+            PrivateKey(bytes.fromhex(key[2:])), chain_id=self._chain_id
+        )
+        self._handle("eth_sendRawTransaction", ["0x" + signed.encode().hex()])
         self.sent += 1
 
 

@@ -13,8 +13,9 @@ from explorer.rpc.wrappers import TypedCalls
 from explorer.services.reader import ChainReader
 
 KEEP = 100  # blocks kept: the charts show this many
-RECENT_INTERVALS = 5  # the poll follows the pace of the blocks seen arrive
-SETTLED_INTERVALS = 3  # fewer seen: the pace is a guess, so ask at least every FIRST_POLL
+RECENT_INTERVALS = 5  # the poll follows the pace of the latest blocks…
+RECENT_WINDOW_SECONDS = 600  # …mined lately (not a history's, days old)
+SETTLED_INTERVALS = 3  # fewer known: the pace is a guess, so ask at least every FIRST_POLL
 MIN_POLL_SECONDS, MAX_POLL_SECONDS = 1.0, 60.0
 FIRST_POLL_SECONDS = 5.0
 
@@ -42,7 +43,7 @@ class LiveChain:
     keep: int = KEEP
     blocks: dict[int, Block] = field(default_factory=dict)
     replaced: dict[int, str] = field(default_factory=dict)  # number -> hash it replaced
-    loaded_head: int | None = None  # the head at the first load: newer blocks were seen arrive
+    loaded_head: int | None = None  # the head at the first load
 
     @property
     def newest(self) -> int | None:
@@ -131,21 +132,19 @@ def median_block_time(blocks: list[Block]) -> float | None:
     return float(statistics.median(intervals)) if intervals else None
 
 
-def poll_interval(blocks: list[Block], loaded_head: int | None) -> float:
-    """Return how often to ask for the head: about once per block, at the pace seen lately.
+def poll_interval(blocks: list[Block], now: float) -> float:
+    """Return how often to ask for the head: about once per block, at the chain's pace now.
 
     Polling once per block time spends one eth_blockNumber per block; faster spends more
-    for little, slower shows blocks late. The pace is measured on the blocks seen arrive
-    (newer than loaded_head): the history's pace may be another (a devnet woken after
-    days, mining every few seconds). Until a few have arrived, ask at least every 5 s.
+    for little, slower shows blocks late. The pace is the median of the latest intervals
+    between blocks mined lately (within twenty block times, ten minutes at least): a
+    history whose pace differs (a devnet woken after days, mining every few seconds)
+    does not count. Until three such intervals are known, ask at least every 5 s.
     """
-    arrived = [b for b in blocks if loaded_head is not None and (b.number or 0) > loaded_head]
-    intervals = block_intervals(arrived)[-RECENT_INTERVALS:]
-    if len(intervals) >= SETTLED_INTERVALS:
-        interval = float(statistics.median(intervals))
-    else:
-        guess = intervals or block_intervals(blocks)[-RECENT_INTERVALS:]
-        interval = min(
-            float(statistics.median(guess)) if guess else FIRST_POLL_SECONDS, FIRST_POLL_SECONDS
-        )
+    usual = median_block_time(blocks) or FIRST_POLL_SECONDS
+    recent = [b for b in blocks if b.timestamp >= now - max(RECENT_WINDOW_SECONDS, 20 * usual)]
+    intervals = block_intervals(recent)[-RECENT_INTERVALS:]
+    interval = float(statistics.median(intervals)) if intervals else FIRST_POLL_SECONDS
+    if len(intervals) < SETTLED_INTERVALS:
+        interval = min(interval, FIRST_POLL_SECONDS)
     return min(max(interval, MIN_POLL_SECONDS), MAX_POLL_SECONDS)

@@ -152,7 +152,7 @@ class HomeViewModel(QObject):
         wanted = self._visible and self._live and self.session.check.verified
         if not wanted or self._state in (HomeState.CHECKING, HomeState.LOADING):
             return None
-        return poll_interval(self.chain.newest_first()[::-1], self.chain.loaded_head)
+        return poll_interval(self.chain.newest_first()[::-1], time.time())
 
     # --- what the view tells ----------------------------------------------------------
 

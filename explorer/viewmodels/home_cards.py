@@ -114,14 +114,8 @@ def _block_time_card(blocks: list[Block]) -> Card:
 
 
 def _seconds(value: float) -> str:
-    """Return seconds readably: `12.5 s`, `4 min`, `3 h`, `2 days`."""
-    if value < 120:
-        return f"{value:,.1f} s"
-    if value < 7200:
-        return f"{value / 60:,.0f} min"
-    if value < 172_800:
-        return f"{value / 3600:,.0f} h"
-    return f"{value / 86_400:,.0f} days"
+    """Return a duration as the ages read: `12 s`, `4 min`, `3 h 2 min`, `7 days`."""
+    return age(value).removesuffix(" ago")
 
 
 def _gas_price_card(head: Block, facts: Facts) -> Card:

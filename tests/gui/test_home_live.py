@@ -35,6 +35,13 @@ def relay(devnet_live: Devnet) -> Iterator[Relay]:
     running.close()
 
 
+def block_reads(relay: Relay, since: int) -> list[list[object]]:
+    """Return the params of the block reads that passed the relay since request number since."""
+    return [
+        r.params for r in relay.server.requests[since:] if r.rpc_method == "eth_getBlockByNumber"
+    ]
+
+
 def session_on(url: str) -> Session:
     """Return a devnet session on url."""
     return Session(DEVNET, Endpoint.parse(url))
@@ -157,11 +164,7 @@ def test_blocks_are_read_without_transactions_while_their_list_is_hidden(
     hidden_from = len(relay.server.requests)
     start = model.chain.newest or 0
     qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 2, timeout=30_000)
-    reads = [
-        r.params
-        for r in relay.server.requests[hidden_from:]
-        if r.rpc_method == "eth_getBlockByNumber"
-    ]
+    reads = block_reads(relay, hidden_from)
     assert reads
     assert all(params[1] is False for params in reads)
     qtbot.waitUntil(lambda: not home.gap_note.isHidden(), timeout=5_000)
@@ -170,11 +173,7 @@ def test_blocks_are_read_without_transactions_while_their_list_is_hidden(
     shown_from = len(relay.server.requests)
     start = model.chain.newest or 0
     qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 1, timeout=30_000)
-    reads = [
-        r.params
-        for r in relay.server.requests[shown_from:]
-        if r.rpc_method == "eth_getBlockByNumber"
-    ]
+    reads = block_reads(relay, shown_from)
     assert reads
     assert reads[-1][1] is True  # (one read may have left before the list showed again)
 

@@ -8,7 +8,12 @@ import pytest
 
 from explorer.chain.records import Block
 from explorer.services.chaincheck import ChainCheck, Verification
-from explorer.services.live import FIRST_POLL_SECONDS, MIN_POLL_SECONDS, poll_interval
+from explorer.services.live import (
+    FIRST_POLL_SECONDS,
+    MAX_POLL_SECONDS,
+    MIN_POLL_SECONDS,
+    poll_interval,
+)
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.home_cards import CardId, Facts, chart_series, header_cards
 from tests.helpers.testnet import load
@@ -24,19 +29,20 @@ def chain(times: list[int], first: int = 100) -> list[Block]:
     ]
 
 
-def test_the_poll_follows_the_pace_of_the_blocks_seen_arrive() -> None:
+def test_the_poll_follows_the_pace_of_the_blocks_mined_lately() -> None:
     """A devnet woken after days, now mining every 2 s: the history's 30 s pace is not used."""
     history = [30 * i for i in range(10)]
     woken = history + [10**8 + 2 * i for i in range(5)]
-    blocks = chain(woken)
-    loaded = blocks[9].number
-    assert poll_interval(blocks[:10], loaded) == FIRST_POLL_SECONDS  # nothing seen arrive yet
-    assert poll_interval(blocks[:12], loaded) == 2.0  # two arrived: a guess, at most 5 s
-    assert poll_interval(blocks, loaded) == 2.0
+    blocks, now = chain(woken), 10**8 + 10
+    assert poll_interval(blocks[:10], now) == FIRST_POLL_SECONDS  # no block mined lately
+    assert poll_interval(blocks[:12], now) == 2.0  # two lately: a guess, at most 5 s
+    assert poll_interval(blocks, now) == 2.0
     steady = chain([30 * i for i in range(20)])
-    assert poll_interval(steady, steady[10].number) == 30.0
+    assert poll_interval(steady, steady[-1].timestamp + 10) == 30.0  # from the first poll
+    slow = chain([300 * i for i in range(20)])
+    assert poll_interval(slow, slow[-1].timestamp) == MAX_POLL_SECONDS
     fast = chain([i // 3 for i in range(20)])
-    assert poll_interval(fast, fast[10].number) == MIN_POLL_SECONDS
+    assert poll_interval(fast, fast[-1].timestamp) == MIN_POLL_SECONDS
 
 
 def test_cards_show_gas_price_against_the_minimum_and_the_quota() -> None:

@@ -9,14 +9,13 @@ from typing import Any
 
 import pytest
 
-from explorer.chain.mergemining import verify_merge_mining
 from explorer.chain.records import Block
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.reorg import REORG_MINER, ReorgRefused, enable_control
 from explorer.devnet.seed import SMALL
 from explorer.devnet.traffic import start_traffic
 from tests.devnet.node.test_node_transactions import send, sign
-from tests.helpers.node import failure
+from tests.helpers.node import failure, merge_mining_report
 
 
 def block(node: DevnetNode, number: int, full: bool = False) -> dict[str, Any]:
@@ -60,19 +59,7 @@ def test_reorganise_replaces_the_newest_blocks_and_keeps_their_transactions(
         assert fresh["hash"] != old_hash
         assert fresh["miner"] == "0x" + REORG_MINER.hex()
         assert node.handle("eth_getBlockByHash", [old_hash, False]) is None
-        verdict = verify_merge_mining(
-            *(
-                bytes.fromhex(fresh[name][2:])
-                for name in (
-                    "bitcoinMergedMiningHeader",
-                    "bitcoinMergedMiningCoinbaseTransaction",
-                    "bitcoinMergedMiningMerkleProof",
-                    "hashForMergedMining",
-                )
-            ),
-            block_number=number,
-            difficulty=int(fresh["difficulty"], 16),
-        )
+        verdict = merge_mining_report(fresh)
         assert verdict.verified
     chain = [Block.from_json(block(node, n)) for n in range(top - 2, new_head + 1)]
     assert all(child.parent_hash == parent.hash for parent, child in itertools.pairwise(chain))
