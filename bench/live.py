@@ -15,6 +15,7 @@ Run: .venv/bin/python bench/live.py [--quick]  (starts its own devnets; Qt offsc
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sys
@@ -41,6 +42,34 @@ from explorer.views.main_window import MainWindow
 
 FLOOR_PER_BLOCK = 2  # one eth_blockNumber per block time, one block read per new block
 REAL_SECONDS_PER_BLOCK = 30
+
+
+class CpuHeartbeat(Heartbeat):
+    """The 5 ms heartbeat, also noting the GUI thread's own CPU time in each gap.
+
+    On a machine shared with other work a gap may be time the thread was not running at
+    all: the CPU time in the worst gaps tells the page's own work from the waiting.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cpu_last = time.thread_time()
+        self.worst_cpu = 0.0  # the most GUI-thread CPU time spent within one gap
+        self.worst_gap_cpu = 0.0  # the CPU time within the worst gap
+
+    def _tick(self) -> None:
+        now, cpu = time.perf_counter(), time.thread_time()
+        gap, used = now - self.last, cpu - self.cpu_last
+        self.worst_cpu = max(self.worst_cpu, used)
+        if gap > self.worst:
+            self.worst_gap_cpu = used
+        self.cpu_last = cpu
+        super()._tick()
+
+    def start(self) -> None:
+        """Start measuring afresh."""
+        super().start()
+        self.cpu_last, self.worst_cpu, self.worst_gap_cpu = time.thread_time(), 0.0, 0.0
 
 
 @contextlib.asynccontextmanager
@@ -98,8 +127,9 @@ async def follow(model: HomeViewModel, session: Session, blocks: int, timeout: f
     before = Counter(session.client.stats.by_method)
     first = model.chain.newest or 0
     started = time.perf_counter()
-    with contextlib.suppress(TimeoutError):
-        await until(lambda: (model.chain.newest or 0) >= first + blocks, timeout=timeout)
+    deadline = started + timeout
+    while (model.chain.newest or 0) < first + blocks and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)  # a light watch: the page's own work is what is measured
     spent = Counter(session.client.stats.by_method)
     spent.subtract(before)
     return Spent((model.chain.newest or 0) - first, time.perf_counter() - started, +spent)
@@ -150,7 +180,7 @@ async def stalls(quick: bool) -> None:
     seconds = 30 if quick else 90
     async with living_devnet(1.0) as url:
         window, session, model = await home_window(url)
-        beat = Heartbeat()
+        beat = CpuHeartbeat()
         beat.start()
         spent = await follow(model, session, blocks=10_000, timeout=seconds)
         worst = beat.stop()
@@ -159,7 +189,9 @@ async def stalls(quick: bool) -> None:
     print(
         f"Stalls: following 1 s blocks with traffic for {spent.seconds:.0f} s "
         f"({spent.blocks} new blocks, {spent.total} requests): longest GUI-thread stall "
-        f"{worst * 1000:.1f} ms (goal < 50 ms)"
+        f"{worst * 1000:.1f} ms (goal < 50 ms), of which the thread ran "
+        f"{beat.worst_gap_cpu * 1000:.1f} ms; the most CPU time between two ticks "
+        f"{beat.worst_cpu * 1000:.1f} ms"
     )
 
 

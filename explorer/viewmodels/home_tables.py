@@ -33,23 +33,31 @@ class Cell:
 
 
 class RowsModel(QAbstractTableModel, Generic[R]):
-    """A small table of rows, replaced whole; cells come from `cell(row, column)`."""
+    """A small table of rows, replaced whole; cells come from `cell(row, column)`, made once.
+
+    A repaint asks each cell for several roles; the cells are made on first ask and kept
+    until the rows change (or their column is refreshed: the ages tick).
+    """
 
     headers: tuple[str, ...] = ()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rows: list[R] = []
+        self._cells: dict[tuple[int, int], Cell] = {}
 
     def set_rows(self, rows: Sequence[R]) -> None:
         """Show these rows."""
         self.beginResetModel()
         self.rows = list(rows)
+        self._cells.clear()
         self.endResetModel()
 
     def refresh_column(self, column: int) -> None:
-        """Repaint one column (the ages tick)."""
+        """Remake and repaint one column (the ages tick)."""
         if self.rows:
+            for row in range(len(self.rows)):
+                self._cells.pop((row, column), None)
             self.dataChanged.emit(self.index(0, column), self.index(len(self.rows) - 1, column))
 
     def cell(self, row: R, column: int) -> Cell:
@@ -74,16 +82,22 @@ class RowsModel(QAbstractTableModel, Generic[R]):
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Return a cell's text, tooltip, route or tone."""
-        if not index.isValid() or index.row() >= len(self.rows):
+        read = READERS.get(role)
+        if read is None or not index.isValid() or index.row() >= len(self.rows):
             return None
-        reader: dict[int, Callable[[Cell], Any]] = {
-            Qt.ItemDataRole.DisplayRole: lambda cell: cell.text,
-            Qt.ItemDataRole.ToolTipRole: lambda cell: cell.tooltip,
-            ROUTE_ROLE: lambda cell: cell.route,
-            TONE_ROLE: lambda cell: cell.tone,
-        }
-        read = reader.get(role)
-        return None if read is None else read(self.cell(self.rows[index.row()], index.column()))
+        key = (index.row(), index.column())
+        cell = self._cells.get(key)
+        if cell is None:
+            cell = self._cells[key] = self.cell(self.rows[index.row()], index.column())
+        return read(cell)
+
+
+READERS: dict[int, Callable[[Cell], Any]] = {
+    Qt.ItemDataRole.DisplayRole: lambda cell: cell.text,
+    Qt.ItemDataRole.ToolTipRole: lambda cell: cell.tooltip,
+    ROUTE_ROLE: lambda cell: cell.route,
+    TONE_ROLE: lambda cell: cell.tone,
+}
 
 
 @dataclass(frozen=True)
@@ -99,6 +113,7 @@ class LatestBlocksModel(RowsModel[BlockRow]):
 
     headers = ("Block", "Age", "Txs", "Gas used", "Miner", "Note")
     AGE = 1
+    NOTE = 5
 
     def __init__(self, chain_id: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -124,6 +139,10 @@ class LatestBlocksModel(RowsModel[BlockRow]):
             return Cell(f"{share:.1%}", route, f"{block.gas_used:,} of {block.gas_limit:,} gas")
         if column == 4:
             return self._miner(block)
+        return self._note(row, route)
+
+    def _note(self, row: BlockRow, route: Route) -> Cell:
+        """Return the note: the hash a reorganisation replaced, if any."""
         if row.replaced is None:
             return Cell("", route)
         short = row.replaced[:10] + "…" + row.replaced[-4:]

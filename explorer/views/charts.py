@@ -19,6 +19,7 @@ from explorer.views.theme import plain_tooltip
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 170, 16, 28, 30
 COMPACT_MARGIN_LEFT = 64
+DOT_SPACING = 6  # pixels between values for a dot at each
 
 
 def axis_text(value: float) -> str:
@@ -222,6 +223,7 @@ class Chart(QWidget):
         painter.setPen(pen)
         painter.setBrush(colour)
         step = plot.width() / max(1, len(self.values) - 1)
+        dots = step >= DOT_SPACING  # a dot per value where they do not crowd
         previous: QPointF | None = None
         for i, value in enumerate(self.values):
             if value is None:
@@ -230,5 +232,6 @@ class Chart(QWidget):
             point = QPointF(plot.left() + i * step, self._y(plot, value, low, span))
             if previous is not None:
                 painter.drawLine(previous, point)
-            painter.drawEllipse(point, 2.5, 2.5)
+            if dots or previous is None:  # a lone value shows as a dot
+                painter.drawEllipse(point, 2.5, 2.5)
             previous = point

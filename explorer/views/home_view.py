@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.home import HomeState, HomeViewModel
 from explorer.viewmodels.home_cards import Card
+from explorer.viewmodels.home_tables import LatestBlocksModel
 from explorer.viewmodels.roles import TONE_ROLE
 from explorer.views.charts import Chart, ChartKind
 from explorer.views.theme import plain_label, plain_tooltip, tone_colour
@@ -49,8 +50,10 @@ class ToneDelegate(QStyledItemDelegate):
 def set_tone(label: QWidget, tone: Tone, base: QPalette) -> None:
     """Colour a label's text by tone, read from base (a palette no tone has changed)."""
     palette = label.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, tone_colour(tone, base))
-    label.setPalette(palette)
+    colour = tone_colour(tone, base)
+    if palette.color(QPalette.ColorRole.WindowText) != colour:  # a new palette re-polishes
+        palette.setColor(QPalette.ColorRole.WindowText, colour)
+        label.setPalette(palette)
 
 
 class CardWidget(QFrame):
@@ -77,7 +80,9 @@ class CardWidget(QFrame):
         self.title.setText(card.title)
         self.value.setText(card.value)
         self.detail.setText(card.detail)
-        self.setToolTip(plain_tooltip(card.tooltip) if card.tooltip else "")
+        tooltip = plain_tooltip(card.tooltip) if card.tooltip else ""
+        if tooltip != self.toolTip():
+            self.setToolTip(tooltip)
         base = self.palette()
         set_tone(self.value, Tone.MUTED if stale else card.tone, base)
         set_tone(self.title, Tone.MUTED, base)
@@ -98,7 +103,6 @@ def table(model: QAbstractItemModel, widths: tuple[int, ...]) -> QTableView:
     for column, width in enumerate(widths):
         view.setColumnWidth(column, width)
     header.setStretchLastSection(True)
-    view.setItemDelegate(ToneDelegate(view))
     return view
 
 
@@ -138,7 +142,10 @@ class HomeView(QWidget):
         for index, card in enumerate(self.cards):
             grid.addWidget(card, index // CARD_COLUMNS, index % CARD_COLUMNS)
         layout.addLayout(grid)
-        self.blocks_table = table(model.blocks, (80, 90, 45, 75, 180))
+        self.blocks_table = table(model.blocks, (70, 90, 40, 70, 150))
+        self.blocks_table.setItemDelegateForColumn(
+            LatestBlocksModel.NOTE, ToneDelegate(self.blocks_table)
+        )
         self.transactions_table = table(model.transactions, (150, 90, 130, 130))
         for view in (self.blocks_table, self.transactions_table):
             open_clicked_routes(view, self.link_activated.emit)
