@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from explorer.cli.keysafe import EXIT_INPUT, KeySafeParser, scrub, secrets_in
 
 SUBCOMMANDS = {
     "rpc": "explorer.cli.rpc",
@@ -19,8 +22,9 @@ SUBCOMMANDS = {
 
 def gui_arguments(argv: Sequence[str]) -> argparse.Namespace:
     """Parse the options of the window (no subcommand)."""
-    parser = argparse.ArgumentParser(
+    parser = KeySafeParser(
         prog="explorer",
+        secrets=secrets_in(list(argv)),
         description="A desktop block explorer for Rootstock (RSK).",
         epilog="Subcommands: " + ", ".join(f"explorer {name} --help" for name in SUBCOMMANDS),
     )
@@ -48,10 +52,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] in SUBCOMMANDS:
         module = importlib.import_module(SUBCOMMANDS[args[0]])
         return int(module.main(args[1:]))
+    if args and not args[0].startswith("-"):
+        return unknown_command(args)
     options = gui_arguments(args)
     from explorer import app
 
     return app.run(options)
+
+
+def unknown_command(args: list[str]) -> int:
+    """Say a command is unknown and suggest the nearest.
+
+    The rest of the command line is not echoed: it may hold a key.
+    """
+    word = scrub(args[0], secrets_in(args))
+    near = difflib.get_close_matches(args[0], SUBCOMMANDS, n=1)
+    hint = f" (did you mean 'explorer {near[0]}'?)" if near else ""
+    commands = ", ".join(SUBCOMMANDS)
+    print(
+        f"usage: explorer [--devnet] [--screenshot DIR] | explorer {{{commands}}} …\n"
+        f"explorer: error: unknown command '{word}'{hint}",
+        file=sys.stderr,
+    )
+    return EXIT_INPUT
 
 
 if __name__ == "__main__":

@@ -76,7 +76,8 @@ class Application:
 
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""
-        return SettingsDialog(NetworkSettingsViewModel(self.networks), self.window)
+        model = NetworkSettingsViewModel(self.networks, safe=self.settings)
+        return SettingsDialog(model, self.window)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""
@@ -234,7 +235,9 @@ def run(options: argparse.Namespace) -> int:
     loop = qasync.QEventLoop(qt_app)
     asyncio.set_event_loop(loop)
     collector = MainThreadCollector(qt_app)
-    app = Application(Settings(), use_devnet=options.devnet)
+    settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
+    app = Application(settings, use_devnet=options.devnet)
+    app.shell.show_startup_notices(notices)
     app.window.show()
     QTimer.singleShot(0, collector.freeze_survivors)  # after the first frame: it takes ~50 ms
     closed = asyncio.Event()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from explorer.services.routes import (
 )
 from explorer.services.session import Session
 from explorer.viewmodels.home import HomeState
+from explorer.viewmodels.keyring_option import KeyringState
 from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageViewModel
 from explorer.views.address import AddressView
@@ -32,6 +34,7 @@ from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
+from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.theme import dark_palette
 from explorer.views.tools_view import ToolView
 
@@ -224,6 +227,39 @@ async def shoot_error(window: MainWindow, session: Session, path: Path) -> None:
     await broken.aclose()
 
 
+async def shoot_waiting(window: MainWindow, session: Session, path: Path) -> None:
+    """Show a page waiting on a node that accepts connections and never answers.
+
+    The page says what it waits for, for how long, which attempt, and offers Cancel.
+    """
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()  # until the client hangs up, answering nothing
+        writer.close()
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    quiet = Session(session.network, Endpoint.parse(f"http://127.0.0.1:{port}"))
+    model = window.shell.pages.create(quiet, tx_route(MISSING_HASH))
+    assert isinstance(model, PageViewModel)
+    page = PageView(model)
+    index = window.tabs.addTab(page, "Waiting")
+    window.tabs.setCurrentIndex(index)
+    await wait_for(lambda: model.slow, timeout=quiet.budget.slow_after + 5)
+    await asyncio.sleep(1.2)  # the wait is counted in seconds
+    await settle(window)
+    window.grab().save(str(path))
+    window.tabs.removeTab(index)
+    model.dispose()
+    await quiet.aclose()
+    server.close()
+
+
+def keyring_known(dialog: SettingsDialog) -> bool:
+    """Tell whether the Settings dialog knows if a system keyring is available."""
+    return dialog.model.keyring.state is not KeyringState.CHECKING
+
+
 async def take_screenshots(
     window: MainWindow,
     manifest: dict[str, Any],
@@ -256,9 +292,14 @@ async def take_screenshots(
         error = directory / f"error-{mode}.png"
         await shoot_error(window, session, error)
         written.append(error)
+        waiting = directory / f"waiting-{mode}.png"
+        await shoot_waiting(window, session, waiting)
+        written.append(waiting)
         if settings_dialog is not None:
             dialog = settings_dialog()
             dialog.show()
+            if isinstance(dialog, SettingsDialog):  # the keyring is looked for in a thread
+                await wait_for(functools.partial(keyring_known, dialog), timeout=10)
             await settle(dialog)
             path = directory / f"settings-{mode}.png"
             dialog.grab().save(str(path))

@@ -1,12 +1,27 @@
-"""Typed settings keys declared once, stored with QSettings."""
+"""Typed settings keys declared once, stored with QSettings in a file only its owner can read.
+
+API keys live in that file, or, when the user chose it in Settings, in the system keyring
+(the file then holds only a reference to each).
+"""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from PySide6.QtCore import QSettings
+
+from explorer import settings_file
+from explorer.services.keystore import (
+    REFERENCE,
+    KeyringStatus,
+    KeyringVault,
+    KeyStoreError,
+    KeyVault,
+)
 
 T = TypeVar("T", str, int, bool)
 
@@ -22,6 +37,8 @@ class Key(Generic[T]):
 NETWORK = Key("network/current", "")
 WINDOW_GEOMETRY = Key("ui/window_geometry", "")
 USE_PUBLIC_NODE = Key("network/use_public_node", False)
+KEYS_IN_KEYRING = Key("secrets/keyring", False)
+API_KEYS = "api_keys"
 OPEN_TABS = "ui/open_tabs"
 RECENT_SEARCHES = "search/recent"
 CUSTOM_NETWORKS = "networks/custom"
@@ -48,10 +65,47 @@ def utc_day() -> str:
 
 
 class Settings:
-    """Typed access to the application's QSettings."""
+    """Typed access to the application's QSettings; every change is saved at once, 0600."""
 
-    def __init__(self, store: QSettings | None = None) -> None:
+    def __init__(self, store: QSettings | None = None, vault: KeyVault | None = None) -> None:
+        """Use store (default: the app's own file) and vault for keys kept in the keyring."""
         self._store = store or QSettings("explorer", "explorer")
+        self._store.setAtomicSyncRequired(True)  # a new file renamed over the old one
+        self._vault: KeyVault = vault or KeyringVault()
+        self._kept: dict[str, str] = {}  # keys read from the keyring (each read may block)
+
+    @classmethod
+    def for_app(cls, vault: KeyVault | None = None) -> tuple[Settings, list[str]]:
+        """Open the app's settings file made private and sound; return it and what was fixed."""
+        probe = QSettings("explorer", "explorer")
+        name, fmt = probe.fileName(), probe.format()
+        if not settings_file.is_file_path(name):
+            return cls(probe, vault), []
+        unreadable = probe.status() is QSettings.Status.FormatError
+        del probe  # Qt caches a parsed file: the real store must read the prepared one
+        notices = settings_file.prepare(Path(name), "Qt cannot parse it" if unreadable else "")
+        return cls(QSettings(name, fmt), vault), notices
+
+    @property
+    def path(self) -> str:
+        """Return where the settings are stored."""
+        return self._store.fileName()
+
+    def save(self) -> None:
+        """Write pending changes now (atomically) and keep the file private."""
+        self._store.sync()
+        if settings_file.is_file_path(self.path):
+            settings_file.tighten(Path(self.path))
+
+    def _put(self, name: str, value: object) -> None:
+        """Store one value and save."""
+        self._store.setValue(name, value)
+        self.save()
+
+    def _remove(self, name: str) -> None:
+        """Remove a value (or group) and save."""
+        self._store.remove(name)
+        self.save()
 
     def get(self, key: Key[T]) -> T:
         """Return the stored value converted to the key's type, or its default."""
@@ -65,7 +119,7 @@ class Settings:
 
     def set(self, key: Key[T], value: T) -> None:
         """Store a value under the key."""
-        self._store.setValue(key.name, value)
+        self._put(key.name, value)
 
     def get_list(self, name: str) -> list[str]:
         """Return a stored list of strings (empty when absent or malformed)."""
@@ -76,7 +130,7 @@ class Settings:
 
     def set_list(self, name: str, values: list[str]) -> None:
         """Store a list of strings."""
-        self._store.setValue(name, list(values))
+        self._put(name, list(values))
 
     def requests_today(self, usage_id: str) -> int:
         """Return the requests counted today (UTC) for an endpoint-and-key id."""
@@ -90,20 +144,65 @@ class Settings:
         """Add requests spent today (UTC) for an endpoint-and-key id."""
         if count > 0:
             total = self.requests_today(usage_id) + count
-            self._store.setValue(f"usage/{usage_id}/{utc_day()}", total)
+            self._put(f"usage/{usage_id}/{utc_day()}", total)
 
     def api_key(self, network: str) -> str:
-        """Return the API key stored for a network, or an empty string."""
-        return str(self._store.value(f"api_keys/{network}", "") or "")
+        """Return the API key stored for a network (in the file or the keyring), or ''."""
+        stored = str(self._store.value(f"{API_KEYS}/{network}", "") or "")
+        if stored != REFERENCE:
+            return stored
+        if network not in self._kept:
+            self._kept[network] = self._vault.get(keyring_name(network)) or ""
+        return self._kept[network]
 
     def set_api_key(self, network: str, key: str) -> None:
-        """Store the API key of a network."""
-        self._store.setValue(f"api_keys/{network}", key)
+        """Store the API key of a network where the user chose; KeyStoreError if refused."""
+        name = f"{API_KEYS}/{network}"
+        in_keyring = self._store.value(name, "") == REFERENCE
+        if key and self.keys_in_keyring():
+            self._vault.set(keyring_name(network), key)
+            self._kept[network] = key
+            self._put(name, REFERENCE)
+            return
+        if in_keyring:
+            self._vault.delete(keyring_name(network))
+            self._kept.pop(network, None)
+        if key:
+            self._put(name, key)
+        else:
+            self._remove(name)
 
     def forget_network(self, network: str) -> None:
         """Forget a network's API key and per-network choices."""
-        self._store.remove(f"api_keys/{network}")
-        self._store.remove(f"networks/{network}")
+        self.set_api_key(network, "")
+        self._remove(f"networks/{network}")
+
+    def keys_in_keyring(self) -> bool:
+        """Tell whether API keys are kept in the system keyring rather than in this file."""
+        return self.get(KEYS_IN_KEYRING)
+
+    def keyring_status(self) -> KeyringStatus:
+        """Tell whether a system keyring can hold the keys (may block: not on the GUI thread)."""
+        return self._vault.status()
+
+    def set_keys_in_keyring(self, in_keyring: bool) -> None:
+        """Move every stored API key to the keyring or back into this file; KeyStoreError."""
+        if in_keyring == self.keys_in_keyring():
+            return
+        self._store.beginGroup(API_KEYS)
+        networks = self._store.childKeys()
+        self._store.endGroup()
+        keys = {network: self.api_key(network) for network in networks}
+        self.set(KEYS_IN_KEYRING, in_keyring)
+        try:
+            for network, key in keys.items():
+                self.set_api_key(network, key)
+        except KeyStoreError:
+            self.set(KEYS_IN_KEYRING, not in_keyring)  # every key back where it was
+            for network, key in keys.items():
+                with contextlib.suppress(KeyStoreError):
+                    self.set_api_key(network, key)
+            raise
 
     def current_network(self) -> str:
         """Return the id of the network chosen last ('' when none)."""
@@ -144,3 +243,8 @@ class Settings:
     def set_daily_quota(self, network: str, quota: int) -> None:
         """Store a network's daily request quota per key (0: none)."""
         self.set(daily_quota(network, 0), max(quota, 0))
+
+
+def keyring_name(network: str) -> str:
+    """Return the keyring's user name of a network's API key."""
+    return f"api-key/{network}"

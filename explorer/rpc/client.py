@@ -15,11 +15,12 @@ import httpx
 from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
-from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError
+from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError, TransportError
 from explorer.rpc.methods import METHODS, method_spec
-from explorer.rpc.retry import RetryPolicy
+from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.stats import RequestStats
 from explorer.rpc.transport import (
+    DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
     make_http_client,
@@ -77,6 +78,10 @@ class RpcClient(TypedCalls):
     `max_in_flight` requests run at once; identical reads in flight share one request.
     Redirects are never followed, not even to the same host: they are ServerErrors.
     Answers over `max_response_bytes` are MalformedResponse. `stats` counts requests.
+
+    `waits` holds the Attempt of every call being sent (by call serial), so a screen can say
+    what it waits for; `attempt_listeners` hear each retry as it starts and
+    `failure_listeners` each call that gave up.
     """
 
     def __init__(
@@ -87,6 +92,7 @@ class RpcClient(TypedCalls):
         max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
         retry: RetryPolicy | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
@@ -95,14 +101,22 @@ class RpcClient(TypedCalls):
         self.retry = retry or RetryPolicy()
         self.stats = RequestStats()
         self._owns_http = http is None
-        self._http = http if http is not None else make_http_client(timeout, max_in_flight * 2)
+        self._http = (
+            http
+            if http is not None
+            else make_http_client(timeout, max_in_flight * 2, connect_timeout)
+        )
         self._url = httpx.URL(endpoint.url)
         self._timeout = timeout
+        self._connect_timeout = connect_timeout
         self._max_bytes = max_response_bytes
         self._slots = asyncio.Semaphore(max_in_flight)
         self._ids = itertools.count(1)
         self._in_flight: dict[tuple[str, str], _SharedCall] = {}
         self._sleep = sleep
+        self._serials = itertools.count(1)
+        self.waits: dict[int, Attempt] = {}  # the calls being sent, by serial
+        self.attempt_listeners: list[Callable[[Attempt], None]] = []  # a retry starts
         self.failure_listeners: list[Callable[[RpcError], None]] = []  # a call gave up
 
     def __repr__(self) -> str:
@@ -145,29 +159,53 @@ class RpcClient(TypedCalls):
 
     async def _send(self, method: str, params_json: str, resendable: bool) -> Any:
         """Send with retries; count requests and failures; keep the key out of messages."""
-        for retry in itertools.count():
-            try:
-                async with self._slots:
-                    return await self._attempt(method, params_json)
-            except RpcError as error:
-                error.redact(self.endpoint.api_key)
-                self.stats.record_failure(error.kind.value)
-                delay = self.retry.delay(retry, error, resendable)
-                if delay is None:
-                    for listener in self.failure_listeners:
-                        listener(error)
-                    raise
-            await self._sleep(delay)
-        raise AssertionError("unreachable")
+        serial = next(self._serials)
+        attempt = Attempt(method, 1, self.retry.attempts, time.monotonic())
+        self.waits[serial] = attempt
+        try:
+            for retry in itertools.count():
+                try:
+                    async with self._slots:
+                        return await self._attempt(method, params_json)
+                except RpcError as error:
+                    error.redact(self.endpoint.api_key)
+                    self.stats.record_failure(error.kind.value)
+                    delay = self.retry.delay(retry, error, resendable)
+                    if delay is None:
+                        for listener in self.failure_listeners:
+                            listener(error)
+                        raise
+                    attempt = Attempt(method, retry + 2, attempt.of, attempt.started, error.kind)
+                    self.waits[serial] = attempt
+                await self._sleep(delay)
+                for attempt_listener in self.attempt_listeners:
+                    attempt_listener(attempt)
+            raise AssertionError("unreachable")
+        finally:
+            self.waits.pop(serial, None)
+
+    def longest_wait(self) -> Attempt | None:
+        """Return the attempt of the call waiting longest for the node, if any is sent."""
+        return min(self.waits.values(), key=lambda a: a.started, default=None)
 
     async def _attempt(self, method: str, params_json: str) -> Any:
-        """Send one HTTP request and return the result."""
+        """Send one HTTP request and return the result; one that never left costs no quota."""
         request_id = next(self._ids)
         body = encode_request(request_id, method, params_json)
-        self.stats.record(method)
-        answer = await post(
-            self._http, self._url, body, timeout=self._timeout, max_bytes=self._max_bytes
-        )
+        day = self.stats.record(method)
+        try:
+            answer = await post(
+                self._http,
+                self._url,
+                body,
+                timeout=self._timeout,
+                connect_timeout=self._connect_timeout,
+                max_bytes=self._max_bytes,
+            )
+        except TransportError as error:
+            if not error.maybe_sent:
+                self.stats.record_unsent(day)
+            raise
         return await result_of_sliced(answer, self._url, request_id)
 
     async def probe(self, expected_chain_id: int | None = None) -> ProbeResult:

@@ -103,6 +103,12 @@ class NodeError(RpcError):
         self.node_message = message
         self.data = data
 
+    def redact(self, secret: str | None, replacement: str = "<key>") -> None:
+        """Remove every occurrence of secret from the message and the node's own message."""
+        super().redact(secret, replacement)
+        if secret:
+            self.node_message = self.node_message.replace(secret, replacement)
+
     @property
     def revert_reason(self) -> str | None:
         """Return the decoded revert reason when data holds revert bytes."""

@@ -5,7 +5,22 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from explorer.rpc.errors import RateLimited, RpcError, ServerError, TransportError
+from explorer.rpc.errors import ErrorKind, RateLimited, RpcError, ServerError, TransportError
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One try of a call waiting for the node: which, of how many, since when, why again."""
+
+    method: str
+    number: int  # 1 for the first try
+    of: int  # tries the retry policy allows
+    started: float  # time.monotonic() when the call's first try began
+    error: ErrorKind | None = None  # why the try before this one failed
+
+    def waited(self, now: float) -> float:
+        """Return the seconds the call has waited so far."""
+        return max(0.0, now - self.started)
 
 
 @dataclass(frozen=True)

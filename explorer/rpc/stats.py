@@ -14,18 +14,31 @@ def utc_today() -> date:
 
 @dataclass
 class RequestStats:
-    """Counts of HTTP requests sent (retries included, shared in-flight calls once)."""
+    """Counts of HTTP requests tried (retries included, shared in-flight calls once).
+
+    `by_day` is what the service's quota counts: a request that never left this machine
+    (the name did not resolve, the connection was refused) is taken off it again (`unsent`).
+    """
 
     total: int = 0
     by_method: Counter[str] = field(default_factory=Counter)
     by_day: Counter[date] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
+    unsent: int = 0
 
-    def record(self, method: str, day: date | None = None) -> None:
-        """Count one request of method."""
+    def record(self, method: str, day: date | None = None) -> date:
+        """Count one request of method; return the day it was counted on."""
+        counted_on = day or utc_today()
         self.total += 1
         self.by_method[method] += 1
-        self.by_day[day or utc_today()] += 1
+        self.by_day[counted_on] += 1
+        return counted_on
+
+    def record_unsent(self, day: date) -> None:
+        """Take a request that never reached the server off the quota of the day it counted on."""
+        if self.by_day[day] > 0:
+            self.by_day[day] -= 1
+        self.unsent += 1
 
     def record_failure(self, kind: str) -> None:
         """Count one failed attempt (retried or not) by error kind."""

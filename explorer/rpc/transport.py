@@ -13,7 +13,8 @@ from httpx_aiohttp import AiohttpTransport
 
 from explorer.rpc.errors import AnswerTooLarge, TransportError
 
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 30.0  # seconds a connected node may take to answer one request
+DEFAULT_CONNECT_TIMEOUT = 5.0  # seconds to connect: a node that cannot be reached fails fast
 DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 REQUEST_HEADERS = {"content-type": "application/json", "accept": "application/json"}
 
@@ -39,7 +40,9 @@ def shared_tls_context() -> ssl.SSLContext:
 
 
 def make_http_client(
-    timeout: float = DEFAULT_TIMEOUT, max_connections: int = 64
+    timeout: float = DEFAULT_TIMEOUT,
+    max_connections: int = 64,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
 ) -> httpx.AsyncClient:
     """Return an httpx client on the aiohttp transport (fast under concurrency), no redirects."""
     limits = httpx.Limits(
@@ -47,7 +50,7 @@ def make_http_client(
     )
     return httpx.AsyncClient(
         transport=AiohttpTransport(limits=limits, verify=shared_tls_context()),
-        timeout=timeout,
+        timeout=httpx.Timeout(timeout, connect=min(connect_timeout, timeout)),
         follow_redirects=False,
     )
 
@@ -90,21 +93,30 @@ async def post(
     *,
     timeout: float,
     max_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
 ) -> HttpAnswer:
-    """POST body to url and read at most max_bytes of the answer; never follow redirects."""
+    """POST body to url and read at most max_bytes of the answer; never follow redirects.
+
+    Connecting may take connect_timeout seconds, each read of the answer timeout seconds.
+    """
     # With the aiohttp transport, go straight to its aiohttp session: the same connection
     # pool at half httpx's per-request overhead. Any other transport is used through httpx.
     session = aiohttp_session(http, url)
+    limits = httpx.Timeout(timeout, connect=min(connect_timeout, timeout))
     try:
         if session is not None:
-            return await _post_aiohttp(session, url, body, timeout, max_bytes)
-        return await _post_httpx(http, url, body, timeout, max_bytes)
+            return await _post_aiohttp(session, url, body, limits, max_bytes)
+        return await _post_httpx(http, url, body, limits, max_bytes)
     except _FAILURES as exc:
         raise transport_error(exc, url.host) from None
 
 
 async def _post_aiohttp(
-    session: aiohttp.ClientSession, url: httpx.URL, body: bytes, timeout: float, max_bytes: int
+    session: aiohttp.ClientSession,
+    url: httpx.URL,
+    body: bytes,
+    timeout: httpx.Timeout,
+    max_bytes: int,
 ) -> HttpAnswer:
     """POST through aiohttp."""
     async with session.post(
@@ -112,7 +124,9 @@ async def _post_aiohttp(
         data=body,
         headers=REQUEST_HEADERS,
         allow_redirects=False,
-        timeout=aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=timeout),
+        timeout=aiohttp.ClientTimeout(
+            total=None, sock_connect=timeout.connect, sock_read=timeout.read
+        ),
     ) as response:
         declared = response.content_length
         if declared is not None and declared > max_bytes:
@@ -125,7 +139,7 @@ async def _post_aiohttp(
 
 
 async def _post_httpx(
-    http: httpx.AsyncClient, url: httpx.URL, body: bytes, timeout: float, max_bytes: int
+    http: httpx.AsyncClient, url: httpx.URL, body: bytes, timeout: httpx.Timeout, max_bytes: int
 ) -> HttpAnswer:
     """POST through httpx, streaming the answer."""
     request = http.build_request(

@@ -6,14 +6,16 @@ import asyncio
 import contextlib
 import hashlib
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 
 import httpx
 
 from explorer.rpc.client import ProbeResult, RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import RpcError
+from explorer.rpc.errors import RpcError, TransportError
+from explorer.rpc.retry import Attempt, RetryPolicy
+from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
@@ -21,6 +23,22 @@ from explorer.services.tokens import MULTICALL3
 
 HeadListener = Callable[[int], None]
 ErrorListener = Callable[[RpcError], None]
+
+
+@dataclass(frozen=True)
+class WaitBudget:
+    """How long the app waits for a node before it says so, and before it gives up."""
+
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT  # per request, to connect
+    read_timeout: float = DEFAULT_TIMEOUT  # per request, between bytes of the answer
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    page_deadline: float = 45.0  # a page's whole load, retries included
+    check_deadline: float = 20.0  # one try of the chain check, retries included
+    check_delays: tuple[float, ...] = RETRY_DELAYS  # between tries of the chain check
+    slow_after: float = 2.0  # a screen says what it waits for after this many seconds
+
+
+DEFAULT_BUDGET = WaitBudget()
 
 
 @dataclass(frozen=True)
@@ -39,20 +57,31 @@ class Session:
         network: Network,
         endpoint: Endpoint,
         http: httpx.AsyncClient | None = None,
-        check_delays: tuple[float, ...] = RETRY_DELAYS,
+        check_delays: tuple[float, ...] | None = None,
+        budget: WaitBudget | None = None,
     ) -> None:
+        """Read network through endpoint (over http when given) within budget."""
         self.network = network
         self.endpoint = endpoint
-        self.client = RpcClient(endpoint, http=http)
+        self.budget = budget or DEFAULT_BUDGET
+        self.client = RpcClient(
+            endpoint,
+            http=http,
+            retry=self.budget.retry,
+            timeout=self.budget.read_timeout,
+            connect_timeout=self.budget.connect_timeout,
+        )
         self.earlier_today = 0  # requests this key spent today before this session
         self.daily_quota = 0  # requests a day this key may spend (0: none known)
         self.extra_tokens: tuple[str, ...] = ()
         self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
-        self.checker = ChainChecker(self._probe, network.chain_id, check_delays)
+        delays = check_delays or self.budget.check_delays
+        self.checker = ChainChecker(self._probe, network.chain_id, delays)
         self.client.failure_listeners.append(self.checker.on_failure)
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
+        self._wake_follower: asyncio.Event | None = None
 
     @property
     def usage_id(self) -> str:
@@ -73,10 +102,47 @@ class Session:
         """Start the chain check unless it runs or has settled (pages and the shell call it)."""
         self.checker.start()
 
+    def longest_wait(self) -> Attempt | None:
+        """Return the request waiting longest for the node, if one is being sent."""
+        return self.client.longest_wait()
+
+    @contextlib.asynccontextmanager
+    async def deadline(self, seconds: float) -> AsyncIterator[None]:
+        """Give up on the block with a TransportError once it has taken seconds."""
+        try:
+            async with asyncio.timeout(seconds):
+                yield
+        except TimeoutError:
+            raise TransportError(
+                f"{self.endpoint.host} did not answer within {seconds:g} s"
+            ) from None
+
+    async def settled_check(self) -> ChainCheck:
+        """Start the chain check and wait until the node has answered it (either way)."""
+        if not self.check.settled:
+            settled: asyncio.Future[ChainCheck] = asyncio.get_running_loop().create_future()
+
+            def on_check(check: ChainCheck) -> None:
+                if check.settled and not settled.done():
+                    settled.set_result(check)
+
+            stop = self.checker.listen(on_check)
+            try:
+                self.verify()
+                await settled
+            finally:
+                stop()
+        return self.check
+
     async def _probe(self) -> ProbeResult:
-        """Ask the node for its chain id, network id and client version."""
-        probe = await self.client.probe(self.network.chain_id)
+        """Ask the node for its chain id, network id and client version (within the budget)."""
+        async with self.deadline(self.budget.check_deadline):
+            probe = await self.client.probe(self.network.chain_id)
         self.last_latency = probe.latency
+        secret = self.endpoint.api_key
+        version = probe.client_version
+        if secret and version and secret in version:  # a node's own texts are not trusted
+            probe = replace(probe, client_version=version.replace(secret, "<key>"))
         return probe
 
     async def read_head(self) -> HeadEvent:
@@ -91,29 +157,50 @@ class Session:
     ) -> None:
         """Poll the head every interval seconds, reporting each new head or error."""
         self.stop_following()
-        self._follower = asyncio.ensure_future(self._follow(on_head, on_error, interval))
+        self._wake_follower = asyncio.Event()
+        self._follower = asyncio.ensure_future(
+            self._follow(on_head, on_error, interval, self._wake_follower)
+        )
+
+    def refresh_head(self) -> None:
+        """Read the head now rather than at the next poll (after a Retry)."""
+        if self._wake_follower is not None:
+            self._wake_follower.set()
 
     async def _follow(
-        self, on_head: Callable[[HeadEvent], None], on_error: ErrorListener, interval: float
+        self,
+        on_head: Callable[[HeadEvent], None],
+        on_error: ErrorListener,
+        interval: float,
+        wake: asyncio.Event,
     ) -> None:
-        """Poll for new heads; only a strictly newer head is reported (latest wins)."""
+        """Poll for heads and report each newer one (latest wins).
+
+        The first head read after a failed read is reported too, so that the failure can be
+        forgotten even when the head did not move.
+        """
         newest = -1
+        failing = False
         while True:
             try:
                 event = await self.read_head()
             except RpcError as error:
+                failing = True
                 on_error(error)
             else:
-                if event.number > newest:
-                    newest = event.number
+                if event.number > newest or failing:
+                    newest, failing = max(newest, event.number), False
                     on_head(event)
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), interval)
+            wake.clear()
 
     def stop_following(self) -> None:
         """Stop the head follower, if any."""
         if self._follower is not None:
             self._follower.cancel()
             self._follower = None
+        self._wake_follower = None
 
     def stop(self) -> None:
         """Stop the chain check (its listeners hear nothing more) and the head follower."""

@@ -13,17 +13,18 @@ from explorer.viewmodels.observable import qproperty
 
 
 class HeadPoller(QObject):
-    """Asks the session's node for its head: once when bound, then while a page wants it.
+    """Asks the session's node for its head: once when bound, then as pages want it.
 
     Pages say how often they want the head (`want(owner, seconds)`); the poll runs at the
-    shortest wish and stops when no page wishes (the home tab hidden, paused) or the
-    window is minimised. One poll serves the status bar and every page.
+    shortest wish. With no wish (the home tab hidden, paused) only a slow heartbeat remains
+    (`idle_seconds`: the status bar's head, and a node gone or changed is noticed); with the
+    window minimised nothing is asked at all. One poll serves the status bar and every page.
 
     Signals:
         head_changed(int): a newer head than any before was read.
         head_read(int, float): a poll answered: the head and the wall-clock time.
         head_failed(RpcError): a poll failed.
-        running_changed(bool): the poll started or stopped.
+        running_changed(bool): a page started or stopped following the head.
     """
 
     head_changed = Signal(int)
@@ -31,9 +32,10 @@ class HeadPoller(QObject):
     head_failed = Signal(object)
     running_changed = Signal(bool)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, idle_seconds: float | None = None) -> None:
         super().__init__(parent)
         self.session: Session | None = None
+        self.idle_seconds = idle_seconds
         self.polls = 0
         self._wishes: dict[int, float] = {}
         self._minimised = False
@@ -52,10 +54,11 @@ class HeadPoller(QObject):
 
     @property
     def interval(self) -> float | None:
-        """Return the seconds between polls now, or None while nobody wants them."""
-        if self._minimised or self.session is None or not self._wishes:
+        """Return the seconds between polls now (a page's wish, else the heartbeat), or None."""
+        if self._minimised or self.session is None:
             return None
-        return min(self._wishes.values())
+        paces = [*self._wishes.values(), *([self.idle_seconds] if self.idle_seconds else [])]
+        return min(paces) if paces else None
 
     def bind(self, session: Session | None) -> None:
         """Follow another session's head (None: stop); the first head is read at once."""
@@ -108,7 +111,7 @@ class HeadPoller(QObject):
     def _reschedule(self, poll_done: bool = False) -> None:
         """Start, move or stop the timer after a poll, or when the wishes or the window changed."""
         interval = self.interval
-        running = interval is not None
+        running = bool(self._wishes) and interval is not None  # a page follows the head
         if interval is None:
             self._timer.stop()
         elif poll_done or self._task is None or self._task.done():

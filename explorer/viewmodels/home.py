@@ -23,6 +23,7 @@ from explorer.viewmodels.home_tables import (
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.series import Series
 
+HEADERS = LatestBlocksModel.headers
 LATEST = 20  # blocks listed
 LATEST_TXS = 50  # transactions listed
 FULL_BLOCKS = LATEST  # blocks read with full transactions at start (when the list shows)
@@ -41,7 +42,7 @@ class HomeState(enum.Enum):
     ERROR = "error"  # nothing could be loaded
 
 
-UNCHECKED: dict[Verification | None, str] = {
+UNCHECKED_MESSAGES: dict[Verification | None, str] = {
     Verification.MISMATCH: "This node serves another chain: nothing from it is shown here.",
     Verification.UNREACHABLE: "The node's chain id could not be checked yet: see the banner.",
     None: "Checking that the node serves this network's chain…",
@@ -72,10 +73,12 @@ class HomeViewModel(QObject):
     cards_changed = Signal()
     charts_changed = Signal()
 
-    def __init__(self, session: Session, poller: HeadPoller, parent: QObject | None = None):
+    def __init__(
+        self, session: Session, poller: HeadPoller | None = None, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.session = session
-        self.poller = poller
+        self.poller = poller or HeadPoller(self)  # without the window's: follows nothing
         network = session.network
         self.chain = LiveChain(session.reader, session.client)
         self.blocks = LatestBlocksModel(network.chain_id, self)
@@ -96,9 +99,9 @@ class HomeViewModel(QObject):
         self._tick = QTimer(self)
         self._tick.setInterval(TICK_MS)
         self._tick.timeout.connect(self._on_tick)
-        poller.head_changed.connect(self.on_head)
-        poller.head_read.connect(self._on_head_read)
-        poller.head_failed.connect(self._on_head_failed)
+        self.poller.head_changed.connect(self.on_head)
+        self.poller.head_read.connect(self._on_head_read)
+        self.poller.head_failed.connect(self._on_head_failed)
         self._stop_listening = session.checker.listen(self._on_check)
 
     def _get_state(self) -> HomeState:
@@ -132,7 +135,8 @@ class HomeViewModel(QObject):
         """Return the status line: live and how often, paused, stale since when, or why not."""
         state = self._state
         if state is HomeState.CHECKING:
-            return UNCHECKED.get(self.session.check.verification, UNCHECKED[None])
+            verification = self.session.check.verification
+            return UNCHECKED_MESSAGES.get(verification, UNCHECKED_MESSAGES[None])
         if state is HomeState.LOADING:
             return "Loading the latest blocks…"
         if state is HomeState.ERROR:
@@ -205,10 +209,13 @@ class HomeViewModel(QObject):
         if check.verified:
             self.load()
             return
-        self._cancel()
+        self._cancel()  # nothing of a node not (or no longer) confirmed stays on screen
         self.chain.blocks.clear()
         self.blocks.set_rows([])
         self.transactions.set_rows([])
+        self._cards, self._series = empty_cards(), chart_series([])
+        self.cards_changed.emit()
+        self.charts_changed.emit()
         self._set_state(HomeState.CHECKING)
 
     async def _load(self) -> None:

@@ -10,7 +10,8 @@ from collections.abc import AsyncGenerator
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.records import Log
-from explorer.rpc.errors import RpcError
+from explorer.rpc.errors import ChainMismatch, RpcError
+from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
@@ -83,6 +84,8 @@ class LogsViewModel(QObject):
         self.export = LogExportViewModel(self.table, self)
         self.scanner: LogScanner | None = None
         self._task: asyncio.Task[None] | None = None
+        self._awaiting_check = False  # a scan waits for the chain check (it fails by itself)
+        self._stop_listening = session.checker.listen(self._on_check)
 
     def _get_errors(self) -> dict[Field, str]:
         """Return a message per field that breaks the spec's rules."""
@@ -203,6 +206,7 @@ class LogsViewModel(QObject):
         One insert, so one repaint, per batch.
         """
         try:
+            await self._chain_confirmed()
             async for batch in batches:
                 raws: list[bytes] = []
                 for first in range(0, len(batch), APPEND_SLICE):
@@ -240,7 +244,33 @@ class LogsViewModel(QObject):
         self._state = state
         self.state_changed.emit(state)
 
+    async def _chain_confirmed(self) -> None:
+        """Wait until the node is known to serve the network's chain; ChainMismatch if not."""
+        if not self.session.check.settled:
+            self._set_message("waiting for the node to confirm its chain id (see the status bar)…")
+        self._awaiting_check = True
+        try:
+            check = await self.session.settled_check()
+        finally:
+            self._awaiting_check = False
+        self._set_message("")
+        if not check.verified:
+            raise ChainMismatch(
+                f"the node serves chain {check.chain_id}: nothing is scanned",
+                expected=self.session.network.chain_id,
+                actual=check.chain_id,
+            )
+
+    def _on_check(self, check: ChainCheck) -> None:
+        """Drop the results once the node turns out to serve another chain."""
+        reading = self.state is ScanState.RUNNING and not self._awaiting_check
+        if check.verification is Verification.MISMATCH and (self.table.total or reading):
+            self.cancel()
+            self.table.clear()
+            self._set_message("the node serves another chain: its logs are not shown")
+
     def dispose(self) -> None:
-        """Cancel the scan and any export (the screen is closing)."""
+        """Cancel the scan and any export; stop following the chain check (it is closing)."""
+        self._stop_listening()
         self.cancel()
         self.export.dispose()

@@ -16,6 +16,7 @@ from explorer.services.network_forms import (
 )
 from explorer.services.networks import DEVNET, GET_A_KEY, Network, NetworkKind
 from explorer.services.probe import ConnectionReport
+from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeySafe
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.observable import qproperty
 
@@ -109,10 +110,20 @@ class NetworkSettingsViewModel(QObject):
     probe_state_changed = Signal(object)
     connection_tested = Signal(object)
 
-    def __init__(self, networks: NetworksViewModel, parent: QObject | None = None) -> None:
-        """Draft the saved settings of every network; show the current one."""
+    def __init__(
+        self,
+        networks: NetworksViewModel,
+        parent: QObject | None = None,
+        *,
+        safe: KeySafe | None = None,
+    ) -> None:
+        """Draft the saved settings of every network; show the current one.
+
+        safe is where the keys are kept (the keyring option is offered only with one).
+        """
         super().__init__(parent)
         self.networks = networks
+        self.keyring = KeyringOptionViewModel(safe, self)
         self._saved = {n.id: networks.form_for(n.id) for n in networks.networks}
         self._forms = dict(self._saved)
         self._removed: list[str] = []
@@ -236,6 +247,8 @@ class NetworkSettingsViewModel(QObject):
 
     def accept(self) -> bool:
         """Save every changed draft and removal, or show the first bad draft and return False."""
+        if not self.keyring.apply():
+            return False
         pending = {d: f for d, f in self._forms.items() if self._saved.get(d) != f}
         if pending or self._removed:
             errors = self.networks.commit(pending, self._removed)
@@ -249,8 +262,9 @@ class NetworkSettingsViewModel(QObject):
         return True
 
     def dispose(self) -> None:
-        """Stop a running connection test (the dialog closes)."""
+        """Stop a running connection test and the keyring lookup (the dialog closes)."""
         self._drop_test()
+        self.keyring.dispose()
 
     def _drop_test(self) -> None:
         """Cancel the running test: its result, however late, is never shown nor emitted."""

@@ -22,6 +22,7 @@ from explorer.viewmodels.tx_document import tx_document
 from explorer.viewmodels.tx_table import BlockTransactionsModel
 
 PENDING_REFRESH_MS = 3000
+PROGRESS_MS = 500  # how often a waiting page says again how long it has waited
 
 
 class PageState(enum.Enum):
@@ -33,18 +34,27 @@ class PageState(enum.Enum):
     ERROR = "error"
     MISMATCH = "chain mismatch"
     CHECKING = "checking the chain"  # nothing is read until the node's chain id is confirmed
+    CANCELLED = "stopped waiting"  # the user stopped waiting for the node
+
+
+WAITING_STATES = (PageState.LOADING, PageState.CHECKING)
 
 
 class PageViewModel(QObject):
     """Loads one route's document; a new load cancels the one it supersedes (latest wins).
 
+    The page follows its session's chain check all its life: it reads nothing before the
+    check passes, and drops what it shows once the node turns out to serve another chain.
+
     Signals:
         state_changed(PageState): the page moved to another state.
         document_changed(): a (more complete) document arrived.
+        progress_changed(): what the page waits for changed (waiting_text, slow).
     """
 
     state_changed = Signal(object)
     document_changed = Signal()
+    progress_changed = Signal()
 
     def __init__(self, session: Session, route: Route, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,9 +70,16 @@ class PageViewModel(QObject):
         self._task: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
         self.counts_after = COUNTS_AFTER_SECONDS  # a slower block shows its counts first
+        self._shows_check = False  # the page shows the chain check's state, not its own
+        self._waiting_since = time.monotonic()
+        self._cancelled_after = 0.0
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.timeout.connect(self.on_refresh)
+        self._progress = QTimer(self)
+        self._progress.setInterval(PROGRESS_MS)
+        self._progress.timeout.connect(self.progress_changed)
+        self._progress.start()  # a new page waits
 
     def _get_state(self) -> PageState:
         return self._state
@@ -88,19 +105,48 @@ class PageViewModel(QObject):
     @property
     def waiting(self) -> bool:
         """Tell whether the page still waits for its first answer (or for the chain check)."""
-        return self._state in (PageState.LOADING, PageState.CHECKING)
+        return self._state in WAITING_STATES
+
+    @property
+    def slow(self) -> bool:
+        """Tell whether the page has waited long enough to say so (and offer Cancel)."""
+        waited = time.monotonic() - self._waiting_since
+        return self.waiting and waited >= self.session.budget.slow_after
 
     @property
     def waiting_text(self) -> str:
         """Return what the page waits for while it shows no document."""
-        if self._state is not PageState.CHECKING:
-            return "Loading…"
-        network = self.session.network
-        attempt = self.session.check.attempt
-        tries = f" (attempt {attempt})" if attempt > 1 else ""
+        if self._state is PageState.CHECKING:
+            network = self.session.network
+            attempt = self.session.check.attempt
+            tries = f" (try {attempt})" if attempt > 1 else ""
+            text = (
+                f"Checking that the node serves {network.name} (chain id {network.chain_id})"
+                f"{tries}… nothing is read from it before."
+            )
+        else:
+            text = "Loading…"
+        return f"{text}\n{self._still_waiting()}" if self.slow else text
+
+    def _still_waiting(self) -> str:
+        """Return how long the page has waited, and for which attempt of which request."""
+        waited = time.monotonic() - self._waiting_since
+        attempt = self.session.longest_wait()
+        if attempt is None:
+            retry_in = self.session.check.retry_in()
+            later = f"; the next check is in {retry_in:.0f} s" if retry_in else ""
+            return f"Still waiting for the node ({waited:.0f} s){later}."
         return (
-            f"Checking that the node serves {network.name} (chain id {network.chain_id}){tries}… "
-            "nothing is read from it before."
+            f"Still waiting for the node — attempt {attempt.number} of {attempt.of} "
+            f"({attempt.method}, {waited:.0f} s so far)."
+        )
+
+    @property
+    def cancelled_text(self) -> str:
+        """Return what the page says after the user stopped waiting."""
+        return (
+            f"You stopped waiting for the node after {self._cancelled_after:.0f} s. "
+            "Retry asks it again."
         )
 
     def load(self) -> None:
@@ -110,10 +156,13 @@ class PageViewModel(QObject):
         session's chain check (and loads when it passes) or shows why it cannot.
         """
         self.dispose_task()
+        self._follow_check()
         check = self.session.check
         if not check.verified:
-            self._wait_for_check(check)
+            self.session.verify()
+            self._show_check(check)
             return
+        self._shows_check = False
         if self._document is None:
             self._set(PageState.LOADING)
         try:
@@ -126,27 +175,44 @@ class PageViewModel(QObject):
 
     def on_retry(self) -> None:
         """Load again after an error (checking the node's chain again first when it failed)."""
-        if self.session.check.verification is Verification.UNREACHABLE:
+        if self.session.check.verification in (Verification.UNREACHABLE, Verification.MISMATCH):
             self.session.checker.recheck()
+        self.session.refresh_head()
         self.reload()
 
-    def _wait_for_check(self, check: ChainCheck) -> None:
-        """Show the chain check's state and load once it passes."""
+    def on_cancel(self) -> None:
+        """Stop waiting for the node: the load is cancelled and the page offers Retry."""
+        if not self.waiting:
+            return
+        self._cancelled_after = time.monotonic() - self._waiting_since
+        self.dispose_task()
+        self._shows_check = False
+        self._set(PageState.CANCELLED)
+
+    def _follow_check(self) -> None:
+        """Listen to the session's chain check (once; dispose() stops it)."""
         if self._stop_listening is None:
             self._stop_listening = self.session.checker.listen(self._on_check)
-        self.session.verify()
-        self._show_check(check)
 
     def _on_check(self, check: ChainCheck) -> None:
-        """Follow the chain check while waiting for it."""
+        """Load once the check passes; drop everything once the node serves another chain.
+
+        A check that runs again (after a transport failure) leaves a loaded page, a running
+        load and the page's own error as they are: they came from a verified node.
+        """
         if check.verified:
-            self._forget_check()
-            self.load()
-        else:
+            if self._shows_check:
+                self.load()
+        elif check.verification is Verification.MISMATCH:
+            self.dispose_task()
+            self._document = None
+            self._show_check(check)
+        elif self._shows_check:
             self._show_check(check)
 
     def _show_check(self, check: ChainCheck) -> None:
         """Show why the page is not loading: another chain, an unreachable node, or waiting."""
+        self._shows_check = True
         if check.verification is Verification.MISMATCH:
             self._set(PageState.MISMATCH)
         elif check.verification is Verification.UNREACHABLE and check.error_kind is not None:
@@ -171,18 +237,22 @@ class PageViewModel(QObject):
         self.load()
 
     async def _run(self) -> None:
-        """Publish each document the loader yields, until a newer load cancels this one."""
+        """Publish each document the loader yields, until a newer load cancels this one.
+
+        The whole load, retries included, gets the session's page deadline.
+        """
         started = time.perf_counter()
         try:
-            async for document, pending in self._documents():
-                await asyncio.sleep(0)  # parse and render in separate event-loop turns
-                self.load_seconds = time.perf_counter() - started
-                self._document = document
-                self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
-                if document is not None:
-                    self.document_changed.emit()
-                if pending:
-                    self._refresh.start(PENDING_REFRESH_MS)
+            async with self.session.deadline(self.session.budget.page_deadline):
+                async for document, pending in self._documents():
+                    await asyncio.sleep(0)  # parse and render in separate event-loop turns
+                    self.load_seconds = time.perf_counter() - started
+                    self._document = document
+                    self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
+                    if document is not None:
+                        self.document_changed.emit()
+                    if pending:
+                        self._refresh.start(PENDING_REFRESH_MS)
         except RpcError as error:
             self.error_kind, self.error_message = error.kind, error.message
             self._set(PageState.ERROR)
@@ -238,10 +308,17 @@ class PageViewModel(QObject):
             yield document, facts.complete and facts.tx.is_pending
 
     def _set(self, state: PageState) -> None:
-        """Change state and tell the view."""
-        if state is not self._state:
-            self._state = state
-            self.state_changed.emit(state)
+        """Change state and tell the view; a waiting page says how long it waits."""
+        if state is self._state:
+            return
+        if state in WAITING_STATES and self._state not in WAITING_STATES:
+            self._waiting_since = time.monotonic()
+        self._state = state
+        if state in WAITING_STATES:
+            self._progress.start()
+        else:
+            self._progress.stop()
+        self.state_changed.emit(state)
 
     def dispose_task(self) -> None:
         """Cancel the running load, if any."""
@@ -250,7 +327,8 @@ class PageViewModel(QObject):
         self._task = None
 
     def dispose(self) -> None:
-        """Stop all work: the load, the refresh timer, following the chain check."""
+        """Stop all work: the load, the timers, following the chain check."""
         self._refresh.stop()
+        self._progress.stop()
         self._forget_check()
         self.dispose_task()

@@ -17,12 +17,15 @@ MAX_RECENT = 20
 
 
 class SearchViewModel(QObject):
-    """Turns search text into a route.
+    """Turns search text into a route, on the session it was started on only.
+
+    A search being resolved is cancelled by a newer search, by `cancel()` (Esc) and by a new
+    session: what it finds on a network the user has left never opens.
 
     Signals:
         navigation_requested(Route, bool): open a route, in a new tab or not.
         message_changed(str): an inline message under the search bar ('' to clear).
-        busy_changed(bool): a search is being resolved over the network.
+        busy_changed(bool): a search is being resolved over the network (busy_text says which).
     """
 
     navigation_requested = Signal(object, bool)
@@ -31,9 +34,10 @@ class SearchViewModel(QObject):
 
     def __init__(self, recent: list[str] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.session: Session | None = None
+        self._session: Session | None = None
         self._message = ""
         self._busy = False
+        self._busy_text = ""
         self.recent = QStringListModel(list(recent or [])[:MAX_RECENT], self)
         self._task: asyncio.Task[None] | None = None
         self._confirm_warning_for: str | None = None
@@ -44,8 +48,33 @@ class SearchViewModel(QObject):
     def _get_busy(self) -> bool:
         return self._busy
 
+    def _get_busy_text(self) -> str:
+        return self._busy_text
+
     message = qproperty(_get_message, message_changed)
     busy = qproperty(_get_busy, busy_changed)
+    busy_text = qproperty(_get_busy_text, busy_changed)
+
+    @property
+    def session(self) -> Session | None:
+        """Return the session searches run on."""
+        return self._session
+
+    @session.setter
+    def session(self, session: Session | None) -> None:
+        """Search on another session: a search still resolving on the old one is dropped."""
+        if session is not self._session:
+            self._session = session
+            self.cancel(quietly=True)
+
+    def cancel(self, quietly: bool = False) -> None:
+        """Stop resolving the running search (Esc); say so unless quietly."""
+        task, self._task = self._task, None
+        if task is None or task.done():
+            return
+        task.cancel()
+        self._set_busy(False)
+        self._say("" if quietly else "Search cancelled.")
 
     def _say(self, text: str) -> None:
         """Show an inline message."""
@@ -53,10 +82,10 @@ class SearchViewModel(QObject):
             self._message = text
             self.message_changed.emit(text)
 
-    def _set_busy(self, busy: bool) -> None:
-        """Tell whether a search is being resolved."""
-        if busy != self._busy:
-            self._busy = busy
+    def _set_busy(self, busy: bool, text: str = "") -> None:
+        """Tell whether a search is being resolved, and which."""
+        if (busy, text) != (self._busy, self._busy_text):
+            self._busy, self._busy_text = busy, text
             self.busy_changed.emit(busy)
 
     def on_submit(self, text: str, new_tab: bool = False) -> None:
@@ -89,22 +118,22 @@ class SearchViewModel(QObject):
             return
         self._confirm_warning_for = None
         self._say("")
-        if self._task is not None:
-            self._task.cancel()
-        self._task = asyncio.ensure_future(self._resolve(text, query, new_tab))
+        self.cancel(quietly=True)
+        network = self.session.network.name
+        self._set_busy(True, f"Searching {shorten(text)} on {network}… Esc cancels.")
+        self._task = asyncio.ensure_future(self._resolve(text, query, new_tab, self.session))
 
-    async def _resolve(self, text: str, query: q.Query, new_tab: bool) -> None:
-        """Resolve over the network, then navigate or explain."""
-        session = self.session
-        assert session is not None
-        self._set_busy(True)
+    async def _resolve(self, text: str, query: q.Query, new_tab: bool, session: Session) -> None:
+        """Resolve over the network, then navigate or explain (on the same session only)."""
         try:
             resolution = await resolve(query, session.reader, session.network.rns_registry)
         except RpcError as error:
-            self._say(f"Search failed ({error.kind.value.replace('_', ' ')}): {error.message}")
+            if self._still_wanted(session):
+                kind = error.kind.value.replace("_", " ")
+                self._say(f"Search failed ({kind}): {error.message}")
             return
-        finally:
-            self._set_busy(False)
+        if not self._still_wanted(session):
+            return
         if resolution.route is None:
             self._say(resolution.message)
             return
@@ -112,6 +141,14 @@ class SearchViewModel(QObject):
         if resolution.warning:
             self._say(resolution.warning)
         self.navigation_requested.emit(resolution.route, new_tab)
+
+    def _still_wanted(self, session: Session) -> bool:
+        """End the current search; tell whether its result is still wanted (same session)."""
+        if session is not self._session or asyncio.current_task() is not self._task:
+            return False  # the user has moved on: another network or another search
+        self._task = None
+        self._set_busy(False)
+        return True
 
     def _remember(self, text: str) -> None:
         """Put a successful search first in the recent list."""
@@ -121,3 +158,8 @@ class SearchViewModel(QObject):
     def recent_searches(self) -> list[str]:
         """Return the recent searches, newest first."""
         return list(self.recent.stringList())
+
+
+def shorten(text: str, keep: int = 10) -> str:
+    """Return a long search text with its middle elided."""
+    return text if len(text) <= 2 * keep + 1 else f"{text[:keep]}…{text[-4:]}"

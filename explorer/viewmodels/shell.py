@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.rpc.retry import Attempt
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
 from explorer.services.routes import Route
@@ -19,6 +20,7 @@ from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
 
+HEAD_POLL_SECONDS = 60.0  # the head's heartbeat while no page follows it (home tab hidden)
 STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
 
 
@@ -37,10 +39,11 @@ class Connection:
 
 @dataclass(frozen=True)
 class Banner:
-    """The warning strip above the tabs ('' text hides it)."""
+    """The warning strip above the tabs ('' text hides it); retry offers to check again."""
 
     text: str = ""
     tone: Tone = Tone.WAITING
+    retry: bool = False
 
 
 class ShellViewModel(QObject):
@@ -65,7 +68,7 @@ class ShellViewModel(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session: Session | None = None
-        self.poller = HeadPoller(self)  # the one eth_blockNumber poll of the window
+        self.poller = HeadPoller(self, HEAD_POLL_SECONDS)  # the window's one eth_blockNumber poll
         self.poller.head_changed.connect(self._on_head)
         self.poller.head_read.connect(self._on_head_read)
         self.poller.head_failed.connect(self._on_head_error)
@@ -74,6 +77,7 @@ class ShellViewModel(QObject):
         self._network = "No network"
         self._banner = Banner()
         self._notice = Banner()
+        self._lasting: tuple[str, ...] = ()  # the app's start-up notices (first session only)
         self._connection = Connection()
         self._head: int | None = None
         self._head_read_at: float | None = None
@@ -120,12 +124,18 @@ class ShellViewModel(QObject):
         self._notice = Banner(text, tone)
         self._refresh_banner()
 
+    def show_startup_notices(self, notices: list[str]) -> None:
+        """Show what the app fixed at start-up, under the banner, until the network changes."""
+        self._lasting = tuple(notices)
+        self._refresh_banner()
+
     def set_session(self, session: Session, notice: str = "") -> None:
         """Bind a new session: check its chain, then follow the head once it is verified."""
         old = self.session
         if old is not None:
             old.stop()  # its chain check and head follower end; nothing of it reaches us again
             self._closing = asyncio.ensure_future(old.aclose())
+            self._lasting = ()
         self.poller.bind(None)
         self.session, self._head, self._progress = session, None, ""
         self._notice = Banner(notice)
@@ -137,9 +147,10 @@ class ShellViewModel(QObject):
         session.verify()
 
     def recheck(self) -> None:
-        """Check the node's chain again now (the banner's Retry)."""
+        """Check the node's chain again now, and read the head again (the banner's Retry)."""
         if self.session is not None:
             self.session.checker.recheck()
+            self.poller.poll_now()
 
     def _on_check(self, check: ChainCheck) -> None:
         """Follow the session's chain check; the head is followed only while it is verified."""
@@ -182,6 +193,9 @@ class ShellViewModel(QObject):
     def _refresh_banner(self) -> None:
         """Derive the banner from the verdict (it wins) or the app's notice."""
         banner = connection_banner(self._connection, self.session) or self._notice
+        if self._lasting:
+            text = "\n".join((banner.text, *self._lasting)).strip()
+            banner = Banner(text, banner.tone if banner.text else Tone.WAITING, banner.retry)
         if banner != self._banner:
             self._banner = banner
             self.banner_changed.emit(banner)
@@ -193,6 +207,9 @@ class ShellViewModel(QObject):
             text = self._progress or "Not connected"
         else:
             parts = [check_text(self._connection)]
+            waiting = wait_text(session.longest_wait(), session.budget.slow_after)
+            if waiting:
+                parts.append(waiting)
             parts.append(head_text(self._head, self._head_read_at, self.poller.running))
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
@@ -218,20 +235,33 @@ def head_text(head: int | None, read_at: float | None, followed: bool) -> str:
     return f"head #{head:,} (read {time.strftime('%H:%M:%S', time.localtime(read_at))})"
 
 
+def wait_text(attempt: Attempt | None, slow_after: float, now: float | None = None) -> str:
+    """Return what the app waits for, once a request has waited slow_after seconds ('' before)."""
+    if attempt is None:
+        return ""
+    waited = attempt.waited(time.monotonic() if now is None else now)
+    if waited < slow_after and attempt.number == 1:
+        return ""
+    return (
+        f"waiting {waited:.0f} s for the node ({attempt.method}, "
+        f"attempt {attempt.number} of {attempt.of})"
+    )
+
+
 def check_text(connection: Connection) -> str:
     """Return the status bar's words for the chain check."""
     check = connection.check
     state = check.verification
     if state is Verification.CHECKING:
-        text = "checking chain id…" + (f" (attempt {check.attempt})" if check.attempt > 1 else "")
+        text = "checking chain id…" + (f" (try {check.attempt})" if check.attempt > 1 else "")
     elif state is Verification.VERIFIED:
         text = f"chain id {check.chain_id} ✓"
     elif state is Verification.MISMATCH:
-        text = f"chain id {check.chain_id} ✗"
+        text = f"chain id {check.chain_id} ✗ (expected {check.expected_chain_id})"
     elif state is Verification.UNREACHABLE:
         kind = check.error_kind.value if check.error_kind else "error"
         wait = check.retry_in()
-        text = f"not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
+        text = f"chain id not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
     else:
         text = "not connected"
     if connection.head_error is not None:
@@ -247,27 +277,43 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
     network = session.network
     if check.verification is Verification.MISMATCH:
         return Banner(
-            f"Chain mismatch: the node serves {chain_name(check.chain_id)} "
-            f"(chain {check.chain_id}, network {check.net_version}), "
-            f"not {network.name} (chain {network.chain_id}). Nothing from this node is shown "
-            f"as {network.name}; fix the endpoint in Settings.",
+            f"Chain mismatch: {mismatch_text(check, network.chain_id)} {network.name} is "
+            f"chain {network.chain_id}, so nothing from this node is shown; check the endpoint "
+            "in Settings.",
             Tone.BAD,
+            retry=True,
         )
     if check.verification is Verification.UNREACHABLE:
         what = UNVERIFIED_CAUSES.get(check.error_kind, "The node could not be asked")
+        detail = check.error_message.rstrip(". ")
         return Banner(
-            f"{what}: {check.error_message} Nothing is shown as {network.name} until its "
-            f"chain id is confirmed; trying again (attempt {check.attempt}).",
+            f"{what} ({detail}). Nothing is shown as {network.name} until the node confirms "
+            f"it serves chain {network.chain_id}; trying again by itself (try {check.attempt} "
+            "so far), or press Retry.",
             Tone.BAD,
+            retry=True,
         )
     return None
 
 
+def mismatch_text(check: ChainCheck, expected: int) -> str:
+    """Return what the node said about its chain, in words."""
+    if check.chain_id == expected:
+        return (
+            f"the node reports chain id {check.chain_id} but network id "
+            f"{check.net_version or '(none)'}."
+        )
+    return (
+        f"the node serves {chain_name(check.chain_id)} "
+        f"(chain id {check.chain_id}, network id {check.net_version or '(none)'})."
+    )
+
+
 UNVERIFIED_CAUSES: dict[ErrorKind | None, str] = {
     ErrorKind.TRANSPORT: "Cannot reach the node",
-    ErrorKind.AUTH: "The node refused the API key",
-    ErrorKind.RATE_LIMITED: "The node is rate-limiting this key",
-    ErrorKind.SERVER: "The node's server failed",
-    ErrorKind.MALFORMED: "The node's answer could not be read",
-    ErrorKind.NODE: "The node answered with an error",
+    ErrorKind.AUTH: "The node was reached but refused the API key",
+    ErrorKind.RATE_LIMITED: "The node was reached but is limiting requests (HTTP 429)",
+    ErrorKind.SERVER: "The node was reached but its web server answered with an error",
+    ErrorKind.MALFORMED: "The node was reached but its answer could not be read",
+    ErrorKind.NODE: "The node was reached but answered with an error",
 }

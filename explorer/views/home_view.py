@@ -31,6 +31,11 @@ from explorer.views.widgets.links import open_clicked_routes
 
 HINT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 CARD_COLUMNS = 4
+# The widest text each column usually holds (addresses and hashes are elided in the middle).
+WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", "0x5aaEB6053f…7ef1bEAeD")
+WIDEST_ADDRESS = "0x5aaEB605…ef1bEAeD"
+WIDEST_TX = ("0x1c8aff9506…a36deac8", "23 h 59 min ago", WIDEST_ADDRESS, WIDEST_ADDRESS)
+CELL_PADDING = 24
 CHART_KINDS = (ChartKind.LINE, ChartKind.BARS, ChartKind.BARS, ChartKind.LINE)
 
 
@@ -89,8 +94,12 @@ class CardWidget(QFrame):
         set_tone(self.detail, Tone.MUTED, base)
 
 
-def table(model: QAbstractItemModel, widths: tuple[int, ...]) -> QTableView:
-    """Return a compact read-only table of a rows model, links opened on click."""
+def table(model: QAbstractItemModel, widest: tuple[str, ...]) -> QTableView:
+    """Return a compact read-only table of a rows model, links opened on click.
+
+    Each column but the last (it stretches) is as wide as its widest usual text, full or
+    empty (no blocks yet, or none shown from an unverified node): it never collapses.
+    """
     view = QTableView()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -100,8 +109,11 @@ def table(model: QAbstractItemModel, widths: tuple[int, ...]) -> QTableView:
     view.verticalHeader().setDefaultSectionSize(22)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    for column, width in enumerate(widths):
-        view.setColumnWidth(column, width)
+    cells, titles = view.fontMetrics(), header.fontMetrics()
+    for column, text in enumerate(widest):
+        title = str(model.headerData(column, Qt.Orientation.Horizontal))
+        width = max(cells.horizontalAdvance(text), titles.horizontalAdvance(title))
+        view.setColumnWidth(column, width + CELL_PADDING)
     header.setStretchLastSection(True)
     return view
 
@@ -142,17 +154,15 @@ class HomeView(QWidget):
         for index, card in enumerate(self.cards):
             grid.addWidget(card, index // CARD_COLUMNS, index % CARD_COLUMNS)
         layout.addLayout(grid)
-        self.blocks_table = table(model.blocks, (70, 90, 40, 70, 150))
-        self.blocks_table.setItemDelegateForColumn(
-            LatestBlocksModel.NOTE, ToneDelegate(self.blocks_table)
-        )
-        self.transactions_table = table(model.transactions, (150, 90, 130, 130))
-        for view in (self.blocks_table, self.transactions_table):
+        self.table = table(model.blocks, WIDEST_BLOCK)
+        self.table.setItemDelegateForColumn(LatestBlocksModel.NOTE, ToneDelegate(self.table))
+        self.transactions_table = table(model.transactions, WIDEST_TX)
+        for view in (self.table, self.transactions_table):
             open_clicked_routes(view, self.link_activated.emit)
         self.gap_note = plain_label(selectable=False, wrap=True)
         set_tone(self.gap_note, Tone.MUTED, self.palette())
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(titled("Latest blocks", self.blocks_table))
+        self.splitter.addWidget(titled("Latest blocks", self.table))
         self.transactions_pane = titled(
             "Latest transactions", self.transactions_table, self.gap_note
         )
@@ -179,7 +189,7 @@ class HomeView(QWidget):
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
-        self.status = plain_label(self.model.status)
+        self.message = plain_label(self.model.status)
         self.live_button = QToolButton()
         self.live_button.setText("Live")
         self.live_button.setCheckable(True)
@@ -196,7 +206,7 @@ class HomeView(QWidget):
         self.transactions_button.toggled.connect(self._show_transactions)
         row.addWidget(self.summary)
         row.addSpacing(12)
-        row.addWidget(self.status, 1)
+        row.addWidget(self.message, 1)
         row.addWidget(self.transactions_button)
         row.addWidget(self.live_button)
         return row
@@ -209,7 +219,7 @@ class HomeView(QWidget):
     def _show_status(self) -> None:
         """Show the summary and the status line."""
         self.summary.setText(self.model.summary)
-        self.status.setText(self.model.status)
+        self.message.setText(self.model.status)
         missing = self.model.missing_transactions
         self.gap_note.setText(
             f"{missing} of the blocks listed were read while this list was hidden: their "
@@ -223,8 +233,8 @@ class HomeView(QWidget):
         """Grey what is shown while stale; reflect the Live toggle."""
         state = self.model.state
         stale = state in (HomeState.STALE, HomeState.CHECKING, HomeState.ERROR)
-        set_tone(self.status, Tone.BAD if stale else Tone.NORMAL, self.palette())
-        for view in (self.blocks_table, self.transactions_table):
+        set_tone(self.message, Tone.BAD if stale else Tone.NORMAL, self.palette())
+        for view in (self.table, self.transactions_table):
             palette = view.palette()
             colour = self.palette().color(
                 QPalette.ColorRole.PlaceholderText if stale else QPalette.ColorRole.Text

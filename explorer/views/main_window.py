@@ -9,8 +9,11 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCompleter,
     QDialog,
+    QHBoxLayout,
     QLineEdit,
     QMainWindow,
+    QPushButton,
+    QStyle,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -106,6 +109,12 @@ class MainWindow(QMainWindow):
         search_icon.setToolTip("Search")
         search_icon.triggered.connect(self.search_bar.returnPressed)  # a click is Enter
         self.icons.set_icon(search_icon, "search")
+        self.stop_search_action = self.search_bar.addAction(
+            self.style().standardIcon(QStyle.StandardPixmap.SP_BrowserStop),
+            QLineEdit.ActionPosition.TrailingPosition,
+        )
+        self.stop_search_action.setToolTip("Searching… click or press Esc to cancel")
+        self.stop_search_action.setVisible(False)
         completer = QCompleter(self.search.recent, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
@@ -139,14 +148,22 @@ class MainWindow(QMainWindow):
         self.banner = plain_label("")
         self.banner.setWordWrap(True)
         self.banner.setVisible(False)
-        self.search_message = plain_label("")
+        self.banner_retry = QPushButton("Retry")
+        self.banner_retry.setToolTip("Ask the node for its chain id again now")
+        self.banner_bar = QWidget()
+        banner_row = QHBoxLayout(self.banner_bar)
+        banner_row.setContentsMargins(0, 0, 0, 0)
+        banner_row.addWidget(self.banner, 1)
+        banner_row.addWidget(self.banner_retry, 0, Qt.AlignmentFlag.AlignTop)
+        self.banner_bar.setVisible(False)
+        self.search_message = plain_label("", wrap=True)
         self.search_message.setVisible(False)
         tone_palette(self.search_message, Tone.BAD)
         self.tabs = QTabWidget()
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(False)
         self.tabs.setDocumentMode(True)
-        layout.addWidget(self.banner)
+        layout.addWidget(self.banner_bar)
         layout.addWidget(self.search_message)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
@@ -165,8 +182,14 @@ class MainWindow(QMainWindow):
         self.shell.banner_changed.connect(self._show_banner)
         self.shell.session_changed.connect(self.reload_all)
         self.search.message_changed.connect(self._show_search_message)
+        self.search.busy_changed.connect(self._show_search_message)
         self.search.navigation_requested.connect(self.open_route)
         self.search_bar.returnPressed.connect(lambda: self.search.on_submit(self.search_bar.text()))
+        self.stop_search_action.triggered.connect(lambda: self.search.cancel())
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search_bar)
+        escape.setContext(Qt.ShortcutContext.WidgetShortcut)
+        escape.activated.connect(lambda: self.search.cancel())
+        self.banner_retry.clicked.connect(self.shell.recheck)
         nav = self.navigator
         nav.tab_opened.connect(self._on_tab_opened)
         nav.tab_closed.connect(self._on_tab_closed)
@@ -201,15 +224,21 @@ class MainWindow(QMainWindow):
         self.search_bar.selectAll()
 
     def _show_banner(self, banner: Banner) -> None:
-        """Show or hide the banner in its tone."""
+        """Show or hide the banner in its tone, with Retry when it offers one."""
         self.banner.setText(banner.text)
         self.banner.setVisible(bool(banner.text))
+        self.banner_bar.setVisible(bool(banner.text))
+        self.banner_retry.setVisible(banner.retry)
         tone_palette(self.banner, banner.tone)
 
-    def _show_search_message(self, text: str) -> None:
-        """Show or hide the inline search message."""
+    def _show_search_message(self, *_: object) -> None:
+        """Show what the search is doing (busy, with its stop button) or its last message."""
+        busy = self.search.busy
+        text = self.search.busy_text if busy else self.search.message
         self.search_message.setText(text)
         self.search_message.setVisible(bool(text))
+        tone_palette(self.search_message, Tone.WAITING if busy else Tone.BAD)
+        self.stop_search_action.setVisible(busy)
 
     def open_route(self, route: Route, new_tab: bool) -> None:
         """Open a route (from search or a link), in a new tab or the current one."""

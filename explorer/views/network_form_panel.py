@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -28,6 +30,40 @@ from explorer.viewmodels.network_settings import (
 from explorer.views.theme import plain_label, plain_tooltip, tone_palette
 
 TEXT_FIELDS = (FormField.NAME, FormField.URL, FormField.API_KEY, FormField.CHAIN_ID)
+
+
+class ErrorLine(QLabel):
+    """A field's error: one line whose space is kept while it is hidden.
+
+    The fields below never move as messages come and go. A message longer than the line shows
+    elided (its tooltip holds all of it); text() is always the whole message.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """Reserve one line of text, as wide as the field, never wider."""
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setFixedHeight(self.fontMetrics().lineSpacing())
+        policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        policy.setRetainSizeWhenHidden(True)
+        self.setSizePolicy(policy)
+        tone_palette(self, Tone.BAD)
+        self.setVisible(False)
+
+    def show_message(self, message: str) -> None:
+        """Show a message, or hide the line for '' (its space stays)."""
+        self.setText(message)
+        self.setToolTip(message)
+        self.setVisible(bool(message))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Draw the message elided to the line's width."""
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        shown = self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideRight, self.width()
+        )
+        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignVCenter), shown)
 
 
 class NetworkFormPanel(QWidget):
@@ -101,7 +137,7 @@ class NetworkFormPanel(QWidget):
             FormField.API_KEY: self.key_edit,
             FormField.CHAIN_ID: self.chain_edit,
         }
-        self.errors: dict[FormField, QLabel] = {}
+        self.errors: dict[FormField, ErrorLine] = {}
         self._rows: dict[FormField, QWidget] = {}
         self._add_row(FormField.NAME, "Name", self.name_edit)
         self._add_row(FormField.URL, "URL", self.url_edit)
@@ -117,10 +153,8 @@ class NetworkFormPanel(QWidget):
         self.form.addRow(self.key_hint)
 
     def _add_row(self, field: FormField, caption: str, widget: QWidget) -> None:
-        """Add a field with its (hidden) error line just below it."""
-        error = plain_label(wrap=True, selectable=False)
-        error.setVisible(False)
-        tone_palette(error, Tone.BAD)
+        """Add a field with its error line (empty, its space kept) just below it."""
+        error = ErrorLine()
         cell = QWidget()
         stack = QVBoxLayout(cell)
         stack.setContentsMargins(0, 0, 0, 0)
@@ -182,10 +216,9 @@ class NetworkFormPanel(QWidget):
         self.form.setRowVisible(self.key_hint, bool(layout.key_hint))
 
     def _show_errors(self, errors: FormErrors) -> None:
-        """Show each field's message under it; hide the others."""
+        """Show each field's message under it; empty the others (their space stays)."""
         for field, label in self.errors.items():
-            label.setText(errors.get(field, ""))
-            label.setVisible(field in errors)
+            label.show_message(errors.get(field, ""))
 
     def _show_key_revealed(self, revealed: bool) -> None:
         """Show the API key in clear or masked."""

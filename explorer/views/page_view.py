@@ -7,6 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -39,12 +40,15 @@ class AmountDelegate(QStyledItemDelegate):
         option.textElideMode = Qt.TextElideMode.ElideRight
 
 
-def skeleton(caption: QLabel, rows: int = 8) -> QWidget:
-    """Return a caption over grey placeholder bars, shown while a page loads."""
+def skeleton(caption: QLabel, cancel: QPushButton, rows: int = 8) -> QWidget:
+    """Return a caption and its Cancel button over grey placeholder bars, shown while loading."""
     widget = QWidget()
     layout = QVBoxLayout(widget)
     layout.setAlignment(Qt.AlignmentFlag.AlignTop)
-    layout.addWidget(caption)
+    top = QHBoxLayout()
+    top.addWidget(caption, 1)
+    top.addWidget(cancel, 0, Qt.AlignmentFlag.AlignTop)
+    layout.addLayout(top)
     for row in range(rows):
         bar = QFrame()
         bar.setFixedHeight(14)
@@ -90,7 +94,10 @@ class PageView(QStackedWidget):
         super().__init__(parent)
         self.model = model
         self.loading_text = plain_label("Loading…", selectable=False, wrap=True)
-        self.loading = skeleton(self.loading_text)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop waiting for the node")
+        self.cancel_button.clicked.connect(model.on_cancel)
+        self.loading = skeleton(self.loading_text, self.cancel_button)
         self.not_found, _, self.not_found_text = message_panel("Not found", "")
         self.error, self.error_title, self.error_text = message_panel("Error", "")
         self.retry_button = QPushButton("Retry")
@@ -120,6 +127,7 @@ class PageView(QStackedWidget):
             self.addWidget(widget)
         model.state_changed.connect(self.on_changed)
         model.document_changed.connect(self.on_changed)
+        model.progress_changed.connect(self._show_progress)
         self.on_changed()
 
     def _transactions_table(self) -> QTableView:
@@ -146,9 +154,11 @@ class PageView(QStackedWidget):
         model = self.model
         state = model.state
         self.loading.setVisible(model.waiting)
-        self.loading_text.setText(model.waiting_text)
+        self._show_progress()
         if model.waiting:
             self.document_view.hide()
+            while self.content.count() > 1:  # nothing read before stays in reach
+                self.content.removeTab(1)
             self.content.setCurrentIndex(0)
             self.setCurrentWidget(self.content)
         elif state is PageState.NOT_FOUND:
@@ -159,6 +169,10 @@ class PageView(QStackedWidget):
             self.error_title.setText(f"Could not load this page ({kind.replace('_', ' ')})")
             self.error_text.setText(model.error_message)
             self.setCurrentWidget(self.error)
+        elif state is PageState.CANCELLED:
+            self.error_title.setText("Stopped waiting for the node")
+            self.error_text.setText(model.cancelled_text)
+            self.setCurrentWidget(self.error)
         elif state is PageState.MISMATCH:
             self.mismatch_text.setText(
                 "The node does not serve the chain of the chosen network; nothing it returns is "
@@ -167,6 +181,11 @@ class PageView(QStackedWidget):
             self.setCurrentWidget(self.mismatch)
         elif model.document is not None:
             self._show_content()
+
+    def _show_progress(self) -> None:
+        """Say what the page waits for; offer Cancel once the wait is long."""
+        self.loading_text.setText(self.model.waiting_text)
+        self.cancel_button.setVisible(self.model.slow)
 
     def _show_content(self) -> None:
         """Show the loaded document, the transactions table and the raw JSON (tabs kept)."""

@@ -2,11 +2,48 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QVBoxLayout,
+    QWidget,
+)
 
+from explorer.viewmodels.document import Tone
+from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.views.network_form_panel import NetworkFormPanel
 from explorer.views.network_list_panel import NetworkListPanel
+from explorer.views.theme import plain_label, tone_palette
+
+
+class KeyringOption(QWidget):
+    """The keyring check box and its note, bound to the keyring option's view model."""
+
+    def __init__(self, model: KeyringOptionViewModel, parent: QWidget | None = None) -> None:
+        """Build the check box and the note; follow the model."""
+        super().__init__(parent)
+        self.model = model
+        self.check = QCheckBox("Keep API keys in the system keyring")
+        self.note = plain_label(wrap=True, selectable=False)
+        tone_palette(self.note, Tone.MUTED)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.check)
+        column.addWidget(self.note)
+        self.check.toggled.connect(model.choose)
+        model.changed.connect(self._show)
+        self._show()
+
+    def _show(self) -> None:
+        """Show the drafted choice, whether it can be made, and the note."""
+        self.check.blockSignals(True)
+        self.check.setChecked(self.model.chosen)
+        self.check.blockSignals(False)
+        self.check.setEnabled(self.model.state is KeyringState.AVAILABLE)
+        self.note.setText(self.model.note)
 
 
 class SettingsDialog(QDialog):
@@ -20,6 +57,7 @@ class SettingsDialog(QDialog):
         self.resize(860, 540)
         self.list_panel = NetworkListPanel(model)
         self.form_panel = NetworkFormPanel(model)
+        self.keyring_option = KeyringOption(model.keyring)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -28,6 +66,7 @@ class SettingsDialog(QDialog):
         body.addWidget(self.form_panel, 1)
         outer = QVBoxLayout(self)
         outer.addLayout(body, 1)
+        outer.addWidget(self.keyring_option)
         outer.addWidget(self.buttons)
         self.list_panel.add_button.clicked.connect(self.form_panel.name_edit.setFocus)
         self.buttons.accepted.connect(self.accept)

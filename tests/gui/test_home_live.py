@@ -80,7 +80,7 @@ def test_home_follows_new_heads_reading_each_block_once(
     assert stats["eth_blockNumber"] <= 2 * (newest - loaded) + 5
     assert model.transactions.rows  # the traffic's transactions, newest first
     assert model.transactions.rows[0].tx.block_number == newest
-    assert "Live · asking for the head every" in home_view(window).status.text()
+    assert "Live · asking for the head every" in home_view(window).message.text()
 
 
 def test_home_marks_a_reorganised_block_with_the_hash_it_replaced(
@@ -118,8 +118,8 @@ def test_a_failing_poll_shows_stale_data_as_stale(
     home = home_view(window)
     relay.failing = True
     qtbot.waitUntil(lambda: home.model.state is HomeState.STALE, timeout=30_000)
-    assert home.status.text().startswith("Stale: the node did not answer")
-    assert "Last good data at" in home.status.text()
+    assert home.message.text().startswith("Stale: the node did not answer")
+    assert "Last good data at" in home.message.text()
     muted = home.palette().color(QPalette.ColorRole.PlaceholderText)
     value = home.cards[0].value
     assert value.palette().color(QPalette.ColorRole.WindowText) == muted
@@ -150,7 +150,7 @@ def test_polling_stops_while_the_home_tab_is_hidden_or_the_window_minimised(
     home = home_view(window)
     home.live_button.setChecked(False)
     assert not poller.running
-    assert home.status.text().startswith("Paused")
+    assert home.message.text().startswith("Paused")
 
 
 def test_blocks_are_read_without_transactions_while_their_list_is_hidden(

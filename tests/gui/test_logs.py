@@ -31,6 +31,7 @@ from explorer.views.logs_view import LogsView
 from tests.helpers.devnet import Devnet
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.scripted_server import ScriptedServer, html
+from tests.helpers.testnet_node import serve_testnet
 from tests.services.test_logscan import answer_logs
 
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -241,10 +242,13 @@ def test_cancel_stops_the_scan(session: Session, qtbot: QtBot) -> None:
 def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: QtBot) -> None:
     """A range that fails leaves Retry enabled; retrying puts its rows between the others."""
     node = ScriptedServer(answer_logs)
-    node.script(answer_logs, html(502))
     endpoint = Endpoint.parse(node.url)
     session = Session(DEVNET, endpoint)
     session.client.retry = RetryPolicy(attempts=1)
+    node.fallback = serve_testnet  # the chain check first (a scan waits for it)
+    assert run_in_qloop(qtbot, session.settled_check()).verified
+    node.fallback = answer_logs
+    node.script(answer_logs, html(502))
     model = LogsViewModel(session, concurrency=1)
     view = LogsView(model)
     qtbot.addWidget(view)

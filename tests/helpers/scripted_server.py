@@ -55,7 +55,9 @@ class Reply:
     """What to send back.
 
     `drop` closes the socket unanswered; `stream` sends that many bytes with no Content-Length;
-    `content_length` overrides the declared length.
+    `content_length` overrides the declared length; `reason` replaces the status line's
+    phrase; `hang` never answers (until the server closes); `cut_after` sends the headers
+    and that many bytes of the body, then hangs up.
     """
 
     status: int = 200
@@ -65,6 +67,9 @@ class Reply:
     drop: bool = False
     stream: int = 0
     content_length: int | None = None
+    reason: str = ""
+    hang: bool = False
+    cut_after: int | None = None
 
 
 Action = Callable[[Recorded], Reply]
@@ -143,6 +148,57 @@ def redirect(location: str, status: int = 307) -> Action:
     return raw(status, headers={"Location": location})
 
 
+def never() -> Action:
+    """Accept the request and never answer it (the connection stays open)."""
+    return raw(hang=True)
+
+
+def dies_mid_body(then: Action) -> Action:
+    """Start then's answer, send half its body, and hang up."""
+
+    def act(request: Recorded) -> Reply:
+        reply = then(request)
+        return Reply(**{**reply.__dict__, "cut_after": len(reply.body) // 2})
+
+    return act
+
+
+def echo_path(status: int = 200) -> Action:
+    """Answer with a JSON-RPC error whose message, data and reason phrase echo the path."""
+
+    def act(request: Recorded) -> Reply:
+        error = {"code": -32000, "message": f"no access to {request.path}", "data": request.path}
+        body = {"jsonrpc": "2.0", "id": request.rpc_id, "error": error}
+        return json_reply(body, status=status, reason=f"Refused {request.path}")
+
+    return act
+
+
+class AlternatingChain:
+    """Report the chain ids in turn, one per eth_chainId request.
+
+    net_version agrees with the last one reported; every other request goes to then.
+    """
+
+    def __init__(self, then: Action, chain_ids: tuple[int, ...] = (31, 30)) -> None:
+        """Start with the first chain id."""
+        self.then = then
+        self.chain_ids = chain_ids
+        self.asked = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, request: Recorded) -> Reply:
+        """Answer one request."""
+        if request.rpc_method not in ("eth_chainId", "net_version"):
+            return self.then(request)
+        with self._lock:
+            if request.rpc_method == "eth_chainId":
+                self.asked += 1
+            chain_id = self.chain_ids[max(self.asked - 1, 0) % len(self.chain_ids)]
+        value = hex(chain_id) if request.rpc_method == "eth_chainId" else str(chain_id)
+        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": value})
+
+
 class _Handler(BaseHTTPRequestHandler):
     """Record the request, run the next action, send its reply."""
 
@@ -164,14 +220,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(reply)
 
     def _send(self, reply: Reply) -> None:
-        """Wait, then drop the connection or write the reply."""
+        """Wait, then drop the connection, hang, or write the reply (perhaps cut short)."""
         if reply.delay:
             time.sleep(reply.delay)
-        if reply.drop:
+        if reply.hang:
+            self.server.owner.closing.wait()
+        if reply.drop or reply.hang:
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
             return
-        self.send_response(reply.status)
+        self.send_response(reply.status, reply.reason or None)
         for name, value in reply.headers.items():
             self.send_header(name, value)
         if reply.stream:
@@ -183,6 +241,12 @@ class _Handler(BaseHTTPRequestHandler):
                 "Content-Length", str(len(reply.body) if declared is None else declared)
             )
         self.end_headers()
+        if reply.cut_after is not None:
+            self.wfile.write(reply.body[: reply.cut_after])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
         self.wfile.write(reply.body)
         self._stream(reply.stream)
 
@@ -229,15 +293,18 @@ class ScriptedServer:
     arrived; `max_concurrent` is the peak number of requests answered at once.
     """
 
-    def __init__(self, fallback: Action = _unscripted, host: str = "127.0.0.1") -> None:
-        """Bind to a free port on host and start serving in a daemon thread."""
+    def __init__(
+        self, fallback: Action = _unscripted, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
+        """Bind to port (a free one by default) on host and serve in a daemon thread."""
         self.fallback = fallback
         self.requests: list[Recorded] = []
         self._script: deque[Action] = deque()
         self._lock = threading.Lock()
         self._active = 0
         self.max_concurrent = 0
-        self._server = _Server((host, 0), _Handler)
+        self.closing = threading.Event()  # hanging answers end when it is set
+        self._server = _Server((host, port), _Handler)
         self._server.owner = self
         self.host = host
         self.port = self._server.server_address[1]
@@ -282,6 +349,7 @@ class ScriptedServer:
 
     def close(self) -> None:
         """Stop serving and close the listening socket."""
+        self.closing.set()
         self._server.shutdown()
         self._server.server_close()
 

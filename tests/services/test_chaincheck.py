@@ -9,10 +9,17 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.retry import NO_RETRY
 from explorer.services.chaincheck import ChainCheck, Verification
-from explorer.services.networks import MAINNET
+from explorer.services.networks import MAINNET, TESTNET
 from explorer.services.session import Session
 from tests.helpers.rpc import API_KEY
-from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, drop, json_reply
+from tests.helpers.scripted_server import (
+    AlternatingChain,
+    Recorded,
+    Reply,
+    ScriptedServer,
+    drop,
+    json_reply,
+)
 from tests.helpers.testnet_node import serve_testnet
 
 FAST = (0.01, 0.02, 0.04)
@@ -101,6 +108,32 @@ def test_a_transport_failure_after_verification_checks_the_chain_again() -> None
         except RpcError as error:
             assert error.kind is ErrorKind.TRANSPORT
         await until(lambda: session.check.verification is Verification.MISMATCH)
+        await session.aclose()
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.close()
+
+
+def test_a_node_whose_chain_id_changes_between_requests_is_caught_at_the_next_check() -> None:
+    """Chain 31 at the first check, 30 at the next (after a dropped request): a mismatch."""
+    alternating = AlternatingChain(serve_testnet, (31, 30))
+    server = ScriptedServer(alternating)
+
+    async def main() -> None:
+        session = Session(TESTNET, Endpoint.parse(f"{server.url}/{API_KEY}"), check_delays=FAST)
+        session.client.retry = NO_RETRY
+        session.verify()
+        await until(lambda: session.check.settled)
+        assert session.check.verified
+        server.script(drop())  # the node goes away for one request
+        try:
+            await session.reader.latest_number()
+        except RpcError as error:
+            assert error.kind is ErrorKind.TRANSPORT
+        await until(lambda: session.check.verification is Verification.MISMATCH)
+        assert session.check.chain_id == 30
         await session.aclose()
 
     try:

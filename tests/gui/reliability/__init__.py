@@ -1,0 +1,1 @@
+"""The GUI reliability suite: the app against nodes that misbehave on purpose."""

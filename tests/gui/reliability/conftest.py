@@ -1,0 +1,124 @@
+"""Reliability fixtures: a private home, short waits, every log record, nodes and the app.
+
+The app's files go to the private home, where they are searched for the key.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from explorer.services import probe as probe_module
+from explorer.services import session as session_module
+from explorer.viewmodels import shell as shell_module
+from tests.gui.reliability.checks import key_leaks, untrustworthy
+from tests.gui.reliability.harness import FAST, HEAD_POLL, TEST_TIMEOUT, App
+from tests.gui.reliability.node import Mode, SwitchableNode
+from tests.helpers.rpc import API_KEY
+
+FORMATS = (QSettings.Format.NativeFormat, QSettings.Format.IniFormat)
+
+
+class Records(logging.Handler):
+    """Every log record of every logger, as it would be written."""
+
+    def __init__(self) -> None:
+        """Collect at every level."""
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Keep the record's text, arguments and traceback."""
+        self.lines.append(self.format(record))
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: object) -> Iterator[Path]:
+    """Give the app a private home for its settings, data and cache (searched later)."""
+    root = tmp_path / "home"
+    for variable, name in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
+        monkeypatch.setenv(variable, str(root / name))
+    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "probe", "probe")
+    original = str(Path(probe.fileName()).parent.parent)
+    for fmt in FORMATS:
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "config"))
+    try:
+        yield root
+    finally:
+        for fmt in FORMATS:
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, original)
+
+
+@pytest.fixture
+def fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the app wait fractions of a second instead of the user's seconds."""
+    monkeypatch.setattr(session_module, "DEFAULT_BUDGET", FAST)
+    monkeypatch.setattr(shell_module, "HEAD_POLL_SECONDS", HEAD_POLL)
+    monkeypatch.setattr(probe_module, "TEST_TIMEOUT", TEST_TIMEOUT)
+
+
+@pytest.fixture
+def records() -> Iterator[Records]:
+    """Every log record written during the test, from DEBUG up."""
+    handler = Records()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+NodeFactory = Callable[..., SwitchableNode]
+AppFactory = Callable[[dict[str, tuple[SwitchableNode | str, int]]], App]
+
+
+@pytest.fixture
+def nodes() -> Iterator[NodeFactory]:
+    """Make switchable nodes; all are closed after the test."""
+    made: list[SwitchableNode] = []
+
+    def make(mode: Mode = Mode.GOOD, port: int = 0) -> SwitchableNode:
+        node = SwitchableNode(mode, port)
+        made.append(node)
+        return node
+
+    yield make
+    for node in made:
+        node.close()
+
+
+@pytest.fixture
+def app_on(
+    qtbot: QtBot, qloop: object, home: Path, fast: None, records: Records
+) -> Iterator[AppFactory]:
+    """Start the app on networks of switchable nodes.
+
+    At the end the app is closed, and the key must have been nowhere and nothing
+    untrustworthy shown.
+    """
+    made: list[App] = []
+
+    def make(networks: dict[str, tuple[SwitchableNode | str, int]]) -> App:
+        app = App(qtbot, networks)
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        assert untrustworthy(app.window, app.watch) == []
+        app.close()
+        assert key_leaks(API_KEY, records.lines, home, app.settings_path) == []

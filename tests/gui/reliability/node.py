@@ -1,0 +1,144 @@
+"""A testnet-like node that misbehaves on demand: one mode at a time, switched by the test."""
+
+from __future__ import annotations
+
+import enum
+import threading
+
+from tests.helpers.scripted_server import (
+    Action,
+    AlternatingChain,
+    Recorded,
+    Reply,
+    ScriptedServer,
+    dies_mid_body,
+    drop,
+    echo_path,
+    html,
+    json_reply,
+    never,
+    raw,
+    result,
+    slow,
+)
+from tests.helpers.testnet import load
+from tests.helpers.testnet_node import serve_testnet
+
+BLOCK = load("block-0x1b4-header-only.json")
+MINER = BLOCK["miner"][2:]  # chain data no unverified screen may show (any letter case)
+BLOCK_HASH_MARK = BLOCK["hash"][2:18]
+TX_BLOCK_MARK = "89d446b103322c8f"
+CHAIN_MARKS = (MINER, BLOCK_HASH_MARK, TX_BLOCK_MARK)
+
+
+class Mode(enum.Enum):
+    """How the node answers every request."""
+
+    GOOD = "answers like a testnet node"
+    AUTH = "401, its reason phrase echoing the path"
+    RATE_LIMITED = "429 forever"
+    HTML_502 = "an HTML 502 page"
+    NOT_JSON = "a body that is not JSON"
+    WRONG_ID = "answers with the wrong id"
+    ECHO_PATH = "a JSON-RPC error echoing the request path"
+    NEVER = "accepts and never answers"
+    MID_BODY = "answers, then dies mid-body"
+    DOWN = "drops every connection"
+    OTHER_CHAIN = "serves chain 30"
+    FLIPPING = "changes chain id between requests"
+    SLOW = "answers like a testnet node, a third of a second late"
+
+
+def serve_blocks(request: Recorded) -> Reply:
+    """Answer like the testnet samples; any block number is the sample block renumbered."""
+    if request.rpc_method == "eth_getBlockByNumber" and request.params[0] not in ("0x1b4",):
+        tag = request.params[0]
+        number = 0x2EC6B8 if tag in ("latest", "pending") else int(tag, 16)
+        block = {**BLOCK, "number": hex(number), "hash": f"0x{number:064x}"}
+        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": block})
+    return serve_testnet(request)
+
+
+def serve_chain_30(request: Recorded) -> Reply:
+    """Answer like serve_blocks, but as chain 30."""
+    if request.rpc_method == "eth_chainId":
+        return result("0x1e")(request)
+    if request.rpc_method == "net_version":
+        return result("30")(request)
+    return serve_blocks(request)
+
+
+def not_json(request: Recorded) -> Reply:
+    """Answer 200 with a body that is not JSON."""
+    return Reply(200, b"<<not json>>", {"Content-Type": "application/json"})
+
+
+ACTIONS: dict[Mode, Action] = {
+    Mode.GOOD: serve_blocks,
+    Mode.AUTH: lambda request: raw(401, "no", reason=f"Unauthorized {request.path}")(request),
+    Mode.RATE_LIMITED: raw(429),
+    Mode.HTML_502: html(502),
+    Mode.NOT_JSON: not_json,
+    Mode.WRONG_ID: lambda request: result("0x1f", id_shift=7)(request),
+    Mode.ECHO_PATH: echo_path(),
+    Mode.NEVER: never(),
+    Mode.MID_BODY: dies_mid_body(serve_blocks),
+    Mode.DOWN: drop(),
+    Mode.OTHER_CHAIN: serve_chain_30,
+    Mode.SLOW: slow(0.3, serve_blocks),
+}
+
+
+class SwitchableNode:
+    """A scripted server whose behaviour the test switches; it counts what it was asked."""
+
+    def __init__(self, mode: Mode = Mode.GOOD, port: int = 0) -> None:
+        """Serve in mode on a free port (or the given one)."""
+        self.mode = mode
+        self.flipping = AlternatingChain(serve_blocks)
+        self.held: frozenset[str] = frozenset()  # methods that wait for the gate
+        self.latency = 0.0  # seconds every answer takes
+        self.gate = threading.Event()
+        self._lock = threading.Lock()
+        self.server = ScriptedServer(self._answer, port=port)
+
+    @property
+    def url(self) -> str:
+        """Return the base URL (the key goes after it)."""
+        return self.server.url
+
+    def _answer(self, request: Recorded) -> Reply:
+        """Answer in the current mode (a held method first waits for the gate)."""
+        if request.rpc_method in self.held:
+            while not (self.gate.wait(0.05) or self.server.closing.is_set()):
+                pass
+        if self.latency:
+            self.server.closing.wait(self.latency)
+        with self._lock:
+            mode = self.mode
+        if mode is Mode.FLIPPING:
+            return self.flipping(request)
+        return ACTIONS[mode](request)
+
+    def switch(self, mode: Mode) -> None:
+        """Answer every later request in another mode."""
+        with self._lock:
+            self.mode = mode
+
+    def hold(self, *methods: str) -> None:
+        """Make requests of these methods wait until release()."""
+        self.gate.clear()
+        self.held = frozenset(methods)
+
+    def release(self) -> None:
+        """Let held requests be answered."""
+        self.gate.set()
+
+    def asked(self, method: str) -> int:
+        """Return how many requests of method arrived."""
+        return self.server.rpc_methods.count(method)
+
+    def close(self) -> None:
+        """Stop serving (hanging and held answers end)."""
+        self.gate.set()
+        self.server.close()
