@@ -96,6 +96,7 @@ async def home_window(url: str) -> tuple[MainWindow, Session, HomeViewModel]:
     view = window.tabs.currentWidget()
     assert isinstance(view, HomeView)
     await until(lambda: view.model.state is HomeState.LIVE, timeout=120)
+    await until(lambda: len(view.model.chain.blocks) >= KEEP, timeout=120)  # the charts' blocks
     return window, session, view.model
 
 

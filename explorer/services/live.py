@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import statistics
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 
 from explorer.chain.records import Block
@@ -13,6 +13,7 @@ from explorer.rpc.wrappers import TypedCalls
 from explorer.services.reader import ChainReader
 
 KEEP = 100  # blocks kept: the charts show this many
+BACKFILL_AT_ONCE = 3  # older blocks read at once for the charts (of the client's 8 at once)
 RECENT_INTERVALS = 5  # the poll follows the pace of the latest blocks…
 RECENT_WINDOW_SECONDS = 600  # …mined lately (not a history's, days old)
 SETTLED_INTERVALS = 3  # fewer known: the pace is a guess, so ask at least every FIRST_POLL
@@ -55,16 +56,33 @@ class LiveChain:
         numbers = sorted(self.blocks, reverse=True)
         return [self.blocks[n] for n in numbers[:count]]
 
-    async def load(self, head: int, full_count: int) -> Advance:
-        """Read the newest blocks up to head: the newest full_count with full transactions."""
+    async def load(self, head: int, full_count: int, count: int | None = None) -> Advance:
+        """Read the newest count blocks up to head (keep by default), full_count in full."""
         self.blocks.clear()
         self.replaced.clear()
         self.loaded_head = head
-        numbers = list(range(max(head - self.keep + 1, 0), head + 1))
+        numbers = list(range(max(head - (count or self.keep) + 1, 0), head + 1))
         full_from = head - full_count + 1
         found = await asyncio.gather(*(self.reader.block(n, full=n >= full_from) for n in numbers))
         self._put(found)
         return Advance(added=tuple(sorted(self.blocks)))
+
+    async def backfill(self, at_once: int = BACKFILL_AT_ONCE) -> AsyncIterator[int]:
+        """Read older blocks until keep are shown, a few at a time; yield how many each time.
+
+        Few at once, so that head polls and pages opened meanwhile are not queued behind a
+        hundred reads of a slow node.
+        """
+        while self.blocks:
+            oldest, floor = min(self.blocks), max((self.newest or 0) - self.keep + 1, 0)
+            numbers = range(max(oldest - at_once, floor), oldest)
+            if not numbers:
+                return
+            found = await asyncio.gather(*(self.reader.block(n) for n in numbers))
+            if any(block is None for block in found):
+                return  # the node does not have them (pruned): the charts show fewer
+            self._put(found)
+            yield len(numbers)
 
     async def advance(self, head: int, full: bool) -> Advance:
         """Read the blocks above the newest shown up to head, then mend a broken link."""

@@ -87,8 +87,14 @@ class HeadPoller(QObject):
         """Ask for the head now, unless a poll is already on its way."""
         if self.session is None or (self._task is not None and not self._task.done()):
             return
+        try:
+            loop = asyncio.get_event_loop_policy().get_event_loop()
+        except RuntimeError:
+            return  # no event loop any more: the app is shutting down
+        if loop.is_closed():
+            return
         self._last_poll = time.monotonic()
-        self._task = asyncio.ensure_future(self._poll(self.session))
+        self._task = loop.create_task(self._poll(self.session))
 
     async def _poll(self, session: Session) -> None:
         """Read the head once and tell the listeners; then schedule the next poll."""

@@ -96,6 +96,7 @@ class HomeViewModel(QObject):
         self._target: int | None = None  # newest head heard, not yet followed
         self._task: asyncio.Task[None] | None = None
         self._gas_task: asyncio.Task[None] | None = None
+        self._backfill_task: asyncio.Task[None] | None = None
         self._tick = QTimer(self)
         self._tick.setInterval(TICK_MS)
         self._tick.timeout.connect(self._on_tick)
@@ -224,7 +225,7 @@ class HomeViewModel(QObject):
         reader = self.session.reader
         try:
             head = await reader.head_number()
-            await self.chain.load(head, FULL_BLOCKS if self._txs_visible else 0)
+            await self.chain.load(head, FULL_BLOCKS if self._txs_visible else 0, LATEST)
         except RpcError as error:
             self._failure = f"{error.message} ({error.kind.value})"
             self._set_state(HomeState.ERROR)
@@ -233,7 +234,16 @@ class HomeViewModel(QObject):
         self._publish()
         self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
         self._refresh_gas_price()
+        self._backfill_task = asyncio.ensure_future(self._backfill())
         self._continue()
+
+    async def _backfill(self) -> None:
+        """Read the charts' older blocks a few at a time, the charts growing as they come."""
+        try:
+            async for _ in self.chain.backfill():
+                self._publish_charts()
+        except RpcError:
+            return  # the charts show the blocks read; the list and the cards are whole
 
     # --- following -----------------------------------------------------------------------
 
@@ -318,7 +328,11 @@ class HomeViewModel(QObject):
             [BlockRow(b, chain.replaced.get(b.number or -1)) for b in newest[:LATEST]]
         )
         self.transactions.set_rows(latest_transactions(newest, LATEST_TXS))
-        self._series = chart_series(newest[::-1])
+        self._publish_charts()
+
+    def _publish_charts(self) -> None:
+        """Show the charts and cards of every block read (the older ones arrive later)."""
+        self._series = chart_series(self.chain.newest_first()[::-1])
         self.charts_changed.emit()
         self._refresh_cards()
 
@@ -342,6 +356,12 @@ class HomeViewModel(QObject):
         self._refresh_cards()
 
     @property
+    def busy(self) -> bool:
+        """Tell whether the page is reading (its first blocks, new ones, the charts' older ones)."""
+        tasks = (self._task, self._gas_task, self._backfill_task)
+        return any(task is not None and not task.done() for task in tasks)
+
+    @property
     def missing_transactions(self) -> int:
         """Return how many listed blocks were read without their transactions."""
         return sum(1 for block in self.blocks.blocks if block.transactions is None)
@@ -355,7 +375,7 @@ class HomeViewModel(QObject):
 
     def _cancel(self) -> None:
         """Cancel the running load and gas-price read."""
-        for task in (self._task, self._gas_task):
+        for task in (self._task, self._gas_task, self._backfill_task):
             if task is not None:
                 task.cancel()
 

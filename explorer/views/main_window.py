@@ -312,11 +312,12 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Stop every page's work (loads, refresh timers) when the window closes."""
+        """Stop every page's work (loads, refresh timers) and the head poll on closing."""
         for index in range(self.tabs.count()):
             widget = self.tabs.widget(index)
             if isinstance(widget, PAGE_VIEWS):
                 widget.model.dispose()
+        self.shell.poller.stop()
         super().closeEvent(event)
 
     def current_page(self) -> PageView | None:

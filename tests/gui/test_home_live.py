@@ -72,6 +72,7 @@ def test_home_follows_new_heads_reading_each_block_once(
     stats = live_session.client.stats.by_method
     loaded = model.chain.loaded_head
     assert loaded is not None
+    qtbot.waitUntil(lambda: len(model.chain.blocks) == KEEP, timeout=30_000)  # charts filled
     qtbot.waitUntil(lambda: (model.chain.newest or 0) >= loaded + 5, timeout=30_000)
     newest = model.chain.newest
     assert newest is not None
