@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import TRANSFER_TOPIC
+from explorer.services.live import KEEP
 from explorer.services.routes import (
     HOME,
     LOGS,
@@ -121,6 +122,7 @@ async def shoot_home(window: MainWindow, path: Path) -> Path:
             lambda: (
                 model.state is HomeState.LIVE
                 and (model.chain.newest or 0) >= (model.chain.loaded_head or 0) + 2
+                and len(model.chain.blocks) >= KEEP
             ),
             timeout=60,
         )
