@@ -32,21 +32,22 @@ from explorer.views.widgets.links import open_clicked_routes
 HINT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 CARD_COLUMNS = 4
 # The widest text each column usually holds (addresses and hashes are elided in the middle).
-WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", "0x5aaEB6053f…7ef1bEAeD")
-WIDEST_ADDRESS = "0x5aaEB605…ef1bEAeD"
-WIDEST_TX = ("0x1c8aff9506…a36deac8", "23 h 59 min ago", WIDEST_ADDRESS, WIDEST_ADDRESS)
-CELL_PADDING = 24
+WIDEST_ADDRESS = "0x5aaEB60…ef1bEAeD"
+WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", WIDEST_ADDRESS)
+WIDEST_TX = ("0x1c8af…a36dea", "59 min ago", WIDEST_ADDRESS, WIDEST_ADDRESS)
+CELL_PADDING = 16
 CHART_KINDS = (ChartKind.LINE, ChartKind.BARS, ChartKind.BARS, ChartKind.LINE)
 
 
 class ToneDelegate(QStyledItemDelegate):
-    """Colours a cell's text by its tone (TONE_ROLE)."""
+    """Colours a cell's text by its tone (TONE_ROLE); a long note is cut at its end."""
 
     def initStyleOption(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
-        """Use the tone's colour for the text."""
+        """Use the tone's colour for the text, eliding it on the right."""
         super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
         tone = index.data(TONE_ROLE)
         if isinstance(tone, Tone) and tone is not Tone.NORMAL:
             option.palette.setColor(QPalette.ColorRole.Text, tone_colour(tone, option.palette))
