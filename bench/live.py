@@ -75,7 +75,9 @@ class CpuHeartbeat(Heartbeat):
 @contextlib.asynccontextmanager
 async def living_devnet(block_time: float, latency: float = 0.0) -> AsyncIterator[str]:
     """Run the devnet's test network mining every block_time s with traffic; yield its URL."""
-    options = DevnetOptions(network="test", block_time=block_time, traffic=True, latency=latency)
+    options = DevnetOptions(
+        network="test", block_time=block_time, latency=latency, extra_arguments=("--traffic",)
+    )
     devnet = DevnetProcess(options)
     print(f"starting a devnet with {block_time:g} s blocks…", file=sys.stderr)
     await devnet.start(timeout=900)

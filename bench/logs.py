@@ -1,16 +1,18 @@
-"""Log scanning benchmarks: scanner vs loop, table memory and GUI stalls.
+"""Log scanning.
 
-The pipelined scanner against a sequential loop, the table's memory, and GUI stalls while streaming
-and while 100,000 rows are exported.
+Pipelined scanner vs a sequential loop, table memory, GUI stalls while streaming and while 100,000
+rows are exported; on a bare rskj node, a scanner learning the limits vs one told them in advance.
 
 Run: .venv/bin/python bench/logs.py  (starts its own devnet child processes; Qt offscreen).
 Scans run against a devnet on this machine and against one answering 100 ms late, like the
-hosted service; garbage is collected as the app does (views.collector, start-up frozen).
+hosted service, then against the devnet's rskj profile (its own limits, Connection: close,
+gzip) 100 ms away; garbage is collected as the app does (views.collector, start-up frozen).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import os
 import statistics
@@ -31,6 +33,7 @@ from explorer.chain.signatures import bundled_table
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.logexport import ExportFormat
+from explorer.services.logplan import NodeLimits
 from explorer.services.logquery import LogQuery
 from explorer.services.logscan import LogScanner
 from explorer.services.networks import DEVNET
@@ -45,6 +48,12 @@ STALL_ROUNDS = 5
 ROWS = 100_000
 LATENCIES = (0.0, 0.1)  # seconds: this machine, and a node ~100 ms away like a hosted one
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+LEARN_ROUNDS = 9
+#: What a scanner told the limits in advance knows (docs/service.md §8, §11).
+KNOWN_LIMITS = {
+    "rskj": NodeLimits(span_cap=5000, log_cap=20000),
+    "service": NodeLimits(free_span=2000, log_cap=10000),
+}
 
 
 async def sequential(client: RpcClient, query: LogQuery, head: int) -> int:
@@ -89,6 +98,69 @@ async def bench_scan(url: str, head: int, expected: int) -> tuple[float, float, 
             await client.aclose()
             assert found == expected, (name, found, expected)
     return statistics.median(times["pipelined"]), statistics.median(times["sequential"]), requests
+
+
+async def one_scan(
+    url: str, query: LogQuery, limits: NodeLimits, concurrency: int
+) -> tuple[float, int, int, int]:
+    """Return (seconds, eth_getLogs requests, refused ones, logs) of one scan."""
+    client = RpcClient(Endpoint.parse(url))
+    await client.block_number()  # warm the connection (a node closing them: the TLS-less path)
+    scanner = LogScanner(client, concurrency=concurrency, limits=limits)
+    started = time.perf_counter()
+    found = 0
+    async for batch in scanner.scan(query):
+        found += len(batch)
+    seconds = time.perf_counter() - started
+    await client.aclose()
+    return seconds, client.stats.by_method.get("eth_getLogs", 0), scanner.splits, found
+
+
+async def bench_learning(
+    url: str, head: int, expected: int, profile: str, concurrency: int
+) -> dict[str, tuple[float, int, int]]:
+    """Return the median seconds, requests and refusals of whole-history Transfer scans.
+
+    By a scanner that learns the node's limits (fresh each round) and one told them in advance.
+    """
+    query = LogQuery(topics=((TRANSFER,),), from_block=0, to_block=head)
+    kinds = {"learning": NodeLimits(), "told": KNOWN_LIMITS[profile]}
+    runs: dict[str, list[tuple[float, int, int, int]]] = {name: [] for name in kinds}
+    await one_scan(url, query, NodeLimits(), concurrency)  # untimed: warms the devnet
+    for round_number in range(LEARN_ROUNDS):
+        order = list(kinds) if round_number % 2 == 0 else list(reversed(kinds))
+        for name in order:
+            run = await one_scan(url, query, dataclasses.replace(kinds[name]), concurrency)
+            assert run[3] == expected, (name, run, expected)
+            runs[name].append(run)
+    return {
+        name: (
+            statistics.median(run[0] for run in found),
+            max(run[1] for run in found),
+            max(run[2] for run in found),
+        )
+        for name, found in runs.items()
+    }
+
+
+async def measure_learning(profile: str, latency: float) -> None:
+    """Print a learning scanner's time and requests against one told the limits.
+
+    On a devnet of the profile `latency` s away, with 4 requests in flight and with one.
+    """
+    async with running_devnet(latency, profile) as (url, manifest):
+        head, expected = manifest["head_at_build"], manifest["transfer_log_count"]
+        print(f"{profile} profile, node latency {latency * 1000:.0f} ms per request:")
+        for concurrency in (4, 1):
+            got = await bench_learning(url, head, expected, profile, concurrency)
+            (learn_s, learn_n, refused), (told_s, told_n, _) = got["learning"], got["told"]
+            goal = " (goal ≤ 1.15×, ≤ 1 extra request)" if profile == "rskj" else ""
+            print(
+                f"  whole-history Transfer scan, {concurrency} in flight: learning the limits "
+                f"{learn_s * 1000:.0f} ms ({learn_n} requests, {refused} refused) vs told them "
+                f"{told_s * 1000:.0f} ms ({told_n} requests): {learn_s / told_s:.2f}×, "
+                f"{learn_n - told_n:+d} requests{goal}"
+            )
 
 
 def rss_mb() -> float:
@@ -221,6 +293,8 @@ async def main() -> None:
     samples: list[dict[str, Any]] = []
     for latency in LATENCIES:
         samples = await measure(latency)
+    for profile in ("rskj", "service"):
+        await measure_learning(profile, 0.1)
     traced, rss = bench_memory(samples)
     print(
         f"100,000 rows in the table: {traced:.1f} MB traced, {rss:.1f} MB RSS over baseline "

@@ -76,15 +76,22 @@ async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running_devnet(latency: float) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-    """Run the devnet's test network answering after `latency` s; yield (URL, its manifest)."""
+async def running_devnet(
+    latency: float, profile: str = "service"
+) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    """Run the devnet's test network answering after `latency` s.
+
+    As the hosted service or a bare rskj node (no key); yield (URL, its manifest).
+    """
     manifest_file = Path(tempfile.mkdtemp(prefix="bench-")) / "manifest.json"
     command = [*devnet_command(), "--manifest-file", str(manifest_file)]
-    devnet = DevnetProcess(DevnetOptions(network="test", latency=latency), command=command)
-    print(f"starting the devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
+    options = DevnetOptions(network="test", latency=latency, profile=profile)
+    devnet = DevnetProcess(options, command=command)
+    print(f"starting the {profile} devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
     await devnet.start(timeout=900)
     try:
-        yield devnet.url("testnet"), json.loads(manifest_file.read_text())["testnet"]
+        url = devnet.base_urls["testnet"] if profile == "rskj" else devnet.url("testnet")
+        yield url, json.loads(manifest_file.read_text())["testnet"]
     finally:
         await devnet.stop()
 

@@ -40,10 +40,29 @@ def gui_arguments(argv: Sequence[str]) -> argparse.Namespace:
         type=Path,
         help="with --devnet: render every screen to PNG files in DIR (light and dark), then exit",
     )
+    add_start_options(parser)
     options = parser.parse_args(list(argv))
     if options.screenshot is not None:
         options.devnet = True
     return options
+
+
+def add_start_options(parser: argparse.ArgumentParser) -> None:
+    """Add the logging options and the hidden ones that tests and benchmarks use."""
+    parser.add_argument(
+        "--log-level",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        default="INFO",
+        help="what the log file records (default: INFO)",
+    )
+    parser.add_argument(
+        "--log-file",
+        metavar="FILE",
+        type=Path,
+        help="log here instead of the platform's log folder (rotated at 1 MB, 3 kept)",
+    )
+    parser.add_argument("--first-frame-modules", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--until-home", action="store_true", help=argparse.SUPPRESS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,9 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and not args[0].startswith("-"):
         return unknown_command(args)
     options = gui_arguments(args)
-    from explorer import app
+    from explorer import startup  # paints a first frame, then imports the rest of the app
 
-    return app.run(options)
+    return startup.run(options)
 
 
 def unknown_command(args: list[str]) -> int:

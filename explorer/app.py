@@ -8,6 +8,8 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,16 +17,21 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import qasync
 from PySide6.QtCore import QByteArray, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer import __version__
 from explorer import settings as keys
+from explorer.chain.bundled import read_text
+from explorer.crash import CrashReporter, describe
 from explorer.devnet.process import (
     DevnetOptions,
     DevnetProcess,
     DevnetStartError,
+    default_cache_dir,
     devnet_command,
 )
+from explorer.diagnostics import SECRETS, Diagnostics, versions
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
 from explorer.services.networks import DEVNET, Network
@@ -32,6 +39,7 @@ from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
+from explorer.viewmodels.devnet_start import DevnetStartViewModel
 from explorer.viewmodels.document import Tone
 from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.navigator import Navigator
@@ -39,14 +47,17 @@ from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.about_dialog import AboutDialog
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
+from explorer.views.crash_dialog import CrashDialog
+from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
-APP_DEVNET = DevnetOptions(block_time=5.0, traffic=True)
+APP_DEVNET = DevnetOptions(network="test", block_time=5.0, extra_arguments=("--traffic",))
 
 
 class Application:
@@ -72,6 +83,10 @@ class Application:
         self.use_devnet = use_devnet
         self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
         self._starting: asyncio.Future[None] | None = None
+        self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
+        self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
+        self.about_action = add_help_menu(self.window)
+        self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
 
     def _settings_dialog(self) -> SettingsDialog:
@@ -125,6 +140,7 @@ class Application:
 
     def _open(self, session: Session, info: str = "") -> None:
         """Show a new session, counting its key's requests across sessions and restarts."""
+        SECRETS.add(session.endpoint.api_key or "")  # never in the log file or a report
         self._count_usage()
         session.earlier_today = self.settings.requests_today(session.usage_id)
         default = default_daily_quota(session.network, session.endpoint)
@@ -151,16 +167,22 @@ class Application:
         """Start the devnet child process, showing progress, then open a session on it."""
         self.shell.show_network(DEVNET.name)
         self.shell.show_progress("Starting the local devnet…")
+        self.devnet_start.start()
         command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
         self.devnet = DevnetProcess(
-            APP_DEVNET, on_progress=self._on_devnet_progress, command=command
+            APP_DEVNET,  # the window uses the test network only
+            on_progress=self._on_devnet_progress,
+            command=command,
         )
+        SECRETS.add(self.devnet.key)
         try:
-            await self.devnet.start()
+            await self.devnet.start(timeout=DEVNET_START_TIMEOUT)
         except (DevnetStartError, TimeoutError, OSError) as error:
             self.shell.show_notice(f"The local devnet did not start: {error}", Tone.BAD)
             self.shell.show_progress("Devnet failed")
+            self.devnet_start.fail(f"The local devnet did not start: {error}")
             return
+        self.devnet_start.finish()
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
         self.networks.set_devnet_endpoint(endpoint)
         self._open(self._devnet_session(endpoint), info)
@@ -184,8 +206,9 @@ class Application:
         return testnet if isinstance(testnet, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
-        """Show devnet start-up progress in the status bar."""
+        """Show devnet start-up progress in the status bar and the progress view."""
         self.shell.show_progress(f"Starting the local devnet ({network}): {stage} {fraction:.0%}")
+        self.devnet_start.on_progress(network, stage, fraction)
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""
@@ -197,9 +220,14 @@ class Application:
             print("screenshots: the devnet did not become ready", file=sys.stderr)
             self.window.close()
             return
-        written = await take_screenshots(
-            self.window, manifest, directory, settings_dialog=self._settings_dialog
-        )
+        dialogs: dict[str, Callable[[], QWidget]] = {
+            "settings": self._settings_dialog,
+            "about": self.about_dialog,
+            "devnet-progress": sample_progress_view,
+        }
+        if self.diagnostics is not None:
+            dialogs["crash-report"] = partial(sample_crash_dialog, self.diagnostics, self.window)
+        written = await take_screenshots(self.window, manifest, directory, dialogs)
         print(f"screenshots: {len(written)} PNG files in {directory}")
 
     async def aclose(self) -> None:
@@ -214,32 +242,118 @@ class Application:
             await self.devnet.stop()
         await self.http.aclose()
 
+    def about_dialog(self) -> AboutDialog:
+        """Return the About dialog: versions, the licence and the third-party notices."""
+        return AboutDialog(app_icon(), versions(), licence_texts(), self.window)
 
-def run(options: argparse.Namespace) -> int:
-    """Open the main window and run the event loop until it closes."""
-    qt_app = QApplication.instance() or QApplication(sys.argv[:1])
+    def endpoint_text(self) -> str:
+        """Return the current session's endpoint, redacted (for crash reports)."""
+        session = self.shell.session
+        return "none" if session is None else f"{session.network.name}: {session.endpoint.redacted}"
+
+    def home_shows_blocks(self) -> bool:
+        """Tell whether the current tab is the home page with its latest blocks listed."""
+        home = self.window.tabs.currentWidget()
+        model = getattr(home, "model", None)
+        blocks = getattr(model, "blocks", None)
+        return blocks is not None and blocks.rowCount() > 0
+
+
+# --- start-up: after the first frame (explorer/startup.py) -----------------------------------
+
+DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
+LICENCES = (
+    ("Licence", "licenses/LICENSE"),
+    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
+    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
+    ("GPL-3.0", "licenses/GPL-3.0.txt"),
+)
+
+
+def licence_texts() -> list[tuple[str, str]]:
+    """Return (tab title, text) of the licence and the notices bundled in resources/."""
+    return [(title, read_text(path)) for title, path in LICENCES]
+
+
+def add_help_menu(window: MainWindow) -> QAction:
+    """Give the window a Help menu with About; return the About action."""
+    menu = window.menuBar().addMenu("&Help")
+    return menu.addAction("&About Rootstock Explorer")
+
+
+def sample_progress_view() -> QWidget:
+    """Return the first-start progress view in a typical state (for screenshots)."""
+    model = DevnetStartViewModel("~/.cache/explorer/devnet", clock=iter((0.0, 20.0)).__next__)
+    view = DevnetProgressView(model)
+    view.resize(1280, 900)
+    model.start()
+    model.on_progress("testnet", "building block 100 of 12,000", 0.02)
+    model.on_progress("testnet", "building block 4,200 of 12,000", 0.62)
+    return view
+
+
+def sample_crash_dialog(found: Diagnostics, parent: QWidget) -> QWidget:
+    """Return the crash dialog showing the report of a sample error (for screenshots)."""
+    try:
+        int("twelve")
+    except ValueError as error:
+        report = found.report("A sample error: ValueError", describe(error))
+    return CrashDialog("An unexpected error occurred (a sample)", report, None, parent)
+
+
+def smoke_test(frame: QWidget) -> int:
+    """Open the window (with no session), say so with its icon sizes, and close."""
+    window = MainWindow(ShellViewModel())
+    window.show()
+    frame.close()
+    QApplication.processEvents()
+    sizes = ", ".join(str(size.width()) for size in window.windowIcon().availableSizes())
+    print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
+    window.close()
+    return 0
+
+
+async def until_home(app: Application, started: float) -> None:
+    """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
+    from explorer.screenshots import wait_for
+
+    ready = await wait_for(app.home_shows_blocks, timeout=DEVNET_START_TIMEOUT)
+    loop = asyncio.get_running_loop()
+    print(
+        f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
+    )
+    app.window.close()
+
+
+def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
+    """Replace the first frame with the main window and run the event loop until it closes."""
+    qt_app = QApplication.instance()
     assert isinstance(qt_app, QApplication)
-    qt_app.setApplicationName("explorer")
-    qt_app.setOrganizationName("explorer")
-    qt_app.setApplicationVersion(__version__)
-    qt_app.setDesktopFileName("explorer")  # packaging/explorer.desktop: Wayland takes its Icon=
-    qt_app.setWindowIcon(app_icon())
+    qt_app.setWindowIcon(app_icon())  # every size rendered and checked (the first frame's: files)
     if options.smoke_test:
-        window = MainWindow(ShellViewModel())
-        window.show()
-        qt_app.processEvents()
-        sizes = ", ".join(str(size.width()) for size in window.windowIcon().availableSizes())
-        print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
-        window.close()
-        return 0
+        return smoke_test(frame)
     loop = qasync.QEventLoop(qt_app)
     asyncio.set_event_loop(loop)
+    started = loop.time()
+    reporter = CrashReporter(found)
+    reporter.install()
+    reporter.watch_loop(loop)
     collector = MainThreadCollector(qt_app)
     settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
-    app = Application(settings, use_devnet=options.devnet)
+    app = Application(settings, use_devnet=options.devnet or options.until_home)
     app.shell.show_startup_notices(notices)
+    # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
+    reporter.parent_window = app.window
+    app.diagnostics = found
+    found.endpoint = app.endpoint_text
+    app.about_action.triggered.connect(lambda: app.about_dialog().show())
+    if not app.settings.get(keys.WINDOW_GEOMETRY):
+        app.window.setGeometry(frame.geometry())  # where the first frame was put
     app.window.show()
+    frame.close()
+    found.mark_running()
     QTimer.singleShot(0, collector.freeze_survivors)  # after the first frame: it takes ~50 ms
+    QTimer.singleShot(0, reporter.offer_previous_report)
     closed = asyncio.Event()
     qt_app.setQuitOnLastWindowClosed(False)  # the loop must outlive the window to shut down
     qt_app.lastWindowClosed.connect(closed.set)
@@ -248,6 +362,8 @@ def run(options: argparse.Namespace) -> int:
         starting = asyncio.ensure_future(app.start())
         if options.screenshot is not None:
             await app.screenshots(options.screenshot)
+        elif options.until_home:
+            await until_home(app, started)
         await closed.wait()
         starting.cancel()
         await app.aclose()
@@ -255,4 +371,6 @@ def run(options: argparse.Namespace) -> int:
     with loop:
         loop.run_until_complete(main())
     collector.stop()
+    reporter.uninstall()
+    found.mark_clean_exit()
     return 0

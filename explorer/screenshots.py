@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -266,7 +266,7 @@ async def take_screenshots(
     window: MainWindow,
     manifest: dict[str, Any],
     directory: Path,
-    settings_dialog: Callable[[], QWidget] | None = None,
+    dialogs: Mapping[str, Callable[[], QWidget]] | None = None,
 ) -> list[Path]:
     """Render every screen in light and dark palettes; return the files written."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -297,13 +297,13 @@ async def take_screenshots(
         waiting = directory / f"waiting-{mode}.png"
         await shoot_waiting(window, session, waiting)
         written.append(waiting)
-        if settings_dialog is not None:
-            dialog = settings_dialog()
+        for name, make_dialog in (dialogs or {}).items():  # dialogs and standalone views
+            dialog = make_dialog()
             dialog.show()
             if isinstance(dialog, SettingsDialog):  # the keyring is looked for in a thread
                 await wait_for(functools.partial(keyring_known, dialog), timeout=10)
             await settle(dialog)
-            path = directory / f"settings-{mode}.png"
+            path = directory / f"{name}-{mode}.png"
             dialog.grab().save(str(path))
             dialog.close()
             written.append(path)

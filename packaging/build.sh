@@ -2,6 +2,8 @@
 # Build the PyInstaller folder and smoke-test it headless: the window, the subcommands, a log
 # scan and a report over the devnet, and every screenshot of the window on the devnet (whose
 # child process is the frozen executable too), each checked against the same run from source.
+# Then build the installers from it (packaging/installers.py); check_installers.sh validates
+# them and starts the app from where they install it.
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=../.venv
@@ -13,21 +15,30 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 says() { local pattern=$1 output; shift; output=$("$@") && grep -q "$pattern" <<< "$output"; }
 
 [ -x "$VENV/bin/pyinstaller" ] || fail "no $VENV/bin/pyinstaller: run make package (it sets up .venv)"
+ASSETS=build/assets # what the spec collects besides the code: icons, the devnet's snapshot
+mkdir -p "$ASSETS"
+"$VENV/bin/python" make_icons.py "$ASSETS"
+started=$(now)
+"$VENV/bin/python" bundle_snapshots.py "$ASSETS"
+echo "packaging: snapshot ready in $(since "$started") s"
 started=$(now)
 "$VENV/bin/pyinstaller" --noconfirm --clean --distpath dist --workpath build explorer.spec
 echo "packaging: built in $(since "$started") s; dist/explorer is $(du -sh dist/explorer | cut -f1)"
 
-# The desktop integration, laid out as a package installs it under /usr/share: the entry and
-# the icon it names in every hicolor size (resources/icons/hicolor is already that layout).
-SHARE=dist/share
-rm -rf "$SHARE" && mkdir -p "$SHARE/applications" "$SHARE/icons"
-cp explorer.desktop "$SHARE/applications/" && cp -r ../resources/icons/hicolor "$SHARE/icons/"
-icon=$(sed -n 's/^Icon=//p' explorer.desktop)
-for size in 16x16 32x32 48x48 64x64 128x128 256x256; do
-    [ -s "$SHARE/icons/hicolor/$size/apps/$icon.png" ] || fail "no $size $icon.png for Icon=$icon"
-done
-[ -s "$SHARE/icons/hicolor/scalable/apps/$icon.svg" ] || fail "no scalable $icon.svg"
-echo "packaging: desktop entry and its icon ($icon, 6 sizes and SVG) staged in $SHARE"
+# Extension modules built against a Python elsewhere keep a RUNPATH to its lib directory: the
+# bundle loads everything from _internal, so those paths only leak the build machine's layout.
+if command -v patchelf > /dev/null; then
+    while IFS= read -r -d '' binary; do
+        runpath=$(patchelf --print-rpath "$binary" 2> /dev/null) || continue
+        if [ -n "$runpath" ] && [[ $runpath != '$ORIGIN'* ]]; then
+            patchelf --remove-rpath "$binary"
+        fi
+    done < <(find dist/explorer -type f -name '*.so*' -print0)
+    echo "packaging: RUNPATHs outside the bundle removed"
+else
+    echo "packaging: no patchelf: RUNPATHs left as built (make package-tools installs it)"
+fi
+"$VENV/bin/python" notices.py dist/explorer build/explorer/PYZ-00.toc
 
 # A compiled module imported only from C (unseen by the analysis) leaves a package half-collected,
 # and some packages then fall back silently to slow pure Python: every one must be there.
@@ -54,6 +65,15 @@ started=$(now)
 says "window 'Rootstock Explorer' opened, icon 16, 32, 48, 64, 128, 256 px" "$EXE" --smoke-test ||
     fail "--smoke-test (the window and its icon in six sizes)"
 echo "packaging: --smoke-test passed in $(since "$started") s"
+# Paint first, frozen too: no chain library, HTTP stack, py-evm or build tool (a runtime hook
+# of pkg_resources costs 0.2 s) is loaded when the first frame is painted.
+"$EXE" --smoke-test --first-frame-modules "$SMOKE/first-frame-modules" > /dev/null 2>&1 ||
+    fail "--smoke-test --first-frame-modules"
+early=$(grep -v '^eth_utils.pydantic$' "$SMOKE/first-frame-modules" | # the hook's stand-in
+    grep -E '^(eth|eth_abi|eth_utils|aiohttp|httpx|qasync|pydantic|pkg_resources|setuptools)(\.|$)' |
+    tr '\n' ' ') || true
+[ -z "$early" ] || fail "loaded before the first frame: $early"
+echo "packaging: the frozen first frame comes before the chain libraries and the HTTP stack"
 if command -v xvfb-run > /dev/null; then # the X11 plugin and the libraries it loads
     says "window 'Rootstock Explorer' opened" env QT_QPA_PLATFORM=xcb xvfb-run -a "$EXE" \
         --smoke-test || fail "--smoke-test on X11 (xcb)"
@@ -112,3 +132,10 @@ diff "$SMOKE/source.names" "$SMOKE/frozen.names" || fail "screenshot names diffe
 [ -z "$(find "$SMOKE/frozen" -name '*.png' -size -2k)" ] || fail "an empty-looking screenshot"
 echo "packaging: $(wc -l < "$SMOKE/frozen.names") screenshots in $SMOKE/frozen, as from source"
 echo "packaging: dist/explorer built and smoke-tested"
+
+# The installers users download: a .deb and a .tar.gz with a per-user install script.
+started=$(now)
+"$VENV/bin/python" manpage.py build/man
+"$VENV/bin/python" installers.py dist/explorer build/man dist build/installers
+echo "packaging: installers built in $(since "$started") s"
+echo "packaging: installers built"

@@ -24,29 +24,35 @@ ROUND_CONSTANTS: tuple[int, ...] = (
 )  # fmt: skip
 
 
-def _rotr(value: int, count: int) -> int:
-    """Rotate a 32-bit word right."""
-    return ((value >> count) | (value << (32 - count))) & MASK
-
-
 def _schedule(block: bytes) -> list[int]:
     """Expand one 64-byte block into the 64-word message schedule."""
     words = list(struct.unpack(">16L", block))
-    for t in range(16, 64):
+    append = words.append
+    for t in range(16, 64):  # rotations inlined: this is the hot loop of the devnet's build
         w15, w2 = words[t - 15], words[t - 2]
-        s0 = _rotr(w15, 7) ^ _rotr(w15, 18) ^ (w15 >> 3)
-        s1 = _rotr(w2, 17) ^ _rotr(w2, 19) ^ (w2 >> 10)
-        words.append((words[t - 16] + s0 + words[t - 7] + s1) & MASK)
+        s0 = ((w15 >> 7) | (w15 << 25)) ^ ((w15 >> 18) | (w15 << 14)) ^ (w15 >> 3)
+        s1 = ((w2 >> 17) | (w2 << 15)) ^ ((w2 >> 19) | (w2 << 13)) ^ (w2 >> 10)
+        append((words[t - 16] + (s0 & MASK) + words[t - 7] + (s1 & MASK)) & MASK)
     return words
 
 
 def compress(state: tuple[int, ...], block: bytes) -> tuple[int, ...]:
     """Apply the SHA-256 compression function to one 64-byte block."""
+    words = _schedule(block)
     a, b, c, d, e, f, g, h = state
-    for k, w in zip(ROUND_CONSTANTS, _schedule(block), strict=True):
-        t1 = h + (_rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)) + ((e & f) ^ (~e & g)) + k + w
-        t2 = (_rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))
-        h, g, f, e, d, c, b, a = g, f, e, (d + t1) & MASK, c, b, a, (t1 + t2) & MASK
+    for t in range(64):
+        s1 = ((e >> 6) | (e << 26)) ^ ((e >> 11) | (e << 21)) ^ ((e >> 25) | (e << 7))
+        t1 = h + (s1 & MASK) + ((e & f) ^ (~e & g)) + ROUND_CONSTANTS[t] + words[t]
+        s0 = ((a >> 2) | (a << 30)) ^ ((a >> 13) | (a << 19)) ^ ((a >> 22) | (a << 10))
+        t2 = (s0 & MASK) + ((a & b) ^ (a & c) ^ (b & c))
+        h = g
+        g = f
+        f = e
+        e = (d + t1) & MASK
+        d = c
+        c = b
+        b = a
+        a = (t1 + t2) & MASK
     return tuple((x + y) & MASK for x, y in zip(state, (a, b, c, d, e, f, g, h), strict=True))
 
 

@@ -8,7 +8,7 @@ import os
 from collections.abc import AsyncIterator
 
 from explorer.cli.keysafe import EXIT_INPUT, KeySafeParser, scrub, secrets_in
-from explorer.devnet.process import DevnetProcess
+from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import BUILTIN, DEVNET, Network
 
@@ -52,7 +52,7 @@ async def chosen_node(
                 Endpoint.parse(options.endpoint, key, allow_insecure_http=options.insecure_http),
             )
         return
-    devnet = DevnetProcess()
+    devnet = DevnetProcess(DevnetOptions(network="test"))  # the test network is all it uses
     try:
         await devnet.start()
         yield DEVNET, Endpoint.parse(devnet.url("testnet"))

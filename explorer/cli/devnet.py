@@ -11,6 +11,7 @@ import logging
 import os
 import secrets
 import signal
+import ssl
 import sys
 import threading
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
+from explorer.devnet.profile import PoolPolicy, Profile, rules_for
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
 
 PORT = _bounded(int, 0, 65535)
 POSITIVE = _bounded(int, 1, 2**62)
+NON_NEGATIVE = _bounded(int, 0, 2**62)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +62,14 @@ def build_parser() -> argparse.ArgumentParser:
     add("--testnet-port", type=PORT, default=8031, help="port of the test network (0 = free)")
     add("--mainnet-port", type=PORT, default=8030, help="port of the main network (0 = free)")
     add("--network", choices=sorted(NETWORK_CHOICES), default="both", help="networks to serve")
-    add("--key", action="append", default=[], help="accepted API key (repeatable)")
+    add(
+        "--profile",
+        choices=[p.value for p in Profile],
+        default=Profile.SERVICE.value,
+        help="service: the hosted service (key in the path, its limits); "
+        "rskj: a bare rskj 9 node (no key, its overloads, limits, errors and HTTP)",
+    )
+    add("--key", action="append", default=[], help="accepted API key (repeatable; service)")
     add(
         "--latency",
         type=_bounded(float, 0, 10),
@@ -80,9 +90,45 @@ def build_parser() -> argparse.ArgumentParser:
     add("--control", action="store_true", help="answer devnet_reorganise [depth] (for tests)")
     add("--quota", type=POSITIVE, default=None, help="requests per key per UTC day (default: off)")
     add("--cache-dir", type=Path, default=None, help="where snapshots of the history live")
-    add("--max-log-blocks", type=POSITIVE, default=2000, help="eth_getLogs uncapped block range")
-    add("--max-logs", type=POSITIVE, default=10000, help="eth_getLogs log cap for longer ranges")
+    add(
+        "--max-log-blocks",
+        type=POSITIVE,
+        default=None,
+        help="eth_getLogs block limit (service: 2000, uncapped below it; rskj: 5000)",
+    )
+    add(
+        "--max-logs",
+        type=POSITIVE,
+        default=None,
+        help="eth_getLogs log limit (service: 10000 over longer ranges; rskj: 20000 always)",
+    )
     add("--max-batch", type=POSITIVE, default=50, help="largest accepted batch")
+    add(
+        "--rpc-timeout",
+        type=_bounded(float, 0, 3600),
+        default=5.0,
+        help="seconds a call may take before it fails with -32011 (0 = no limit)",
+    )
+    add(
+        "--max-response-bytes",
+        type=NON_NEGATIVE,
+        default=10 * 1024 * 1024,
+        help="largest answer before it fails with -32011 (0 = no limit)",
+    )
+    add(
+        "--pool-expiry-blocks",
+        type=NON_NEGATIVE,
+        default=10,
+        help="drop a pool transaction once the head is this many blocks past its arrival",
+    )
+    add(
+        "--pool-expiry-seconds",
+        type=NON_NEGATIVE,
+        default=650,
+        help="drop a pool transaction this many seconds after its arrival (0 = never)",
+    )
+    add("--tls-cert", type=Path, default=None, help="serve https with this certificate (PEM)")
+    add("--tls-key", type=Path, default=None, help="the certificate's private key (PEM)")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
     add("--manifest-file", type=Path, default=None, help="write the seed manifests here (JSON)")
     add("--prebuild-only", action="store_true", help=argparse.SUPPRESS)
@@ -117,13 +163,22 @@ async def _open(name: str, options: Options) -> DevnetNode:
         emit("PROGRESS", {"network": name, "stage": stage, "fraction": round(fraction, 3)})
 
     def build() -> DevnetNode:
-        from explorer.devnet.node import LogLimits, open_node  # heavy (py-evm): load on use
+        from explorer.devnet.node import open_node  # heavy (py-evm): load on use
 
+        pool = PoolPolicy(
+            expiry_blocks=args.pool_expiry_blocks, expiry_seconds=args.pool_expiry_seconds
+        )
+        rules = rules_for(
+            Profile(args.profile),
+            max_log_blocks=args.max_log_blocks,
+            max_logs=args.max_logs,
+            pool=pool,
+        )
         node = open_node(
             CHAIN_IDS[name],
             cache_dir=args.cache_dir or default_cache_dir(),
             instant_mining=args.block_time <= 0,
-            log_limits=LogLimits(max_blocks=args.max_log_blocks, max_logs=args.max_logs),
+            rules=rules,
             progress=progress,
         )
         _liven(node, args)
@@ -238,8 +293,11 @@ async def serve_until_stopped(options: Options) -> int:
         keys=frozenset(options.keys),
         daily_quota=args.quota,
         max_batch=args.max_batch,
+        max_response_bytes=args.max_response_bytes,
+        rpc_timeout=args.rpc_timeout,
         block_time=max(args.block_time, 0.0),
         latency=args.latency,
+        profile=Profile(args.profile),
     )
     running: dict[str, RunningNetwork] = {}
     nodes = await _open_all(options)
@@ -249,12 +307,13 @@ async def serve_until_stopped(options: Options) -> int:
     gc.freeze()
     manifests = {name: node.manifest.to_json() for name, node in nodes.items()}
     try:
+        tls = _tls_context(args.tls_cert, args.tls_key)
         for name, port in options.ports().items():
-            running[name] = await serve(nodes[name], config, HOST, port)
+            running[name] = await serve(nodes[name], config, HOST, port, tls)
         if args.manifest_file is not None:
             args.manifest_file.write_text(json.dumps(manifests, indent=1))
         stop.serving = True
-        _announce(running, options.keys)
+        _announce(running, () if config.is_rskj else options.keys)
         await stop.event.wait()
     finally:
         for network in running.values():
@@ -262,11 +321,20 @@ async def serve_until_stopped(options: Options) -> int:
     return 0
 
 
+def _tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
+    """Return the server's TLS context when a certificate is given, else None (plain http)."""
+    if cert is None:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 def _announce(running: dict[str, RunningNetwork], keys: tuple[str, ...]) -> None:
-    """Print the URLs to paste into the app, then the READY line."""
+    """Print the URLs to paste into the app (with each key, or bare), then the READY line."""
     for name, network in running.items():
-        for key in keys:
-            print(f"{name} (chain id {CHAIN_IDS[name]}): {network.base_url()}/{key}", flush=True)
+        for path in [f"/{key}" for key in keys] or [""]:
+            print(f"{name} (chain id {CHAIN_IDS[name]}): {network.base_url()}{path}", flush=True)
     emit("READY", {name: network.base_url() for name, network in running.items()})
 
 
@@ -279,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     keys = tuple(args.key)
     if args.prebuild_only:
         return asyncio.run(prebuild_only(Options(args, keys)))
-    if not keys:
+    if not keys and args.profile == Profile.SERVICE.value:
         keys = (secrets.token_hex(16),)
         print(f"No --key given; generated API key: {keys[0]}", flush=True)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import rlp
 from eth_hash.auto import keccak
-from rlp.codec import length_prefix
+from rlp.codec import encode_raw, length_prefix
+from rlp.sedes import big_endian_int
 from trie.hexary import HexaryTrie
 
 from explorer.chain.mergemining import compose_hash_for_merged_mining
@@ -16,9 +17,11 @@ from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRe
 from explorer.devnet.coinbase import build_merge_mining_fields
 
 MINIMUM_GAS_PRICE = 60_000_000
-BASE_DIFFICULTY = 32  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
+BASE_DIFFICULTY = 2  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
+DIFFICULTY_SPREAD = 16  # so a block takes 2 to 17 tries (on average 9.5) to grind
 EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
 LIST_OFFSET = 0xC0
+SINGLE_LEAF_PATH = b"\x20\x80"  # hex-prefix form of the key rlp(0) in a leaf (even, terminated)
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,9 @@ class BlockDraft:
 
 
 def difficulty_of(number: int) -> int:
-    """Return a deterministic, slightly varying difficulty for block number (32 to 287)."""
-    return BASE_DIFFICULTY + keccak(b"difficulty" + number.to_bytes(8, "big"))[0]
+    """Return a deterministic, slightly varying difficulty for block number (2 to 17)."""
+    spread = keccak(b"difficulty" + number.to_bytes(8, "big"))[0] % DIFFICULTY_SPREAD
+    return BASE_DIFFICULTY + spread
 
 
 def trie_root(items: Sequence[list[object]]) -> bytes:
@@ -49,12 +53,19 @@ def trie_root(items: Sequence[list[object]]) -> bytes:
 @functools.lru_cache(maxsize=64)
 def encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
     """Root of the trie of already encoded items (repeated ones, like REMASC receipts, cached)."""
+    if len(encoded) == 1:  # most blocks hold only their REMASC transaction: one leaf at key 0x80
+        return keccak(rlp.encode([SINGLE_LEAF_PATH, encoded[0]]))
     nodes: dict[bytes, bytes] = {}
     trie = HexaryTrie(nodes)
     with trie.squash_changes() as batch:
         for index, item in enumerate(encoded):
             batch[rlp.encode(index)] = item
     return bytes(trie.root_hash)
+
+
+def _header_items(header: list[bytes | int]) -> list[bytes]:
+    """Return header fields as RLP byte strings (encoded twice a block: no type inference)."""
+    return [big_endian_int.serialize(f) if isinstance(f, int) else f for f in header]
 
 
 def list_length(item_lengths: Iterable[int]) -> int:
@@ -118,7 +129,7 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
     encoded_txs = tuple(rlp.encode(tx.rlp_fields()) for tx in draft.transactions)
     tx_root = encoded_trie_root(encoded_txs)
     receipts_root = trie_root([r.rlp_fields() for r in draft.receipts])
-    header: list[object] = [
+    header: list[bytes | int] = [
         parent_hash,
         uncles_hash,
         draft.miner,
@@ -136,8 +147,9 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         MINIMUM_GAS_PRICE,
         len(uncles),
     ]
-    mm = _merge_mining(keccak(rlp.encode(header)), draft, parent_hash)
-    full_header = rlp.encode([*header, mm.header, mm.merkle_proof, mm.coinbase])
+    fields = _header_items(header)
+    mm = _merge_mining(keccak(encode_raw(fields)), draft, parent_hash)
+    full_header = encode_raw([*fields, mm.header, mm.merkle_proof, mm.coinbase])
     return DevBlock(
         number=draft.number,
         hash=keccak(full_header),

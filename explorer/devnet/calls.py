@@ -1,33 +1,64 @@
-"""eth_call: run a call object on a block's state; failures in rskj's words."""
+"""eth_call and eth_estimateGas on a block's state; reverts in rskj's words (EthModule.java)."""
 
 from __future__ import annotations
 
 from eth.exceptions import Revert
+from eth_abi.abi import decode
+from eth_abi.exceptions import DecodingError
 from eth_utils.exceptions import ValidationError
 
 from explorer.chain.hexutil import to_data
-from explorer.chain.revert import decode_revert_reason
 from explorer.devnet.errors import EXECUTION_REVERTED, RpcFailure, invalid_params
 from explorer.devnet.evm import CallRequest, Engine
 
 VM_EXCEPTION = "VM Exception while processing transaction"
+ERROR_SELECTOR = bytes.fromhex("08c379a0")  # Error(string)
+GAS_ESTIMATION_CAP = 6_800_000  # reference.conf rpc.gasEstimationCap
 
 
 def call_output(engine: Engine, request: CallRequest, number: int) -> bytes:
-    """Return the return data of a call on top of block number; -32015 when it fails."""
+    """Return what a call on top of block number returns; -32015 when it reverts.
+
+    rskj reports a revert only: a call that fails otherwise (out of gas, an invalid
+    instruction) answers its (empty) return data.
+    """
     try:
         computation = engine.call(request, number)
     except ValidationError as error:
         raise invalid_params(f"call cannot run: {error}") from None
-    if computation.is_error:
-        raise execution_failure(computation.error, bytes(computation.output))
+    if computation.is_error and isinstance(computation.error, Revert):
+        raise revert_failure(bytes(computation.output))
     return bytes(computation.output)
 
 
-def execution_failure(error: Exception, output: bytes) -> RpcFailure:
-    """-32015 for a failed call: the revert reason and revert bytes when it reverted."""
-    if isinstance(error, Revert):
-        reason = decode_revert_reason(output) or ""
-        message = f"{VM_EXCEPTION}: revert {reason}".rstrip()
-        return RpcFailure(EXECUTION_REVERTED, message, to_data(output))
-    return RpcFailure(EXECUTION_REVERTED, f"{VM_EXCEPTION}: {error}")
+def estimate(engine: Engine, request: CallRequest, number: int, *, reverts_fail: bool) -> int:
+    """Return the gas for a call, capped at rskj's estimation cap.
+
+    -32015 first if it reverts and reverts_fail (rskj), else an estimate whatever happens (the
+    service, §4.3.1).
+    """
+    if reverts_fail:
+        call_output(engine, request, number)
+    return min(engine.estimate_gas(request, number), GAS_ESTIMATION_CAP)
+
+
+def _error_string(output: bytes) -> str | None:
+    """Return the text of an Error(string) revert, the only reason rskj decodes."""
+    if output[:4] != ERROR_SELECTOR:
+        return None
+    try:
+        (text,) = decode(["string"], output[4:])
+    except (DecodingError, OverflowError, ValueError):
+        return None
+    return str(text)
+
+
+def revert_failure(output: bytes) -> RpcFailure:
+    """Return -32015 for a reverted call.
+
+    `revert <reason>` when it gave an Error(string), else `transaction reverted`; the revert bytes
+    as data.
+    """
+    reason = _error_string(output)
+    words = "transaction reverted" if reason is None else f"revert {reason}"
+    return RpcFailure(EXECUTION_REVERTED, f"{VM_EXCEPTION}: {words}", to_data(output))

@@ -53,14 +53,16 @@ def _output(satoshis: int, script: bytes) -> bytes:
 
 
 def coinbase_transaction(hash_for_merged_mining: bytes, seed: bytes = b"") -> bytes:
-    """Serialize the builder's deterministic coinbase: one input, payout, commitment, tag."""
+    """Serialize the builder's deterministic coinbase: one input, payout, tag, commitment."""
     extranonce = _derive(b"extranonce", seed, hash_for_merged_mining)[:8]
     script_sig = b"\x08" + extranonce + b"\x10/explorer devnet"
     coinbase_input = b"\x00" * 32 + b"\xff" * 4 + bytes([len(script_sig)]) + script_sig
     payout = b"\x76\xa9\x14" + _derive(b"payout", seed, b"")[:20] + b"\x88\xac"
     commitment = b"\x6a\x24\xaa\x21\xa9\xed" + _derive(b"witness", seed, hash_for_merged_mining)
     rsk = b"\x6a" + RSK_TAG + hash_for_merged_mining
-    outputs = _output(625_000_000, payout) + _output(0, commitment) + _output(0, rsk)
+    # The tag goes before the witness commitment (by convention the last output): it then
+    # starts in the second 64-byte block, and the midstate covers one block, not two.
+    outputs = _output(625_000_000, payout) + _output(0, rsk) + _output(0, commitment)
     return (
         struct.pack("<L", 2) + b"\x01" + coinbase_input + b"\xff" * 4
         + b"\x03" + outputs + b"\x00" * 4

@@ -31,6 +31,9 @@ class Node(Protocol):
     def mine_block(self) -> int:
         """Mine the pool into a new block; return its number."""
 
+    def mine_scheduled(self) -> int | None:
+        """Mine a block on the interval timer unless mining is stopped; its number or None."""
+
 
 def error_response(request_id: Json, code: int, message: str, data: Json = None) -> Response:
     """Build a JSON-RPC error envelope."""

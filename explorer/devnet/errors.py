@@ -7,6 +7,7 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 TRANSACTION_REJECTED = -32010
+RPC_LIMIT = -32011
 LOG_LIMIT_EXCEEDED = -32012
 EXECUTION_REVERTED = -32015
 
@@ -21,8 +22,11 @@ PENDING_KNOWN = "pending transaction with same hash already exists"
 QUEUED_KNOWN = "queued transaction with same hash already exists"
 BUMP_TOO_LOW = "gas price not enough to bump transaction"
 TOO_LARGE = "transaction's size is higher than defined maximum"
-INVALID_CHAIN_ID = "transaction's chain id does not match the network's"
-INVALID_SIGNATURE = "transaction signature is invalid"
+
+# jsonrpc4j's and rskj's words for the envelope and the server's limits.
+METHOD_NOT_FOUND_TEXT = "method not found"  # co/rsk/rpc/netty/JsonRpcCustomServer.java
+PARAMS_INVALID_TEXT = "method parameters invalid"  # jsonrpc4j JsonError.METHOD_PARAMS_INVALID
+TIMEOUT_TEXT = "Execution has got timeout out."  # co/rsk/rpc/exception/JsonRpcTimeoutError.java
 
 
 class RpcFailure(Exception):
@@ -42,6 +46,21 @@ class RpcFailure(Exception):
 def invalid_params(message: str) -> RpcFailure:
     """Return an invalid-params failure (-32602) with a message saying what is wrong."""
     return RpcFailure(INVALID_PARAMS, f"Invalid params: {message}")
+
+
+def rskj_invalid_params(message: str) -> RpcFailure:
+    """Return a -32602 in rskj's own words (RskJsonRpcRequestException.invalidParamError)."""
+    return RpcFailure(INVALID_PARAMS, message)
+
+
+def block_not_found(what: str) -> RpcFailure:
+    """Return rskj's -32600 for a state read at a block it lacks (Web3InformationRetriever)."""
+    return RpcFailure(INVALID_REQUEST, f"Block {what} not found")
+
+
+def response_too_large(limit: int) -> str:
+    """Return rskj's words for an answer over rpc.maxResponseSize (JsonRpcResponseLimitError)."""
+    return f"Response size limit of {limit} bytes exceeded"
 
 
 def gas_limit_too_high(gas: int, limit: int) -> str:

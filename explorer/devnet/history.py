@@ -32,6 +32,8 @@ from explorer.devnet.seed import (
 )
 
 Progress = Callable[[str, float], None]
+PROGRESS_EVERY = 100  # blocks between progress reports
+BUSY_BLOCK_COST = 6  # a block of the busy phases takes about as long as this many quiet ones
 
 
 @dataclass
@@ -124,9 +126,15 @@ class HistoryBuilder:
             uncle_count=uncles,
         )
         self._facts.transfer_logs += _transfer_logs(block)
-        if self._progress and number % 100 == 0:
-            self._progress(f"building block {number}", min(number / self.size.head, 1.0))
+        if self._progress and number % PROGRESS_EVERY == 0:
+            self._progress(f"building block {number:,} of {self.size.head:,}", self._done(number))
         return block
+
+    def _done(self, number: int) -> float:
+        """Return the part of the build's time spent once block number is mined (estimated)."""
+        busy, head = self.size.busy_head, self.size.head
+        work = number + (BUSY_BLOCK_COST - 1) * min(number, busy)
+        return min(work / (head + (BUSY_BLOCK_COST - 1) * busy), 1.0)
 
     def mine_quiet(self, count: int) -> None:
         """Blocks holding only their REMASC transaction."""

@@ -93,21 +93,12 @@ class Ledger:
         return block
 
     def preview(
-        self,
-        ready: Sequence[SignedTransactionAPI],
-        waiting: Sequence[SignedTransactionAPI],
-        *,
-        timestamp: int,
-        miner: bytes,
+        self, ready: Sequence[SignedTransactionAPI], *, timestamp: int, miner: bytes
     ) -> tuple[DevBlock, StateAPI]:
-        """Return the sample next block: ready transactions executed, waiting ones listed after."""
+        """Return the sample next block: the executable transactions run on top of the head."""
         executed, state = self.engine.preview(ready, timestamp)
         records = [TxRecord.from_signed(tx) for tx in ready]
         receipts = _receipts(records, executed)
-        gas = receipts[-1].cumulative_gas_used if receipts else 0
-        for tx in waiting:
-            records.append(TxRecord.from_signed(tx))
-            receipts.append(ReceiptRecord(1, 0, gas, None, (), 0))
         state_root = bytes(state.make_state_root()) if ready else self.head.state_root
         draft = self._draft(records, receipts, state_root, timestamp, miner, 0)
         return assemble_block(draft, self.head), state

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from explorer.devnet.blockdata import DevBlock, LogRecord
 from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import LOG_LIMIT_EXCEEDED, RpcFailure
-from explorer.devnet.logs import BloomQuery, LogFilter, LogLimits, LogSummary, limit_message
+from explorer.devnet.logs import BloomQuery, LogFilter, LogLimits, LogSummary
 from explorer.devnet.shapes import Json, log_json
 
 
@@ -81,10 +81,13 @@ class LogIndex:
         log_filter: LogFilter,
         limits: LogLimits,
     ) -> EncodedLogs:
-        """Return the matching logs of blocks first..last; -32012 when over both limits."""
+        """Return the matching logs of blocks first..last; -32012 when over the limits."""
         # Blocks whose bloom rules out a match are skipped unread; a whole block that matches
         # is sent as one piece of text; text is made once the limits are known to hold.
-        capped = last - first + 1 > limits.max_blocks
+        too_long = limits.span_failure(first, last)
+        if too_long is not None:
+            raise RpcFailure(LOG_LIMIT_EXCEEDED, too_long)
+        blocks = last - first + 1
         query = BloomQuery.of(log_filter)
         found: list[tuple[DevBlock, BlockLogs, Sequence[int]]] = []
         count = 0
@@ -94,8 +97,9 @@ class LogIndex:
             logs = self._block_logs(block)
             picked = log_filter.pick(logs.records, logs.summary)
             count += len(picked)
-            if capped and count > limits.max_logs:
-                raise RpcFailure(LOG_LIMIT_EXCEEDED, limit_message(limits))
+            too_many = limits.count_failure(blocks, count)
+            if too_many is not None:
+                raise RpcFailure(LOG_LIMIT_EXCEEDED, too_many)
             if picked:
                 found.append((block, logs, picked))
         objects: list[Json] = []

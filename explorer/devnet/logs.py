@@ -12,17 +12,12 @@ from eth_bloom.bloom import BloomFilter
 from explorer.devnet import params
 from explorer.devnet.blockdata import LogRecord
 from explorer.devnet.errors import invalid_params
+from explorer.devnet.limits import LogLimits, LogRule
+
+__all__ = ["LogFilter", "LogLimits", "LogRule", "parse_filter"]
 
 FILTER_FIELDS = {"fromBlock", "toBlock", "blockHash", "address", "topics"}
 MAX_TOPICS = 4
-
-
-@dataclass(frozen=True)
-class LogLimits:
-    """§8: a range longer than max_blocks may return at most max_logs logs."""
-
-    max_blocks: int = 2000
-    max_logs: int = 10000
 
 
 @dataclass(frozen=True)
@@ -168,11 +163,3 @@ def _topic_position(entry: Any) -> frozenset[bytes] | None:
             return None
         return frozenset(params.block_hash(item, "topic") for item in entry)
     return frozenset({params.block_hash(entry, "topic")})
-
-
-def limit_message(limits: LogLimits) -> str:
-    """Return rskj's words for a query over both limits."""
-    return (
-        f"Cannot query more than {limits.max_blocks} blocks at once. "
-        f"Filter returned more than {limits.max_logs} logs."
-    )

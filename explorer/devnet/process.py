@@ -15,7 +15,7 @@ from pathlib import Path
 
 import platformdirs
 
-from explorer.devnet.server import redact_key
+from explorer.devnet.keys import redact_key  # not the server: the window never loads it
 
 #: Environment variable that overrides where the devnet keeps its snapshots.
 CACHE_VARIABLE = "EXPLORER_DEVNET_CACHE"
@@ -54,8 +54,8 @@ class DevnetOptions:
     extra_keys: tuple[str, ...] = ()
     manifest_file: Path | None = None
     latency: float = 0.0
-    traffic: bool = False  # demo transactions before each block (needs block_time)
-    control: bool = False  # answer devnet_reorganise (tests)
+    profile: str = "service"
+    extra_arguments: tuple[str, ...] = ()  # more `explorer devnet` flags, as given
 
     def arguments(self, key: str) -> list[str]:
         """Command-line arguments for these options and the main key."""
@@ -63,8 +63,8 @@ class DevnetOptions:
         args += ["--network", self.network, "--block-time", str(self.block_time)]
         if self.latency:
             args += ["--latency", str(self.latency)]
-        switches = {"--traffic": self.traffic, "--control": self.control}
-        args += [flag for flag, on in switches.items() if on]
+        if self.profile != "service":
+            args += ["--profile", self.profile]
         for extra in (key, *self.extra_keys):
             args += ["--key", extra]
         optional = {
@@ -77,7 +77,7 @@ class DevnetOptions:
         for flag, value in optional.items():
             if value is not None:
                 args += [flag, str(value)]
-        return args
+        return [*args, *self.extra_arguments]
 
 
 class DevnetProcess:

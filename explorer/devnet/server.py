@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import logging
 import math
+import ssl
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,7 +28,15 @@ from explorer.devnet.envelope import (
     error_response,
     parse_body,
 )
-from explorer.devnet.errors import INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND
+from explorer.devnet.errors import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    RPC_LIMIT,
+    TIMEOUT_TEXT,
+    response_too_large,
+)
+from explorer.devnet.profile import Profile
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +48,22 @@ JSON_CONTENT_TYPES = frozenset({"application/json", "application/json-rpc"})
 
 @dataclass(frozen=True)
 class ServiceConfig:
-    """Transport rules of one served network."""
+    """Transport rules of one served network (reference.conf's `rpc` defaults)."""
 
     keys: frozenset[str]
     daily_quota: int | None = None
-    max_batch: int = 50
-    max_body_bytes: int = 10 * 1024 * 1024
+    max_batch: int = 50  # rpc.providers.web.max_batch_requests_size
+    max_body_bytes: int = 5 * 1024 * 1024  # max_aggregated_frame_size: more is an empty 413
+    max_response_bytes: int = 10 * 1024 * 1024  # rpc.maxResponseSize: more is -32011
+    rpc_timeout: float = 5.0  # rpc.timeout (seconds): a slower call is -32011; 0 = none
     block_time: float = 0.0
     latency: float = 0.0  # seconds added before every answer, to behave like a remote node
+    profile: Profile = Profile.SERVICE
+
+    @property
+    def is_rskj(self) -> bool:
+        """Tell whether the network is served as a bare rskj node (no key, rskj's HTTP)."""
+        return self.profile is Profile.RSKJ
 
 
 def redact_key(key: str) -> str:
@@ -134,6 +151,14 @@ def _json_response(payload: Json, status: int = 200, **headers: str) -> web.Resp
     )
 
 
+def bare_error(code: int, message: str) -> Json:
+    """Return rskj's error body for its own limits.
+
+    No `jsonrpc`, no `id` (JsonRpcWeb3ServerHandler).
+    """
+    return {"error": {"code": code, "message": message}}
+
+
 def _http_error(status: int, code: int, message: str, **headers: str) -> web.Response:
     """Return an HTTP error carrying a JSON-RPC error body."""
     return _json_response(error_response(None, code, message), status, **headers)
@@ -177,13 +202,18 @@ class RpcService:
         try:
             if self._config.latency > 0:
                 await asyncio.sleep(self._config.latency)
-            return await self._handle(request)
+            response = await self._handle(request)
         except Exception:
             log.exception("devnet request failed")
-            return _http_error(500, INTERNAL_ERROR, "Internal error")
+            response = _http_error(500, INTERNAL_ERROR, "Internal error")
+        if self._config.is_rskj:
+            _as_rskj_sends_it(response)
+        return response
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         """Check path, key, method, content type and size, then answer the body."""
+        if self._config.is_rskj:
+            return await self._handle_rskj(request)
         key = key_from_path(request.path)
         if key is None:
             return _http_error(404, METHOD_NOT_FOUND, "Not found: use /<API_KEY> or /v2/<API_KEY>")
@@ -200,6 +230,22 @@ class RpcService:
         except web.HTTPRequestEntityTooLarge:
             return _http_error(413, LIMIT_EXCEEDED, "Request body too large")
         return await self._answer(key, body)
+
+    async def _handle_rskj(self, request: web.Request) -> web.StreamResponse:
+        """Answer as rskj's netty pipeline does.
+
+        Any path, no key; an oversized body is an empty 413, another method an empty 501, another
+        content type an empty 415 (Web3HttpServer.java, JsonRpcWeb3FilterHandler.java).
+        """
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            return web.Response(status=413)
+        if request.method != "POST":
+            return web.Response(status=501)
+        if request.content_type not in JSON_CONTENT_TYPES:
+            return web.Response(status=415)
+        return await self._answer("", body)
 
     async def _answer(self, key: str, body: bytes) -> web.Response:
         """Parse the envelope, apply the quota and run the calls on the node's thread."""
@@ -220,40 +266,67 @@ class RpcService:
         if not parsed:
             return _json_response(error_response(None, PARSE_ERROR, "Parse error"), 400)
         if isinstance(payload, list):
-            return await self._answer_batch(payload)
-        answer = await self._on_node_thread(self._dispatcher.run_one, payload)
-        if answer is None:
-            return web.Response(status=204)
-        status = 400 if answer.get("error", {}).get("code") in HTTP_400_CODES else 200
-        return _json_response(answer, status)
+            if len(payload) > self._config.max_batch:
+                message = (
+                    "Cannot dispatch batch requests. "
+                    f"{self._config.max_batch} is the max number of supported batch requests"
+                )
+                return _json_response(bare_error(INVALID_REQUEST, message), 400)
+            return await self._limited(self._dispatcher.run_batch, payload)
+        return await self._limited(self._dispatcher.run_one, payload)
 
-    async def _answer_batch(self, items: list[Json]) -> web.Response:
-        """Answer a batch of 1..max_batch requests."""
-        if not items:
-            return _json_response(error_response(None, INVALID_REQUEST, "Empty batch"), 400)
-        if len(items) > self._config.max_batch:
-            message = (
-                f"Cannot dispatch batch requests. {len(items)} requests exceed "
-                f"the maximum of {self._config.max_batch}"
-            )
-            return _json_response(error_response(None, INVALID_REQUEST, message), 400)
-        answers = await self._on_node_thread(self._dispatcher.run_batch, items)
-        return _json_response(answers) if answers else web.Response(status=204)
+    async def _limited(self, run: Callable[[Json], Json], payload: Json) -> web.Response:
+        """Run one request or a batch on the node.
+
+        Within rskj's time and size limits (-32011 without `jsonrpc` or `id` past either,
+        JsonRpcWeb3ServerHandler.java).
+        """
+
+        def timed(item: Json) -> tuple[Json, float]:
+            started = time.perf_counter()
+            return run(item), time.perf_counter() - started
+
+        answer, seconds = await self._on_node_thread(timed, payload)
+        timeout = self._config.rpc_timeout
+        if timeout > 0 and seconds > timeout:
+            return _json_response(bare_error(RPC_LIMIT, TIMEOUT_TEXT))
+        if not answer:  # notifications only; an empty batch is answered `[]`, as jsonrpc4j does
+            return _json_response([]) if payload == [] else web.Response(status=204)
+        encoded = await asyncio.get_running_loop().run_in_executor(self._parser, json_bytes, answer)
+        limit = self._config.max_response_bytes
+        if 0 < limit < len(encoded):
+            return _json_response(bare_error(RPC_LIMIT, response_too_large(limit)))
+        status = 200
+        if isinstance(answer, dict) and answer.get("error", {}).get("code") in HTTP_400_CODES:
+            status = 400
+        return web.Response(body=encoded, status=status, content_type="application/json")
 
     async def _on_node_thread(self, func: Callable[[Json], Any], arg: Json) -> Any:
         """Run `func(arg)` on the node's own thread."""
         return await asyncio.get_running_loop().run_in_executor(self._executor, func, arg)
 
     async def mine_forever(self) -> None:
-        """Mine a block every block_time seconds (interval mining mode)."""
+        """Mine a block every block_time seconds (interval mining), unless mining is stopped."""
         while True:
             await asyncio.sleep(self._config.block_time)
             try:
-                number = await self._on_node_thread(lambda _: self._node.mine_block(), None)
+                number = await self._on_node_thread(lambda _: self._node.mine_scheduled(), None)
             except Exception:
                 log.exception("devnet mining failed")
             else:
-                log.debug("mined block %d", number)
+                log.debug("mined block %s", number)
+
+
+def _as_rskj_sends_it(response: web.StreamResponse) -> None:
+    """Send `Connection: close` on every answer and close the connection, as rskj does.
+
+    Gzip the answer when the request asks for it (Web3ResultHttpResponseHandler.java, netty's
+    HttpContentCompressor).
+    """
+    response.headers["Connection"] = "close"
+    response.force_close()
+    if isinstance(response, web.Response) and response.body:
+        response.enable_compression()
 
 
 class RedactingAccessLogger(AbstractAccessLogger):
@@ -276,10 +349,11 @@ class RunningNetwork:
     port: int
     mining: asyncio.Task[None] | None
     threads: tuple[ThreadPoolExecutor, ...]
+    scheme: str = "http"
 
     def base_url(self, host: str = "127.0.0.1") -> str:
         """Return the base address, without key."""
-        return f"http://{host}:{self.port}"
+        return f"{self.scheme}://{host}:{self.port}"
 
     async def close(self) -> None:
         """Stop mining and serving, then the worker threads."""
@@ -292,9 +366,13 @@ class RunningNetwork:
 
 
 async def serve(
-    node: Node, config: ServiceConfig, host: str = "127.0.0.1", port: int = 0
+    node: Node,
+    config: ServiceConfig,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    tls: ssl.SSLContext | None = None,
 ) -> RunningNetwork:
-    """Serve one network on host:port (0 = a free port) until closed.
+    """Serve one network on host:port (0 = a free port) until closed; over https with tls.
 
     The node runs on a thread of its own, JSON parsing on another: the event loop only
     moves bytes, so a slow call never stalls authentication or other networks.
@@ -308,8 +386,9 @@ async def serve(
         access_log=logging.getLogger("explorer.devnet.access"),
     )
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, ssl_context=tls)
     await site.start()
     bound = runner.addresses[0][1]
     mining = asyncio.create_task(service.mine_forever()) if config.block_time > 0 else None
-    return RunningNetwork(runner, int(bound), mining, (executor, parser))
+    scheme = "http" if tls is None else "https"
+    return RunningNetwork(runner, int(bound), mining, (executor, parser), scheme)

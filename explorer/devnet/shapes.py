@@ -83,19 +83,37 @@ def receipt_json(block: DevBlock, index: int) -> Json:
     }
 
 
-def block_json(block: DevBlock, *, full: bool, pending: bool = False) -> Json:
-    """Return a block object (§2.3) with RSK's fields; the pending form nulls what is unknown."""
-    mm = block.merge_mining
-    transactions: list[Any] = [
-        tx_json(tx, None if pending else block, None if pending else i)
-        if full
-        else to_data(tx.hash)
+ZERO_HASH = "0x" + "00" * 32
+ZERO_NONCE = "0x0000000000000000"  # BlockResultDTO: hard-coded, for Ethereum tools
+
+
+def _transactions(block: DevBlock, *, full: bool, pending: bool, rskj: bool) -> list[Any]:
+    """Return a block's transaction hashes, or objects.
+
+    In the pending block an rskj node gives them the sample block's hash, number and their index
+    (TransactionResultDTO).
+    """
+    if not full:
+        return [to_data(tx.hash) for tx in block.transactions]
+    placed = not pending or rskj
+    return [
+        tx_json(tx, block if placed else None, i if placed else None)
         for i, tx in enumerate(block.transactions)
     ]
+
+
+def block_json(block: DevBlock, *, full: bool, pending: bool = False, rskj: bool = False) -> Json:
+    """Return a block object (§2.3) in rskj 9's shape (BlockResultDTO).
+
+    The pending form nulls what is unknown.
+    """
+    mm = block.merge_mining
     return {
         "number": None if pending else to_quantity(block.number),
         "hash": None if pending else to_data(block.hash),
         "parentHash": to_data(block.parent_hash),
+        "mixHash": ZERO_HASH,
+        "nonce": ZERO_NONCE,
         "sha3Uncles": to_data(block.sha3_uncles),
         "logsBloom": None if pending else to_data(block.logs_bloom.to_bytes(256, "big")),
         "transactionsRoot": to_data(block.transactions_root),
@@ -109,7 +127,7 @@ def block_json(block: DevBlock, *, full: bool, pending: bool = False) -> Json:
         "gasLimit": to_quantity(block.gas_limit),
         "gasUsed": to_quantity(block.gas_used),
         "timestamp": to_quantity(block.timestamp),
-        "transactions": transactions,
+        "transactions": _transactions(block, full=full, pending=pending, rskj=rskj),
         "uncles": [to_data(uncle) for uncle in block.uncles],
         "minimumGasPrice": to_quantity(block.minimum_gas_price),
         "bitcoinMergedMiningHeader": "0x" if pending else to_data(mm.header),
@@ -118,4 +136,6 @@ def block_json(block: DevBlock, *, full: bool, pending: bool = False) -> Json:
         "hashForMergedMining": "0x" if pending else to_data(mm.hash_for_merged_mining),
         "paidFees": to_quantity(block.paid_fees),
         "cumulativeDifficulty": to_quantity(block.cumulative_difficulty),
+        "rskPteEdges": None,
+        "baseEvent": None,
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import pickle
@@ -22,8 +23,12 @@ from explorer.devnet.seed import FULL, SeedSize
 from explorer.devnet.txpool import TxPool
 
 #: Bump when the history or the block format changes: old snapshots are then rebuilt.
-SEED_VERSION = "devnet-seed-4"
+SEED_VERSION = "devnet-seed-6"
 Progress = Callable[[str, float], None]
+#: Where a package ships snapshots built at package time (absent from source); gzip, not xz:
+#: 1.2 MB larger, but it unpacks in 0.07 s instead of 0.4 s.
+BUNDLED_DIR = Path(__file__).resolve().parent / "snapshots"
+BUNDLED_SUFFIX = ".gz"
 
 
 @dataclass(frozen=True)
@@ -82,13 +87,33 @@ def prune_stale(current: Path, chain_id: int, size: SeedSize) -> None:
 
 
 def load_snapshot(path: Path) -> Snapshot | None:
-    """Read a snapshot; None when it is missing or unreadable."""
+    """Read a snapshot (gzip-compressed when its name ends so); None when missing or unreadable."""
+    opener = gzip.open if path.name.endswith(BUNDLED_SUFFIX) else open
     try:
-        with path.open("rb") as handle:
+        with opener(path, "rb") as handle:
             snapshot = pickle.load(handle)
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
         return None
     return snapshot if isinstance(snapshot, Snapshot) else None
+
+
+def bundled_path(path: Path, bundled_dir: Path = BUNDLED_DIR) -> Path:
+    """Where a package ships the snapshot that the cache would keep at path."""
+    return bundled_dir / (path.name + BUNDLED_SUFFIX)
+
+
+def bundle_snapshot(cache_dir: Path, chain_id: int, size: SeedSize, bundled_dir: Path) -> Path:
+    """Compress the cached snapshot (built first when missing) into bundled_dir, for packages."""
+    path = snapshot_path(cache_dir, chain_id, size)
+    snapshot = load_snapshot(path)
+    if snapshot is None:
+        snapshot = build_snapshot(chain_id, size)
+        save_snapshot(path, snapshot)
+    target = bundled_path(path, bundled_dir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.GzipFile(target, "wb", compresslevel=9, mtime=0) as handle:
+        pickle.dump(snapshot, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    return target
 
 
 def node_from_snapshot(
@@ -120,7 +145,7 @@ def load_or_build(
     """Open the node from its snapshot, building and saving the snapshot first if needed."""
     size = seed or FULL
     path = snapshot_path(cache_dir, chain_id, size)
-    snapshot = load_snapshot(path)
+    snapshot = load_snapshot(path) or load_snapshot(bundled_path(path))
     if snapshot is None:
         if progress:
             progress("building the seeded history", 0.0)

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from explorer.chain.hexutil import HexFormatError, parse_data
 from explorer.chain.revert import decode_revert_reason
+from explorer.rpc.nodefailures import NodeFailure, classify
 
 
 class ErrorKind(enum.Enum):
@@ -92,16 +93,26 @@ class ServerError(RpcError):
 
 
 class NodeError(RpcError):
-    """The node answered with a JSON-RPC error object."""
+    """The node answered with a JSON-RPC error object.
+
+    `failure` names what the node refused, whichever node's words it used (rskj's, the hosted
+    service's, an Ethereum node's); `message` says it in the same human words for each, with
+    the node's own code and text after them.
+    """
 
     kind = ErrorKind.NODE
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
         """Keep the node's code, message and data."""
-        super().__init__(f"node error {code}: {message}")
         self.code = code
         self.node_message = message
         self.data = data
+        self.failure: NodeFailure | None = classify(code, message)
+        own = f"node error {code}: {message}"
+        human = self.failure.human if self.failure is not None else None
+        if self.failure is NodeFailure.REVERTED and self.revert_reason:
+            human = f"{human}: {self.revert_reason}"
+        super().__init__(own if human is None else f"{human} ({own})")
 
     def redact(self, secret: str | None, replacement: str = "<key>") -> None:
         """Remove every occurrence of secret from the message and the node's own message."""

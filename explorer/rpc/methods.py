@@ -1,4 +1,9 @@
-"""The service's 26 methods (docs/service.md §4.2): positional parameters and how to check them."""
+"""The service's 26 methods (docs/service.md §4.2): positional parameters and how to check them.
+
+Every call goes out in a form rskj accepts: rskj matches a Java overload by its exact number of
+parameters (co/rsk/rpc/Web3EthModule.java, jsonrpc4j's JsonRpcBasicServer), so a parameter the
+service calls optional is sent anyway, as `"latest"` or `false` (docs/service.md §11, §15).
+"""
 
 from __future__ import annotations
 
@@ -24,11 +29,20 @@ Checker = Callable[[Any], Any]
 
 @dataclass(frozen=True)
 class Param:
-    """One positional parameter: its name, its checker, and whether it may be left out."""
+    """One positional parameter.
+
+    Its name, its checker, and what is sent when the caller leaves it out (None: the caller must
+    give it).
+    """
 
     name: str
     check: Checker
-    required: bool = True
+    default: Any = None
+
+    @property
+    def required(self) -> bool:
+        """Tell whether the caller must give the parameter."""
+        return self.default is None
 
 
 @dataclass(frozen=True)
@@ -40,18 +54,20 @@ class MethodSpec:
     resendable: bool = True
 
     def check(self, args: Sequence[Any]) -> list[Any]:
-        """Validate positional args (Python or JSON values); return the JSON params."""
+        """Validate positional args (Python or JSON values).
+
+        Return every JSON param, a left out (or None) optional one as its default.
+        """
         if len(args) > len(self.params):
             raise InvalidInput(f"{self.name} takes at most {len(self.params)} parameter(s)")
         missing = [p.name for p in self.params[len(args) :] if p.required]
         if missing:
             raise InvalidInput(f"{self.name} needs {', '.join(missing)}")
-        checked = []
-        for param, value in zip(self.params, args, strict=False):
-            if value is None and not param.required:
-                break
-            checked.append(param.check(value))
-        return checked
+        given = list(args) + [None] * (len(self.params) - len(args))
+        return [
+            param.check(param.default if value is None and not param.required else value)
+            for param, value in zip(self.params, given, strict=True)
+        ]
 
 
 def _named(check: Callable[..., Any], what: str) -> Checker:
@@ -59,14 +75,25 @@ def _named(check: Callable[..., Any], what: str) -> Checker:
     return partial(check, what=what)
 
 
+def code_block_param(value: object) -> Any:
+    """Return a block for eth_getCode.
+
+    A hash goes as EIP-1898 `{"blockHash": …}`, since rskj reads a bare identifier there as a tag or
+    a number (EthModule.getCode).
+    """
+    checked = block_param(value, allow_hash=True, what="block")
+    return {"blockHash": checked} if len(checked) == 66 else checked
+
+
 ADDRESS = Param("address", _named(address_param, "address"))
 BLOCK_HASH = Param("block hash", _named(hash_param, "block hash"))
 TX_HASH = Param("transaction hash", _named(hash_param, "transaction hash"))
 NUMBER_OR_TAG = Param("block", _named(block_param, "block"))
-OPT_NUMBER_OR_TAG = Param("block", _named(block_param, "block"), required=False)
+OPT_NUMBER_OR_TAG = Param("block", NUMBER_OR_TAG.check, default="latest")
 ANY_BLOCK = Param("block", partial(block_param, allow_hash=True, what="block"))
-OPT_ANY_BLOCK = Param("block", ANY_BLOCK.check, required=False)
-FULL = Param("full transactions", _named(bool_param, "full transactions"), required=False)
+OPT_ANY_BLOCK = Param("block", ANY_BLOCK.check, default="latest")
+CODE_BLOCK = Param("block", code_block_param)
+FULL = Param("full transactions", _named(bool_param, "full transactions"), default=False)
 INDEX = Param("index", _named(quantity_param, "index"))
 CALL = Param("call object", call_param)
 
@@ -82,7 +109,7 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("eth_getBalance", (ADDRESS, OPT_ANY_BLOCK)),
         MethodSpec("eth_getBlockByHash", (BLOCK_HASH, FULL)),
         MethodSpec("eth_getBlockByNumber", (NUMBER_OR_TAG, FULL)),
-        MethodSpec("eth_getCode", (ADDRESS, ANY_BLOCK)),
+        MethodSpec("eth_getCode", (ADDRESS, CODE_BLOCK)),
         MethodSpec("eth_getLogs", (Param("filter", filter_param),)),
         MethodSpec(
             "eth_getStorageAt",

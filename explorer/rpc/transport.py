@@ -12,6 +12,7 @@ import httpx
 from httpx_aiohttp import AiohttpTransport
 
 from explorer.rpc.errors import AnswerTooLarge, TransportError
+from explorer.rpc.tlsresume import resume_sessions
 
 DEFAULT_TIMEOUT = 30.0  # seconds a connected node may take to answer one request
 DEFAULT_CONNECT_TIMEOUT = 5.0  # seconds to connect: a node that cannot be reached fails fast
@@ -34,9 +35,10 @@ def shared_tls_context() -> ssl.SSLContext:
     """Return the one TLS context every client verifies with.
 
     Making one reads the CA bundle, about 45 ms on the GUI thread, so a network switch would
-    stall on it.
+    stall on it. It resumes each host's last TLS session, for nodes that close every
+    connection (rskj).
     """
-    return httpx.create_ssl_context()
+    return resume_sessions(httpx.create_ssl_context())
 
 
 def make_http_client(

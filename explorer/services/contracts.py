@@ -1,8 +1,10 @@
-"""Contract tools: storage slots (EIP-1967 pre-filled), read-contract calls and simulation."""
+"""Contract tools: storage slots (EIP-1967 pre-filled) and read-contract calls.
+
+Simulation (eth_call beside eth_estimateGas) lives in services/estimate.py.
+"""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +15,7 @@ from eth_hash.auto import keccak
 
 from explorer.chain.abi import DecodedParam
 from explorer.chain.abi_input import AbiFunction, AbiInputError, parse_input
-from explorer.rpc.errors import NodeError, RpcError
+from explorer.rpc.errors import NodeError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
 
@@ -143,46 +145,3 @@ async def read_contract(
         return ReadResult(function, decode_outputs(function, raw), raw)
     except (DecodingError, OverflowError, ValueError) as exc:
         return ReadResult(function, raw=raw, error=f"the output does not decode: {exc}")
-
-
-SPEC_RULE = (
-    "eth_estimateGas may return an estimate even when the call would fail (service rule §4.3.1), "
-    "so the eth_call result and its revert reason are shown alongside the estimate."
-)
-
-
-@dataclass(frozen=True)
-class Simulation:
-    """eth_call and eth_estimateGas of one call object, each with its own outcome."""
-
-    output: bytes | None
-    call_error: str
-    revert_reason: str | None
-    gas_estimate: int | None
-    estimate_error: str
-
-    @property
-    def would_fail(self) -> bool:
-        """Tell whether eth_call says the execution fails."""
-        return self.output is None
-
-
-async def simulate(
-    client: TypedCalls, call: dict[str, Any], block: BlockSelector = "latest"
-) -> Simulation:
-    """Run eth_call and eth_estimateGas concurrently for the call object (docs/service.md §2.2)."""
-    called, estimated = await asyncio.gather(
-        client.eth_call(call, block), client.estimate_gas(call), return_exceptions=True
-    )
-    for outcome in (called, estimated):
-        if isinstance(outcome, BaseException) and not isinstance(outcome, RpcError):
-            raise outcome
-    output = called if isinstance(called, bytes) else None
-    reason = called.revert_reason if isinstance(called, NodeError) else None
-    return Simulation(
-        output,
-        called.message if isinstance(called, RpcError) else "",
-        reason,
-        estimated if isinstance(estimated, int) else None,
-        estimated.message if isinstance(estimated, RpcError) else "",
-    )

@@ -1,4 +1,4 @@
-"""A pipelined eth_getLogs scanner that respects the service's limits: chunks, splits, retries."""
+"""A pipelined eth_getLogs scanner that learns each node's limits: chunks, splits, retries."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ from explorer.services.logplan import (
     TARGET_LOGS,
     Chunk,
     ChunkSizing,
+    NodeLimits,
     RangePlan,
     is_limit_error,
+    limits_of,
 )
 from explorer.services.logquery import LogQuery
 from explorer.services.logresults import FailedChunk, ProgressListener, ScanProgress, SeenLogs
@@ -51,11 +53,14 @@ class LogScanner:
     density, aiming at `target_logs` per request and growing at most `growth` times a step);
     when the rest of the range fits the free slots it is shared evenly among them. Each
     request's end refills its slot, so `concurrency` stay in flight while the consumer works
-    on a batch. A limit error (or an answer over the client's size cap) splits the chunk; any
-    other failure (after the client's retries) leaves the chunk in `failed`, for
-    `retry_failed()`, except errors no other range would escape (auth, rate limit, chain
-    mismatch), which end the scan. Cancel by cancelling the task that iterates (or closing the
-    generator). Logs are deduplicated by (transaction hash, log index).
+    on a batch. The node's limits (`limits`, by default what earlier scans through the same
+    client learnt) bound every request: while they are unknown, one request at a time may be
+    longer than any range the node has answered, and a limit error (or an answer over the
+    client's size cap) teaches them and splits the chunk to fit. Any other failure (after the
+    client's retries) leaves the chunk in `failed`, for `retry_failed()`, except errors no
+    other range would escape (auth, rate limit, chain mismatch), which end the scan. Cancel by
+    cancelling the task that iterates (or closing the generator). Logs are deduplicated by
+    (transaction hash, log index).
     """
 
     def __init__(
@@ -67,6 +72,7 @@ class LogScanner:
         target_logs: int = TARGET_LOGS,
         initial_blocks: int | None = None,
         growth: float = GROWTH,
+        limits: NodeLimits | None = None,
     ) -> None:
         """Use client's `call(method, params)` and `block_number()`."""
         if concurrency < 1 or max_blocks < 1 or target_logs < 1:
@@ -74,9 +80,10 @@ class LogScanner:
         self.client = client
         self.concurrency = concurrency
         self.sizing = ChunkSizing(max_blocks, target_logs, initial_blocks or max_blocks, growth)
+        self.limits = limits if limits is not None else limits_of(client)
         self.failed: list[FailedChunk] = []
         self.requests = 0
-        self.splits = 0
+        self.splits = 0  # requests the node refused as too big (their ranges asked again)
         self._query: LogQuery | None = None
         self._seen = SeenLogs()
 
@@ -111,7 +118,8 @@ class LogScanner:
         if start > end:
             raise InvalidInput(f"fromBlock {start} is after toBlock {end}")
         total = end - start + 1
-        plan = RangePlan(self.sizing, self.sizing.first(total, self.concurrency), start, end)
+        first = self.sizing.first(total, self.concurrency)
+        plan = RangePlan(self.sizing, first, start, end, self.limits)
         async for batch in self._drive(_Run(query, total, plan), on_progress):
             yield batch
 
@@ -123,7 +131,8 @@ class LogScanner:
             return
         again, self.failed = self.failed, []
         total = sum(chunk.blocks for chunk in again)
-        run = _Run(self._query, total, RangePlan(self.sizing, self.sizing.max_blocks))
+        plan = RangePlan(self.sizing, self.sizing.max_blocks, limits=self.limits)
+        run = _Run(self._query, total, plan)
         run.chunks = [Chunk(chunk.start, chunk.end) for chunk in again]
         async for batch in self._drive(run, on_progress):
             yield batch
@@ -192,7 +201,8 @@ class LogScanner:
                 self._start(run, chunk)
                 in_flight += 1
         while in_flight < self.concurrency and not run.plan.exhausted:
-            chunk = run.plan.carve(self.concurrency - in_flight)
+            probing = any(c.probe and c.task and not c.settled for c in run.chunks)
+            chunk = run.plan.carve(self.concurrency - in_flight, probing)
             run.chunks.append(chunk)
             self._start(run, chunk)
             in_flight += 1
@@ -231,7 +241,7 @@ class LogScanner:
         elif isinstance(error, RpcError) and is_limit_error(error) and chunk.blocks > 1:
             self.splits += 1
             index = run.chunks.index(chunk)
-            run.chunks[index : index + 1] = run.plan.split(chunk)
+            run.chunks[index : index + 1] = run.plan.split(chunk, error)
         elif isinstance(error, RpcError) and error.kind not in FATAL:
             chunk.error = error
             run.failed_blocks += chunk.blocks

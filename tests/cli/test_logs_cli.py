@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
-from tests.helpers.devnet import Devnet
+from tests.helpers.devnet import PROFILES, Devnet
 
 REPO = Path(__file__).resolve().parents[2]
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -46,6 +47,7 @@ def node_logs(url: str, flt: dict[str, Any]) -> list[Any]:
     return result
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_json_is_the_nodes_objects(devnet: Devnet) -> None:
     """The whole history's token Approvals and Transfers: exactly the node's objects, in order."""
     manifest = devnet.manifest()

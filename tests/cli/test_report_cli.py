@@ -9,6 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.helpers.devnet import PROFILES
+
 REPO = Path(__file__).resolve().parents[2]
 MISSING = "0x" + "ab" * 32
 
@@ -34,6 +38,7 @@ def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_failed_transaction_report_says_failed_and_why(devnet: Any) -> None:
     """The transaction report starts with the unmistakable status and the revert reason."""
     done = report(devnet, devnet.manifest()["failed_tx"])
@@ -44,6 +49,7 @@ def test_failed_transaction_report_says_failed_and_why(devnet: Any) -> None:
     assert "== Signature" in done.stdout
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_block_report_has_the_verified_merge_mining_panel(devnet: Any) -> None:
     """A block report decodes the merge-mining fields and verifies them, as the window does."""
     done = report(devnet, "100", "--format", "json")
@@ -56,6 +62,7 @@ def test_block_report_has_the_verified_merge_mining_panel(devnet: Any) -> None:
     assert page["raw"]["number"] == hex(100)
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_address_report_is_checksummed_for_the_chain(devnet: Any) -> None:
     """An address report shows the EIP-1191 checksum of chain 31 and the balance."""
     account = devnet.manifest()["accounts"][0]

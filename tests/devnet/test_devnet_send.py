@@ -47,11 +47,14 @@ def wallet(rpc: RawRpc, devnet: Devnet) -> Wallet:
     return Wallet(rpc, seed["private_keys"][SENDER_INDEX], 31)
 
 
-def rejection(rpc: RawRpc, raw: str) -> RpcError:
-    """Send a raw transaction that must be refused; return the error (HTTP 200)."""
+def rejection(rpc: RawRpc, raw: str, status: int = 200) -> RpcError:
+    """Send a raw transaction that must be refused; return the error.
+
+    HTTP 200 for the pool's -32010, 400 for -32602.
+    """
     with pytest.raises(RpcError) as caught:
         rpc("eth_sendRawTransaction", raw)
-    assert caught.value.status == 200
+    assert caught.value.status == status
     return caught.value
 
 
@@ -88,10 +91,12 @@ def test_contract_creation_address_from_receipt(rpc: RawRpc, wallet: Wallet) -> 
 
 
 def test_wrong_chain_id_is_rejected(rpc: RawRpc, wallet: Wallet) -> None:
-    """A transaction signed for chain 30 is refused on the test network."""
-    error = rejection(rpc, wallet.sign(chainId=30))
-    assert error.code == -32010
-    assert "chain id" in error.message
+    """A transaction signed for chain 30 is refused on the test network.
+
+    rskj's -32602 "Invalid chainId: 30" with HTTP 400 (EthModuleTransactionBase.java).
+    """
+    error = rejection(rpc, wallet.sign(chainId=30), status=400)
+    assert (error.code, error.message) == (-32602, "Invalid chainId: 30")
 
 
 def test_nonce_too_low(rpc: RawRpc, wallet: Wallet) -> None:
@@ -102,15 +107,23 @@ def test_nonce_too_low(rpc: RawRpc, wallet: Wallet) -> None:
 
 
 def test_insufficient_funds(rpc: RawRpc, wallet: Wallet) -> None:
-    """Sending more than the balance: -32010 insufficient funds."""
+    """Gas times price over the balance: "insufficient funds"; the value on top: more words.
+
+    As TxValidatorAccountBalanceValidator.java and TransactionPoolImpl.java say them.
+    """
     balance = int(rpc("eth_getBalance", wallet.address), 16)
     error = rejection(rpc, wallet.sign(value=balance + 1))
+    assert (error.code, error.message) == (
+        -32010,
+        "insufficient funds to pay for pending and new transactions",
+    )
+    error = rejection(rpc, wallet.sign(gasPrice=balance // 21000 + 1))
     assert (error.code, error.message) == (-32010, "insufficient funds")
 
 
 def test_gas_price_below_block_minimum(rpc: RawRpc, wallet: Wallet) -> None:
     """A gas price under the minimum: rskj's -32010 message."""
-    minimum = int(rpc("eth_gasPrice"), 16)
+    minimum = int(rpc("eth_getBlockByNumber", "latest", False)["minimumGasPrice"], 16)
     error = rejection(rpc, wallet.sign(gasPrice=minimum - 1))
     assert error.code == -32010
     assert error.message == "transaction's gas price lower than block's minimum"
@@ -131,7 +144,7 @@ def test_main_network_takes_its_own_chain_id(rpc_main: RawRpc, devnet: Devnet) -
     tx_hash = rpc_main("eth_sendRawTransaction", main.sign())
     assert rpc_main("eth_getTransactionByHash", tx_hash)["v"] in ("0x5f", "0x60")
     assert rpc_main("eth_getTransactionReceipt", tx_hash)["status"] == "0x1"
-    assert rejection(rpc_main, main.sign(chainId=31)).code == -32010
+    assert rejection(rpc_main, main.sign(chainId=31), status=400).code == -32602
 
 
 def test_interval_mining_shows_the_transaction_pending_first(

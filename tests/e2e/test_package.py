@@ -1,4 +1,4 @@
-"""The package users install: build it with PyInstaller and start it as they would."""
+"""The packages users install: build them with PyInstaller, validate them, start them installed."""
 
 from __future__ import annotations
 
@@ -10,24 +10,39 @@ import pytest
 
 from explorer.devnet.process import CACHE_VARIABLE, default_cache_dir
 
-BUILD = Path(__file__).resolve().parents[2] / "packaging" / "build.sh"
-DONE = "packaging: dist/explorer built and smoke-tested"
+REPO = Path(__file__).resolve().parents[2]
+BUILT = "packaging: dist/explorer built and smoke-tested"
+INSTALLED = "packaging: installers validated and started from where they install"
+
+pytestmark = pytest.mark.package  # minutes of building: `make check` leaves these out
 
 
-@pytest.mark.timeout(1200)
-def test_frozen_build_starts_and_matches_the_installed_app() -> None:
-    """The frozen build behaves as the installed `explorer` entry point.
+@pytest.mark.timeout(2400)
+def test_make_package_builds_validates_and_installs_both_installers() -> None:
+    """Build, validate, install and start both installers with `make package`.
 
-    packaging/build.sh builds the folder, then runs the frozen executable (window, TLS, logs,
-    report, every screenshot with the frozen devnet child) against the installed entry point
-    doing the same; any difference fails the script.
+    The folder (frozen runs compared with the source), the .deb and the .tar.gz are checked by
+    lintian, desktop-file-validate and appstreamcli where installed, then installed into
+    temporary roots and started from there (window, devnet child, rpc, report, logs with an
+    empty devnet cache); any failure or difference fails the build.
     """
     env = {**os.environ, CACHE_VARIABLE: str(default_cache_dir())}  # the tests' warm snapshot
     run = subprocess.run(
-        ["bash", str(BUILD)], env=env, capture_output=True, text=True, timeout=1150, check=False
+        ["make", "-C", str(REPO), "package"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=2350,
+        check=False,
     )
     said = run.stdout + run.stderr
-    assert run.returncode == 0, said[-4000:]
-    assert DONE in run.stdout, said[-4000:]
-    assert "screenshots in" in run.stdout, said[-4000:]
-    assert "match the source run" in run.stdout, said[-4000:]
+    assert run.returncode == 0, said[-6000:]
+    assert BUILT in run.stdout, said[-6000:]
+    assert "screenshots in" in run.stdout, said[-6000:]
+    assert "match the source run" in run.stdout, said[-6000:]
+    assert "packaging: installers built" in run.stdout, said[-6000:]
+    assert INSTALLED in run.stdout, said[-6000:]
+    assert "deb: window, devnet child ready" in run.stdout, said[-6000:]
+    assert "tar.gz: window, devnet child ready" in run.stdout, said[-6000:]
+    for checker in ("desktop-file-validate", "appstreamcli", "lintian"):
+        assert f"{checker} passed" in run.stdout or f"SKIPPED {checker}" in run.stdout, said[-6000:]

@@ -14,7 +14,8 @@ from explorer.chain.units import format_rbtc
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
-from explorer.services.contracts import PROXY_SLOTS, SPEC_RULE, read_contract, read_slot, simulate
+from explorer.services.contracts import PROXY_SLOTS, read_contract, read_slot
+from explorer.services.estimate import SPEC_RULE, preflight
 from explorer.services.session import Session
 from explorer.services.tokens import TokenReader, selector
 from explorer.viewmodels.address import MemoryTokenStore
@@ -30,7 +31,7 @@ from tests.helpers.address import (
     token_cell,
     token_rows,
 )
-from tests.helpers.devnet import Devnet
+from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.gui import field_text
 from tests.helpers.qt import run_in_qloop
 
@@ -125,25 +126,33 @@ def test_read_contract_with_typed_inputs(
     assert "DevCollectible: no such token" in missing.error
 
 
-def test_simulate_on_the_reverter(qtbot: QtBot, client: Any, manifest: dict[str, Any]) -> None:
-    """fail(): the estimate is returned AND the eth_call revert reason is shown."""
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
+def test_simulate_on_the_reverter(
+    qtbot: QtBot, client: Any, manifest: dict[str, Any], devnet: Devnet
+) -> None:
+    """fail(): the service still estimates (§4.3.1), rskj refuses with -32015.
+
+    Either way the revert and its reason are seen.
+    """
     call = {
         "from": manifest["accounts"][0],
         "to": manifest["reverter"],
         "data": "0x" + selector("fail()").hex(),
     }
-    result = run(qtbot, simulate(client, call))
+    result = run(qtbot, preflight(client, call))
     assert result.would_fail
     assert result.revert_reason == "Reverter: always fails"
-    assert result.gas_estimate is not None or result.estimate_error
+    if devnet.profile == "rskj":
+        assert result.estimate.reverts
+        assert result.estimate.gas is None
+    else:
+        assert result.estimate_despite_failure
     assert "§4.3.1" in SPEC_RULE
-    ok = run(
-        qtbot,
-        simulate(client, {**call, "data": "0x" + selector("poke(uint256)").hex() + "0" * 63 + "3"}),
-    )
+    poke = "0x" + selector("poke(uint256)").hex() + "0" * 63 + "3"
+    ok = run(qtbot, preflight(client, {**call, "data": poke}))
     assert not ok.would_fail
-    assert ok.gas_estimate
-    assert ok.gas_estimate > 21_000
+    assert ok.estimate.gas is not None
+    assert ok.estimate.gas > 21_000
 
 
 def test_activity_finds_the_manifest_transfers(

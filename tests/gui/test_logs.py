@@ -28,7 +28,7 @@ from explorer.viewmodels.log_table import BATCH, Column, LogTableModel, short_ha
 from explorer.viewmodels.logs import LogsViewModel, ScanState, duration_text
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
-from tests.helpers.devnet import Devnet
+from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.scripted_server import ScriptedServer, html
 from tests.helpers.testnet_node import serve_testnet
@@ -169,6 +169,7 @@ def node_logs(session: Session, qtbot: QtBot, flt: dict[str, Any]) -> list[Any]:
     return result
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_scan_on_the_devnet_fills_the_table_and_exports(
     session: Session,
     qtbot: QtBot,

@@ -18,7 +18,9 @@ from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
+from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.gui import field_text, wait_loaded
+from tests.helpers.pool import pending_transfer
 from tests.helpers.qt import run_in_qloop
 
 MISSING = "0x" + "ab" * 32
@@ -30,6 +32,7 @@ def open_route(qtbot: QtBot, window: MainWindow, route: Route) -> PageView:
     return wait_loaded(qtbot, window)
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_block_page_shows_fields_merge_mining_and_transactions(
     qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
@@ -144,6 +147,7 @@ def test_failed_transaction_says_a_replay_runs_then_why(
     assert headlines[-1].startswith("FAILED: reverted with")
 
 
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_failed_transaction_shows_why(
     qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
@@ -154,13 +158,22 @@ def test_failed_transaction_shows_why(
     assert "reverted with" in headline
 
 
-def test_pending_transaction(
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
+def test_pending_transaction(qtbot: QtBot, window: MainWindow, devnet: Devnet) -> None:
+    """A pending transaction is shown as pending, with no block."""
+    with pending_transfer(devnet) as tx_hash:
+        page = open_route(qtbot, window, tx_route(tx_hash))
+        assert page.document_view.headline.text().startswith("PENDING")
+        assert field_text(page, "Block") == "pending"
+
+
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
+def test_queued_transaction_is_not_found(
     qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    """A pending transaction is shown as pending, with no block."""
+    """A transaction behind a nonce gap waits in the pool, but no node shows it by hash."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["pending_txs"][0]))
-    assert page.document_view.headline.text().startswith("PENDING")
-    assert field_text(page, "Block") == "pending"
+    assert page.model.state is PageState.NOT_FOUND
 
 
 def test_contract_creation_links_created_address(

@@ -18,6 +18,9 @@ from explorer.devnet.process import DevnetOptions, DevnetProcess, default_cache_
 
 T = TypeVar("T")
 START_TIMEOUT = 280.0
+#: The devnet's faces; `@pytest.mark.parametrize("devnet", PROFILES, indirect=True)` runs a
+#: test against each (the hosted service of the spec, and a bare rskj 9 node).
+PROFILES = ("service", "rskj")
 
 
 def devnet_cache_dir() -> Path:
@@ -50,6 +53,7 @@ class Devnet:
 
     process: DevnetProcess
     manifests: dict[str, dict[str, Any]]
+    profile: str = "service"
 
     def manifest(self, network: str = "testnet") -> dict[str, Any]:
         """Return the seed manifest of a network (addresses, hashes, block numbers)."""
@@ -65,8 +69,8 @@ class Devnet:
         return self.process.base_urls[network]
 
     def url(self, network: str = "testnet") -> str:
-        """Endpoint of a network with the key."""
-        return self.process.url(network)
+        """Endpoint of a network: with the key, or bare for a plain rskj node (no key)."""
+        return self.base(network) if self.profile == "rskj" else self.process.url(network)
 
 
 def start_devnet(
@@ -76,11 +80,11 @@ def start_devnet(
     manifest_file = workdir / "manifest.json"
     process = DevnetProcess(replace(options, manifest_file=manifest_file), key=key)
     loop.run(process.start(START_TIMEOUT))
-    return Devnet(process, json.loads(manifest_file.read_text()))
+    return Devnet(process, json.loads(manifest_file.read_text()), options.profile)
 
 
 _SHARED_LOOP: list[LoopThread] = []
-_RUNNING: dict[str, tuple[Devnet, int]] = {}
+_RUNNING: dict[str, Devnet] = {}
 
 
 def shared_loop() -> LoopThread:
@@ -91,23 +95,25 @@ def shared_loop() -> LoopThread:
     return _SHARED_LOOP[0]
 
 
+def _stop(name: str) -> None:
+    """Stop a shared devnet (at exit, before its loop closes)."""
+    running = _RUNNING.pop(name, None)
+    if running is not None:
+        shared_loop().run(running.process.stop())
+
+
 @contextmanager
 def shared_devnet(name: str, start: Callable[[], Devnet]) -> Iterator[Devnet]:
-    """One devnet per name for the whole session, however many modules import the fixture.
+    """One devnet per name, started on first use and kept until the session ends.
 
-    A module that imports a fixture function defines its own copy of it; counting
-    users here keeps those copies on one child process, stopped by the last user.
+    A module that imports a fixture function defines its own copy of it, and pytest ends a
+    parametrised session fixture whenever a test asks for another parameter; keeping the
+    child process here makes every copy and every parameter switch reuse it.
     """
-    running, users = _RUNNING.get(name) or (start(), 0)
-    _RUNNING[name] = (running, users + 1)
-    try:
-        yield running
-    finally:
-        running, users = _RUNNING.pop(name)
-        if users > 1:
-            _RUNNING[name] = (running, users - 1)
-        else:
-            shared_loop().run(running.process.stop())
+    if name not in _RUNNING:
+        _RUNNING[name] = start()
+        atexit.register(_stop, name)  # runs before the loop's close, registered earlier
+    yield _RUNNING[name]
 
 
 @pytest.fixture(scope="session")
@@ -117,14 +123,24 @@ def devnet_loop() -> LoopThread:
 
 
 @pytest.fixture(scope="session")
-def devnet(devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Devnet]:
-    """Both networks with the seeded history, instant mining and the service's limits."""
+def devnet(
+    request: pytest.FixtureRequest,
+    devnet_loop: LoopThread,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Devnet]:
+    """Both networks with the seeded history and instant mining, as the hosted service.
+
+    As a bare rskj node when a test asks for it (indirect parametrisation with PROFILES).
+    """
+    profile = getattr(request, "param", "service")
+    name = "devnet" if profile == "service" else f"devnet_{profile}"
 
     def start() -> Devnet:
-        workdir = tmp_path_factory.mktemp("devnet")
-        return start_devnet(devnet_loop, workdir, DevnetOptions(cache_dir=devnet_cache_dir()))
+        workdir = tmp_path_factory.mktemp(name)
+        options = DevnetOptions(cache_dir=devnet_cache_dir(), profile=profile)
+        return start_devnet(devnet_loop, workdir, options)
 
-    with shared_devnet("devnet", start) as running:
+    with shared_devnet(name, start) as running:
         yield running
 
 
@@ -167,7 +183,10 @@ def devnet_live(
     `devnet_reorganise` is answered (tests that need a reorganisation use this devnet alone).
     """
     options = DevnetOptions(
-        cache_dir=devnet_cache_dir(), network="test", block_time=1.0, traffic=True, control=True
+        cache_dir=devnet_cache_dir(),
+        network="test",
+        block_time=1.0,
+        extra_arguments=("--traffic", "--control"),
     )
 
     def start() -> Devnet:

@@ -109,6 +109,10 @@ BLOCK_FIELDS: dict[str, Check] = {
     "hashForMergedMining": is_hash,
     "paidFees": is_quantity,
     "cumulativeDifficulty": is_quantity,
+    "mixHash": lambda value: value == "0x" + "00" * 32,
+    "nonce": lambda value: value == "0x0000000000000000",
+    "rskPteEdges": lambda value: value is None,
+    "baseEvent": lambda value: value is None,
 }
 PENDING_BLOCK_OVERRIDES: dict[str, Check] = {
     "number": lambda value: value is None,

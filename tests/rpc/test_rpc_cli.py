@@ -85,7 +85,8 @@ def test_raw_sends_unlisted_methods(server: ScriptedServer) -> None:
     server.script(rpc_error(-32601, "The method rsk_foo does not exist/is not available"))
     done = explorer_rpc(f"{server.url}/{API_KEY}", "rsk_foo", "--raw")
     assert done.returncode == 3
-    assert "error (node): node error -32601" in done.stderr
+    assert "error (node): the node does not offer this method" in done.stderr
+    assert "node error -32601" in done.stderr
     assert server.rpc_methods == ["rsk_foo"]
 
 

@@ -158,10 +158,18 @@ def test_all_26_methods_are_specified() -> None:
 
 
 def test_method_arity_and_optional_params() -> None:
-    """Too few or too many params are input errors; optional ones may be left out."""
+    """Too few or too many params are input errors.
+
+    Optional ones left out are sent anyway, as rskj's overloads need them ("latest", false).
+    """
     balance = method_spec("eth_getBalance")
-    assert balance.check([ADDRESS]) == [ADDRESS.lower()]
-    assert balance.check([ADDRESS, None]) == [ADDRESS.lower()]
+    assert balance.check([ADDRESS]) == [ADDRESS.lower(), "latest"]
+    assert balance.check([ADDRESS, None]) == [ADDRESS.lower(), "latest"]
+    assert method_spec("eth_getBlockByNumber").check(["latest"]) == ["latest", False]
+    assert method_spec("eth_getCode").check([ADDRESS, HASH]) == [
+        ADDRESS.lower(),
+        {"blockHash": HASH.lower()},
+    ]
     assert balance.check([ADDRESS, HASH]) == [ADDRESS.lower(), HASH.lower()]
     with pytest.raises(InvalidInput, match="needs address"):
         balance.check([])

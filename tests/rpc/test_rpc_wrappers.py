@@ -169,7 +169,9 @@ def test_scalar_methods(server: ScriptedServer, endpoint: Endpoint) -> None:
     }
     sent = {r.rpc_method: r.params for r in server.requests}
     assert sent["eth_call"] == [{"to": ADDRESS, "data": "0x1234"}, "latest"]
-    assert sent["eth_estimateGas"] == [{"to": ADDRESS, "value": "0x5"}]
+    assert sent["eth_estimateGas"] == [{"to": ADDRESS, "value": "0x5"}, "latest"]
+    assert sent["eth_getTransactionCount"] == [ADDRESS, "pending"]
+    assert sent["eth_getCode"] == [ADDRESS, "latest"]
     assert sent["eth_getStorageAt"] == [ADDRESS, "0x0", "earliest"]
     assert sent["eth_sendRawTransaction"] == ["0xf86c01"]
     assert sent["web3_sha3"] == ["0x68656c6c6f"]

@@ -193,10 +193,10 @@ def test_rsk_target_is_checked_when_difficulty_is_given() -> None:
 
 def test_tag_too_deep_in_the_tail_is_rejected_though_the_txid_holds() -> None:
     built = build(bytes(range(32)))
-    assert decode_coinbase(built.coinbase).hashed_length == 128
-    midstate_from_64 = compress_coinbase(coinbase_transaction(bytes(range(32))), 64)
-    problems = verify(Fields(built.header, midstate_from_64, built.merkle_proof, bytes(range(32))))
-    assert "RSKBLOCK: tag starts 100 bytes into the tail; at most 63 allowed" in problems
+    assert decode_coinbase(built.coinbase).hashed_length == 64
+    nothing_hashed = compress_coinbase(coinbase_transaction(bytes(range(32))), 0)
+    problems = verify(Fields(built.header, nothing_hashed, built.merkle_proof, bytes(range(32))))
+    assert "RSKBLOCK: tag starts 117 bytes into the tail; at most 63 allowed" in problems
     assert len(problems) == 1, problems
 
 

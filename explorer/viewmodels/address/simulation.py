@@ -7,7 +7,7 @@ from typing import Any
 
 from explorer.chain.abi_input import parse_input
 from explorer.chain.units import parse_rbtc
-from explorer.services.contracts import SPEC_RULE, Simulation, simulate
+from explorer.services.estimate import SPEC_RULE, Preflight, preflight
 from explorer.viewmodels.address.tool import Tool
 
 # The call object's fields (spec §2.2), each with the hint shown in its empty field.
@@ -40,17 +40,34 @@ def call_object(fields: Mapping[str, str], default_to: str) -> dict[str, Any]:
     return call
 
 
-def describe_simulation(result: Simulation) -> str:
-    """Return what eth_call and eth_estimateGas each said, one a line."""
-    if result.would_fail:
-        reason = result.revert_reason or "no reason given"
-        call_line = f"eth_call: the execution fails — {reason} ({result.call_error})"
+def describe_simulation(result: Preflight) -> str:
+    """Return what eth_call and eth_estimateGas each said, one a line.
+
+    A failing call gets an estimate from the hosted service (§4.3.1) but a refusal from a bare
+    rskj node (-32015); both are said plainly, so the estimate is never taken for success.
+    """
+    reason = result.revert_reason or "no reason given"
+    if result.output is None:
+        error = result.call_error.message if result.call_error else ""
+        call_line = f"eth_call: the execution fails — {reason} ({error})"
     else:
-        call_line = f"eth_call: succeeds, output 0x{(result.output or b'').hex()}"
-    if result.gas_estimate is not None:
-        estimate_line = f"eth_estimateGas: {result.gas_estimate:,} gas"
+        call_line = f"eth_call: succeeds, output 0x{result.output.hex()}"
+    estimate = result.estimate
+    if estimate.reverts:
+        estimate_line = (
+            f"eth_estimateGas: no estimate, the node says the execution reverts — {reason}"
+        )
+    elif estimate.gas is not None and result.estimate_despite_failure:
+        estimate_line = (
+            f"eth_estimateGas: {estimate.gas:,} gas, although the call fails "
+            "(this node estimates failing calls too)"
+        )
+    elif estimate.gas is not None:
+        estimate_line = f"eth_estimateGas: {estimate.gas:,} gas"
     else:
-        estimate_line = f"eth_estimateGas: error — {result.estimate_error}"
+        estimate_line = (
+            f"eth_estimateGas: error — {estimate.error.message if estimate.error else ''}"
+        )
     return f"{call_line}\n{estimate_line}"
 
 
@@ -71,4 +88,4 @@ class SimulationViewModel(Tool):
 
     async def _simulate(self, call: dict[str, Any]) -> None:
         """Run eth_call and eth_estimateGas and describe both."""
-        self._publish(describe_simulation(await simulate(self.session.client, call)))
+        self._publish(describe_simulation(await preflight(self.session.client, call)))

@@ -14,6 +14,10 @@ BLOCK_FIELDS = {
     "number",
     "hash",
     "parentHash",
+    "mixHash",
+    "nonce",
+    "rskPteEdges",
+    "baseEvent",
     "sha3Uncles",
     "logsBloom",
     "transactionsRoot",
@@ -81,15 +85,17 @@ def test_constant_methods(node: DevnetNode, main_node: DevnetNode) -> None:
     assert call(main_node, "eth_chainId") == "0x1e"
     assert call(main_node, "net_version") == "30"
     assert call(node, "eth_protocolVersion") == "0x3e"
-    assert call(node, "web3_clientVersion").startswith("RskJ/")
-    assert "DEVNET" in call(node, "web3_clientVersion")
+    assert call(node, "web3_clientVersion").startswith("RskJ/9.")
+    assert "VETIVER-devnet" in call(node, "web3_clientVersion")
     assert call(node, "web3_sha3", "0x68656c6c6f") == "0x" + keccak(b"hello").hex()
     assert call(node, "web3_sha3", "0x") == "0x" + keccak(b"").hex()
 
 
-def test_gas_price_is_the_latest_minimum(node: DevnetNode) -> None:
+def test_gas_price_is_the_minimum_times_1_1(node: DevnetNode) -> None:
+    """GasPriceTracker: on an idle chain, the best block's minimum × rpc.gasPriceMultiplier."""
     latest = call(node, "eth_getBlockByNumber", "latest", False)
-    assert call(node, "eth_gasPrice") == latest["minimumGasPrice"] == hex(60_000_000)
+    assert latest["minimumGasPrice"] == hex(60_000_000)
+    assert call(node, "eth_gasPrice") == hex(66_000_000)
 
 
 def test_head_matches_manifest(node: DevnetNode) -> None:
@@ -99,6 +105,8 @@ def test_head_matches_manifest(node: DevnetNode) -> None:
 def check_block(block: dict[str, Any]) -> None:
     """Every §2.3 field, minimal quantities, REMASC last, merge mining that verifies."""
     assert set(block) == BLOCK_FIELDS
+    assert (block["mixHash"], block["nonce"]) == ("0x" + "00" * 32, "0x0000000000000000")
+    assert block["rskPteEdges"] is block["baseEvent"] is None
     for name in QUANTITY_FIELDS:
         assert QUANTITY.match(block[name]), (name, block[name])
     assert DATA.match(block["extraData"])

@@ -15,6 +15,7 @@ from explorer.chain.revert import decode_revert_reason
 from explorer.devnet.abi import call_data
 from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import EXECUTION_REVERTED, INVALID_PARAMS, LOG_LIMIT_EXCEEDED
+from explorer.devnet.logs import LogLimits, LogRule
 from explorer.devnet.node import DevnetNode
 from explorer.devnet.server import json_bytes
 from tests.helpers.node import failure
@@ -203,6 +204,49 @@ def test_log_limits(node: DevnetNode) -> None:
         assert len(logs(node, fromBlock="0x0", toBlock="latest")) == every  # few logs: any range
     finally:
         node.log_limits = original
+
+
+def test_rskj_log_limits(node: DevnetNode) -> None:
+    """LogFilter.java.
+
+    `to - from` over the block limit is refused whatever the logs, and so is any range with more
+    logs than the log limit.
+    """
+    original = node.log_limits
+    busy = first_busy_block(node)
+    try:
+        node.log_limits = LogLimits(max_blocks=10, max_logs=5, rule=LogRule.RSKJ)
+        quiet = {"topics": ["0x" + "ab" * 32]}
+        assert logs(node, fromBlock="0x1", toBlock="0xb", **quiet) == []  # to - from = 10
+        error = failure(node, "eth_getLogs", {"fromBlock": "0x1", "toBlock": "0xc", **quiet})
+        assert (error.code, error.message) == (
+            LOG_LIMIT_EXCEEDED,
+            "Cannot query more than 10 blocks at once",
+        )
+        error = failure(node, "eth_getLogs", {"fromBlock": hex(busy), "toBlock": hex(busy)})
+        assert error.message == "Filter returned more than 5 logs."
+    finally:
+        node.log_limits = original
+
+
+def first_busy_block(node: DevnetNode) -> int:
+    """Return the first block holding more than five logs."""
+    for number in range(1, node.head_number + 1):
+        if len(logs(node, fromBlock=hex(number), toBlock=hex(number))) > 5:
+            return number
+    raise AssertionError("no block with more than five logs")
+
+
+def test_from_after_to_reads_the_to_block_and_from_latest_the_latest(node: DevnetNode) -> None:
+    """LogFilter.java processes blocks from toBlock down to fromBlock, at least toBlock.
+
+    A fromBlock of `latest` reads the latest block alone.
+    """
+    busy = first_busy_block(node)
+    backwards = logs(node, fromBlock=hex(busy + 3), toBlock=hex(busy))
+    assert backwards == logs(node, fromBlock=hex(busy), toBlock=hex(busy))
+    assert logs(node, fromBlock="latest", toBlock="0x0") == logs(node, fromBlock="latest")
+    assert logs(node, fromBlock="pending") == []
 
 
 @pytest.mark.parametrize(

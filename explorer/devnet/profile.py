@@ -1,0 +1,131 @@
+"""The devnet's two faces: the hosted service of the spec, and a bare rskj 9 node.
+
+docs/service.md §15 lists every rule with the profile that has it and the rskj source that
+backs it. Where the spec says nothing, both profiles behave as rskj does.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from explorer.devnet.limits import LogLimits, LogRule
+
+#: `web3_clientVersion`, shaped as rskj writes it (Web3Impl): version, OS, Java, release.
+CLIENT_VERSION = "RskJ/9.0.3/Linux/Java21/VETIVER-devnet"
+
+
+class Profile(enum.Enum):
+    """Which node the devnet stands in for."""
+
+    SERVICE = "service"
+    RSKJ = "rskj"
+
+
+# Parameter counts each method accepts. rskj matches a Java overload by its exact count
+# (jsonrpc4j JsonRpcBasicServer; the overloads are co/rsk/rpc/Web3EthModule.java); the
+# service also takes the forms its description calls optional (§4.2).
+_NONE = frozenset({0})
+_ONE = frozenset({1})
+_TWO = frozenset({2})
+RSKJ_FORMS: dict[str, frozenset[int]] = {
+    "eth_accounts": _NONE,
+    "eth_blockNumber": _NONE,
+    "eth_chainId": _NONE,
+    "eth_gasPrice": _NONE,
+    "eth_protocolVersion": _NONE,
+    "net_version": _NONE,
+    "web3_clientVersion": _NONE,
+    "web3_sha3": _ONE,
+    "eth_getBalance": frozenset({1, 2}),
+    "eth_getTransactionCount": _TWO,
+    "eth_getCode": _TWO,
+    "eth_getStorageAt": frozenset({3}),
+    "eth_getBlockByHash": _TWO,
+    "eth_getBlockByNumber": _TWO,
+    "eth_getBlockTransactionCountByHash": _ONE,
+    "eth_getBlockTransactionCountByNumber": _ONE,
+    "eth_getUncleCountByBlockHash": _ONE,
+    "eth_getUncleCountByBlockNumber": _ONE,
+    "eth_getTransactionByBlockHashAndIndex": _TWO,
+    "eth_getTransactionByBlockNumberAndIndex": _TWO,
+    "eth_getTransactionByHash": _ONE,
+    "eth_getTransactionReceipt": _ONE,
+    "eth_getLogs": _ONE,
+    "eth_call": frozenset({2, 3}),
+    "eth_estimateGas": frozenset({1, 2}),
+    "eth_sendRawTransaction": _ONE,
+    "evm_mine": _NONE,
+    "evm_startMining": _NONE,
+    "evm_stopMining": _NONE,
+    "devnet_reorganise": _ONE,  # answered with `explorer devnet --control` only (reorg.py)
+}
+#: What the service's description adds: an optional trailing block or boolean (§4.2).
+SPEC_OPTIONAL_FORMS: dict[str, frozenset[int]] = {
+    "eth_getTransactionCount": _ONE,
+    "eth_getBlockByHash": _ONE,
+    "eth_getBlockByNumber": _ONE,
+}
+
+
+@dataclass(frozen=True)
+class PoolPolicy:
+    """rskj's pool settings (reference.conf `transaction.*`), shortened by tests at will."""
+
+    expiry_blocks: int = 10  # outdated.threshold: dropped once the head is this far past
+    expiry_seconds: int = 650  # outdated.timeout; 0 = never by time
+    price_bump_percent: int = 40  # gasPriceBump: a same-nonce replacement pays this much more
+    account_slots: int = 16  # accountSlots: nonces accepted ahead of the account's
+
+
+@dataclass(frozen=True)
+class NodeRules:
+    """Everything that differs between the profiles, as the node applies it."""
+
+    profile: Profile = Profile.SERVICE
+    log_limits: LogLimits = field(default_factory=LogLimits)
+    pool: PoolPolicy = field(default_factory=PoolPolicy)
+
+    @property
+    def is_rskj(self) -> bool:
+        """Tell whether the node stands in for a bare rskj node."""
+        return self.profile is Profile.RSKJ
+
+    def accepts(self, method: str, count: int) -> bool:
+        """Tell whether a call of method with count parameters matches a form."""
+        forms = RSKJ_FORMS.get(method, frozenset())
+        if not self.is_rskj:
+            forms = forms | SPEC_OPTIONAL_FORMS.get(method, frozenset())
+        return count in forms
+
+    @property
+    def max_count(self) -> dict[str, int]:
+        """The most parameters each method takes (its handler's arguments)."""
+        return {name: max(forms) for name, forms in RSKJ_FORMS.items()}
+
+
+def default_log_limits(profile: Profile) -> LogLimits:
+    """Return the eth_getLogs limits of a profile.
+
+    The service's §8 rule, or rskj's reference.conf.
+    """
+    if profile is Profile.RSKJ:
+        return LogLimits(max_blocks=5000, max_logs=20000, rule=LogRule.RSKJ)
+    return LogLimits()
+
+
+def rules_for(
+    profile: Profile,
+    *,
+    max_log_blocks: int | None = None,
+    max_logs: int | None = None,
+    pool: PoolPolicy | None = None,
+) -> NodeRules:
+    """Return the rules of a profile, with the log limits and pool settings given instead."""
+    limits = default_log_limits(profile)
+    limits = LogLimits(
+        max_blocks=limits.max_blocks if max_log_blocks is None else max_log_blocks,
+        max_logs=limits.max_logs if max_logs is None else max_logs,
+        rule=limits.rule,
+    )
+    return NodeRules(profile, limits, pool or PoolPolicy())

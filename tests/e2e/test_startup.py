@@ -1,0 +1,48 @@
+"""Paint first: what the window process has imported when its first frame is painted."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+EXPLORER = [sys.executable, "-m", "explorer"]
+#: Heavy libraries that must load after the first frame (chain libraries, HTTP stack, py-evm).
+LATER = ("eth_abi", "eth_utils", "eth", "pydantic", "aiohttp", "httpx", "qasync", "rlp")
+
+
+def run_smoke_test(tmp_path: Path) -> tuple[str, set[str]]:
+    """Run `explorer --smoke-test`; return its output and the modules loaded at the first frame."""
+    listing = tmp_path / "modules.txt"
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    command = [*EXPLORER, "--smoke-test", "--first-frame-modules", str(listing)]
+    command += ["--log-file", str(tmp_path / "log" / "explorer.log")]
+    run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=True)
+    return run.stdout, set(listing.read_text().split())
+
+
+def test_the_first_frame_comes_before_the_chain_libraries_and_the_http_stack(
+    tmp_path: Path,
+) -> None:
+    output, modules = run_smoke_test(tmp_path)
+    assert "first frame painted" in output
+    assert "window 'Rootstock Explorer' opened" in output
+    assert "PySide6.QtWidgets" in modules
+    early = sorted(name for name in modules if name.split(".")[0] in LATER)
+    assert early == []
+
+
+def test_the_window_process_never_imports_the_devnet_server() -> None:
+    probe = "import sys, explorer.app; print(sorted(m for m in sys.modules if 'devnet' in m))"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    listed = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "explorer.devnet.process" in listed  # the window starts the devnet as a child
+    assert "explorer.devnet.server" not in listed
+    assert "explorer.devnet.node" not in listed
