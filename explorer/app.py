@@ -57,7 +57,12 @@ from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
-APP_DEVNET = DevnetOptions(network="test", block_time=5.0, extra_arguments=("--traffic",))
+#: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
+APP_DEVNET = DevnetOptions(
+    network="test",
+    block_time=5.0,
+    extra_arguments=("--traffic", "--pool-expiry-blocks", "1000000", "--pool-expiry-seconds", "0"),
+)
 
 
 class Application:

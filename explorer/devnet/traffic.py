@@ -36,24 +36,20 @@ class Traffic:
     every transaction passes the pool's admission checks like a wallet's would.
     """
 
-    def __init__(self, handle: Handle, manifest: SeedManifest, seed: int = 0) -> None:
+    def __init__(
+        self, handle: Handle, manifest: SeedManifest, waiting: set[str], seed: int = 0
+    ) -> None:
         self._handle = handle
         self._chain_id = manifest.chain_id
         self._token = manifest.token
         self._reverter = manifest.reverter
         self._random = random.Random(f"explorer-devnet-traffic/{manifest.chain_id}/{seed}")
-        waiting = {self._sender_of(tx_hash) for tx_hash in manifest.pending_txs}
         self._accounts = [
             (address, key)
             for address, key in zip(manifest.accounts, manifest.private_keys, strict=True)
-            if address not in waiting  # their queued nonce gaps stay as the seed left them
+            if address not in waiting  # their waiting transactions stay as the seed left them
         ]
         self.sent = 0
-
-    def _sender_of(self, tx_hash: str) -> str:
-        """Return the sender of a waiting transaction ('' when unknown)."""
-        tx = self._handle("eth_getTransactionByHash", [tx_hash])
-        return str(tx["from"]) if isinstance(tx, dict) else ""
 
     def __call__(self) -> None:
         """Submit this block's transactions (called by the node before it mines)."""
@@ -109,6 +105,8 @@ def start_traffic(node: DevnetNode) -> Traffic:
     """Make the node submit demo traffic before each block it mines on its interval."""
     if node.instant_mining:
         raise ValueError("demo traffic needs interval mining (--block-time)")
-    traffic = Traffic(node.handle, node.manifest)
+    pool = node.pool
+    waiting = {"0x" + bytes(tx.sender).hex() for tx in (*pool.pending(), *pool.queued())}
+    traffic = Traffic(node.handle, node.manifest, waiting)
     node.before_mining = traffic
     return traffic
