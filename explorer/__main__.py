@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "devnet": "explorer.cli.devnet",
     "report": "explorer.cli.report",
     "send": "explorer.cli.send",
+    "node": "explorer.cli.node",
 }
 
 

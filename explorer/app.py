@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from explorer import __version__
 from explorer import settings as keys
 from explorer.chain.bundled import read_text
-from explorer.crash import CrashReporter, describe
+from explorer.crash import CrashReporter
 from explorer.devnet.process import (
     DevnetOptions,
     DevnetProcess,
@@ -37,6 +38,7 @@ from explorer.rpc.transport import make_http_client
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
 from explorer.services.networks import DEVNET, Network
+from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
@@ -52,11 +54,18 @@ from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.about_dialog import AboutDialog
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
-from explorer.views.crash_dialog import CrashDialog
 from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
+
+#: The app's own devnet lives: a block every few seconds, with a few transactions in each.
+#: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
+APP_DEVNET = DevnetOptions(
+    network="test",
+    block_time=5.0,
+    extra_arguments=("--traffic", "--pool-expiry-blocks", "1000000", "--pool-expiry-seconds", "0"),
+)
 
 
 class Application:
@@ -70,6 +79,7 @@ class Application:
         self.shell.pages.token_store = settings
         elsewhere = OtherNetworks(self._other_networks, self.http, self._count_other)
         self.shell.pages.support = TxSupport(SeenStore(), elsewhere, self.networks.set_current)
+        self.shell.pages.quota_store = settings
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
@@ -93,12 +103,7 @@ class Application:
     def _other_networks(self) -> list[tuple[Network, Endpoint]]:
         """Return the configured networks other than the current one, with their endpoints."""
         session = self.shell.session
-        current = session.network.id if session is not None else self.networks.current_id
-        return [
-            (network, endpoint)
-            for network in self.networks.networks
-            if network.id != current and (endpoint := self.networks.endpoint_for(network))
-        ]
+        return self.networks.others(session.network.id if session else self.networks.current_id)
 
     def _count_other(self, session: Session) -> None:
         """Count the requests another network's lookups spent against its key's day."""
@@ -158,6 +163,8 @@ class Application:
         SECRETS.add(session.endpoint.api_key or "")  # never in the log file or a report
         self._count_usage()
         session.earlier_today = self.settings.requests_today(session.usage_id)
+        default = default_daily_quota(session.network, session.endpoint)
+        session.daily_quota = self.settings.daily_quota(session.network.id, default)
         self.shell.set_session(session, info)
 
     def _count_usage(self) -> None:
@@ -183,7 +190,7 @@ class Application:
         self.devnet_start.start()
         command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
         self.devnet = DevnetProcess(
-            DevnetOptions(network=self.devnet_networks),  # the window uses the test network
+            replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
             on_progress=self._on_devnet_progress,
             command=command,
         )
@@ -225,7 +232,12 @@ class Application:
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""
-        from explorer.screenshots import take_screenshots, wait_for
+        from explorer.screenshots import (
+            sample_crash_dialog,
+            sample_progress_view,
+            take_screenshots,
+            wait_for,
+        )
 
         ready = await wait_for(lambda: self.shell.head is not None, timeout=600)
         manifest = self.devnet_manifest()
@@ -251,10 +263,7 @@ class Application:
         self.save()
         self._count_usage()
         await self.labels.aclose()
-        support = self.shell.pages.support
-        for closing in (support.elsewhere, support.store):
-            if closing is not None:
-                await closing.aclose()
+        await self.shell.pages.support.aclose()
         session = self.shell.session
         if session is not None:
             await session.aclose()
@@ -299,26 +308,6 @@ def add_help_menu(window: MainWindow) -> QAction:
     """Give the window a Help menu with About; return the About action."""
     menu = window.menuBar().addMenu("&Help")
     return menu.addAction("&About Rootstock Explorer")
-
-
-def sample_progress_view() -> QWidget:
-    """Return the first-start progress view in a typical state (for screenshots)."""
-    model = DevnetStartViewModel("~/.cache/explorer/devnet", clock=iter((0.0, 20.0)).__next__)
-    view = DevnetProgressView(model)
-    view.resize(1280, 900)
-    model.start()
-    model.on_progress("testnet", "building block 100 of 12,000", 0.02)
-    model.on_progress("testnet", "building block 4,200 of 12,000", 0.62)
-    return view
-
-
-def sample_crash_dialog(found: Diagnostics, parent: QWidget) -> QWidget:
-    """Return the crash dialog showing the report of a sample error (for screenshots)."""
-    try:
-        int("twelve")
-    except ValueError as error:
-        report = found.report("A sample error: ValueError", describe(error))
-    return CrashDialog("An unexpected error occurred (a sample)", report, None, parent)
 
 
 def smoke_test(frame: QWidget) -> int:

@@ -11,22 +11,47 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
+from explorer.crash import describe
+from explorer.diagnostics import Diagnostics
 from explorer.rpc.endpoint import Endpoint
 from explorer.screenshots_support import take_support_screenshots
 from explorer.services.activity import TRANSFER_TOPIC
-from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
+from explorer.services.live import KEEP
+from explorer.services.routes import (
+    HOME,
+    LOGS,
+    NODE,
+    Route,
+    address_route,
+    block_route,
+    tool_route,
+    tx_route,
+)
 from explorer.services.session import Session
+from explorer.viewmodels.devnet_start import DevnetStartViewModel
+from explorer.viewmodels.home import HomeState
 from explorer.viewmodels.keyring_option import KeyringState
 from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageViewModel
 from explorer.views.address import AddressView
+from explorer.views.crash_dialog import CrashDialog
+from explorer.views.devnet_progress import DevnetProgressView
+from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
+from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.theme import dark_palette
+from explorer.views.tools_view import ToolView
 
 MISSING_HASH = "0x" + "ab" * 32
+TOOL_SCREENS = (
+    ("tool-keccak", tool_route("keccak", "hello")),
+    ("tool-units", tool_route("units", "1.5 rbtc")),
+    ("tool-checksum", tool_route("checksum", "0x5aAeb6053F3e94c9b9A09F33669435E7EF1BEaEd")),
+    ("tool-selector", tool_route("selector", "Transfer(address,address,uint256)")),
+)
 
 
 def interesting_block(manifest: dict[str, Any]) -> int:
@@ -88,6 +113,49 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
             )
             await settle(window)
     window.grab().save(str(path))
+
+
+async def shoot_home(window: MainWindow, path: Path) -> Path:
+    """Shoot the home page once it has followed a few new blocks of the living devnet."""
+    window.navigator.go(HOME)
+    await settle(window)
+    view = window.tabs.currentWidget()
+    if isinstance(view, HomeView):
+        model = view.model
+        await wait_for(
+            lambda: (
+                model.state is HomeState.LIVE
+                and (model.chain.newest or 0) >= (model.chain.loaded_head or 0) + 2
+                and len(model.chain.blocks) >= KEEP
+            ),
+            timeout=60,
+        )
+        await settle(window)
+    window.grab().save(str(path))
+    return path
+
+
+def page_settled(view: object) -> bool:
+    """Tell whether the node page has its answers, or a tool its node's answer."""
+    if isinstance(view, NodeView):
+        return not view.model.waiting and not view.model.busy
+    if isinstance(view, ToolView):
+        return not view.model.result or "asking" not in view.model.result[-1].text
+    return True
+
+
+async def shoot_node_and_tools(window: MainWindow, directory: Path, mode: str) -> list[Path]:
+    """Shoot the node page and the tools (the keccak one compared with the node)."""
+    written = []
+    for stem, route in (("node", NODE), *TOOL_SCREENS):
+        window.navigator.go(route)
+        await settle(window)
+        await wait_for(lambda: page_settled(window.tabs.currentWidget()))
+        await settle(window)
+        path = directory / f"{stem}-{mode}.png"
+        window.grab().save(str(path))
+        written.append(path)
+    return written
 
 
 async def shoot_tab(window: MainWindow, view: AddressView, title: str, path: Path) -> Path:
@@ -216,11 +284,8 @@ async def take_screenshots(
     written: list[Path] = []
     for mode, palette in (("light", light), ("dark", dark_palette())):
         app.setPalette(palette)
-        window.navigator.go(Route.parse("home"))
-        await settle(window)
-        home = directory / f"home-{mode}.png"
-        window.grab().save(str(home))
-        written.append(home)
+        written.append(await shoot_home(window, directory / f"home-{mode}.png"))
+        written += await shoot_node_and_tools(window, directory, mode)
         for stem, route in screens(manifest):
             path = directory / f"{stem}-{mode}.png"
             await shoot_page(window, route, path)
@@ -252,3 +317,23 @@ async def take_screenshots(
     app.setPalette(light)
     QTimer.singleShot(0, window.close)
     return written
+
+
+def sample_progress_view() -> QWidget:
+    """Return the first-start progress view in a typical state (for screenshots)."""
+    model = DevnetStartViewModel("~/.cache/explorer/devnet", clock=iter((0.0, 20.0)).__next__)
+    view = DevnetProgressView(model)
+    view.resize(1280, 900)
+    model.start()
+    model.on_progress("testnet", "building block 100 of 12,000", 0.02)
+    model.on_progress("testnet", "building block 4,200 of 12,000", 0.62)
+    return view
+
+
+def sample_crash_dialog(found: Diagnostics, parent: QWidget) -> QWidget:
+    """Return the crash dialog showing the report of a sample error (for screenshots)."""
+    try:
+        int("twelve")
+    except ValueError as error:
+        report = found.report("A sample error: ValueError", describe(error))
+    return CrashDialog("An unexpected error occurred (a sample)", report, None, parent)

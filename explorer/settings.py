@@ -54,6 +54,11 @@ def public_node(network: str, default: bool = False) -> Key[bool]:
     return Key(f"networks/{network}/use_public_node", default)
 
 
+def daily_quota(network: str, default: int) -> Key[int]:
+    """Return the key of a network's daily request quota per key (0: none)."""
+    return Key(f"networks/{network}/daily_quota", default)
+
+
 def utc_day() -> str:
     """Return today's date in UTC, the day the hosted service counts quotas by."""
     return datetime.now(UTC).date().isoformat()
@@ -230,6 +235,14 @@ class Settings:
     def set_use_public_node(self, network: str, public: bool) -> None:
         """Store a network's public-node choice."""
         self.set(public_node(network), public)
+
+    def daily_quota(self, network: str, default: int) -> int:
+        """Return a network's daily request quota per key (0: none), the default if unset."""
+        return max(self.get(daily_quota(network, default)), 0)
+
+    def set_daily_quota(self, network: str, quota: int) -> None:
+        """Store a network's daily request quota per key (0: none)."""
+        self.set(daily_quota(network, 0), max(quota, 0))
 
 
 def keyring_name(network: str) -> str:

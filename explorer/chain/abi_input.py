@@ -221,8 +221,8 @@ def _mutability(entry: dict[str, Any]) -> str:
     return "view" if entry.get("constant") else "nonpayable"
 
 
-def parse_abi(text: str) -> tuple[AbiFunction, ...]:
-    """Parse pasted ABI JSON (an array, or an object with an `abi` array) into its functions."""
+def abi_entries(text: str) -> list[Any]:
+    """Return the entries of pasted ABI JSON (an array, or an object with an `abi` array)."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -231,8 +231,13 @@ def parse_abi(text: str) -> tuple[AbiFunction, ...]:
         data = data["abi"]
     if not isinstance(data, list):
         raise AbiInputError("an ABI is a JSON array of entries")
+    return data
+
+
+def parse_abi(text: str) -> tuple[AbiFunction, ...]:
+    """Parse pasted ABI JSON (an array, or an object with an `abi` array) into its functions."""
     functions = []
-    for entry in data:
+    for entry in abi_entries(text):
         if not isinstance(entry, dict):
             raise AbiInputError("every ABI entry must be a JSON object")
         if entry.get("type", "function") != "function":

@@ -82,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.0,
         help="seconds between blocks; 0 = instant",
     )
+    add(
+        "--traffic",
+        action="store_true",
+        help="with --block-time: submit a few demo transactions before each block",
+    )
+    add("--control", action="store_true", help="answer devnet_reorganise [depth] (for tests)")
     add("--quota", type=POSITIVE, default=None, help="requests per key per UTC day (default: off)")
     add("--cache-dir", type=Path, default=None, help="where snapshots of the history live")
     add(
@@ -168,19 +174,32 @@ async def _open(name: str, options: Options) -> DevnetNode:
             max_logs=args.max_logs,
             pool=pool,
         )
-        return open_node(
+        node = open_node(
             CHAIN_IDS[name],
             cache_dir=args.cache_dir or default_cache_dir(),
             instant_mining=args.block_time <= 0,
             rules=rules,
             progress=progress,
         )
+        _liven(node, args)
+        return node
 
     executor = big_stack_executor(f"devnet-load-{name}")
     try:
         return await asyncio.get_running_loop().run_in_executor(executor, build)
     finally:
         executor.shutdown(wait=False)
+
+
+def _liven(node: DevnetNode, args: argparse.Namespace) -> None:
+    """Add the demo traffic and the test controls the options ask for."""
+    from explorer.devnet.reorg import enable_control
+    from explorer.devnet.traffic import start_traffic
+
+    if args.traffic and not args.prebuild_only:
+        start_traffic(node)
+    if args.control:
+        enable_control(node)
 
 
 class StopRequest:
@@ -321,7 +340,10 @@ def _announce(running: dict[str, RunningNetwork], keys: tuple[str, ...]) -> None
 
 def main(argv: list[str] | None = None) -> int:
     """Run `explorer devnet`; return the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.traffic and args.block_time <= 0:
+        parser.error("--traffic needs --block-time (blocks mined on an interval)")
     keys = tuple(args.key)
     if args.prebuild_only:
         return asyncio.run(prebuild_only(Options(args, keys)))

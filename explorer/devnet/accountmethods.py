@@ -25,6 +25,8 @@ class AccountMethods(ChainView):
     def mine_block(self) -> int:
         """Mine the pool's executable transactions (possibly none) into a new block."""
         with self._lock:
+            if self.before_mining is not None:
+                self.before_mining()
             head = self.head_number
             state = self._state(head)
             ready = self._pool.take_ready(state.get_nonce, state.get_balance)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from eth.abc import StateAPI
@@ -38,6 +39,7 @@ class ChainView:
         self.rules = rules or NodeRules(log_limits=log_limits or LogLimits())
         self.instant_mining = instant_mining
         self.mining = True  # evm_stopMining / evm_startMining
+        self.before_mining: Callable[[], None] | None = None  # e.g. demo traffic (traffic.py)
         self._ledger = ledger
         self._pool = pool
         self._miner = miner

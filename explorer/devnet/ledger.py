@@ -54,6 +54,15 @@ class Ledger:
         for index, tx in enumerate(block.transactions):
             self.tx_locations[tx.hash] = TxLocation(block.number, index)
 
+    def replace(self, block: DevBlock) -> None:
+        """Put a block in place of the mined block of its number (see devnet/reorg.py)."""
+        old = self.blocks[block.number]
+        self.by_hash.pop(old.hash, None)
+        self.blocks[block.number] = block
+        self.by_hash[block.hash] = block.number
+        for index, tx in enumerate(block.transactions):
+            self.tx_locations[tx.hash] = TxLocation(block.number, index)
+
     def add_genesis(self, miner: bytes, timestamp: int) -> DevBlock:
         """Record block 0 (no transactions) over the engine's genesis state."""
         draft = BlockDraft(0, timestamp, miner, GAS_LIMIT, self._state_root(0), (), ())

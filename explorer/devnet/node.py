@@ -26,6 +26,7 @@ from explorer.devnet.logindex import LogIndex
 from explorer.devnet.logs import LogFilter, LogLimits, parse_filter
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.profile import CLIENT_VERSION, RSKJ_FORMS, NodeRules
+from explorer.devnet.reorg import reorganise
 from explorer.devnet.seed import SeedSize
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
 
@@ -50,6 +51,17 @@ class DevnetNode(AccountMethods):
         self._methods: dict[str, Handler] = {
             name[len("_m_") :]: getattr(self, name) for name in dir(self) if name.startswith("_m_")
         }
+        self.seeded_head = self.head_number  # blocks above it were mined after start-up
+
+    def reorganise(self, depth: int) -> int:
+        """Replace the newest depth blocks with another miner's, then mine one more on top."""
+        with self._lock:
+            reorganise(self._ledger, depth, floor=self.seeded_head)
+            return self.mine_block()  # the new branch is longer, as a winning branch is
+
+    def add_method(self, name: str, handler: Handler) -> None:
+        """Answer one more method (the devnet's own controls, see reorg.enable_control)."""
+        self._methods[name] = handler
 
     @property
     def methods(self) -> tuple[str, ...]:

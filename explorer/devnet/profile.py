@@ -58,6 +58,7 @@ RSKJ_FORMS: dict[str, frozenset[int]] = {
     "evm_mine": _NONE,
     "evm_startMining": _NONE,
     "evm_stopMining": _NONE,
+    "devnet_reorganise": _ONE,  # answered with `explorer devnet --control` only (reorg.py)
 }
 #: What the service's description adds: an optional trailing block or boolean (§4.2).
 SPEC_OPTIONAL_FORMS: dict[str, frozenset[int]] = {

@@ -15,6 +15,8 @@ class Page(enum.Enum):
     ADDRESS = "address"
     LOGS = "logs"
     BROADCAST = "broadcast"
+    NODE = "node"
+    TOOL = "tool"
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,10 @@ class Route:
         return cls(page, target)
 
 
-TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.BROADCAST})
+TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.NODE, Page.BROADCAST})
 HOME = Route(Page.HOME)
 LOGS = Route(Page.LOGS)
+NODE = Route(Page.NODE)
 BROADCAST = Route(Page.BROADCAST)
 
 
@@ -73,3 +76,8 @@ def tx_position(route: Route) -> tuple[int | str, int] | None:
 def address_route(address: str) -> Route:
     """Return the route of an address."""
     return Route(Page.ADDRESS, address.lower())
+
+
+def tool_route(tool: str, text: str = "") -> Route:
+    """Return the route of a tool (`tool/units`), with what to put in it (`tool/units:1 rbtc`)."""
+    return Route(Page.TOOL, f"{tool}:{text}" if text else tool)

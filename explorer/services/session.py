@@ -72,6 +72,7 @@ class Session:
             connect_timeout=self.budget.connect_timeout,
         )
         self.earlier_today = 0  # requests this key spent today before this session
+        self.daily_quota = 0  # requests a day this key may spend (0: none known)
         self.extra_tokens: tuple[str, ...] = ()
         self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)

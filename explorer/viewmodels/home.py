@@ -1,144 +1,199 @@
-"""The home page: the network at a glance and its latest blocks, following the head."""
+"""The home page: the network at a glance, following new heads live, frugally."""
 
 from __future__ import annotations
 
 import asyncio
+import enum
 import time
-from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QObject, QTimer, Signal
 
-from explorer.chain.checksum import to_checksum_address
-from explorer.chain.known import known_label
-from explorer.chain.records import Block
-from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
-from explorer.services.routes import block_route
+from explorer.services.live import LiveChain, poll_interval
 from explorer.services.session import Session
-from explorer.viewmodels.format import age
+from explorer.viewmodels.headpoll import HeadPoller
+from explorer.viewmodels.home_cards import Card, Facts, chart_series, empty_cards, header_cards
+from explorer.viewmodels.home_tables import (
+    BlockRow,
+    LatestBlocksModel,
+    LatestTransactionsModel,
+    latest_transactions,
+)
 from explorer.viewmodels.observable import qproperty
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.series import Series
 
-LATEST = 12
+HEADERS = LatestBlocksModel.headers
+LATEST = 20  # blocks listed
+LATEST_TXS = 50  # transactions listed
+FULL_BLOCKS = LATEST  # blocks read with full transactions at start (when the list shows)
+GAS_PRICE_EVERY = 10  # new blocks between eth_gasPrice reads
+TICK_MS = 1_000  # ages and the requests card, while shown
+
+
+class HomeState(enum.Enum):
+    """What the home page shows."""
+
+    CHECKING = "checking"  # nothing is read until the node's chain is confirmed
+    LOADING = "loading"
+    LIVE = "live"  # following new heads
+    PAUSED = "paused"  # the user stopped following
+    STALE = "stale"  # the last poll or read failed: what is shown may be behind
+    ERROR = "error"  # nothing could be loaded
+
+
 UNCHECKED_MESSAGES: dict[Verification | None, str] = {
     Verification.MISMATCH: "This node serves another chain: nothing from it is shown here.",
     Verification.UNREACHABLE: "The node's chain id could not be checked yet: see the banner.",
     None: "Checking that the node serves this network's chain…",
 }
-HEADERS = ("Block", "Age", "Transactions", "Miner", "Gas used", "Paid fees")
-Index = QModelIndex | QPersistentModelIndex
 
 
-class LatestBlocksModel(QAbstractTableModel):
-    """The newest blocks first; rows link to their block pages."""
-
-    def __init__(self, chain_id: int, currency: str, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._chain_id = chain_id
-        self._currency = currency
-        self.blocks: list[Block] = []
-
-    def set_blocks(self, blocks: list[Block]) -> None:
-        """Show these blocks (newest first)."""
-        self.beginResetModel()
-        self.blocks = blocks
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of blocks shown."""
-        return 0 if parent.isValid() else len(self.blocks)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of columns."""
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Return the column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return HEADERS[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Return a cell's text or the block's route."""
-        if not index.isValid() or index.row() >= len(self.blocks):
-            return None
-        block = self.blocks[index.row()]
-        if role == ROUTE_ROLE:
-            return None if block.number is None else block_route(block.number)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(block, index.column())
-        return None
-
-    def _text(self, block: Block, column: int) -> str:
-        """Return one cell's text."""
-        if column == 0:
-            return f"{block.number:,}"
-        if column == 1:
-            return age(time.time() - block.timestamp)
-        if column == 2:
-            return f"{len(block.transaction_hashes):,}"
-        if column == 3:
-            if block.miner is None:
-                return "—"
-            label = known_label(block.miner, self._chain_id)
-            shown = to_checksum_address(block.miner, self._chain_id)
-            return f"{shown} ({label})" if label else shown
-        if column == 4:
-            share = block.gas_used / block.gas_limit if block.gas_limit else 0.0
-            return f"{block.gas_used:,} ({share:.1%})"
-        return "—" if block.paid_fees is None else format_rbtc(block.paid_fees, self._currency)
+def clock(at: float | None) -> str:
+    """Return a wall-clock time as HH:MM:SS ('—' when never)."""
+    return "—" if at is None else time.strftime("%H:%M:%S", time.localtime(at))
 
 
 class HomeViewModel(QObject):
-    """Loads the latest blocks and keeps them current as the head moves.
+    """Follows the head through the window's one poll while shown, live and verified.
+
+    One eth_blockNumber per poll, one block read per new block (full transactions only
+    while the transactions list shows), no shown block read again unless the chain no
+    longer links to it (a reorganisation, marked in the list).
 
     Signals:
-        summary_changed(): the summary line or the message changed (the table has its model).
+        state_changed(HomeState): live, paused, stale, loading…
+        summary_changed(): the summary or the status line changed.
+        cards_changed(): the header cards changed.
+        charts_changed(): the charts' series changed.
     """
 
+    state_changed = Signal(object)
     summary_changed = Signal()
+    cards_changed = Signal()
+    charts_changed = Signal()
 
-    def __init__(self, session: Session, parent: QObject | None = None) -> None:
+    def __init__(
+        self, session: Session, poller: HeadPoller | None = None, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.session = session
-        self.blocks = LatestBlocksModel(session.network.chain_id, session.network.currency, self)
-        self._message = "Loading the latest blocks…"
+        self.poller = poller or HeadPoller(self)  # without the window's: follows nothing
+        network = session.network
+        self.chain = LiveChain(session.reader, session.client)
+        self.blocks = LatestBlocksModel(network.chain_id, self)
+        self.transactions = LatestTransactionsModel(network.chain_id, network.currency, self)
+        self._state = HomeState.CHECKING
+        self._cards: tuple[Card, ...] = empty_cards()
+        self._series: tuple[Series, ...] = chart_series([])
+        self._facts = Facts(check=session.check)
+        self._live = True
+        self._visible = False
+        self._txs_visible = True
+        self._last_good: float | None = None
+        self._failure = ""
+        self._since_gas_price = 0
+        self._target: int | None = None  # newest head heard, not yet followed
         self._task: asyncio.Task[None] | None = None
-        self._shown_head: int | None = None
+        self._gas_task: asyncio.Task[None] | None = None
+        self._backfill_task: asyncio.Task[None] | None = None
+        self._tick = QTimer(self)
+        self._tick.setInterval(TICK_MS)
+        self._tick.timeout.connect(self._on_tick)
+        self.poller.head_changed.connect(self.on_head)
+        self.poller.head_read.connect(self._on_head_read)
+        self.poller.head_failed.connect(self._on_head_failed)
         self._stop_listening = session.checker.listen(self._on_check)
 
-    def _get_message(self) -> str:
-        return self._message
+    def _get_state(self) -> HomeState:
+        return self._state
 
-    def _get_summary(self) -> str:
+    def _get_cards(self) -> tuple[Card, ...]:
+        return self._cards
+
+    def _get_series(self) -> tuple[Series, ...]:
+        return self._series
+
+    def _get_live(self) -> bool:
+        return self._live
+
+    state = qproperty(_get_state, state_changed)
+    cards = qproperty(_get_cards, cards_changed)
+    series = qproperty(_get_series, charts_changed)
+    live = qproperty(_get_live, state_changed)
+
+    @property
+    def summary(self) -> str:
         """Return one line about the network and the node."""
-        session = self.session
-        check = session.check
+        session, check = self.session, self.session.check
         parts = [session.network.name, f"chain id {session.network.chain_id}"]
         if check.verified and check.client_version:
             parts.append(check.client_version)
-        if session.reader.head is not None:
-            parts.append(f"head #{session.reader.head:,}")
         return " · ".join(parts)
 
-    message = qproperty(_get_message, summary_changed)
-    summary = qproperty(_get_summary, summary_changed)
+    @property
+    def status(self) -> str:
+        """Return the status line: live and how often, paused, stale since when, or why not."""
+        state = self._state
+        if state is HomeState.CHECKING:
+            verification = self.session.check.verification
+            return UNCHECKED_MESSAGES.get(verification, UNCHECKED_MESSAGES[None])
+        if state is HomeState.LOADING:
+            return "Loading the latest blocks…"
+        if state is HomeState.ERROR:
+            return f"Could not load the latest blocks: {self._failure}"
+        updated = f"updated {clock(self._last_good)}"
+        if state is HomeState.STALE:
+            return f"Stale: {self._failure} Last good data at {clock(self._last_good)}."
+        if state is HomeState.PAUSED:
+            return f"Paused · {updated} · press Live to follow new blocks"
+        interval = self.poll_seconds
+        pace = f"asking for the head every {interval:.0f} s" if interval else "not polling"
+        return f"Live · {pace} · {updated}"
 
-    def on_head(self, number: int) -> None:
-        """Reload when a newer head than the one shown arrives."""
-        idle = self._task is None or self._task.done()
-        if self._shown_head != number and idle and self.session.check.verified:
-            self._task = asyncio.ensure_future(self._load(number))
+    @property
+    def poll_seconds(self) -> float | None:
+        """Return the poll interval this page asks for now (None: it asks for none)."""
+        wanted = self._visible and self._live and self.session.check.verified
+        if not wanted or self._state in (HomeState.CHECKING, HomeState.LOADING):
+            return None
+        return poll_interval(self.chain.newest_first()[::-1], time.time())
+
+    # --- what the view tells ----------------------------------------------------------
+
+    def set_visible(self, visible: bool) -> None:
+        """Follow the head only while the page is on screen (tab shown, window not minimised)."""
+        if visible != self._visible:
+            self._visible = visible
+            if visible:
+                self._tick.start()
+            else:
+                self._tick.stop()
+            self._wish()
+            if visible and self.chain.newest is not None:
+                self._on_tick()
+
+    def set_transactions_visible(self, visible: bool) -> None:
+        """Read new blocks with full transactions only while their list shows."""
+        self._txs_visible = visible
+
+    def set_live(self, live: bool) -> None:
+        """Follow new heads (True) or pause (False)."""
+        if live == self._live:
+            return
+        self._live = live
+        if self._state in (HomeState.LIVE, HomeState.PAUSED, HomeState.STALE):
+            self._state = HomeState.LIVE if live else HomeState.PAUSED
+        self.state_changed.emit(self._state)
+        self._wish()
+        self.summary_changed.emit()
+
+    def _wish(self) -> None:
+        """Tell the poller how often this page wants the head."""
+        self.poller.want(self, self.poll_seconds)
+        self.summary_changed.emit()
+
+    # --- the chain check and the first load -----------------------------------------------
 
     def load(self) -> None:
         """Load the latest blocks now, or once the node's chain is confirmed."""
@@ -147,40 +202,192 @@ class HomeViewModel(QObject):
             self.session.verify()
             self._on_check(check)
         elif self._task is None or self._task.done():
-            self._task = asyncio.ensure_future(self._load(None))
+            self._task = asyncio.ensure_future(self._load())
 
     def _on_check(self, check: ChainCheck) -> None:
         """Show nothing of a node whose chain is not confirmed; load when it is."""
+        self._facts = Facts(check=check)
         if check.verified:
             self.load()
             return
-        if self._task is not None:
-            self._task.cancel()
-        self._shown_head = None
-        self.blocks.set_blocks([])
-        self._message = UNCHECKED_MESSAGES.get(check.verification, UNCHECKED_MESSAGES[None])
-        self.summary_changed.emit()
+        self._cancel()  # nothing of a node not (or no longer) confirmed stays on screen
+        self.chain.blocks.clear()
+        self.blocks.set_rows([])
+        self.transactions.set_rows([])
+        self._cards, self._series = empty_cards(), chart_series([])
+        self.cards_changed.emit()
+        self.charts_changed.emit()
+        self._set_state(HomeState.CHECKING)
 
-    async def _load(self, head: int | None) -> None:
-        """Fetch the newest blocks concurrently (settled ones come from the reader's cache)."""
+    async def _load(self) -> None:
+        """Read the newest blocks and the gas price, then follow."""
+        self._set_state(HomeState.LOADING)
         reader = self.session.reader
         try:
-            top = head if head is not None else await reader.head_number()
-            numbers = range(top, max(top - LATEST, -1), -1)
-            found = await asyncio.gather(*(reader.block(n) for n in numbers))
+            head = await reader.head_number()
+            await self.chain.load(head, FULL_BLOCKS if self._txs_visible else 0, LATEST)
         except RpcError as error:
-            self._message = (
-                f"Could not load the latest blocks ({error.kind.value}): {error.message}"
-            )
-            self.summary_changed.emit()
+            self._failure = f"{error.message} ({error.kind.value})"
+            self._set_state(HomeState.ERROR)
             return
-        self._shown_head = top
-        self.blocks.set_blocks([block for block in found if block is not None])
-        self._message = ""
+        self._last_good = time.time()
+        self._publish()
+        self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
+        self._refresh_gas_price()
+        self._backfill_task = asyncio.ensure_future(self._backfill())
+        self._continue()
+
+    async def _backfill(self) -> None:
+        """Read the charts' older blocks a few at a time, the charts growing as they come."""
+        try:
+            async for _ in self.chain.backfill():
+                self._publish_charts()
+        except RpcError:
+            return  # the charts show the blocks read; the list and the cards are whole
+
+    # --- following -----------------------------------------------------------------------
+
+    def on_head(self, number: int) -> None:
+        """Follow a newer head (one task at a time; the newest heard wins)."""
+        self._target = number if self._target is None else max(self._target, number)
+        self._continue()
+
+    def _continue(self) -> None:
+        """Start following the newest head heard, unless busy or not loaded."""
+        busy = self._task is not None and not self._task.done()
+        loaded = self.chain.newest is not None
+        if busy or not loaded or self._target is None or not self.session.check.verified:
+            return
+        target, self._target = self._target, None
+        if target > (self.chain.newest or 0):
+            self._task = asyncio.ensure_future(self._advance(target))
+
+    async def _advance(self, head: int) -> None:
+        """Read the new blocks up to head; a failure shows as stale."""
+        try:
+            advance = await self.chain.advance(head, full=self._txs_visible)
+        except RpcError as error:
+            self._show_failure(error)
+            return
+        self._since_gas_price += len(advance.added)
+        self._last_good = time.time()
+        if self._state is HomeState.STALE:
+            self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
+        self._publish()
+        if self._since_gas_price >= GAS_PRICE_EVERY:
+            self._refresh_gas_price()
+        self._wish()
+        self._continue()
+
+    def _refresh_gas_price(self) -> None:
+        """Ask eth_gasPrice (at start, then every GAS_PRICE_EVERY new blocks)."""
+        if self._gas_task is not None and not self._gas_task.done():
+            return
+        self._since_gas_price = 0
+        self._gas_task = asyncio.ensure_future(self._read_gas_price())
+
+    async def _read_gas_price(self) -> None:
+        """Read the gas price and show it next to the block minimum."""
+        try:
+            price = await self.session.client.gas_price()
+        except RpcError as error:
+            self._show_failure(error)
+            return
+        self._facts = Facts(price, self.chain.newest, self.session.check)
+        self._refresh_cards()
+
+    def _on_head_read(self, number: int, at: float) -> None:
+        """Note a poll that answered: what is shown is current (newer blocks are on their way)."""
+        newest = self.chain.newest
+        if newest is None or number > newest:
+            return
+        self._last_good = at
+        if self._state is HomeState.STALE:
+            self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
         self.summary_changed.emit()
 
+    def _on_head_failed(self, error: RpcError) -> None:
+        """Show what is shown as stale: a poll failed."""
+        self._show_failure(error)
+
+    def _show_failure(self, error: RpcError) -> None:
+        """Mark the page stale, saying why."""
+        if self.chain.newest is None:
+            return
+        self._failure = f"the node did not answer ({error.kind.value}: {error.message})."
+        self._set_state(HomeState.STALE)
+        self.summary_changed.emit()
+
+    # --- publishing ----------------------------------------------------------------------
+
+    def _publish(self) -> None:
+        """Show the blocks, transactions, cards and charts of the chain now shown."""
+        chain = self.chain
+        newest = chain.newest_first()
+        self.blocks.set_rows(
+            [BlockRow(b, chain.replaced.get(b.number or -1)) for b in newest[:LATEST]]
+        )
+        self.transactions.set_rows(latest_transactions(newest, LATEST_TXS))
+        self._publish_charts()
+
+    def _publish_charts(self) -> None:
+        """Show the charts and cards of every block read (the older ones arrive later)."""
+        self._series = chart_series(self.chain.newest_first()[::-1])
+        self.charts_changed.emit()
+        self._refresh_cards()
+
+    def _refresh_cards(self) -> None:
+        """Recompute the cards (ages tick, requests change)."""
+        session = self.session
+        facts = Facts(
+            self._facts.gas_price,
+            self._facts.gas_price_block,
+            session.check,
+            session.requests_today,
+            session.daily_quota,
+        )
+        self._cards = header_cards(self.chain.newest_first()[::-1], facts, time.time())
+        self.cards_changed.emit()
+
+    def _on_tick(self) -> None:
+        """Advance the ages and the requests count (no request is made)."""
+        self.blocks.refresh_column(LatestBlocksModel.AGE)
+        self.transactions.refresh_column(LatestTransactionsModel.AGE)
+        self._refresh_cards()
+
+    @property
+    def busy(self) -> bool:
+        """Tell whether the page is reading (its first blocks, new ones, the charts' older ones)."""
+        tasks = (self._task, self._gas_task, self._backfill_task)
+        return any(task is not None and not task.done() for task in tasks)
+
+    @property
+    def missing_transactions(self) -> int:
+        """Return how many listed blocks were read without their transactions."""
+        return sum(1 for block in self.blocks.blocks if block.transactions is None)
+
+    def _set_state(self, state: HomeState) -> None:
+        """Change state and tell the view and the poller."""
+        if state is not self._state:
+            self._state = state
+            self.state_changed.emit(state)
+        self._wish()
+
+    def _cancel(self) -> None:
+        """Cancel the running load and gas-price read."""
+        for task in (self._task, self._gas_task, self._backfill_task):
+            if task is not None:
+                task.cancel()
+
     def dispose(self) -> None:
-        """Stop loading and following the chain check."""
+        """Stop following: the poll wish, the chain check, the tasks, the ticking."""
+        self._tick.stop()
+        self.poller.want(self, None)
+        for signal, slot in (
+            (self.poller.head_changed, self.on_head),
+            (self.poller.head_read, self._on_head_read),
+            (self.poller.head_failed, self._on_head_failed),
+        ):
+            signal.disconnect(slot)
         self._stop_listening()
-        if self._task is not None:
-            self._task.cancel()
+        self._cancel()

@@ -36,6 +36,12 @@ class TxSupport:
     elsewhere: OtherNetworks | None = None
     switch_network: Callable[[str], None] | None = None
 
+    async def aclose(self) -> None:
+        """Close the store and the other networks' clients."""
+        for closing in (self.elsewhere, self.store):
+            if closing is not None:
+                await closing.aclose()
+
 
 @dataclass(frozen=True)
 class Missing:

@@ -14,8 +14,9 @@ from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
+from explorer.viewmodels.block_stages import COUNTS_AFTER_SECONDS, load_block_stages
 from explorer.viewmodels.document import Document
-from explorer.viewmodels.loaders import load_block, load_document, load_tx_stages
+from explorer.viewmodels.loaders import load_document, load_tx_stages
 from explorer.viewmodels.missing import Missing
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.tx_document import tx_document
@@ -69,6 +70,7 @@ class PageViewModel(QObject):
         self.transactions.fetch_receipt = session.reader.receipt
         self._task: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
+        self.counts_after = COUNTS_AFTER_SECONDS  # a slower block shows its counts first
         self._shows_check = False  # the page shows the chain check's state, not its own
         self._waiting_since = time.monotonic()
         self._cancelled_after = 0.0
@@ -275,14 +277,19 @@ class PageViewModel(QObject):
         yield await load_document(session.reader, session.network, self.route), False
 
     async def _fetch_block(self) -> AsyncIterator[tuple[Document | None, bool]]:
-        """Load a block and fill the transactions table."""
-        loaded = await load_block(self.session.reader, self.session.network, self.route.target)
-        if loaded is None:
-            yield None, False
-            return
-        document, block = loaded
-        self._show_transactions(block)
-        yield document, block.is_pending
+        """Load a block (its counts first when it is slow) and fill the transactions table."""
+        session = self.session
+        stages = load_block_stages(
+            session.reader, session.network, self.route.target, self.counts_after
+        )
+        async for stage in stages:
+            if stage is None:
+                yield None, False
+                return
+            document, block = stage
+            if block is not None:
+                self._show_transactions(block)
+            yield document, block is not None and block.is_pending
 
     def _show_transactions(self, block: Block) -> None:
         """Hand the block's transactions to the lazy table model."""

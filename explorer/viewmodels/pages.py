@@ -2,42 +2,49 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import SignalInstance
-
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.address import AddressPageViewModel, TokenStore
 from explorer.viewmodels.broadcast import BroadcastViewModel
+from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.missing import TxSupport
+from explorer.viewmodels.node_page import NodePageViewModel, QuotaStore
 from explorer.viewmodels.page import PageViewModel
+from explorer.viewmodels.tools import ToolViewModel, tool_of
 from explorer.viewmodels.tx_page import TxPageViewModel
 
-PageModel = HomeViewModel | LogsViewModel | BroadcastViewModel | PageViewModel
+PageModel = HomeViewModel | LogsViewModel | BroadcastViewModel | PageViewModel | ToolViewModel
 
 
 class PageFactory:
     """Makes each page's view model for a session; the caller owns and disposes it."""
 
-    def __init__(self, head_changed: SignalInstance) -> None:
-        self.head_changed = head_changed  # the home page follows the window's head
+    def __init__(self, poller: HeadPoller) -> None:
+        self.poller = poller  # the window's one head poll, which the home page follows
         self.token_store: TokenStore | None = None
         self.support = TxSupport()  # the support desk's store and other networks (app.py)
+        self.quota_store: QuotaStore | None = None
 
     def create(self, session: Session, route: Route) -> PageModel:
         """Return a route's page view model, already loading."""
         if route.page is Page.HOME:
-            home = HomeViewModel(session)
-            self.head_changed.connect(home.on_head)
+            home = HomeViewModel(session, self.poller)
             home.load()
             return home
         if route.page is Page.LOGS:
             return LogsViewModel(session)
         if route.page is Page.BROADCAST:
             return BroadcastViewModel(session, self.support)
-        if route.page is Page.ADDRESS:
-            page: PageViewModel = AddressPageViewModel(
+        if route.page is Page.TOOL:
+            kind, text = tool_of(route)
+            return ToolViewModel(kind, session, text)
+        page: PageViewModel
+        if route.page is Page.NODE:
+            page = NodePageViewModel(session, self.quota_store)
+        elif route.page is Page.ADDRESS:
+            page = AddressPageViewModel(
                 session,
                 route,
                 store=self.token_store,

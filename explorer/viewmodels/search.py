@@ -11,6 +11,7 @@ from explorer.rpc.errors import RpcError
 from explorer.services.search import resolve
 from explorer.services.session import Session
 from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.tools import tool_route_for
 
 MAX_RECENT = 20
 
@@ -90,6 +91,10 @@ class SearchViewModel(QObject):
     def on_submit(self, text: str, new_tab: bool = False) -> None:
         """Parse and resolve a search; invalid input costs no request."""
         text = text.strip()
+        if (tool := tool_route_for(text)) is not None:  # tools compute locally: no session
+            self._say("")
+            self.navigation_requested.emit(tool, new_tab)
+            return
         if self.session is None:
             self._say("Not connected to a network yet.")
             return

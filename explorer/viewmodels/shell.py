@@ -14,12 +14,13 @@ from explorer.rpc.retry import Attempt
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
 from explorer.services.routes import Route
-from explorer.services.session import HeadEvent, Session
+from explorer.services.session import Session
 from explorer.viewmodels.document import Tone
+from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
 
-HEAD_POLL_SECONDS = 5.0
+HEAD_POLL_SECONDS = 60.0  # the head's heartbeat while no page follows it (home tab hidden)
 STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
 
 
@@ -67,7 +68,11 @@ class ShellViewModel(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session: Session | None = None
-        self.pages = PageFactory(self.head_changed)
+        self.poller = HeadPoller(self, HEAD_POLL_SECONDS)  # the window's one eth_blockNumber poll
+        self.poller.head_changed.connect(self._on_head)
+        self.poller.head_read.connect(self._on_head_read)
+        self.poller.head_failed.connect(self._on_head_error)
+        self.pages = PageFactory(self.poller)
         self._status = "Not connected"
         self._network = "No network"
         self._banner = Banner()
@@ -75,6 +80,7 @@ class ShellViewModel(QObject):
         self._lasting: tuple[str, ...] = ()  # the app's start-up notices (first session only)
         self._connection = Connection()
         self._head: int | None = None
+        self._head_read_at: float | None = None
         self._progress = ""
         self._closing: asyncio.Future[None] | None = None
         self._status_timer = QTimer(self)
@@ -130,6 +136,7 @@ class ShellViewModel(QObject):
             old.stop()  # its chain check and head follower end; nothing of it reaches us again
             self._closing = asyncio.ensure_future(old.aclose())
             self._lasting = ()
+        self.poller.bind(None)
         self.session, self._head, self._progress = session, None, ""
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
@@ -143,7 +150,7 @@ class ShellViewModel(QObject):
         """Check the node's chain again now, and read the head again (the banner's Retry)."""
         if self.session is not None:
             self.session.checker.recheck()
-            self.session.refresh_head()
+            self.poller.poll_now()
 
     def _on_check(self, check: ChainCheck) -> None:
         """Follow the session's chain check; the head is followed only while it is verified."""
@@ -152,19 +159,23 @@ class ShellViewModel(QObject):
         if session is None:
             return
         if check.verified:
-            session.follow_head(self._on_head, self._on_head_error, HEAD_POLL_SECONDS)
+            if self.poller.session is not session:
+                self.poller.bind(session)  # reads the head once; pages ask for more
         else:
-            session.stop_following()
+            self.poller.bind(None)
             self._head = None
 
-    def _on_head(self, event: HeadEvent) -> None:
-        """Show a newer head block, or forget a failed head read once the head reads again."""
-        newer = event.number != self._head
-        self._head = event.number
+    def _on_head(self, number: int) -> None:
+        """Show a newer head block."""
+        self._head = number
+        self.head_changed.emit(number)
+        self._refresh_status()
+
+    def _on_head_read(self, _number: int, at: float) -> None:
+        """Note a poll that answered: the head is current again."""
+        self._head_read_at = at
         if self._connection.head_error is not None:
             self._set_connection(dataclasses.replace(self._connection, head_error=None))
-        if newer:
-            self.head_changed.emit(event.number)
         self._refresh_status()
 
     def _on_head_error(self, error: RpcError) -> None:
@@ -199,7 +210,7 @@ class ShellViewModel(QObject):
             waiting = wait_text(session.longest_wait(), session.budget.slow_after)
             if waiting:
                 parts.append(waiting)
-            parts.append("head —" if self._head is None else f"head #{self._head:,}")
+            parts.append(head_text(self._head, self._head_read_at, self.poller.running))
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
             parts.append(f"{session.requests_today:,} requests today")
@@ -213,6 +224,15 @@ class ShellViewModel(QObject):
         if self.session is None:
             return None
         return self.pages.create(self.session, route)
+
+
+def head_text(head: int | None, read_at: float | None, followed: bool) -> str:
+    """Return the status bar's head: `head #N`, with the time it was read when not followed."""
+    if head is None:
+        return "head —"
+    if followed or read_at is None:
+        return f"head #{head:,}"
+    return f"head #{head:,} (read {time.strftime('%H:%M:%S', time.localtime(read_at))})"
 
 
 def wait_text(attempt: Attempt | None, slow_after: float, now: float | None = None) -> str:

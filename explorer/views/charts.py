@@ -1,17 +1,30 @@
-"""Small charts drawn with QPainter (QtCharts is not in PySide6-Essentials): line and bars."""
+"""Small charts drawn with QPainter: line and bars, a note on hover, a link on click.
+
+QtCharts is not in PySide6-Essentials (it comes with PySide6-Addons, a wheel several times
+the size of the app's bundle) and pyqtgraph would bring numpy: a hundred points a chart
+need neither, so these charts are one small QPainter widget, tested like any other.
+"""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from explorer.viewmodels.address.charts import Series
+from explorer.viewmodels.series import Series
+from explorer.views.theme import plain_tooltip
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 170, 16, 28, 30
+COMPACT_MARGIN_LEFT = 64
+DOT_SPACING = 6  # pixels between values for a dot at each
+
+
+def axis_text(value: float) -> str:
+    """Return an axis value: whole with separators when large, four figures when small."""
+    return f"{value:,.0f}" if abs(value) >= 1000 or value == int(value) else f"{value:.4g}"
 
 
 class ChartKind(enum.Enum):
@@ -22,10 +35,24 @@ class ChartKind(enum.Enum):
 
 
 class Chart(QWidget):
-    """A titled chart of values over an x range: a line (gaps for None) or bars."""
+    """A titled chart of values over an x range: a line (gaps for None) or bars.
+
+    A series with per-value notes shows the note of the value under the mouse; one with
+    links opens the value's link on click (Ctrl+click: in a new tab).
+
+    Signals:
+        link_activated(Route, bool): the clicked value's route, whether to open a new tab.
+    """
+
+    link_activated = Signal(object, bool)
 
     def __init__(
-        self, title: str = "", kind: ChartKind = ChartKind.LINE, parent: QWidget | None = None
+        self,
+        title: str = "",
+        kind: ChartKind = ChartKind.LINE,
+        parent: QWidget | None = None,
+        *,
+        compact: bool = False,
     ) -> None:
         super().__init__(parent)
         self.title = title
@@ -34,13 +61,67 @@ class Chart(QWidget):
         self.x_labels = ("", "")
         self.empty_text = "No data yet."
         self.zero_based = kind is ChartKind.BARS
-        self.format_value: Callable[[float], str] = lambda v: f"{v:,.0f}"
+        self.format_value: Callable[[float], str] = axis_text
+        self.series: Series | None = None
+        self.hovered: int | None = None
+        self.margin_left = COMPACT_MARGIN_LEFT if compact else MARGIN_LEFT
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumHeight(180)
+        self.setMinimumHeight(120 if compact else 180)
+        self.setMouseTracking(True)
 
     def sizeHint(self) -> QSize:
         """Prefer a wide, short chart."""
         return QSize(640, 240)
+
+    def plot_rect(self) -> QRectF:
+        """Return the area the values are drawn in."""
+        return QRectF(
+            self.margin_left,
+            MARGIN_TOP,
+            max(10, self.width() - self.margin_left - MARGIN_RIGHT),
+            max(10, self.height() - MARGIN_TOP - MARGIN_BOTTOM),
+        )
+
+    def index_at(self, x: float) -> int | None:
+        """Return the index of the value drawn nearest x (None: outside the plot or none)."""
+        plot, count = self.plot_rect(), len(self.values)
+        if not count or not plot.left() <= x <= plot.right():
+            return None
+        if self.kind is ChartKind.BARS:
+            return min(int((x - plot.left()) / (plot.width() / count)), count - 1)
+        step = plot.width() / max(1, count - 1)
+        return min(round((x - plot.left()) / step), count - 1)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        """Show the note of the value under the mouse."""
+        index = self.index_at(event.position().x())
+        if index != self.hovered:
+            self.hovered = index
+            self.update()
+        note = "" if index is None or self.series is None else self.series.point(index)
+        if note:
+            QToolTip.showText(event.globalPosition().toPoint(), plain_tooltip(note), self)
+        else:
+            QToolTip.hideText()
+        has_link = index is not None and self.series is not None and self.series.link(index)
+        self.setCursor(
+            Qt.CursorShape.PointingHandCursor if has_link else Qt.CursorShape.ArrowCursor
+        )
+
+    def leaveEvent(self, event: QEvent) -> None:
+        """Forget the hovered value."""
+        self.hovered = None
+        self.update()
+        super().leaveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        """Open the clicked value's link (Ctrl or middle button: in a new tab)."""
+        index = self.index_at(event.position().x())
+        route = None if index is None or self.series is None else self.series.link(index)
+        if route is None:
+            return
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        self.link_activated.emit(route, ctrl or event.button() == Qt.MouseButton.MiddleButton)
 
     def set_data(self, values: Sequence[float | None], first: str = "", last: str = "") -> None:
         """Show values from the x label first to last."""
@@ -50,6 +131,7 @@ class Chart(QWidget):
 
     def show_series(self, series: Series) -> None:
         """Show a view model's series: its title, its note when empty, its values."""
+        self.series = series
         self.title = series.title
         self.empty_text = series.empty_text
         self.set_data(series.values, series.first, series.last)
@@ -69,12 +151,7 @@ class Chart(QWidget):
         )
         bold.setBold(False)
         painter.setFont(bold)
-        plot = QRectF(
-            MARGIN_LEFT,
-            MARGIN_TOP,
-            max(10, self.width() - MARGIN_LEFT - MARGIN_RIGHT),
-            max(10, self.height() - MARGIN_TOP - MARGIN_BOTTOM),
-        )
+        plot = self.plot_rect()
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid)))
         painter.drawRect(plot)
         known = [v for v in self.values if v is not None]
@@ -86,7 +163,7 @@ class Chart(QWidget):
         if self.zero_based:
             low = min(0.0, low)
         if high - low <= abs(high) * 1e-9:  # flat: give the line room (±1 is lost on 1e24)
-            pad = max(abs(high) * 0.05, 1.0)
+            pad = abs(high) * 0.05 or 1.0  # and ±1 would dwarf 0.06
             low, high = low - pad, high + pad
         span = high - low
         self._axis_labels(painter, plot, low, high)
@@ -95,10 +172,23 @@ class Chart(QWidget):
             self._bars(painter, plot, low, span, colour)
         else:
             self._line(painter, plot, low, span, colour)
+        self._mark_hovered(painter, plot)
+
+    def _mark_hovered(self, painter: QPainter, plot: QRectF) -> None:
+        """Draw a thin vertical line at the hovered value."""
+        if self.hovered is None or not self.values:
+            return
+        count = len(self.values)
+        if self.kind is ChartKind.BARS:
+            x = plot.left() + (self.hovered + 0.5) * plot.width() / count
+        else:
+            x = plot.left() + self.hovered * plot.width() / max(1, count - 1)
+        painter.setPen(QPen(self.palette().color(QPalette.ColorRole.WindowText), 1))
+        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
 
     def _axis_labels(self, painter: QPainter, plot: QRectF, low: float, high: float) -> None:
         """Write the y range and the x range's ends."""
-        left = QRectF(0, plot.top() - 8, MARGIN_LEFT - 6, 16)
+        left = QRectF(0, plot.top() - 8, self.margin_left - 6, 16)
         painter.drawText(left, Qt.AlignmentFlag.AlignRight, self.format_value(high))
         left.moveTop(plot.bottom() - 8)
         painter.drawText(left, Qt.AlignmentFlag.AlignRight, self.format_value(low))
@@ -133,6 +223,7 @@ class Chart(QWidget):
         painter.setPen(pen)
         painter.setBrush(colour)
         step = plot.width() / max(1, len(self.values) - 1)
+        dots = step >= DOT_SPACING  # a dot per value where they do not crowd
         previous: QPointF | None = None
         for i, value in enumerate(self.values):
             if value is None:
@@ -141,5 +232,6 @@ class Chart(QWidget):
             point = QPointF(plot.left() + i * step, self._y(plot, value, low, span))
             if previous is not None:
                 painter.drawLine(previous, point)
-            painter.drawEllipse(point, 2.5, 2.5)
+            if dots or previous is None:  # a lone value shows as a dot
+                painter.drawEllipse(point, 2.5, 2.5)
             previous = point

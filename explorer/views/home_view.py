@@ -1,23 +1,142 @@
-"""The home page: a summary line and the latest blocks table."""
+"""The home page: header cards, the latest blocks and transactions side by side, small charts."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QHideEvent, QPalette, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from explorer.viewmodels.home import HomeViewModel
-from explorer.views.theme import plain_label
+from explorer.viewmodels.document import Tone
+from explorer.viewmodels.home import HomeState, HomeViewModel
+from explorer.viewmodels.home_cards import Card
+from explorer.viewmodels.home_tables import LatestBlocksModel
+from explorer.viewmodels.roles import TONE_ROLE
+from explorer.views.charts import Chart, ChartKind
+from explorer.views.theme import plain_label, plain_tooltip, tone_colour
 from explorer.views.widgets.links import open_clicked_routes
 
 HINT = "Paste a transaction hash, a block number, an address or a name.rsk above."
-# The widest text each column usually holds: the columns keep these widths while the table is
-# empty (no blocks yet, or none shown from an unverified node), so they never collapse.
-WIDEST = ("99,999,999", "23 h 59 min ago", "1,000", "0x" + "D" * 40, "9,999,999 (100.0%)")
-CELL_PADDING = 24
+CARD_COLUMNS = 4
+# The widest text each column usually holds (addresses and hashes are elided in the middle).
+WIDEST_ADDRESS = "0x5aaEB60…ef1bEAeD"
+WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", WIDEST_ADDRESS)
+WIDEST_TX = ("0x1c8af…a36dea", "59 min ago", WIDEST_ADDRESS, WIDEST_ADDRESS)
+CELL_PADDING = 16
+CHART_KINDS = (ChartKind.LINE, ChartKind.BARS, ChartKind.BARS, ChartKind.LINE)
+
+
+class ToneDelegate(QStyledItemDelegate):
+    """Colours a cell's text by its tone (TONE_ROLE); a long note is cut at its end."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """Use the tone's colour for the text, eliding it on the right."""
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
+        tone = index.data(TONE_ROLE)
+        if isinstance(tone, Tone) and tone is not Tone.NORMAL:
+            option.palette.setColor(QPalette.ColorRole.Text, tone_colour(tone, option.palette))
+
+
+def set_tone(label: QWidget, tone: Tone, base: QPalette) -> None:
+    """Colour a label's text by tone, read from base (a palette no tone has changed)."""
+    palette = label.palette()
+    colour = tone_colour(tone, base)
+    if palette.color(QPalette.ColorRole.WindowText) != colour:  # a new palette re-polishes
+        palette.setColor(QPalette.ColorRole.WindowText, colour)
+        label.setPalette(palette)
+
+
+class CardWidget(QFrame):
+    """One header card: a small title, a big value, a line of detail."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(1)
+        self.title = plain_label(selectable=False)
+        self.value = plain_label()
+        font = self.value.font()
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        font.setBold(True)
+        self.value.setFont(font)
+        self.detail = plain_label()
+        for label in (self.title, self.value, self.detail):
+            layout.addWidget(label)
+
+    def show_card(self, card: Card, stale: bool) -> None:
+        """Show a card's texts, in its tone (greyed when stale)."""
+        self.title.setText(card.title)
+        self.value.setText(card.value)
+        self.detail.setText(card.detail)
+        tooltip = plain_tooltip(card.tooltip) if card.tooltip else ""
+        if tooltip != self.toolTip():
+            self.setToolTip(tooltip)
+        base = self.palette()
+        set_tone(self.value, Tone.MUTED if stale else card.tone, base)
+        set_tone(self.title, Tone.MUTED, base)
+        set_tone(self.detail, Tone.MUTED, base)
+
+
+def table(model: QAbstractItemModel, widest: tuple[str, ...]) -> QTableView:
+    """Return a compact read-only table of a rows model, links opened on click.
+
+    Each column but the last (it stretches) is as wide as its widest usual text, full or
+    empty (no blocks yet, or none shown from an unverified node): it never collapses.
+    """
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(22)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    cells, titles = view.fontMetrics(), header.fontMetrics()
+    for column, text in enumerate(widest):
+        title = str(model.headerData(column, Qt.Orientation.Horizontal))
+        width = max(cells.horizontalAdvance(text), titles.horizontalAdvance(title))
+        view.setColumnWidth(column, width + CELL_PADDING)
+    header.setStretchLastSection(True)
+    return view
+
+
+def titled(title: str, widget: QWidget, note: QLabel | None = None) -> QWidget:
+    """Return a widget under a bold title (and a note below it)."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    label = plain_label(title, selectable=False)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    if note is not None:
+        layout.addWidget(note)
+    return box
 
 
 class HomeView(QWidget):
-    """Binds a HomeViewModel.
+    """Binds a HomeViewModel; tells it when it shows and whether the transactions show.
 
     Signals:
         link_activated(Route, bool): the route, whether to open it in a new tab.
@@ -29,40 +148,126 @@ class HomeView(QWidget):
         super().__init__(parent)
         self.model = model
         layout = QVBoxLayout(self)
-        self.hint = plain_label(HINT, selectable=False)
-        self.summary = plain_label(model.summary)
+        layout.addWidget(plain_label(HINT, selectable=False))
+        layout.addLayout(self._status_row())
+        self.cards = [CardWidget() for _ in model.cards]
+        grid = QGridLayout()
+        for index, card in enumerate(self.cards):
+            grid.addWidget(card, index // CARD_COLUMNS, index % CARD_COLUMNS)
+        layout.addLayout(grid)
+        self.table = table(model.blocks, WIDEST_BLOCK)
+        self.table.setItemDelegateForColumn(LatestBlocksModel.NOTE, ToneDelegate(self.table))
+        self.transactions_table = table(model.transactions, WIDEST_TX)
+        for view in (self.table, self.transactions_table):
+            open_clicked_routes(view, self.link_activated.emit)
+        self.gap_note = plain_label(selectable=False, wrap=True)
+        set_tone(self.gap_note, Tone.MUTED, self.palette())
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(titled("Latest blocks", self.table))
+        self.transactions_pane = titled(
+            "Latest transactions", self.transactions_table, self.gap_note
+        )
+        self.splitter.addWidget(self.transactions_pane)
+        self.splitter.splitterMoved.connect(self._on_split)
+        layout.addWidget(self.splitter, 1)
+        self.charts = [Chart(kind=kind, compact=True) for kind in CHART_KINDS]
+        row = QHBoxLayout()
+        for chart in self.charts:
+            chart.link_activated.connect(self.link_activated)
+            row.addWidget(chart)
+        layout.addLayout(row)
+        model.summary_changed.connect(self._show_status)
+        model.state_changed.connect(self._show_state)
+        model.cards_changed.connect(self._show_cards)
+        model.charts_changed.connect(self._show_charts)
+        self._show_state()
+        self._show_charts()
+
+    def _status_row(self) -> QHBoxLayout:
+        """Return the summary, the status line and the Live toggle."""
+        row = QHBoxLayout()
+        self.summary = plain_label(self.model.summary)
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
-        self.message = plain_label(model.message)
-        self.table = QTableView()
-        self.table.setModel(model.blocks)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        self._size_columns()
-        open_clicked_routes(self.table, self.link_activated.emit)
-        for widget in (self.hint, self.summary, self.message):
-            layout.addWidget(widget)
-        layout.addWidget(plain_label("Latest blocks", selectable=False))
-        layout.addWidget(self.table, 1)
-        model.summary_changed.connect(self._refresh)
+        self.message = plain_label(self.model.status)
+        self.live_button = QToolButton()
+        self.live_button.setText("Live")
+        self.live_button.setCheckable(True)
+        self.live_button.setChecked(self.model.live)
+        self.live_button.setToolTip("Follow new blocks as they arrive (off: pause, no requests)")
+        self.live_button.toggled.connect(self.model.set_live)
+        self.transactions_button = QToolButton()
+        self.transactions_button.setText("Transactions")
+        self.transactions_button.setCheckable(True)
+        self.transactions_button.setChecked(True)
+        self.transactions_button.setToolTip(
+            "Show the latest transactions (off: new blocks are read without them)"
+        )
+        self.transactions_button.toggled.connect(self._show_transactions)
+        row.addWidget(self.summary)
+        row.addSpacing(12)
+        row.addWidget(self.message, 1)
+        row.addWidget(self.transactions_button)
+        row.addWidget(self.live_button)
+        return row
 
-    def _size_columns(self) -> None:
-        """Give each column the width of its widest usual text (or its title), full or empty."""
-        cells = self.table.fontMetrics()
-        titles = self.table.horizontalHeader().fontMetrics()
-        model = self.model.blocks
-        for column, text in enumerate(WIDEST):
-            title = str(model.headerData(column, Qt.Orientation.Horizontal))
-            width = max(cells.horizontalAdvance(text), titles.horizontalAdvance(title))
-            self.table.setColumnWidth(column, width + CELL_PADDING)
+    def _show_transactions(self, shown: bool) -> None:
+        """Show or hide the transactions list; the model reads full blocks only when shown."""
+        self.transactions_pane.setVisible(shown)
+        self.model.set_transactions_visible(shown)
 
-    def _refresh(self) -> None:
-        """Show the model's current summary and message."""
+    def _show_status(self) -> None:
+        """Show the summary and the status line."""
         self.summary.setText(self.model.summary)
-        self.message.setText(self.model.message)
-        self.message.setVisible(bool(self.model.message))
+        self.message.setText(self.model.status)
+        missing = self.model.missing_transactions
+        self.gap_note.setText(
+            f"{missing} of the blocks listed were read while this list was hidden: their "
+            "transactions are not read again."
+            if missing
+            else ""
+        )
+        self.gap_note.setVisible(bool(missing))
+
+    def _show_state(self) -> None:
+        """Grey what is shown while stale; reflect the Live toggle."""
+        state = self.model.state
+        stale = state in (HomeState.STALE, HomeState.CHECKING, HomeState.ERROR)
+        set_tone(self.message, Tone.BAD if stale else Tone.NORMAL, self.palette())
+        for view in (self.table, self.transactions_table):
+            palette = view.palette()
+            colour = self.palette().color(
+                QPalette.ColorRole.PlaceholderText if stale else QPalette.ColorRole.Text
+            )
+            palette.setColor(QPalette.ColorRole.Text, colour)
+            view.setPalette(palette)
+        self.live_button.setChecked(self.model.live)
+        self._show_cards()
+        self._show_status()
+
+    def _show_cards(self) -> None:
+        """Show the cards (greyed when stale)."""
+        stale = self.model.state is HomeState.STALE
+        for widget, card in zip(self.cards, self.model.cards, strict=True):
+            widget.show_card(card, stale)
+
+    def _show_charts(self) -> None:
+        """Show the charts' series."""
+        for chart, series in zip(self.charts, self.model.series, strict=True):
+            chart.show_series(series)
+
+    def _on_split(self) -> None:
+        """Tell the model whether the transactions list can be seen (shown, not collapsed)."""
+        shown = not self.transactions_pane.isHidden()
+        self.model.set_transactions_visible(shown and self.splitter.sizes()[1] > 0)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Follow the head while shown."""
+        super().showEvent(event)
+        self.model.set_visible(True)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Stop following the head while hidden (another tab, window minimised)."""
+        super().hideEvent(event)
+        self.model.set_visible(False)

@@ -20,7 +20,7 @@ APP_ICON_SIZES = (16, 32, 48, 64, 128, 256)
 APP_ICON_SVG = f"icons/hicolor/scalable/apps/{APP_ICON_NAME}.svg"
 ACTION_ICONS = (
     *("back", "forward", "home", "logs", "settings", "bookmark", "search", "copy"),
-    *("block", "transaction", "address", "broadcast"),
+    *("block", "transaction", "address", "node", "tools", "broadcast"),
 )
 PAGE_ICONS: dict[Page, str] = {
     Page.HOME: "home",
@@ -28,6 +28,8 @@ PAGE_ICONS: dict[Page, str] = {
     Page.TX: "transaction",
     Page.ADDRESS: "address",
     Page.LOGS: "logs",
+    Page.NODE: "node",
+    Page.TOOL: "tools",
     Page.BROADCAST: "broadcast",
 }
 # Toolbar (24), small (16) and in-between sizes some styles use, and each at twice the scale.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCompleter,
     QDialog,
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.services.routes import BROADCAST, LOGS, Page, Route
+from explorer.services.routes import BROADCAST, LOGS, NODE, Page, Route, tool_route
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.broadcast import BroadcastViewModel
 from explorer.viewmodels.document import Tone
@@ -28,9 +28,12 @@ from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.networks import NetworksViewModel
+from explorer.viewmodels.node_page import NodePageViewModel
 from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
+from explorer.viewmodels.tool_results import TOOLS
+from explorer.viewmodels.tools import ToolViewModel, tool_of
 from explorer.viewmodels.tx_page import TxPageViewModel
 from explorer.views.address import AddressView
 from explorer.views.broadcast_view import BroadcastView
@@ -38,12 +41,14 @@ from explorer.views.home_view import HomeView
 from explorer.views.icons import PAGE_ICONS, palette_icons
 from explorer.views.logs_view import LogsView
 from explorer.views.network_combo import network_combo
+from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
 from explorer.views.theme import plain_label, tone_palette
+from explorer.views.tools_view import ToolView
 from explorer.views.tx_page_view import TxPageView
 
 TITLE = "Rootstock Explorer"
-PAGE_VIEWS = (PageView, LogsView, HomeView, BroadcastView)
+PAGE_VIEWS = (PageView, LogsView, HomeView, NodeView, ToolView, BroadcastView)
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
 HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
     Qt.MouseButton.BackButton: Navigator.back,
@@ -68,6 +73,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(TITLE)
         self.resize(1200, 800)
         self._build_toolbar()
+        self._build_tools_menu()
         self._build_body()
         self._build_status_bar()
         self._bind()
@@ -124,6 +130,24 @@ class MainWindow(QMainWindow):
         self.search_bar.setCompleter(completer)
         toolbar.addWidget(self.search_bar)
         self.addToolBar(toolbar)
+
+    def _build_tools_menu(self) -> None:
+        """Add the node page (toolbar and Tools menu) and the tools, each opening a new tab."""
+        self.node_action = QAction("Node", self)
+        self.node_action.triggered.connect(lambda: self.navigator.open_tab(NODE))
+        self.node_action.setToolTip("What the node says about itself (new tab)")
+        after_logs = self.toolbar.actions()[self.toolbar.actions().index(self.logs_action) + 1]
+        self.toolbar.insertAction(after_logs, self.node_action)
+        self.icons.set_icon(self.node_action, "node")
+        self.tools_menu = self.menuBar().addMenu("&Tools")
+        self.tools_menu.addAction(self.node_action)
+        self.tools_menu.addSeparator()
+        for kind, spec in TOOLS.items():
+            self.tools_menu.addAction(spec.title, self._opener(tool_route(kind.value)))
+
+    def _opener(self, route: Route) -> Callable[[], object]:
+        """Return a slot that opens route in a new tab."""
+        return lambda: self.navigator.open_tab(route)
 
     def _build_body(self) -> None:
         """Banner, inline search message, tabs."""
@@ -248,8 +272,10 @@ class MainWindow(QMainWindow):
         """Return a short tab title for a route."""
         if route.page is Page.HOME:
             return "Home"
-        if route.page in (Page.LOGS, Page.BROADCAST):
+        if route.page in (Page.LOGS, Page.NODE, Page.BROADCAST):
             return str(route.page.value).capitalize()
+        if route.page is Page.TOOL:
+            return TOOLS[tool_of(route)[0]].title
         target = route.target
         short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
         return f"{route.page.value.capitalize()} {short}"
@@ -290,12 +316,19 @@ class MainWindow(QMainWindow):
         if widget is not None:
             widget.deleteLater()
 
+    def changeEvent(self, event: QEvent) -> None:
+        """Stop the head poll while the window is minimised."""
+        if event.type() == QEvent.Type.WindowStateChange:
+            self.shell.poller.set_minimised(self.isMinimized())
+        super().changeEvent(event)
+
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Stop every page's work (loads, refresh timers) when the window closes."""
+        """Stop every page's work (loads, refresh timers) and the head poll on closing."""
         for index in range(self.tabs.count()):
             widget = self.tabs.widget(index)
             if isinstance(widget, PAGE_VIEWS):
                 widget.model.dispose()
+        self.shell.poller.stop()
         super().closeEvent(event)
 
     def current_page(self) -> PageView | None:
@@ -315,10 +348,16 @@ class MainWindow(QMainWindow):
         return super().eventFilter(watched, event)
 
 
-def page_view(model: PageModel) -> PageView | LogsView | HomeView | BroadcastView:
+def page_view(
+    model: PageModel,
+) -> PageView | LogsView | HomeView | NodeView | ToolView | BroadcastView:
     """Return the view that binds a page's view model."""
     if isinstance(model, HomeViewModel):
         return HomeView(model)
+    if isinstance(model, ToolViewModel):
+        return ToolView(model)
+    if isinstance(model, NodePageViewModel):
+        return NodeView(model)
     if isinstance(model, LogsViewModel):
         return LogsView(model)
     if isinstance(model, BroadcastViewModel):

@@ -48,5 +48,6 @@ def window(qtbot: QtBot, session: Session) -> MainWindow:
     qtbot.waitUntil(lambda: shell.head is not None, timeout=20_000)
     home = window.tabs.currentWidget()
     assert isinstance(home, HomeView)
-    qtbot.waitUntil(lambda: home.model.blocks.rowCount() > 0, timeout=20_000)  # settled
+    qtbot.waitUntil(lambda: home.model.blocks.rowCount() > 0, timeout=20_000)
+    qtbot.waitUntil(lambda: not home.model.busy, timeout=20_000)  # the charts' blocks too
     return window

@@ -172,3 +172,26 @@ def devnet_limited(
 
     with shared_devnet("devnet_limited", start) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def devnet_live(
+    devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Devnet]:
+    """Yield the test network mining a block every second with demo traffic; it reorganises.
+
+    `devnet_reorganise` is answered (tests that need a reorganisation use this devnet alone).
+    """
+    options = DevnetOptions(
+        cache_dir=devnet_cache_dir(),
+        network="test",
+        block_time=1.0,
+        extra_arguments=("--traffic", "--control"),
+    )
+
+    def start() -> Devnet:
+        workdir = tmp_path_factory.mktemp("devnet-live")
+        return start_devnet(devnet_loop, workdir, options)
+
+    with shared_devnet("devnet_live", start) as running:
+        yield running

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from explorer.chain.mergemining import MergeMiningReport, verify_merge_mining
 from explorer.devnet.errors import RpcFailure
 from explorer.devnet.node import DevnetNode
 
@@ -32,3 +33,20 @@ def spy_on(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[Any]
 
     monkeypatch.setattr(owner, name, spy)
     return seen
+
+
+MERGE_MINING_FIELDS = (
+    "bitcoinMergedMiningHeader",
+    "bitcoinMergedMiningCoinbaseTransaction",
+    "bitcoinMergedMiningMerkleProof",
+    "hashForMergedMining",
+)
+
+
+def merge_mining_report(block: dict[str, Any]) -> MergeMiningReport:
+    """Return the verification of a block object's merge-mining fields."""
+    return verify_merge_mining(
+        *(bytes.fromhex(block[name][2:]) for name in MERGE_MINING_FIELDS),
+        block_number=int(block["number"], 16),
+        difficulty=int(block["difficulty"], 16),
+    )

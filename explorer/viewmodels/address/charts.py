@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.units import format_rbtc
@@ -14,6 +12,7 @@ from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.blocks import resolve_range
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.series import Series
 
 SAMPLES = 24
 SAMPLE_COMMAND = f"Sample balance (last {DEFAULT_RANGE:,} blocks)"
@@ -21,17 +20,6 @@ ARCHIVE_CAVEAT = (
     "Balances at past blocks need a node that keeps old state (an archive node); "
     "samples the node could not answer are left out and counted below."
 )
-
-
-@dataclass(frozen=True)
-class Series:
-    """What one chart shows: a title, values over an x range (None: a gap), or a note."""
-
-    title: str
-    empty_text: str
-    values: tuple[float | None, ...] = ()
-    first: str = ""
-    last: str = ""
 
 
 EMPTY_BALANCE = Series(

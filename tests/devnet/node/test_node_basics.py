@@ -6,10 +6,9 @@ from typing import Any
 
 from eth_hash.auto import keccak
 
-from explorer.chain.mergemining import verify_merge_mining
 from explorer.chain.records import Block, Receipt, Transaction
 from explorer.devnet.node import DevnetNode
-from tests.helpers.node import DATA, QUANTITY
+from tests.helpers.node import DATA, QUANTITY, merge_mining_report
 
 BLOCK_FIELDS = {
     "number",
@@ -119,17 +118,7 @@ def check_block(block: dict[str, Any]) -> None:
         assert int(remasc["nonce"], 16) == int(block["number"], 16) - 1
         assert (remasc["gas"], remasc["gasPrice"], remasc["value"]) == ("0x0", "0x0", "0x0")
         assert (remasc["input"], remasc["v"], remasc["r"], remasc["s"]) == ("0x",) + ("0x0",) * 3
-    report = verify_merge_mining(
-        *(
-            bytes.fromhex(block[name][2:])
-            for name in (
-                "bitcoinMergedMiningHeader",
-                "bitcoinMergedMiningCoinbaseTransaction",
-                "bitcoinMergedMiningMerkleProof",
-                "hashForMergedMining",
-            )
-        )
-    )
+    report = merge_mining_report(block)
     assert report.verified, report.problems
 
 

@@ -1,0 +1,168 @@
+"""The live chain: the newest blocks, kept current head by head with one read per new block."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import statistics
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+
+from explorer.chain.records import Block
+from explorer.rpc.wrappers import TypedCalls
+from explorer.services.reader import ChainReader
+
+KEEP = 100  # blocks kept: the charts show this many
+BACKFILL_AT_ONCE = 3  # older blocks read at once for the charts (of the client's 8 at once)
+RECENT_INTERVALS = 5  # the poll follows the pace of the latest blocks…
+RECENT_WINDOW_SECONDS = 600  # …mined lately (not a history's, days old)
+SETTLED_INTERVALS = 3  # fewer known: the pace is a guess, so ask at least every FIRST_POLL
+MIN_POLL_SECONDS, MAX_POLL_SECONDS = 1.0, 60.0
+FIRST_POLL_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Advance:
+    """What one step of following the head changed."""
+
+    added: tuple[int, ...] = ()  # numbers read for the first time, oldest first
+    reorganised: tuple[int, ...] = ()  # heights whose block was replaced
+    skipped: int = 0  # blocks between the shown ones and the new head left unread (too many)
+
+
+@dataclass
+class LiveChain:
+    """The newest KEEP blocks by number; replaced heights remember the hash they replaced.
+
+    A block is read once: new heights as the head passes them, with full transactions
+    only when asked. A height is read again only when the chain no longer links to it
+    (the parent hash of the block above differs): a reorganisation.
+    """
+
+    reader: ChainReader
+    client: TypedCalls
+    keep: int = KEEP
+    blocks: dict[int, Block] = field(default_factory=dict)
+    replaced: dict[int, str] = field(default_factory=dict)  # number -> hash it replaced
+    loaded_head: int | None = None  # the head at the first load
+
+    @property
+    def newest(self) -> int | None:
+        """Return the newest number shown (None before the first load)."""
+        return max(self.blocks) if self.blocks else None
+
+    def newest_first(self, count: int | None = None) -> list[Block]:
+        """Return up to count blocks, newest first."""
+        numbers = sorted(self.blocks, reverse=True)
+        return [self.blocks[n] for n in numbers[:count]]
+
+    async def load(self, head: int, full_count: int, count: int | None = None) -> Advance:
+        """Read the newest count blocks up to head (keep by default), full_count in full."""
+        self.blocks.clear()
+        self.replaced.clear()
+        self.loaded_head = head
+        numbers = list(range(max(head - (count or self.keep) + 1, 0), head + 1))
+        full_from = head - full_count + 1
+        found = await asyncio.gather(*(self.reader.block(n, full=n >= full_from) for n in numbers))
+        self._put(found)
+        return Advance(added=tuple(sorted(self.blocks)))
+
+    async def backfill(self, at_once: int = BACKFILL_AT_ONCE) -> AsyncIterator[int]:
+        """Read older blocks until keep are shown, a few at a time; yield how many each time.
+
+        Few at once, so that head polls and pages opened meanwhile are not queued behind a
+        hundred reads of a slow node.
+        """
+        while self.blocks:
+            oldest, floor = min(self.blocks), max((self.newest or 0) - self.keep + 1, 0)
+            numbers = range(max(oldest - at_once, floor), oldest)
+            if not numbers:
+                return
+            found = await asyncio.gather(*(self.reader.block(n) for n in numbers))
+            if any(block is None for block in found):
+                return  # the node does not have them (pruned): the charts show fewer
+            self._put(found)
+            yield len(numbers)
+
+    async def advance(self, head: int, full: bool) -> Advance:
+        """Read the blocks above the newest shown up to head, then mend a broken link."""
+        newest = self.newest
+        if newest is None:
+            return await self.load(head, self.keep if full else 0)
+        if head <= newest:
+            return Advance()
+        first = max(newest + 1, head - self.keep + 1)
+        found = await asyncio.gather(
+            *(self.reader.block(n, full=full) for n in range(first, head + 1))
+        )
+        added = self._put(found)
+        reorganised = await self._mend(full)
+        self._trim()
+        return Advance(tuple(added), tuple(reorganised), first - newest - 1)
+
+    def _put(self, found: Iterable[Block | None]) -> list[int]:
+        """Keep the blocks read (in order; a missing one ends the run)."""
+        added: list[int] = []
+        for block in found:
+            if block is None or block.number is None:
+                break
+            self.blocks[block.number] = block
+            added.append(block.number)
+        return added
+
+    async def _mend(self, full: bool) -> list[int]:
+        """Re-read, newest first, each height the block above no longer links to."""
+        reorganised: list[int] = []
+        for number in sorted(self.blocks, reverse=True):
+            below = self.blocks.get(number - 1)
+            above = self.blocks.get(number)
+            if below is None or above is None or above.parent_hash == below.hash:
+                continue
+            fresh = await self.client.get_block_by_number(number - 1, full)
+            if fresh is None or fresh.hash == below.hash:
+                continue  # the node is mid-switch: the next head mends it
+            self.replaced[number - 1] = str(below.hash)
+            self.blocks[number - 1] = fresh
+            reorganised.append(number - 1)
+        return sorted(reorganised)
+
+    def _trim(self) -> None:
+        """Forget blocks beyond the newest keep."""
+        for number in sorted(self.blocks)[: -self.keep]:
+            del self.blocks[number]
+            self.replaced.pop(number, None)
+
+
+def block_intervals(blocks: list[Block]) -> list[int]:
+    """Return the seconds between consecutive blocks (blocks oldest first, adjacent numbers)."""
+    return [
+        later.timestamp - earlier.timestamp
+        for earlier, later in itertools.pairwise(blocks)
+        if later.number is not None
+        and earlier.number is not None
+        and later.number == earlier.number + 1
+    ]
+
+
+def median_block_time(blocks: list[Block]) -> float | None:
+    """Return the median seconds between blocks (oldest first), robust to one long pause."""
+    intervals = block_intervals(blocks)
+    return float(statistics.median(intervals)) if intervals else None
+
+
+def poll_interval(blocks: list[Block], now: float) -> float:
+    """Return how often to ask for the head: about once per block, at the chain's pace now.
+
+    Polling once per block time spends one eth_blockNumber per block; faster spends more
+    for little, slower shows blocks late. The pace is the median of the latest intervals
+    between blocks mined lately (within twenty block times, ten minutes at least): a
+    history whose pace differs (a devnet woken after days, mining every few seconds)
+    does not count. Until three such intervals are known, ask at least every 5 s.
+    """
+    usual = median_block_time(blocks) or FIRST_POLL_SECONDS
+    recent = [b for b in blocks if b.timestamp >= now - max(RECENT_WINDOW_SECONDS, 20 * usual)]
+    intervals = block_intervals(recent)[-RECENT_INTERVALS:]
+    interval = float(statistics.median(intervals)) if intervals else FIRST_POLL_SECONDS
+    if len(intervals) < SETTLED_INTERVALS:
+        interval = min(interval, FIRST_POLL_SECONDS)
+    return min(max(interval, MIN_POLL_SECONDS), MAX_POLL_SECONDS)

@@ -1,0 +1,140 @@
+"""The window's one head poll: eth_blockNumber at the pace its live pages ask, never while idle."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from explorer.rpc.errors import RpcError
+from explorer.services.session import Session
+from explorer.viewmodels.observable import qproperty
+
+
+class HeadPoller(QObject):
+    """Asks the session's node for its head: once when bound, then as pages want it.
+
+    Pages say how often they want the head (`want(owner, seconds)`); the poll runs at the
+    shortest wish. With no wish (the home tab hidden, paused) only a slow heartbeat remains
+    (`idle_seconds`: the status bar's head, and a node gone or changed is noticed); with the
+    window minimised nothing is asked at all. One poll serves the status bar and every page.
+
+    Signals:
+        head_changed(int): a newer head than any before was read.
+        head_read(int, float): a poll answered: the head and the wall-clock time.
+        head_failed(RpcError): a poll failed.
+        running_changed(bool): a page started or stopped following the head.
+    """
+
+    head_changed = Signal(int)
+    head_read = Signal(int, float)
+    head_failed = Signal(object)
+    running_changed = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None, idle_seconds: float | None = None) -> None:
+        super().__init__(parent)
+        self.session: Session | None = None
+        self.idle_seconds = idle_seconds
+        self.polls = 0
+        self._wishes: dict[int, float] = {}
+        self._minimised = False
+        self._newest = -1
+        self._last_poll = float("-inf")  # monotonic time the last poll was sent
+        self._task: asyncio.Task[None] | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.poll_now)
+        self._running = False
+
+    def _get_running(self) -> bool:
+        return self._running
+
+    running = qproperty(_get_running, running_changed)
+
+    @property
+    def interval(self) -> float | None:
+        """Return the seconds between polls now (a page's wish, else the heartbeat), or None."""
+        if self._minimised or self.session is None:
+            return None
+        paces = [*self._wishes.values(), *([self.idle_seconds] if self.idle_seconds else [])]
+        return min(paces) if paces else None
+
+    def bind(self, session: Session | None) -> None:
+        """Follow another session's head (None: stop); the first head is read at once."""
+        self._cancel()
+        self.session, self._newest = session, -1
+        self._last_poll = float("-inf")
+        if session is not None:
+            self.poll_now()
+        self._reschedule()
+
+    def want(self, owner: object, seconds: float | None) -> None:
+        """Record how often owner wants the head (None: not at all now)."""
+        key = id(owner)
+        if seconds is None:
+            self._wishes.pop(key, None)
+        else:
+            self._wishes[key] = max(seconds, 0.2)
+        self._reschedule()
+
+    def set_minimised(self, minimised: bool) -> None:
+        """Stop polling while the window is minimised; resume when it is shown again."""
+        self._minimised = minimised
+        self._reschedule()
+
+    def poll_now(self) -> None:
+        """Ask for the head now, unless a poll is already on its way."""
+        if self.session is None or (self._task is not None and not self._task.done()):
+            return
+        try:
+            loop = asyncio.get_event_loop_policy().get_event_loop()
+        except RuntimeError:
+            return  # no event loop any more: the app is shutting down
+        if loop.is_closed():
+            return
+        self._last_poll = time.monotonic()
+        self._task = loop.create_task(self._poll(self.session))
+
+    async def _poll(self, session: Session) -> None:
+        """Read the head once and tell the listeners; then schedule the next poll."""
+        self.polls += 1
+        try:
+            event = await session.read_head()
+        except RpcError as error:
+            if session is self.session:
+                self.head_failed.emit(error)
+        else:
+            if session is self.session:
+                if event.number > self._newest:
+                    self._newest = event.number
+                    self.head_changed.emit(event.number)
+                self.head_read.emit(event.number, time.time())
+        finally:
+            if session is self.session:
+                self._reschedule(poll_done=True)
+
+    def _reschedule(self, poll_done: bool = False) -> None:
+        """Start, move or stop the timer after a poll, or when the wishes or the window changed."""
+        interval = self.interval
+        running = bool(self._wishes) and interval is not None  # a page follows the head
+        if interval is None:
+            self._timer.stop()
+        elif poll_done or self._task is None or self._task.done():
+            due = self._last_poll + interval - time.monotonic()
+            self._timer.start(max(0, round(due * 1000)))
+        if running != self._running:
+            self._running = running
+            self.running_changed.emit(running)
+
+    def _cancel(self) -> None:
+        """Stop the timer and a poll in flight."""
+        self._timer.stop()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def stop(self) -> None:
+        """Stop for good (the window closes)."""
+        self._wishes.clear()
+        self.bind(None)

@@ -1,0 +1,67 @@
+"""`explorer node`: the node page as text or JSON, exit codes, and never the key."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.helpers.scripted_server import Recorded, Reply, json_reply, scripted_server
+from tests.helpers.testnet_node import serve_testnet
+
+REPO = Path(__file__).resolve().parents[2]
+KEY = "cli-node-key-000000001"
+
+
+def node(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """Run `explorer node ARGS` with its own settings directory."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(home), HOME=str(home))
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", "node", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_node_prints_the_devnet_node_as_text_and_json(devnet: Any, tmp_path: Path) -> None:
+    """The same facts as the node page: chain id, client, accounts, URL form; no key anywhere."""
+    text = node("--endpoint", devnet.url("testnet"), home=tmp_path)
+    assert text.returncode == 0, text.stderr
+    assert devnet.key not in text.stdout + text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[1].startswith("Status: Serves ")
+    assert "Chain id (eth_chainId)    31 (0x1f)" in text.stdout
+    assert "none, as the service promises: it holds no keys" in text.stdout
+    done = node("--endpoint", devnet.url("testnet"), "--format", "json", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = json.loads(done.stdout)
+    assert page["raw"]["eth_chainId"] == 31
+    assert page["raw"]["eth_accounts"] == []
+    sections = {s["title"]: {f["label"]: f["text"] for f in s["fields"]} for s in page["sections"]}
+    assert sections["Software"]["Protocol version"] == "0x3e (62)"
+    assert sections["Connection"]["Requests today (UTC)"].startswith("7 ")
+
+
+def mainnet_node(request: Recorded) -> Reply:
+    """Answer like a mainnet node (chain 30) otherwise shaped like the testnet samples."""
+    answers = {"eth_chainId": "0x1e", "net_version": "30"}
+    if request.rpc_method in answers:
+        result = answers[request.rpc_method or ""]
+        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": result})
+    return serve_testnet(request)
+
+
+def test_node_of_another_chain_exits_3(tmp_path: Path) -> None:
+    """--chain-id 31 against a chain-30 node: the page says so and the exit status is 3."""
+    with scripted_server(mainnet_node) as server:
+        done = node("--endpoint", f"{server.url}/v2/{KEY}", "--chain-id", "31", home=tmp_path)
+    assert done.returncode == 3
+    assert KEY not in done.stdout + done.stderr
+    assert "Status: Serves Rootstock Mainnet, not " in done.stdout
+    assert "{base}/v2/<KEY>" in done.stdout

@@ -1,0 +1,202 @@
+"""The live home page on a devnet mining every second with traffic: follows, reorgs, staleness."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import qasync
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.live import KEEP
+from explorer.services.networks import DEVNET
+from explorer.services.routes import LOGS, block_route
+from explorer.services.session import Session
+from explorer.viewmodels.document import Tone
+from explorer.viewmodels.home import HomeState
+from explorer.viewmodels.roles import TONE_ROLE
+from explorer.views.main_window import MainWindow
+from tests.helpers.address import raw_rpc
+from tests.helpers.devnet import Devnet
+from tests.helpers.home import devnet_head, home_view, open_window
+from tests.helpers.qt import run_in_qloop
+from tests.helpers.relay import Relay
+
+
+@pytest.fixture
+def relay(devnet_live: Devnet) -> Iterator[Relay]:
+    """Yield a relay to the live devnet that a test can make fail."""
+    running = Relay(devnet_live.url("testnet"))
+    yield running
+    running.close()
+
+
+def block_reads(relay: Relay, since: int) -> list[list[object]]:
+    """Return the params of the block reads that passed the relay since request number since."""
+    return [
+        r.params for r in relay.server.requests[since:] if r.rpc_method == "eth_getBlockByNumber"
+    ]
+
+
+def session_on(url: str) -> Session:
+    """Return a devnet session on url."""
+    return Session(DEVNET, Endpoint.parse(url))
+
+
+@pytest.fixture
+def live_session(qloop: qasync.QEventLoop, qtbot: QtBot, devnet_live: Devnet) -> Iterator[Session]:
+    """Yield a session on the live devnet."""
+    session = session_on(devnet_live.url("testnet"))
+    yield session
+    run_in_qloop(qtbot, session.aclose())
+
+
+@pytest.fixture
+def relayed_session(qloop: qasync.QEventLoop, qtbot: QtBot, relay: Relay) -> Iterator[Session]:
+    """Yield a session on the live devnet through the relay."""
+    session = session_on(relay.url)
+    yield session
+    run_in_qloop(qtbot, session.aclose())
+
+
+def test_home_follows_new_heads_reading_each_block_once(
+    qtbot: QtBot, live_session: Session
+) -> None:
+    """New blocks join both lists as they come: one block read each, one poll per block or so."""
+    window = open_window(qtbot, live_session)
+    model = home_view(window).model
+    stats = live_session.client.stats.by_method
+    loaded = model.chain.loaded_head
+    assert loaded is not None
+    qtbot.waitUntil(lambda: len(model.chain.blocks) == KEEP, timeout=30_000)  # charts filled
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= loaded + 5, timeout=30_000)
+    newest = model.chain.newest
+    assert newest is not None
+    assert model.blocks.rows[0].block.number == newest
+    assert stats["eth_getBlockByNumber"] == KEEP + (newest - loaded) + len(model.chain.replaced)
+    assert stats["eth_blockNumber"] <= 2 * (newest - loaded) + 5
+    assert model.transactions.rows  # the traffic's transactions, newest first
+    assert model.transactions.rows[0].tx.block_number == newest
+    assert "Live · asking for the head every" in home_view(window).message.text()
+
+
+def test_home_marks_a_reorganised_block_with_the_hash_it_replaced(
+    qtbot: QtBot, live_session: Session, devnet_live: Devnet
+) -> None:
+    """The devnet replaces blocks shown: each height's row shows the new block and the old hash."""
+    window = open_window(qtbot, live_session)
+    home = home_view(window)
+    model = home.model
+    seeded = devnet_live.manifest()["head_at_build"]
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= seeded + 3, timeout=30_000)
+    home.live_button.setChecked(False)  # hold still while the devnet changes its chain
+    shown = model.chain.newest
+    assert shown is not None
+    old = {n: model.chain.blocks[n].hash for n in (shown - 1, shown)}
+    depth = devnet_head(devnet_live) - shown + 2
+    raw_rpc(devnet_live, "devnet_reorganise", hex(depth))
+    home.live_button.setChecked(True)
+    qtbot.waitUntil(lambda: set(model.chain.replaced) >= set(old), timeout=30_000)
+    for number, old_hash in old.items():
+        assert model.chain.replaced[number] == old_hash
+        assert model.chain.blocks[number].hash != old_hash
+        row = next(i for i, r in enumerate(model.blocks.rows) if r.block.number == number)
+        note = model.blocks.index(row, 5)
+        assert str(note.data()).startswith("reorganised, was 0x")
+        assert note.data(TONE_ROLE) is Tone.BAD
+        assert str(note.data(Qt.ItemDataRole.ToolTipRole)).endswith(str(old_hash))
+
+
+def test_a_failing_poll_shows_stale_data_as_stale(
+    qtbot: QtBot, relayed_session: Session, relay: Relay
+) -> None:
+    """The node stops answering: the page says stale since when, greys its cards, recovers."""
+    window = open_window(qtbot, relayed_session)
+    home = home_view(window)
+    relay.failing = True
+    qtbot.waitUntil(lambda: home.model.state is HomeState.STALE, timeout=30_000)
+    assert home.message.text().startswith("Stale: the node did not answer")
+    assert "Last good data at" in home.message.text()
+    muted = home.palette().color(QPalette.ColorRole.PlaceholderText)
+    value = home.cards[0].value
+    assert value.palette().color(QPalette.ColorRole.WindowText) == muted
+    relay.failing = False
+    qtbot.waitUntil(lambda: home.model.state is HomeState.LIVE, timeout=30_000)
+    assert value.palette().color(QPalette.ColorRole.WindowText) != muted
+
+
+def test_polling_stops_while_the_home_tab_is_hidden_or_the_window_minimised(
+    qtbot: QtBot, live_session: Session
+) -> None:
+    """Another tab, a minimised window or a pause: no eth_blockNumber at all until shown again."""
+    window = open_window(qtbot, live_session)
+    poller = window.shell.poller
+    assert poller.running
+    window.navigator.open_tab(LOGS)
+    assert not poller.running
+    polls = poller.polls
+    qtbot.wait(2_500)
+    assert poller.polls == polls
+    window.tabs.setCurrentIndex(0)
+    assert poller.running
+    qtbot.waitUntil(lambda: poller.polls > polls, timeout=10_000)
+    window.setWindowState(Qt.WindowState.WindowMinimized)
+    qtbot.waitUntil(lambda: not poller.running, timeout=5_000)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    qtbot.waitUntil(lambda: poller.running, timeout=5_000)
+    home = home_view(window)
+    home.live_button.setChecked(False)
+    assert not poller.running
+    assert home.message.text().startswith("Paused")
+
+
+def test_blocks_are_read_without_transactions_while_their_list_is_hidden(
+    qtbot: QtBot, relayed_session: Session, relay: Relay
+) -> None:
+    """Hiding the transactions list makes the next block reads ask for hashes only."""
+    window = open_window(qtbot, relayed_session)
+    home = home_view(window)
+    model = home.model
+    home.transactions_button.setChecked(False)
+    hidden_from = len(relay.server.requests)
+    start = model.chain.newest or 0
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 2, timeout=30_000)
+    reads = block_reads(relay, hidden_from)
+    assert reads
+    assert all(params[1] is False for params in reads)
+    qtbot.waitUntil(lambda: not home.gap_note.isHidden(), timeout=5_000)
+    assert "read while this list was hidden" in home.gap_note.text()
+    home.transactions_button.setChecked(True)
+    shown_from = len(relay.server.requests)
+    start = model.chain.newest or 0
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 1, timeout=30_000)
+    reads = block_reads(relay, shown_from)
+    assert reads
+    assert reads[-1][1] is True  # (one read may have left before the list showed again)
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the tooltip, offscreen
+def test_charts_name_the_block_under_the_mouse_and_open_it_on_click(
+    qtbot: QtBot, live_session: Session
+) -> None:
+    """Hovering a chart shows the block and its value; a click opens the block's page."""
+    window: MainWindow = open_window(qtbot, live_session)
+    home = home_view(window)
+    home.live_button.setChecked(False)
+    chart = home.charts[1]  # transactions per block
+    plot = chart.plot_rect()
+    point = QPoint(int(plot.right()) - 1, int(plot.center().y()))
+    QTest.mouseMove(chart, point)
+    qtbot.waitUntil(lambda: chart.hovered is not None, timeout=5_000)
+    index = chart.hovered
+    assert index == len(chart.values) - 1
+    newest = home.model.chain.newest
+    assert newest is not None
+    assert chart.series is not None
+    assert chart.series.point(index).startswith(f"Block #{newest:,}: ")
+    QTest.mouseClick(chart, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    qtbot.waitUntil(lambda: window.navigator.route() == block_route(newest), timeout=5_000)
