@@ -120,8 +120,10 @@ class LogScanner:
         total = end - start + 1
         first = self.sizing.first(total, self.concurrency)
         plan = RangePlan(self.sizing, first, start, end, self.limits)
-        async for batch in self._drive(_Run(query, total, plan), on_progress):
-            yield batch
+        drive = self._drive(_Run(query, total, plan), on_progress)
+        async with contextlib.aclosing(drive) as batches:  # closed with this generator, at once
+            async for batch in batches:
+                yield batch
 
     async def retry_failed(
         self, on_progress: ProgressListener | None = None
@@ -134,8 +136,9 @@ class LogScanner:
         plan = RangePlan(self.sizing, self.sizing.max_blocks, limits=self.limits)
         run = _Run(self._query, total, plan)
         run.chunks = [Chunk(chunk.start, chunk.end) for chunk in again]
-        async for batch in self._drive(run, on_progress):
-            yield batch
+        async with contextlib.aclosing(self._drive(run, on_progress)) as batches:
+            async for batch in batches:
+                yield batch
 
     async def _by_hash(
         self, query: LogQuery, on_progress: ProgressListener | None
