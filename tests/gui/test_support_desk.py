@@ -169,8 +169,8 @@ def test_a_queued_transaction_is_dropped_after_rskjs_eviction(
     pool.mine(11)
     page = open_tx(qtbot, window, tx_route(sent.hash))
     assert details_headline(page) == (
-        f"NOT FOUND — dropped from the pool: it stayed waiting for nonce {nonce} past rskj's "
-        "eviction (10 blocks or 650 s)"
+        f"NOT FOUND — probably dropped from the pool: it stayed waiting for nonce {nonce} past "
+        "rskj's default eviction (10 blocks or 650 s)"
     )
 
 
