@@ -203,7 +203,8 @@ def dropped_reason(missing: MissingDiagnosis, currency: str) -> str:
     if pending.wait is not None and pending.wait.expired:
         gap = pending.missing_nonces
         waited = f" waiting for {nonces_text(gap)}" if gap else ""
-        return f"it stayed{waited} past rskj's default eviction ({POOL_EXPIRY_BLOCKS} blocks or 650 s)"
+        eviction = f"{POOL_EXPIRY_BLOCKS} blocks or 650 s"
+        return f"it stayed{waited} past rskj's default eviction ({eviction})"
     return f"its nonce {missing.seen.nonce} is still the sender's next, and the node has no trace"
 
 
