@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -189,3 +190,18 @@ def test_probe_without_client_version(server: ScriptedServer, endpoint: Endpoint
     assert probe.client_version is None
     assert probe.chain_id == 30
     assert not probe.matches
+
+
+def test_probe_asks_its_three_questions_at_once(server: ScriptedServer, endpoint: Endpoint) -> None:
+    """The chain check costs one round trip: no answer comes until all three have arrived."""
+    answers = {"eth_chainId": "0x1f", "net_version": "31", "web3_clientVersion": "RskJ/9.0.0"}
+    all_arrived = threading.Barrier(len(answers), timeout=10)
+
+    def node(request: Recorded) -> Reply:
+        all_arrived.wait()  # a question asked only after another's answer breaks the barrier
+        return result(answers[str(request.rpc_method)])(request)
+
+    server.fallback = node
+    probe = with_client(endpoint, lambda client: client.probe(31))
+    assert probe.matches
+    assert probe.client_version == "RskJ/9.0.0"
