@@ -141,6 +141,6 @@ def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> Non
     qtbot.waitUntil(lambda: any("/held/" in p for p in node.paths[already:]), timeout=10_000)
 
 
-def held_methods(node: TinyNode) -> set[str]:
-    """Return the methods asked of the held node."""
-    return {method for path, method in node.calls if "/held/" in path}
+def held_calls(node: TinyNode) -> list[str]:
+    """Return the methods asked of the held node, in order."""
+    return [method for path, method in node.calls if "/held/" in path]

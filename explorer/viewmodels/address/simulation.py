@@ -10,7 +10,7 @@ from explorer.chain.units import parse_rbtc
 from explorer.services.estimate import SPEC_RULE, Preflight, preflight
 from explorer.viewmodels.address.tool import Tool
 
-# The call object's fields (spec §2.2), each with the hint shown in its empty field.
+# The call object's fields (docs/service.md §2.2), each with the hint shown in its empty field.
 CALL_FIELDS = {
     "to": "this address (or another contract)",
     "from": "sender address (optional)",
