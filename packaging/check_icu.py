@@ -72,11 +72,18 @@ def answers() -> Iterator[tuple[str, str]]:
     for codec in QStringConverter.availableCodecs():
         yield f"decode {codec}", decoded(codec, ENCODED)
     yield "upper tr_TR", QLocale("tr_TR").toUpper("i")
-    yield "zone de_DE", QTimeZone(b"Europe/Berlin").displayName(
-        QTimeZone.TimeType.StandardTime, QTimeZone.NameType.LongName, QLocale("de_DE")
+    yield (
+        "zone de_DE",
+        QTimeZone(b"Europe/Berlin").displayName(
+            QTimeZone.TimeType.StandardTime, QTimeZone.NameType.LongName, QLocale("de_DE")
+        ),
     )
     yield "collate sv_SE ä z", str(QCollator(QLocale("sv_SE")).compare("ä", "z"))
-    any_locale = (QLocale.Language.AnyLanguage, QLocale.Script.AnyScript, QLocale.Country.AnyTerritory)
+    any_locale = (
+        QLocale.Language.AnyLanguage,
+        QLocale.Script.AnyScript,
+        QLocale.Country.AnyTerritory,
+    )
     for locale in QLocale.matchingLocales(*any_locale):
         name = locale.bcp47Name()
         yield f"case {name}", locale.toUpper(CASED) + locale.toLower(CASED)
@@ -89,7 +96,10 @@ def answers() -> Iterator[tuple[str, str]]:
             yield f"zone {name} {zone.decode()}", zone_names(QTimeZone(zone), locale)
     for zone_id in QTimeZone.availableTimeZoneIds():
         for name in FEW:
-            yield f"zone {name} {bytes(zone_id).decode()}", zone_names(QTimeZone(zone_id), QLocale(name))
+            yield (
+                f"zone {name} {zone_id.toStdString()}",
+                zone_names(QTimeZone(zone_id), QLocale(name)),
+            )
 
 
 def loaded_icu_data() -> str:

@@ -94,7 +94,9 @@ def data_symbol(library: Path) -> tuple[str, bytes]:
         raise ValueError(f"{library} exports no icudt<N>_dat symbol")
     address, size = int(found[1], 16), int(found[2], 16)
     segments = run("readelf", "-l", "-W", str(library))
-    for load in re.finditer(r"^\s*LOAD\s+0x([0-9a-f]+) 0x([0-9a-f]+) \S+ 0x([0-9a-f]+)", segments, re.M):
+    for load in re.finditer(
+        r"^\s*LOAD\s+0x([0-9a-f]+) 0x([0-9a-f]+) \S+ 0x([0-9a-f]+)", segments, re.M
+    ):
         offset, start, length = (int(value, 16) for value in load.groups())
         if start <= address and address + size <= start + length:
             with library.open("rb") as handle:
