@@ -351,7 +351,8 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
     app = Application(settings, use_devnet=options.devnet or options.until_home)
     if options.screenshot is not None:  # the support desk's pictures look on the main network
-        app.devnet_networks = "both"
+        app.devnet_networks = "both"  # and see their transactions first in this run
+        app.shell.pages.support.store = SeenStore(Path(tempfile.mkdtemp()) / "seen.sqlite")
     app.shell.show_startup_notices(notices)
     # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
     reporter.parent_window = app.window

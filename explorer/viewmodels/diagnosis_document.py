@@ -189,7 +189,9 @@ def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
             f"dropped: its nonce {missing.seen.nonce} was used by another transaction, not in "
             f"blocks {search.first:,}–{search.last:,}"
         )
-    return "dropped from the pool: " + dropped_reason(missing, currency)
+    reason = dropped_reason(missing, currency)
+    evicted = missing.pending.wait is not None and missing.pending.wait.expired
+    return ("probably dropped from the pool: " if evicted else "dropped from the pool: ") + reason
 
 
 def dropped_reason(missing: MissingDiagnosis, currency: str) -> str:
@@ -201,7 +203,8 @@ def dropped_reason(missing: MissingDiagnosis, currency: str) -> str:
     if pending.wait is not None and pending.wait.expired:
         gap = pending.missing_nonces
         waited = f" waiting for {nonces_text(gap)}" if gap else ""
-        return f"it stayed{waited} past rskj's eviction ({POOL_EXPIRY_BLOCKS} blocks or 650 s)"
+        eviction = f"{POOL_EXPIRY_BLOCKS} blocks or 650 s"
+        return f"it stayed{waited} past rskj's default eviction ({eviction})"
     return f"its nonce {missing.seen.nonce} is still the sender's next, and the node has no trace"
 
 

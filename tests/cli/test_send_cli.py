@@ -178,7 +178,7 @@ def test_report_says_what_became_of_a_transaction_sent_here(
     assert dropped.returncode == 1
     assert "not found:" in dropped.stderr
     page = json.loads(dropped.stdout)
-    assert page["headline"]["text"].startswith("NOT FOUND — dropped from the pool: ")
+    assert page["headline"]["text"].startswith("NOT FOUND — probably dropped from the pool: ")
 
 
 def test_report_looks_on_the_other_networks_given(devnet: Devnet, data_home: Path) -> None:

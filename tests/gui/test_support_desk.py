@@ -169,8 +169,8 @@ def test_a_queued_transaction_is_dropped_after_rskjs_eviction(
     pool.mine(11)
     page = open_tx(qtbot, window, tx_route(sent.hash))
     assert details_headline(page) == (
-        f"NOT FOUND — dropped from the pool: it stayed waiting for nonce {nonce} past rskj's "
-        "eviction (10 blocks or 650 s)"
+        f"NOT FOUND — probably dropped from the pool: it stayed waiting for nonce {nonce} past "
+        "rskj's default eviction (10 blocks or 650 s)"
     )
 
 
@@ -223,8 +223,11 @@ def test_previous_and_next_read_by_index(
     route = following.route()  # type: ignore[attr-defined]
     assert route == tx_at_route(block_hash, index + 1)
     by_hash = stats.by_method["eth_getTransactionByBlockHashAndIndex"]
+    qtbot.waitUntil(lambda: following.height() > 0)  # laid out: a click lands on it
     qtbot.mouseClick(following, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: (shown := window.current_page()) is not None and shown is not page)
     next_page = wait_loaded(qtbot, window)
+    assert next_page.model.route == route
     assert stats.by_method["eth_getTransactionByBlockHashAndIndex"] - by_hash == 1
     assert field_text(next_page, "Position in block") == f"{index + 1:,}"
     assert "← transaction" in field_text(next_page, "Previous in block")
