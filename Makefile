@@ -38,10 +38,12 @@ devnet: $(STAMP)
 	$(BIN)/explorer devnet $(ARGS)
 
 # The checkers and tools of the package build, from Debian's packages where apt-get exists:
-# lintian, desktop-file-validate, appstreamcli, patchelf (RUNPATHs), xvfb-run (an X11 start).
-# Where a tool stays missing, packaging/check_installers.sh skips its check and says why.
+# lintian, desktop-file-validate, appstreamcli, patchelf (RUNPATHs), xvfb-run (an X11 start),
+# icupkg and gcc (the trimmed ICU data, packaging/icu_trim.py).
+# Where a tool stays missing, the packaging scripts skip what needs it and say why.
 PACKAGE_TOOLS := lintian:lintian desktop-file-validate:desktop-file-utils \
-	appstreamcli:appstream patchelf:patchelf xvfb-run:xvfb dpkg-deb:dpkg readelf:binutils
+	appstreamcli:appstream patchelf:patchelf xvfb-run:xvfb dpkg-deb:dpkg readelf:binutils \
+	icupkg:icu-devtools gcc:gcc
 # Libraries Qt's X11 plugin loads that a desktop has and a build machine may lack (the X11 start).
 PACKAGE_LIBS := libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1
 

@@ -40,6 +40,14 @@ else
 fi
 "$VENV/bin/python" notices.py dist/explorer build/explorer/PYZ-00.toc
 
+# The ICU data the spec trimmed (icu_trim.py) must give Qt the answers the whole data gives.
+if [ -s build/icu/skipped.txt ]; then
+    echo "packaging: SKIPPED the ICU check: the data was not trimmed: $(cat build/icu/skipped.txt)"
+else
+    "$VENV/bin/python" check_icu.py dist/explorer/_internal/PySide6/Qt/lib ||
+        fail "the trimmed ICU data answers Qt differently (packaging/icu_trim.py)"
+fi
+
 # A compiled module imported only from C (unseen by the analysis) leaves a package half-collected,
 # and some packages then fall back silently to slow pure Python: every one must be there.
 SITE=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")

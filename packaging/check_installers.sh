@@ -21,7 +21,20 @@ deb=$(ls dist/*.deb) tarball=$(ls dist/*.tar.gz)
 [ -f "$deb" ] && [ -f "$tarball" ] || fail "no installers in dist (run packaging/build.sh)"
 WORK=$(mktemp -d /tmp/explorer-installers.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-echo "packaging: $(basename "$deb") $(du -h "$deb" | cut -f1), $(basename "$tarball") $(du -h "$tarball" | cut -f1)"
+# The size goals (1 MB = 10^6 bytes): the folder at most 150 MB, each installer at most 70 MB.
+megabytes() { du -sb --apparent-size "$1" | awk '{ printf "%.1f", $1 / 1e6 }'; }
+sizes="folder $(megabytes dist/explorer) MB, .deb $(megabytes "$deb") MB, .tar.gz $(megabytes "$tarball") MB"
+over=$(for pair in dist/explorer:150 "$deb:70" "$tarball:70"; do
+    awk -v size="$(megabytes "${pair%:*}")" -v goal="${pair##*:}" -v name="${pair%:*}" \
+        'BEGIN { if (size > goal) printf "%s is %s MB (goal %s MB) ", name, size, goal }'
+done)
+if [ -z "$over" ]; then
+    echo "packaging: size goals met: $sizes (goals 150 MB and 70 MB)"
+elif [ -s build/icu/skipped.txt ]; then # the ICU data was left whole: say so, no failure
+    echo "packaging: SKIPPED size goals: $over(ICU data not trimmed: $(cat build/icu/skipped.txt))"
+else
+    fail "over the size goals: $over"
+fi
 
 # --- Install: the .deb unpacked into a root as dpkg lays it out; the .tar.gz by its script ---
 DEB_ROOT=$WORK/deb-root

@@ -42,6 +42,8 @@ def test_make_package_builds_validates_and_installs_both_installers() -> None:
     assert "match the source run" in run.stdout, said[-6000:]
     assert "packaging: installers built" in run.stdout, said[-6000:]
     assert INSTALLED in run.stdout, said[-6000:]
+    goals = "packaging: size goals met" in run.stdout or "SKIPPED size goals" in run.stdout
+    assert goals, said[-6000:]
     assert "deb: window, devnet child ready" in run.stdout, said[-6000:]
     assert "tar.gz: window, devnet child ready" in run.stdout, said[-6000:]
     for checker in ("desktop-file-validate", "appstreamcli", "lintian"):
