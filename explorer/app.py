@@ -140,11 +140,21 @@ class Application:
 
     async def start(self) -> None:
         """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""
+        await self._read_keyring()
         network, info = (DEVNET, "") if self.use_devnet else self.networks.startup()
+        if self.settings.keyring_error:
+            info = f"The system keyring gave no API key ({self.settings.keyring_error}). {info}"
         if network is DEVNET:
             await self.start_devnet(info)
             return
         self._connect(network, info)
+
+    async def _read_keyring(self) -> None:
+        """Read the keys kept in the system keyring in a worker (it may block, or prompt)."""
+        unread = self.settings.unread_keyring_keys()
+        if unread:
+            self.shell.show_progress("Reading the API keys from the system keyring…")
+            await asyncio.to_thread(self.settings.read_keyring_keys, unread)
 
     def _connect(self, network: Network, info: str = "") -> None:
         """Open a session on a network whose endpoint is usable; otherwise say why."""

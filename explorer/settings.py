@@ -73,6 +73,7 @@ class Settings:
         self._store.setAtomicSyncRequired(True)  # a new file renamed over the old one
         self._vault: KeyVault = vault or KeyringVault()
         self._kept: dict[str, str] = {}  # keys read from the keyring (each read may block)
+        self.keyring_error = ""  # why the keyring could not give a key this run, if it could not
 
     @classmethod
     def for_app(cls, vault: KeyVault | None = None) -> tuple[Settings, list[str]]:
@@ -147,13 +148,42 @@ class Settings:
             self._put(f"usage/{usage_id}/{utc_day()}", total)
 
     def api_key(self, network: str) -> str:
-        """Return the API key stored for a network (in the file or the keyring), or ''."""
+        """Return the API key stored for a network, or '' (also when the keyring cannot say)."""
+        try:
+            return self._stored_key(network)
+        except KeyStoreError as error:
+            self.keyring_error = str(error)
+            self._kept[network] = ""  # asked once a run: the endpoint says it has no key
+            return ""
+
+    def _stored_key(self, network: str) -> str:
+        """Return the API key of a network from the file or the keyring; KeyStoreError."""
         stored = str(self._store.value(f"{API_KEYS}/{network}", "") or "")
         if stored != REFERENCE:
             return stored
         if network not in self._kept:
             self._kept[network] = self._vault.get(keyring_name(network)) or ""
         return self._kept[network]
+
+    def unread_keyring_keys(self) -> list[str]:
+        """Return the networks whose key is in the keyring and not read yet this run."""
+        self._store.beginGroup(API_KEYS)
+        names = [name for name in self._store.childKeys() if self._store.value(name) == REFERENCE]
+        self._store.endGroup()
+        return [name for name in names if name not in self._kept]
+
+    def read_keyring_keys(self, networks: list[str]) -> None:
+        """Read those networks' keys from the keyring (blocks: run it in a worker thread).
+
+        Only the keyring is touched, never the settings file; a refusal leaves no key and says
+        why in keyring_error.
+        """
+        for network in networks:
+            try:
+                self._kept[network] = self._vault.get(keyring_name(network)) or ""
+            except KeyStoreError as error:
+                self.keyring_error = str(error)
+                self._kept[network] = ""
 
     def set_api_key(self, network: str, key: str) -> None:
         """Store the API key of a network where the user chose; KeyStoreError if refused."""
@@ -192,7 +222,7 @@ class Settings:
         self._store.beginGroup(API_KEYS)
         networks = self._store.childKeys()
         self._store.endGroup()
-        keys = {network: self.api_key(network) for network in networks}
+        keys = {network: self._stored_key(network) for network in networks}  # all, or nothing moves
         self.set(KEYS_IN_KEYRING, in_keyring)
         try:
             for network, key in keys.items():

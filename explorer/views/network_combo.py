@@ -23,15 +23,24 @@ class NetworkCombo(QComboBox):
         self.refill()
 
     def refill(self) -> None:
-        """List the networks again, each with where it connects (key masked) as tooltip."""
+        """List the networks again (their tooltips are made when the list opens)."""
         self.blockSignals(True)
         self.clear()
         for network in self.networks.networks:
             self.addItem(network.name, network.id)
-            tip = plain_tooltip(self.networks.where(network))
-            self.setItemData(self.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         self.blockSignals(False)
         self.on_current_changed(self.networks.current_id)
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt override)
+        """Open the list, each network with where it connects (key masked) as tooltip.
+
+        Made here, not when listed: a key kept in the system keyring is read at start in a
+        worker thread, and reading it on the GUI thread could block (or prompt).
+        """
+        for index, network in enumerate(self.networks.networks):
+            tip = plain_tooltip(self.networks.where(network))
+            self.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+        super().showPopup()
 
     def on_current_changed(self, network_id: str) -> None:
         """Select the current network."""

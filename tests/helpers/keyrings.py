@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import keyring
 from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError, PasswordSetError
+from keyring.errors import KeyringLocked, PasswordDeleteError, PasswordSetError
 
 
 class MemoryKeyring(KeyringBackend):
-    """Secrets in a dict, as a system keyring would keep them; `refuse` makes writes fail."""
+    """Secrets in a dict, as a system keyring would keep them.
+
+    `refuse` makes writes fail, `locked` reads; `read_on` names the thread of each read.
+    """
 
     priority = 1
 
@@ -20,9 +24,14 @@ class MemoryKeyring(KeyringBackend):
         super().__init__()  # type: ignore[no-untyped-call]
         self.secrets: dict[tuple[str, str], str] = {}
         self.refuse = False
+        self.locked = False
+        self.read_on: list[str] = []
 
     def get_password(self, service: str, username: str) -> str | None:
-        """Return a stored secret."""
+        """Return a stored secret (unless locked)."""
+        self.read_on.append(threading.current_thread().name)
+        if self.locked:
+            raise KeyringLocked("the keyring is locked")
         return self.secrets.get((service, username))
 
     def set_password(self, service: str, username: str, password: str) -> None:
