@@ -77,7 +77,7 @@ class Application:
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
         self.shell.pages.token_store = settings
-        elsewhere = OtherNetworks(self._other_networks, self.http, self._count_other)
+        elsewhere = OtherNetworks(self.networks.reachable, self.http, self._count_other)
         self.shell.pages.support = TxSupport(SeenStore(), elsewhere, self.networks.set_current)
         self.shell.pages.quota_store = settings
         self.navigator = Navigator()
@@ -99,11 +99,6 @@ class Application:
         self.about_action = add_help_menu(self.window)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
-
-    def _other_networks(self) -> list[tuple[Network, Endpoint]]:
-        """Return the configured networks other than the current one, with their endpoints."""
-        session = self.shell.session
-        return self.networks.others(session.network.id if session else self.networks.current_id)
 
     def _count_other(self, session: Session) -> None:
         """Count the requests another network's lookups spent against its key's day."""

@@ -152,18 +152,24 @@ class Settings:
         try:
             return self._stored_key(network)
         except KeyStoreError as error:
-            self.keyring_error = str(error)
-            self._kept[network] = ""  # asked once a run: the endpoint says it has no key
-            return ""
+            return self._refused(network, error)
 
     def _stored_key(self, network: str) -> str:
         """Return the API key of a network from the file or the keyring; KeyStoreError."""
         stored = str(self._store.value(f"{API_KEYS}/{network}", "") or "")
-        if stored != REFERENCE:
-            return stored
+        return self._from_keyring(network) if stored == REFERENCE else stored
+
+    def _from_keyring(self, network: str) -> str:
+        """Return a network's key from the keyring, read once a run; KeyStoreError."""
         if network not in self._kept:
             self._kept[network] = self._vault.get(keyring_name(network)) or ""
         return self._kept[network]
+
+    def _refused(self, network: str, error: KeyStoreError) -> str:
+        """Remember why the keyring gave no key: the network has none this run ('')."""
+        self.keyring_error = str(error)
+        self._kept[network] = ""
+        return ""
 
     def unread_keyring_keys(self) -> list[str]:
         """Return the networks whose key is in the keyring and not read yet this run."""
@@ -180,10 +186,9 @@ class Settings:
         """
         for network in networks:
             try:
-                self._kept[network] = self._vault.get(keyring_name(network)) or ""
+                self._from_keyring(network)
             except KeyStoreError as error:
-                self.keyring_error = str(error)
-                self._kept[network] = ""
+                self._refused(network, error)
 
     def set_api_key(self, network: str, key: str) -> None:
         """Store the API key of a network where the user chose; KeyStoreError if refused."""

@@ -101,12 +101,12 @@ class NetworksViewModel(QObject):
         """Return the saved endpoint of a network; None when it lacks something (see reason)."""
         return self.resolve(self.form_for(network.id))[0]
 
-    def others(self, current: str) -> list[tuple[Network, Endpoint]]:
-        """Return the networks other than `current` that have an endpoint, with it."""
+    def reachable(self) -> list[tuple[Network, Endpoint]]:
+        """Return the networks that have an endpoint, with it."""
         return [
             (network, endpoint)
             for network in self.networks
-            if network.id != current and (endpoint := self.endpoint_for(network))
+            if (endpoint := self.endpoint_for(network))
         ]
 
     def unavailable_reason(self, network: Network) -> str:
