@@ -134,21 +134,30 @@ class Engine:
             raise ValueError("only legacy transactions are supported")
         return DevnetVM.get_transaction_builder().decode(raw)
 
-    def mine(self, transactions: Sequence[SignedTransactionAPI], timestamp: int) -> MinedBatch:
+    def mine(
+        self,
+        transactions: Sequence[SignedTransactionAPI],
+        timestamp: int,
+        transfers: Sequence[tuple[bytes, bytes, int]] = (),
+    ) -> MinedBatch:
         """Execute transactions into one new block at timestamp (raises if one is invalid).
 
+        Then move value as transfers (source, target, amount) say: REMASC's payments.
         Only what the devnet reads back is kept: the state and a header chain with its state
         roots. The devnet's own block records hold transactions, receipts and their roots, so
         py-evm's tries of them (and its checks of a block it has just built) are skipped.
+        Fees go to REMASC's balance, as on RSK (the header's coinbase).
         """
-        header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
-        )
+        header = self._header_after(self._head, timestamp)
         receipts: tuple[ReceiptAPI, ...] = ()
         computations: tuple[ComputationAPI, ...] = ()
-        if transactions:  # else nothing runs, and RSK pays no block reward: the parent's state
+        if transactions or transfers:  # else nothing runs, and RSK pays no block reward
             vm = self._chain.get_vm(header)
-            header, receipts, computations = vm.apply_all_transactions(transactions, header)
+            if transactions:
+                header, receipts, computations = vm.apply_all_transactions(transactions, header)
+            for source, target, amount in transfers:
+                vm.state.delta_balance(Address(source), -amount)
+                vm.state.delta_balance(Address(target), amount)
             vm.state.persist()
             header = header.copy(state_root=vm.state.state_root)
         self._chain.chaindb.persist_header(header)
@@ -159,12 +168,16 @@ class Engine:
         self, transactions: Sequence[SignedTransactionAPI], timestamp: int
     ) -> tuple[tuple[ReceiptAPI, ...], StateAPI]:
         """Execute transactions on top of the head without keeping anything: receipts, state."""
-        header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
-        )  # as mine() makes it
+        header = self._header_after(self._head, timestamp)  # as mine() makes it
         vm = self._chain.get_vm(header)
         _, receipts, _ = vm.apply_all_transactions(transactions, header)
         return tuple(receipts), vm.state
+
+    def _header_after(self, parent: BlockHeaderAPI, timestamp: int) -> BlockHeaderAPI:
+        """Return the VM header of the next block: fees are paid to REMASC."""
+        return self._chain.create_header_from_parent(
+            parent, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=Address(REMASC_ADDRESS)
+        )
 
     def applicable(
         self, transactions: Sequence[SignedTransactionAPI], timestamp: int

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from eth._utils.address import generate_contract_address
 from eth.abc import SignedTransactionAPI
@@ -12,6 +13,7 @@ from eth_hash.auto import keccak
 from eth_typing import Address
 
 from explorer.chain.namehash import namehash, reverse_node
+from explorer.devnet import history_stories
 from explorer.devnet.abi import call_data, constructor_data
 from explorer.devnet.accounts import DevAccount, derive_account, derive_accounts
 from explorer.devnet.blockdata import DevBlock
@@ -32,6 +34,7 @@ from explorer.devnet.seed import (
 )
 
 Progress = Callable[[str, float], None]
+Scene = Callable[[int], list[SignedTransactionAPI]]
 PROGRESS_EVERY = 100  # blocks between progress reports
 BUSY_BLOCK_COST = 6  # a block of the busy phases takes about as long as this many quiet ones
 
@@ -40,7 +43,8 @@ BUSY_BLOCK_COST = 6  # a block of the busy phases takes about as long as this ma
 class _Facts:
     """Hashes and numbers gathered while building, for the manifest."""
 
-    hashes: dict[str, str] = field(default_factory=dict)
+    hashes: dict[str, Any] = field(default_factory=dict)
+    stories: dict[str, Any] = field(default_factory=dict)  # devnet/history_stories.py
     empty_runs: list[tuple[int, int]] = field(default_factory=list)
     uncle_blocks: list[int] = field(default_factory=list)
     big_block: int = 0
@@ -167,7 +171,7 @@ class HistoryBuilder:
         self._activity(max(busy - self.ledger.head.number - 2 * self.size.empty_run - 20, 0))
         self.mine_empty(2 * self.size.empty_run)
         self._activity(max(busy - self.ledger.head.number, 0))
-        self._quiet_tail(self.size.head)
+        history_stories.tell(self)  # the quiet tail, with the address-history stories in it
         self._leave_pending()
         return self._manifest()
 
@@ -290,13 +294,17 @@ class HistoryBuilder:
             token_id,
         )
 
-    def _quiet_tail(self, head: int) -> None:
-        """Up to head: mostly REMASC-only blocks, every tail_gap blocks or so a little activity."""
+    def quiet_tail(self, head: int, scene: Scene = lambda _: []) -> None:
+        """Up to head: mostly REMASC-only blocks, every tail_gap blocks or so a little activity.
+
+        `scene(number)` adds transactions to each block with activity (the stories).
+        """
         while self.ledger.head.number < head:
             quiet = self._random.randrange(2 * self.size.tail_gap - 1)
             self.mine_quiet(min(quiet, head - self.ledger.head.number - 1))
             count = self._random.choice((1, 1, 1, 2, 3))
-            self.mine([self._tail_tx() for _ in range(count)])
+            txs = [self._tail_tx() for _ in range(count)]
+            self.mine(txs + scene(self.ledger.head.number + 1))
 
     def _tail_tx(self) -> SignedTransactionAPI:
         """One transaction of the quiet tail: a collectible move or an everyday one."""
@@ -365,6 +373,7 @@ class HistoryBuilder:
             uncle_blocks=tuple(facts.uncle_blocks),
             transfer_log_count=facts.transfer_logs,
             **facts.hashes,
+            **facts.stories,
         )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from explorer.rpc.answers import result_of_sliced
+from explorer.rpc.batch import encode_batch, results_of_batch
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
 from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError, TransportError
@@ -157,8 +158,49 @@ class RpcClient(TypedCalls):
         if self._in_flight.get(key) is shared:
             del self._in_flight[key]
 
-    async def _send(self, method: str, params_json: str, resendable: bool) -> Any:
+    async def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """Send read calls as one JSON-RPC batch; return each result or its NodeError, in order.
+
+        Each call is checked as `request` checks it and counted as a request of its method
+        (a quota counts calls). A node that does not take batches raises BatchRefused.
+        """
+        encoded = [
+            (method, _params_json(method_spec(method).check(args))) for method, args in calls
+        ]
+        if not encoded:
+            return []
+        label = f"batch of {len(encoded)}"
+        return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
+
+    async def _attempt_batch(self, calls: Sequence[tuple[str, str]]) -> list[Any]:
+        """Send one batch request; calls that never left cost no quota."""
+        ids = [next(self._ids) for _ in calls]
+        days = [self.stats.record(method) for method, _ in calls]
+        try:
+            answer = await post(
+                self._http,
+                self._url,
+                encode_batch(ids, calls),
+                timeout=self._timeout,
+                connect_timeout=self._connect_timeout,
+                max_bytes=self._max_bytes,
+            )
+        except TransportError as error:
+            if not error.maybe_sent:
+                for day in days:
+                    self.stats.record_unsent(day)
+            raise
+        return results_of_batch(answer, self._url, ids)
+
+    async def _send(
+        self,
+        method: str,
+        params_json: str,
+        resendable: bool,
+        attempt_once: Callable[[], Awaitable[Any]] | None = None,
+    ) -> Any:
         """Send with retries; count requests and failures; keep the key out of messages."""
+        once = attempt_once or (lambda: self._attempt(method, params_json))
         serial = next(self._serials)
         attempt = Attempt(method, 1, self.retry.attempts, time.monotonic())
         self.waits[serial] = attempt
@@ -166,7 +208,7 @@ class RpcClient(TypedCalls):
             for retry in itertools.count():
                 try:
                     async with self._slots:
-                        return await self._attempt(method, params_json)
+                        return await once()
                 except RpcError as error:
                     error.redact(self.endpoint.api_key)
                     self.stats.record_failure(error.kind.value)

@@ -1,0 +1,325 @@
+"""An address's whole story without an indexer: balance changes by search, transfers by logs.
+
+`AddressHistory.prepare()` sends the opening request (history_plan.py) and returns the cost
+estimate; `updates()` then streams what is found, newest first: the stored history at once, the
+native changes as the search pins them (balance_search.py), each attributed (attribution.py),
+and the token transfers (token_history.py). What is settled is stored, so the next visit asks
+only for newer blocks. Stop by closing `updates()` (cancelling the task that iterates it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncGenerator, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from explorer.chain.history import HistoryEntry
+from explorer.chain.records import Block
+from explorer.services.attribution import Attributor
+from explorer.services.balance_search import BalanceSearch, Change
+from explorer.services.history_plan import Estimate, OldStateVerdict, Opening, Scope, estimate
+from explorer.services.history_store import HistoryStore, StoredHistory
+from explorer.services.probes import (
+    AccountState,
+    OldStateMissing,
+    ReadCounts,
+    StateProbes,
+    read_together,
+)
+from explorer.services.reader import SAFE_CONFIRMATIONS, ChainReader
+from explorer.services.stale_state import stale_state_reason
+from explorer.services.token_history import TokenTransfers, token_units
+from explorer.services.tokens import MULTICALL3, TokenReader
+
+TIMES_PER_BATCH = 20  # block headers read for their time in one request
+
+
+@dataclass(frozen=True)
+class HistoryProgress:
+    """How far a history is: share done, entries found, requests spent, seconds."""
+
+    fraction: float
+    entries: int
+    requests: int
+    elapsed: float
+
+
+@dataclass(frozen=True)
+class HistoryUpdate:
+    """What a run found since the last update (entries newest first), and what it says."""
+
+    entries: tuple[HistoryEntry, ...] = ()
+    progress: HistoryProgress | None = None
+    note: str = ""
+    old_state: OldStateVerdict | None = None
+    units: dict[str, tuple[int, str]] = field(default_factory=dict)  # token: (decimals, symbol)
+
+
+class AddressHistory:
+    """One address's history on one chain; `chain` names the chain in the store."""
+
+    def __init__(
+        self,
+        reader: ChainReader,
+        address: str,
+        *,
+        chain: str,
+        store: HistoryStore | None = None,
+        scope: Scope = Scope.ALL,
+        multicall: str = MULTICALL3,
+    ) -> None:
+        self.reader = reader
+        self.address = address
+        self.chain = chain
+        self.store = store
+        self.scope = scope
+        self.multicall = multicall
+        self.probes = StateProbes(reader.client, address)
+        self.opening: Opening | None = None
+        self.stored: StoredHistory | None = None
+        self.search: BalanceSearch | None = None
+        self.counts = ReadCounts()  # block times and the opening's log queries
+        self.token_requests = 0
+        self.changes: list[Change] = []
+        self._times: dict[int, int] = {}
+        self._native_entries: list[HistoryEntry] = []
+        self._token_entries: list[HistoryEntry] = []
+        self._requests_before = 0
+        self._started = time.perf_counter()
+        self._tokens_low = 0
+        self._tokens_done = 0.0
+        self._found = 0
+
+    @property
+    def requests(self) -> int:
+        """Return the HTTP requests the history spent so far (through its client)."""
+        stats = getattr(self.reader.client, "stats", None)
+        return int(stats.total - self._requests_before) if stats is not None else 0
+
+    async def prepare(self, first: int | None = None, last: int | None = None) -> Estimate:
+        """Read the head (unless known), the stored history and the opening request."""
+        stats = getattr(self.reader.client, "stats", None)
+        self._requests_before = stats.total if stats is not None else 0
+        high = last if last is not None else await self.reader.head_number()
+        low = max(0, (first or 0) - 1)
+        if self.store is not None:
+            self.stored = usable(await self.store.load(self.chain, self.address), low, high)
+        search_low = self.stored.until if self.stored and self.scope.native else low
+        self._tokens_low = low
+        if self.stored is not None and self.stored.tokens_until >= low:
+            self._tokens_low = self.stored.tokens_until
+        self.opening = await self._open(search_low, high)
+        if self.stored is not None and self.opening.first != self.stored.state:
+            self.stored = None  # the chain it knew is gone: search the whole range again
+            self._tokens_low = low
+            self.opening = await self._open(low, high)
+        opening = self.opening
+        token_blocks = high - self._tokens_low
+        return estimate(high - opening.low, opening.first, opening.last, self.scope, token_blocks)
+
+    async def _open(self, low: int, high: int) -> Opening:
+        """Send the opening request: code at high, the states after high and after low."""
+        try:
+            first, last, code = await self.probes.opening(low, high)
+        except OldStateMissing as missing:
+            last = (await self.probes.at([high]))[0]
+            return Opening.without_old_state(low, high, last, True, missing)
+        return Opening(low, high, first, last, bool(code))
+
+    async def updates(self) -> AsyncGenerator[HistoryUpdate, None]:
+        """Yield what is found as it is found; the stored history first."""
+        assert self.opening is not None, "prepare() first"
+        if self.stored is not None:
+            yield HistoryUpdate(tuple(sorted(self.stored.entries, key=_newest)), self._progress())
+        if self.opening.has_code and self.scope.native:
+            yield HistoryUpdate(note=CONTRACT_CAVEAT)
+        queue: asyncio.Queue[HistoryUpdate | None] = asyncio.Queue()
+        parts = []
+        if self.scope.native:
+            parts.append(asyncio.ensure_future(self._native(queue)))
+        if self.scope.tokens:
+            parts.append(asyncio.ensure_future(self._tokens(queue)))
+        try:
+            running = len(parts)
+            while running:
+                update = await queue.get()
+                if update is None:
+                    running -= 1
+                    continue
+                yield update
+            for part in parts:
+                part.result()  # a part's failure ends the run with its error
+            await self._save()
+            yield HistoryUpdate(progress=self._progress(done=True))
+        finally:
+            for part in parts:
+                part.cancel()
+            for part in parts:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await part
+
+    def _progress(self, done: bool = False) -> HistoryProgress:
+        """Return the run's progress (native search and token scan weighed alike)."""
+        shares = []
+        if self.scope.native:
+            search = self.search
+            finished = self.opening is not None and self.opening.old_state is not None
+            shares.append(
+                1.0 if done or finished else search.progress().fraction if search else 0.0
+            )
+        if self.scope.tokens:
+            shares.append(1.0 if done else self._tokens_done)
+        fraction = sum(shares) / max(1, len(shares))
+        elapsed = time.perf_counter() - self._started
+        return HistoryProgress(fraction, self._found, self.requests, elapsed)
+
+    async def _native(self, queue: asyncio.Queue[HistoryUpdate | None]) -> None:
+        """Search the native changes and attribute each; say so when old state is missing."""
+        try:
+            opening = self.opening
+            assert opening is not None
+            if opening.old_state is not None or opening.first is None:
+                queue.put_nowait(HistoryUpdate(old_state=opening.old_state))
+                return
+            await self._search(opening, opening.first, queue)
+        finally:
+            queue.put_nowait(None)
+
+    async def _search(
+        self, opening: Opening, first: AccountState, queue: asyncio.Queue[HistoryUpdate | None]
+    ) -> None:
+        """Run the search, attributing each batch of changes as it comes."""
+        self.search = BalanceSearch(self.probes, opening.low, opening.high, first, opening.last)
+        self.search.on_progress = lambda _: queue.put_nowait(
+            HistoryUpdate(progress=self._progress())
+        )
+        attributor = Attributor(self.reader, self.address)
+        try:
+            async for changes in self.search.changes():
+                found = await asyncio.gather(*(attributor.attribute(c) for c in changes))
+                self.changes += changes
+                entries = [e for attribution in found for e in attribution.entries]
+                self._native_entries += entries
+                self._found += len(entries)
+                for entry in entries:
+                    if entry.timestamp is not None:
+                        self._times[entry.block] = entry.timestamp
+                if any(attribution.nonce_unexplained for attribution in found):
+                    raise OldStateMissing(min(c.block for c in changes), NONCE_JUMP)
+                queue.put_nowait(
+                    HistoryUpdate(tuple(sorted(entries, key=_newest)), self._progress())
+                )
+            reason = await self._stale_opening(first)
+            if reason:
+                raise OldStateMissing(opening.low, reason)
+        except OldStateMissing as missing:
+            verdict = OldStateVerdict(f"block {missing.block:,}: {missing.reason}", opening.high)
+            self.opening = replace(opening, old_state=verdict)
+            self.changes, self._native_entries = [], []
+            queue.put_nowait(HistoryUpdate(old_state=verdict))
+
+    async def _stale_opening(self, first: AccountState) -> str:
+        """Return why the oldest change looks like old state the node does not have ('' if not)."""
+        if self.stored is not None or not self.changes or first != AccountState(0, 0):
+            return ""
+        oldest = min(self.changes, key=lambda change: change.block)
+        return await stale_state_reason(self.reader, oldest.block, self.counts)
+
+    async def _tokens(self, queue: asyncio.Queue[HistoryUpdate | None]) -> None:
+        """Scan the token transfers newest first, with their times and the tokens' units."""
+        try:
+            opening = self.opening
+            assert opening is not None
+            transfers = TokenTransfers(self.reader.client, self.address)
+            units: dict[str, tuple[int, str]] = {}
+            tokens = TokenReader(self.reader.client, self.multicall)
+
+            def on_progress(done: int, total: int) -> None:
+                self._tokens_done = done / max(1, total)
+                queue.put_nowait(HistoryUpdate(progress=self._progress()))
+
+            async for entries in transfers.scan(self._tokens_low + 1, opening.high, on_progress):
+                new_tokens = {e.asset for e in entries} - set(units)
+                if new_tokens:
+                    units |= await token_units(tokens, new_tokens)
+                timed = await self.timed(entries)
+                self._token_entries += timed
+                self._found += len(timed)
+                queue.put_nowait(HistoryUpdate(tuple(timed), self._progress(), units=dict(units)))
+            self.token_requests = transfers.requests
+        finally:
+            queue.put_nowait(None)
+
+    async def timed(self, entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
+        """Return entries with their blocks' times (block headers read in batches)."""
+        missing = sorted({e.block for e in entries if e.block not in self._times})
+        for start in range(0, len(missing), TIMES_PER_BATCH):
+            chunk = missing[start : start + TIMES_PER_BATCH]
+            calls = [("eth_getBlockByNumber", (hex(n), False)) for n in chunk]
+            results = await read_together(self.reader.client, calls, self.counts)
+            for number, result in zip(chunk, results, strict=True):
+                if isinstance(result, dict):
+                    self._times[number] = Block.from_json(result).timestamp
+        return [e.timed(self._times.get(e.block)) for e in entries]
+
+    async def _save(self) -> None:
+        """Store what is settled, if the native search (and the token scan) ran to the end."""
+        opening = self.opening
+        if self.store is None or opening is None or opening.old_state is not None:
+            return
+        if not self.scope.native or opening.first is None:
+            return
+        settled = max(opening.low, opening.high - SAFE_CONFIRMATIONS)
+        earlier = list(self.stored.entries) if self.stored else []
+        found = [e for e in self._native_entries if e.block <= settled]
+        if self.scope.tokens:
+            found += [e for e in self._token_entries if e.block <= settled]
+            tokens_until = settled
+        else:
+            earlier = [e for e in earlier if e.is_native]
+            tokens_until = -1
+        record = StoredHistory(
+            first=self.stored.first if self.stored else opening.low + 1,
+            until=settled,
+            opening=self.stored.opening if self.stored else opening.first,
+            state=self._state_after(settled, opening.first),
+            has_code=opening.has_code,
+            entries=tuple(_merged(earlier, found)),
+            tokens_until=tokens_until,
+        )
+        await self.store.save(self.chain, self.address, record)
+
+    def _state_after(self, block: int, first: AccountState) -> AccountState:
+        """Return the state after a block, from the newest change at or before it."""
+        before = [c for c in self.changes if c.block <= block]
+        return max(before, key=lambda change: change.block).after if before else first
+
+
+CONTRACT_CAVEAT = (
+    "This address has code: its balance can fall without a transaction of its own, so the "
+    "search compares balances alone and can miss a rise and fall between two probed blocks. "
+    "The transaction scan reads every block and misses nothing the address sent or received."
+)
+NONCE_JUMP = "its nonce rose by more than the transactions it sent in that block"
+
+
+def usable(stored: StoredHistory | None, low: int, high: int) -> StoredHistory | None:
+    """Return a stored history that covers the start of low..high and ends within it."""
+    if stored is None or stored.first - 1 > low or stored.until > high:
+        return None
+    return stored
+
+
+def _newest(entry: HistoryEntry) -> tuple[int, int, int]:
+    """Sort key: newest first."""
+    block, order, log_index = entry.sort_key
+    return (-block, -order, -log_index)
+
+
+def _merged(earlier: Iterable[HistoryEntry], newer: Iterable[HistoryEntry]) -> list[HistoryEntry]:
+    """Return the entries of both, each once (a newer one wins), newest first."""
+    merged = {entry.identity: entry for entry in earlier}
+    merged.update({entry.identity: entry for entry in newer})
+    return sorted(merged.values(), key=_newest)

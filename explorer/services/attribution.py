@@ -1,0 +1,206 @@
+"""Why an address's balance changed in a block: its transactions, REMASC, a peg-in, or a contract.
+
+The block (full transactions, from the cache when settled) names what the address sent and
+received; the receipts of what it sent give the fees and whether the value moved. What is
+left of the change is asked of the node's logs in one request: REMASC's payments name their
+receiver in topic 1 (`mining_fee_topic`), as the Bridge's `pegin_btc` and `lock_btc` do.
+Whatever is left after that moved inside a contract's execution (docs/service.md, RSK.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import rlp
+from eth_abi.abi import decode
+
+from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
+from explorer.chain.known import BRIDGE, REMASC
+from explorer.chain.records import Block, Log, Receipt, Transaction
+from explorer.services.balance_search import Change
+from explorer.services.reader import ChainReader
+
+MINING_FEE_TOPIC = "0x" + b"mining_fee_topic".rjust(32, b"\0").hex()
+PEGIN_BTC_TOPIC = "0x44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a"
+LOCK_BTC_TOPIC = "0xec2232bdbe54a92238ce7a6b45d53fb31f919496c6abe1554be1cc8eddb6600a"
+WEI_PER_SATOSHI = 10**10
+UNEXPLAINED_ORDER = 1 << 30  # after the block's transactions, before REMASC (the last one)
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """A change's entries, and whether the block could not explain the nonce's rise."""
+
+    entries: list[HistoryEntry]
+    nonce_unexplained: bool = False
+
+
+def topic_of(address: str) -> str:
+    """Return an address as a 32-byte topic."""
+    return "0x" + address[2:].rjust(64, "0")
+
+
+def direction_of(tx: Transaction, address: str) -> Direction:
+    """Return which way a transaction of the address goes."""
+    if tx.sender == address and tx.to == address:
+        return Direction.SELF
+    return Direction.OUT if tx.sender == address else Direction.IN
+
+
+def tx_entry(
+    tx: Transaction, address: str, receipt: Receipt | None, timestamp: int | None
+) -> HistoryEntry:
+    """Return the entry of a transaction sent by or to the address (value lost if it failed)."""
+    direction = direction_of(tx, address)
+    failed = receipt is not None and receipt.succeeded is False
+    kind = {Direction.SELF: EntryKind.SELF, Direction.OUT: EntryKind.SENT}.get(
+        direction, EntryKind.RECEIVED
+    )
+    counterparty = tx.sender if direction is Direction.IN else tx.to
+    if tx.to is None and receipt is not None:
+        counterparty = receipt.contract_address
+    fee = (
+        receipt.fee(tx.gas_price) if receipt is not None and direction is not Direction.IN else None
+    )
+    return HistoryEntry(
+        block=tx.block_number or 0,
+        timestamp=timestamp,
+        tx_hash=tx.hash,
+        kind=kind,
+        asset=NATIVE,
+        counterparty=counterparty,
+        amount=0 if failed else tx.value,
+        direction=direction,
+        fee=fee,
+        order=tx.transaction_index or 0,
+        failed=failed,
+    )
+
+
+def own_transactions(block: Block, address: str) -> list[Transaction]:
+    """Return the block's transactions sent by or to the address, in block order."""
+    return [tx for tx in block.transactions or () if address in (tx.sender, tx.to)]
+
+
+def with_balances(entries: Sequence[HistoryEntry], before: int) -> list[HistoryEntry]:
+    """Return entries in block order with the native balance after each."""
+    running, result = before, []
+    for entry in sorted(entries, key=lambda e: e.sort_key):
+        running += entry.signed_amount
+        result.append(replace(entry, balance_after=running))
+    return result
+
+
+def residual_entries(
+    logs: Sequence[Log], residual: int, block: Block, address: str
+) -> list[HistoryEntry]:
+    """Return the REMASC payments and peg-ins the logs name, then what is still unexplained."""
+    entries: list[HistoryEntry] = []
+    for log in logs:
+        amount, kind = _credit(log)
+        if amount <= 0 or kind is None or _receiver(log) != address:
+            continue
+        entries.append(_credited(block, kind, log, amount))
+        residual -= amount
+    if residual:
+        direction = Direction.IN if residual > 0 else Direction.OUT
+        entries.append(
+            HistoryEntry(
+                block.number or 0,
+                block.timestamp,
+                None,
+                EntryKind.CONTRACT,
+                NATIVE,
+                None,
+                abs(residual),
+                direction,
+                order=UNEXPLAINED_ORDER,
+            )
+        )
+    return entries
+
+
+def _moved(receipt: Receipt | None) -> bool:
+    """Tell whether a received transaction's value arrived (it did unless it failed)."""
+    return receipt is None or receipt.succeeded is not False
+
+
+def _receiver(log: Log) -> str | None:
+    """Return the address in a log's topic 1."""
+    return "0x" + log.topics[1][-40:] if len(log.topics) > 1 else None
+
+
+def _credit(log: Log) -> tuple[int, EntryKind | None]:
+    """Return what a REMASC or Bridge log credits its receiver, and as what (0 if not one)."""
+    topic = log.topics[0] if log.topics else ""
+    try:
+        if log.address == REMASC and topic == MINING_FEE_TOPIC:
+            items = rlp.decode(log.data)
+            return int.from_bytes(items[1], "big"), EntryKind.REWARD
+        if log.address == BRIDGE and topic == PEGIN_BTC_TOPIC:
+            satoshis, _version = decode(["int256", "int256"], log.data)
+            return int(satoshis) * WEI_PER_SATOSHI, EntryKind.PEGIN
+        if log.address == BRIDGE and topic == LOCK_BTC_TOPIC:
+            _hash, _sender, satoshis = decode(["bytes32", "string", "int256"], log.data)
+            return int(satoshis) * WEI_PER_SATOSHI, EntryKind.PEGIN
+    except Exception:  # a malformed log (any decoder's error) credits nothing
+        return 0, None
+    return 0, None
+
+
+def _credited(block: Block, kind: EntryKind, log: Log, amount: int) -> HistoryEntry:
+    """Return the entry of a REMASC payment or a peg-in."""
+    order = log.transaction_index if log.transaction_index is not None else UNEXPLAINED_ORDER
+    if kind is EntryKind.REWARD:
+        order = UNEXPLAINED_ORDER + 1  # REMASC's transaction ends the block
+    return HistoryEntry(block.number or 0, block.timestamp, None, kind, NATIVE, log.address,
+                        amount, Direction.IN, order=order)  # fmt: skip
+
+
+class Attributor:
+    """Turns changed blocks into entries through a reader (blocks and receipts cached)."""
+
+    def __init__(self, reader: ChainReader, address: str) -> None:
+        self.reader = reader
+        self.address = address
+
+    async def block(self, number: int) -> Block:
+        """Return a block with full transactions (a missing one is the node's fault)."""
+        block = await self.reader.block(number, full=True)
+        if block is None:
+            raise LookupError(f"the node has no block {number:,}")
+        return block
+
+    async def attribute(self, change: Change) -> Attribution:
+        """Return the entries that explain a change, with the balance after each."""
+        block = await self.block(change.block)
+        own = own_transactions(block, self.address)
+        sent = [tx for tx in own if tx.sender == self.address]
+        receipts = await self._receipts(sent)
+        entries = [tx_entry(tx, self.address, receipts.get(tx.hash), block.timestamp) for tx in own]
+        residual = change.delta - sum(entry.signed_amount for entry in entries)
+        received = [tx for tx in own if tx.sender != self.address]
+        if residual and received:  # a received transaction may have failed: its value stayed
+            receipts |= await self._receipts(received)
+            entries = [tx_entry(tx, self.address, receipts.get(tx.hash), block.timestamp)
+                       for tx in own if tx in sent or _moved(receipts.get(tx.hash))]  # fmt: skip
+            residual = change.delta - sum(entry.signed_amount for entry in entries)
+        if residual:
+            entries += residual_entries(await self._credits(block), residual, block, self.address)
+        return Attribution(with_balances(entries, change.before.balance), len(sent) < change.sent)
+
+    async def _receipts(self, txs: Sequence[Transaction]) -> dict[str, Receipt]:
+        """Return the receipts of transactions, read concurrently (cached when settled)."""
+        found = await asyncio.gather(*(self.reader.receipt(tx.hash) for tx in txs))
+        return {tx.hash: receipt for tx, receipt in zip(txs, found, strict=True) if receipt}
+
+    async def _credits(self, block: Block) -> list[Log]:
+        """Return the block's REMASC payments and peg-ins to the address (one eth_getLogs)."""
+        query = {
+            "blockHash": block.hash,
+            "address": [REMASC, BRIDGE],
+            "topics": [[MINING_FEE_TOPIC, PEGIN_BTC_TOPIC, LOCK_BTC_TOPIC], topic_of(self.address)],
+        }
+        return await self.reader.client.get_logs(query)

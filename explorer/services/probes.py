@@ -1,0 +1,151 @@
+"""Reads sent together: one JSON-RPC batch where the node takes batches, else concurrent calls.
+
+A probe is an account's balance and nonce at one block (`eth_getBalance` and
+`eth_getTransactionCount`, two reads). The first batch sent through a client tells whether its
+node takes batches; a refusal is remembered per client and the reads go out one call each,
+concurrently, from then on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from explorer.chain.hexutil import HexFormatError, parse_data, parse_quantity
+from explorer.rpc.batch import BatchRefused, raise_first
+from explorer.rpc.errors import MalformedResponse, NodeError
+
+Call = tuple[str, Sequence[Any]]
+PROBES_PER_BATCH = 10  # 20 reads: well within rskj's 50 calls a batch
+
+_REFUSES_BATCHES: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+@dataclass(frozen=True, order=True)
+class AccountState:
+    """An account's native balance (wei) and nonce after a block."""
+
+    balance: int
+    nonce: int
+
+
+class OldStateMissing(Exception):
+    """The node cannot tell an account's state at an old block (it keeps no old state)."""
+
+    def __init__(self, block: int, reason: str) -> None:
+        super().__init__(f"no state at block {block:,}: {reason}")
+        self.block = block
+        self.reason = reason
+
+
+@dataclass
+class ReadCounts:
+    """What a piece of work spent: reads (calls) and HTTP requests."""
+
+    reads: int = 0
+    requests: int = 0
+
+    def add(self, reads: int, requests: int) -> None:
+        """Count reads sent in requests."""
+        self.reads += reads
+        self.requests += requests
+
+
+def takes_batches(client: Any) -> bool:
+    """Tell whether batches are worth trying through this client."""
+    return hasattr(client, "batch") and client not in _REFUSES_BATCHES
+
+
+async def read_together(client: Any, calls: Sequence[Call], counts: ReadCounts) -> list[Any]:
+    """Send calls in one batch (or concurrently one by one); return results or RpcErrors."""
+    if takes_batches(client) and len(calls) > 1:
+        try:
+            results = list(await client.batch(calls))
+        except BatchRefused:
+            _REFUSES_BATCHES.add(client)
+            counts.add(len(calls), 1)  # spent, though refused
+        else:
+            counts.add(len(calls), 1)
+            return results
+    counts.add(len(calls), len(calls))
+    return list(
+        await asyncio.gather(
+            *(client.request(method, *args) for method, args in calls), return_exceptions=True
+        )
+    )
+
+
+def state_calls(address: str, block: int | str) -> list[Call]:
+    """Return the two reads of a probe at a block (number or tag)."""
+    where = hex(block) if isinstance(block, int) else block
+    return [("eth_getBalance", (address, where)), ("eth_getTransactionCount", (address, where))]
+
+
+def quantity(value: Any, what: str) -> int:
+    """Parse a quantity from a node's answer, or raise MalformedResponse."""
+    try:
+        return parse_quantity(value)
+    except (HexFormatError, TypeError) as exc:
+        raise MalformedResponse(f"{what} is not a quantity: {exc}") from None
+
+
+def code_of(value: Any) -> bytes:
+    """Parse eth_getCode's answer (null: no such block, read as no code)."""
+    if value is None:
+        return b""
+    try:
+        return parse_data(value)
+    except (HexFormatError, TypeError) as exc:
+        raise MalformedResponse(f"eth_getCode answered no code: {exc}") from None
+
+
+def states_of(results: Sequence[Any]) -> list[AccountState]:
+    """Turn pairs of balance and nonce answers into states; raise the first error among them."""
+    values = raise_first(results)
+    return [
+        AccountState(quantity(values[i], "a balance"), quantity(values[i + 1], "a nonce"))
+        for i in range(0, len(values), 2)
+    ]
+
+
+class StateProbes:
+    """An address's state at blocks, PROBES_PER_BATCH probes a request; counts what it spends."""
+
+    def __init__(self, client: Any, address: str, per_batch: int = PROBES_PER_BATCH) -> None:
+        self.client = client
+        self.address = address
+        self.per_batch = max(1, per_batch)
+        self.counts = ReadCounts()
+
+    async def at(self, blocks: Sequence[int]) -> list[AccountState]:
+        """Return the state after each block (at most per_batch blocks: one request).
+
+        These are blocks older than one whose state the node gave, so a node error for one
+        means the node keeps no state that old: OldStateMissing.
+        """
+        calls = [call for block in blocks for call in state_calls(self.address, block)]
+        results = await read_together(self.client, calls, self.counts)
+        for index, block in enumerate(blocks):
+            old_state_error(block, results[2 * index : 2 * index + 2])
+        return states_of(results)
+
+    async def opening(self, low: int, high: int) -> tuple[AccountState, AccountState, bytes]:
+        """Return the states after low and high and the code at high, in one request."""
+        calls: list[Call] = [("eth_getCode", (self.address, hex(high)))]
+        calls += state_calls(self.address, high) + state_calls(self.address, low)
+        results = await read_together(self.client, calls, self.counts)
+        code = raise_first(results[:1])[0]
+        (last,) = states_of(results[1:3])  # the newest state: any error here is the node's own
+        old_state_error(low, results[3:])
+        (first,) = states_of(results[3:])
+        return first, last, code_of(code)
+
+
+def old_state_error(block: int, results: Sequence[Any]) -> None:
+    """Raise OldStateMissing when the node answered a read at an old block with an error."""
+    for result in results:
+        if isinstance(result, NodeError):
+            raise OldStateMissing(block, result.message)
