@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "report": "explorer.cli.report",
     "send": "explorer.cli.send",
     "node": "explorer.cli.node",
+    "history": "explorer.cli.history",
 }
 
 

@@ -94,6 +94,7 @@ QT_FREE_FACES = (
     "report",
     "send",
     "logs",
+    "history",
     pytest.param(
         "node",
         marks=pytest.mark.xfail(

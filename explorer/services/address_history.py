@@ -117,7 +117,8 @@ class AddressHistory:
             self.opening = await self._open(low, high)
         opening = self.opening
         token_blocks = high - self._tokens_low
-        return estimate(high - opening.low, opening.first, opening.last, self.scope, token_blocks)
+        blocks = high - opening.low
+        return estimate(blocks, opening.first, opening.last, self.scope, token_blocks=token_blocks)
 
     async def _open(self, low: int, high: int) -> Opening:
         """Send the opening request: code at high, the states after high and after low."""
@@ -195,30 +196,46 @@ class AddressHistory:
         self.search.on_progress = lambda _: queue.put_nowait(
             HistoryUpdate(progress=self._progress())
         )
-        attributor = Attributor(self.reader, self.address)
+        attributor = Attributor(self.reader, self.address, opening.has_code)
+        attributing: list[asyncio.Future[None]] = []
         try:
-            async for changes in self.search.changes():
-                found = await asyncio.gather(*(attributor.attribute(c) for c in changes))
+            async for changes in self.search.changes():  # the search goes on meanwhile
                 self.changes += changes
-                entries = [e for attribution in found for e in attribution.entries]
-                self._native_entries += entries
-                self._found += len(entries)
-                for entry in entries:
-                    if entry.timestamp is not None:
-                        self._times[entry.block] = entry.timestamp
-                if any(attribution.nonce_unexplained for attribution in found):
-                    raise OldStateMissing(min(c.block for c in changes), NONCE_JUMP)
-                queue.put_nowait(
-                    HistoryUpdate(tuple(sorted(entries, key=_newest)), self._progress())
+                attributing.append(
+                    asyncio.ensure_future(self._attribute(attributor, changes, queue))
                 )
+            await asyncio.gather(*attributing)
             reason = await self._stale_opening(first)
             if reason:
                 raise OldStateMissing(opening.low, reason)
         except OldStateMissing as missing:
-            verdict = OldStateVerdict(f"block {missing.block:,}: {missing.reason}", opening.high)
+            verdict = OldStateVerdict(
+                f"block {missing.block:,}: {missing.reason}", opening.high - opening.low
+            )
             self.opening = replace(opening, old_state=verdict)
             self.changes, self._native_entries = [], []
             queue.put_nowait(HistoryUpdate(old_state=verdict))
+        finally:
+            for task in attributing:
+                task.cancel()
+
+    async def _attribute(
+        self,
+        attributor: Attributor,
+        changes: Sequence[Change],
+        queue: asyncio.Queue[HistoryUpdate | None],
+    ) -> None:
+        """Attribute a batch of changes and hand their entries over."""
+        found = await asyncio.gather(*(attributor.attribute(change) for change in changes))
+        if any(attribution.nonce_unexplained for attribution in found):
+            raise OldStateMissing(min(change.block for change in changes), NONCE_JUMP)
+        entries = [entry for attribution in found for entry in attribution.entries]
+        self._native_entries += entries
+        self._found += len(entries)
+        for entry in entries:
+            if entry.timestamp is not None:
+                self._times[entry.block] = entry.timestamp
+        queue.put_nowait(HistoryUpdate(tuple(sorted(entries, key=_newest)), self._progress()))
 
     async def _stale_opening(self, first: AccountState) -> str:
         """Return why the oldest change looks like old state the node does not have ('' if not)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import rlp
 from eth_abi.abi import decode
+from eth_hash.auto import keccak
 
 from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
 from explorer.chain.known import BRIDGE, REMASC
@@ -42,9 +43,22 @@ def topic_of(address: str) -> str:
     return "0x" + address[2:].rjust(64, "0")
 
 
+def created_address(tx: Transaction) -> str | None:
+    """Return the address a contract creation makes (keccak of RLP [sender, nonce]), else None."""
+    if tx.to is not None:
+        return None
+    sender = bytes.fromhex(tx.sender[2:])
+    return "0x" + keccak(rlp.encode([sender, tx.nonce]))[12:].hex()
+
+
+def receiver_of(tx: Transaction) -> str | None:
+    """Return who a transaction's value goes to: `to`, or the contract it creates."""
+    return tx.to if tx.to is not None else created_address(tx)
+
+
 def direction_of(tx: Transaction, address: str) -> Direction:
     """Return which way a transaction of the address goes."""
-    if tx.sender == address and tx.to == address:
+    if tx.sender == address and receiver_of(tx) == address:
         return Direction.SELF
     return Direction.OUT if tx.sender == address else Direction.IN
 
@@ -58,9 +72,7 @@ def tx_entry(
     kind = {Direction.SELF: EntryKind.SELF, Direction.OUT: EntryKind.SENT}.get(
         direction, EntryKind.RECEIVED
     )
-    counterparty = tx.sender if direction is Direction.IN else tx.to
-    if tx.to is None and receipt is not None:
-        counterparty = receipt.contract_address
+    counterparty = tx.sender if direction is Direction.IN else receiver_of(tx)
     fee = (
         receipt.fee(tx.gas_price) if receipt is not None and direction is not Direction.IN else None
     )
@@ -80,8 +92,8 @@ def tx_entry(
 
 
 def own_transactions(block: Block, address: str) -> list[Transaction]:
-    """Return the block's transactions sent by or to the address, in block order."""
-    return [tx for tx in block.transactions or () if address in (tx.sender, tx.to)]
+    """Return the block's transactions sent by or to the address (or creating it), in order."""
+    return [tx for tx in block.transactions or () if address in (tx.sender, receiver_of(tx))]
 
 
 def with_balances(entries: Sequence[HistoryEntry], before: int) -> list[HistoryEntry]:
@@ -150,6 +162,12 @@ def _credit(log: Log) -> tuple[int, EntryKind | None]:
     return 0, None
 
 
+def _nonce_only(block: Block) -> HistoryEntry:
+    """Return the entry of a change of nonce alone (no value moved)."""
+    return HistoryEntry(block.number or 0, block.timestamp, None, EntryKind.CONTRACT, NATIVE,
+                        None, 0, Direction.SELF, order=UNEXPLAINED_ORDER)  # fmt: skip
+
+
 def _credited(block: Block, kind: EntryKind, log: Log, amount: int) -> HistoryEntry:
     """Return the entry of a REMASC payment or a peg-in."""
     order = log.transaction_index if log.transaction_index is not None else UNEXPLAINED_ORDER
@@ -160,11 +178,16 @@ def _credited(block: Block, kind: EntryKind, log: Log, amount: int) -> HistoryEn
 
 
 class Attributor:
-    """Turns changed blocks into entries through a reader (blocks and receipts cached)."""
+    """Turns changed blocks into entries through a reader (blocks and receipts cached).
 
-    def __init__(self, reader: ChainReader, address: str) -> None:
+    For an address with code (`contract`) the nonce says nothing of what it sent: a contract's
+    nonce rises when it is made and when it makes contracts.
+    """
+
+    def __init__(self, reader: ChainReader, address: str, contract: bool = False) -> None:
         self.reader = reader
         self.address = address
+        self.contract = contract
 
     async def block(self, number: int) -> Block:
         """Return a block with full transactions (a missing one is the node's fault)."""
@@ -189,7 +212,10 @@ class Attributor:
             residual = change.delta - sum(entry.signed_amount for entry in entries)
         if residual:
             entries += residual_entries(await self._credits(block), residual, block, self.address)
-        return Attribution(with_balances(entries, change.before.balance), len(sent) < change.sent)
+        if not entries:  # only the nonce moved: a contract made a contract
+            entries.append(_nonce_only(block))
+        unexplained = not self.contract and len(sent) < change.sent
+        return Attribution(with_balances(entries, change.before.balance), unexplained)
 
     async def _receipts(self, txs: Sequence[Transaction]) -> dict[str, Receipt]:
         """Return the receipts of transactions, read concurrently (cached when settled)."""
@@ -197,10 +223,12 @@ class Attributor:
         return {tx.hash: receipt for tx, receipt in zip(txs, found, strict=True) if receipt}
 
     async def _credits(self, block: Block) -> list[Log]:
-        """Return the block's REMASC payments and peg-ins to the address (one eth_getLogs)."""
+        """Return the block's REMASC payments and peg-ins to the address (one eth_getLogs).
+
+        By topics alone (the service's filter takes one address); `_credit` checks who wrote each.
+        """
         query = {
             "blockHash": block.hash,
-            "address": [REMASC, BRIDGE],
             "topics": [[MINING_FEE_TOPIC, PEGIN_BTC_TOPIC, LOCK_BTC_TOPIC], topic_of(self.address)],
         }
         return await self.reader.client.get_logs(query)

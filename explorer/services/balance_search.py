@@ -138,7 +138,8 @@ class BalanceSearch:
         try:
             while self._open or running:
                 while self._open and len(running) < self.in_flight:
-                    running.add(asyncio.ensure_future(self._split(self._take())))
+                    share = -(-len(self._open) // (self.in_flight - len(running)))
+                    running.add(asyncio.ensure_future(self._split(self._take(share))))
                 done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 if self.on_progress is not None:
                     self.on_progress(self.progress())
@@ -156,10 +157,10 @@ class BalanceSearch:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
-    def _take(self) -> list[_Range]:
-        """Take the newest open ranges for one request (a probe each)."""
+    def _take(self, share: int) -> list[_Range]:
+        """Take the newest open ranges for one request: its share of them, a probe each."""
         taken: list[_Range] = []
-        while self._open and len(taken) < self.probes.per_batch:
+        while self._open and len(taken) < min(share, self.probes.per_batch):
             taken.append(heapq.heappop(self._open))
         return taken
 

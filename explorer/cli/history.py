@@ -1,0 +1,170 @@
+"""`explorer history ADDRESS`: every balance change and token transfer of an address, newest first.
+
+The same search the address page runs (services/address_history.py): native changes found
+by probing balance and nonce, token transfers from the logs, over the whole chain by default.
+A node that keeps no old state is said on stderr, and the block scan replaces the search
+(its cost said first; over SCAN_LIMIT blocks it asks for a narrower range instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from explorer.chain.hexutil import HexFormatError, parse_address
+from explorer.chain.history import HistoryEntry, newest_first
+from explorer.cli.common import (
+    EXIT_OK,
+    EXIT_REMOTE,
+    KEY_VARIABLE,
+    KeySafeParser,
+    add_node_choice,
+    chosen_node,
+    run_reporting_errors,
+    secrets_in,
+)
+from explorer.presentation.history_text import csv_text, json_text, text_lines
+from explorer.rpc.errors import InvalidInput
+from explorer.services.address_history import AddressHistory
+from explorer.services.block_scan import scan_blocks
+from explorer.services.history_plan import OldStateVerdict, Scope
+from explorer.services.history_store import SqliteHistoryStore
+from explorer.services.networks import custom_network
+from explorer.services.session import Session
+
+SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
+
+EPILOG = f"""\
+JSON is one array, newest first; each entry has block, timestamp, tx_hash (null when the change
+has no transaction of the address), kind (sent, received, self, contract, reward, pegin, token),
+asset ("native" or the token's address), counterparty, amount (base units, decimal string),
+direction (in, out, self), balance_after (wei, native entries), fee (wei, what a sent
+transaction cost), log_index (token entries) and token_id (ERC-721).
+Progress and notes go to stderr. The API key comes from --key or ${KEY_VARIABLE}.
+
+Exit codes:
+  0  the history was written
+  2  input error: bad address or block (nothing was sent)
+  3  node or network error (a node without old state over more than {SCAN_LIMIT:,} blocks)"""
+
+
+def arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse the command line; argument errors never show a key."""
+    parser = KeySafeParser(
+        prog="explorer history",
+        description="Every balance change and token transfer of an address, found without "
+        "an indexer (balance and nonce searched, Transfer logs scanned).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        secrets=secrets_in(list(argv)),
+    )
+    parser.add_argument("address", help="the address (0x + 40 hex digits)")
+    add_node_choice(parser)
+    parser.add_argument("--from", dest="start", help="first block (default: 0)")
+    parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
+    parser.add_argument("--assets", choices=[s.value for s in Scope], default=Scope.ALL.value)
+    parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    return parser.parse_args(list(argv))
+
+
+def block_bound(text: str | None, name: str) -> int | None:
+    """Read --from or --to: a decimal or 0x number (None for latest or not given)."""
+    if text is None or text.strip().lower() == "latest":
+        return None
+    value = text.strip().lower()
+    try:
+        number = int(value, 16) if value.startswith("0x") else int(value)
+    except ValueError:
+        raise InvalidInput(f"{name}: {text!r} is not a block number") from None
+    if number < 0:
+        raise InvalidInput(f"{name}: a block number cannot be negative")
+    return number
+
+
+def note(text: str) -> None:
+    """Say something on stderr."""
+    print(text, file=sys.stderr, flush=True)
+
+
+async def history(options: argparse.Namespace) -> int:
+    """Connect, check the chain, search and write the history."""
+    try:
+        address = parse_address(options.address, "address")
+    except HexFormatError as error:
+        raise InvalidInput(str(error)) from None
+    first, last = block_bound(options.start, "--from"), block_bound(options.end, "--to")
+    if first is not None and last is not None and first > last:
+        raise InvalidInput("--from is after --to")
+    async with chosen_node(options) as (network, endpoint):
+        session = Session(network or custom_network(endpoint.host, 0), endpoint)
+        store = SqliteHistoryStore()
+        try:
+            probe = await session.client.probe(None if network is None else network.chain_id)
+            if (mismatch := probe.mismatch()) is not None:
+                raise mismatch
+            if network is None:
+                session.network = custom_network(endpoint.host, probe.chain_id)
+            run = AddressHistory(session.reader, address, chain=str(probe.chain_id),
+                                 store=store, scope=Scope(options.assets))  # fmt: skip
+            return await _write(run, session, first, last, options.format)
+        finally:
+            store.close()
+            await session.aclose()
+
+
+async def _write(
+    run: AddressHistory, session: Session, first: int | None, last: int | None, fmt: str
+) -> int:
+    """Run the history to its end and write it; fall back to the block scan without old state."""
+    estimate = await run.prepare(first, last)
+    if estimate.needs_confirmation:
+        note(estimate.text())
+    entries: dict[tuple[object, ...], HistoryEntry] = {}
+    units: dict[str, tuple[int, str]] = {}
+    verdict: OldStateVerdict | None = None
+    async for update in run.updates():
+        entries.update((entry.identity, entry) for entry in update.entries)
+        units |= update.units
+        if update.note:
+            note(f"note: {update.note}")
+        verdict = update.old_state or verdict
+    if verdict is not None:
+        code = await _scan_instead(run, verdict, entries)
+        if code != EXIT_OK:
+            return code
+    ordered = newest_first(list(entries.values()))
+    network = session.network
+    if fmt == "json":
+        sys.stdout.write(json_text(ordered))
+    elif fmt == "csv":
+        sys.stdout.write(csv_text(ordered, units, network.currency, network.chain_id))
+    else:
+        for line in text_lines(ordered, units, network.currency, network.chain_id):
+            print(line)
+    note(f"{len(ordered):,} entries; {run.requests:,} requests")
+    return EXIT_OK
+
+
+async def _scan_instead(
+    run: AddressHistory, verdict: OldStateVerdict, entries: dict[tuple[object, ...], HistoryEntry]
+) -> int:
+    """Say the node keeps no old state, then read every block instead (if not too many)."""
+    note(f"note: {verdict.text()}")
+    opening = run.opening
+    assert opening is not None
+    if verdict.blocks > SCAN_LIMIT:
+        note(f"error: a block scan of {verdict.blocks:,} blocks is more than {SCAN_LIMIT:,}; "
+             "choose a shorter range with --from and --to")  # fmt: skip
+        return EXIT_REMOTE
+    note(f"reading blocks {opening.low + 1:,} to {opening.high:,} one by one…")
+    for key in [k for k, e in entries.items() if e.is_native]:
+        del entries[key]
+    async for found in scan_blocks(run.reader, run.address, opening.low + 1, opening.high):
+        entries.update((entry.identity, entry) for entry in found)
+    return EXIT_OK
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run `explorer history`; errors go to stderr as one line, never with the key."""
+    return run_reporting_errors(history(arguments(argv)))

@@ -1,0 +1,242 @@
+"""The History table: entries as rows, sortable by any column, filtered by kind and asset.
+
+Rows keep their arrival order in the source model; the filter model sorts them (newest first
+by default) through sort keys that Qt compares in C++ (zero-padded strings for numbers that
+do not fit 64 bits), so that rows streaming in stay cheap to place.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+
+from explorer.chain.checksum import to_checksum_address
+from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
+from explorer.chain.known import known_label
+from explorer.presentation.document import Tone
+from explorer.presentation.history_text import amount_text, kind_text, rbtc_text, time_text
+from explorer.services.routes import Route, address_route, block_route, tx_route
+from explorer.viewmodels.roles import ROUTE_ROLE, TONE_ROLE
+
+Index = QModelIndex | QPersistentModelIndex
+SORT_ROLE = Qt.ItemDataRole.UserRole + 10
+OFFSET = 1 << 255  # signed amounts as non-negative numbers that sort as text
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
+class Column(enum.IntEnum):
+    """The table's columns."""
+
+    TIME = 0
+    BLOCK = 1
+    KIND = 2
+    COUNTERPARTY = 3
+    AMOUNT = 4
+    FEE = 5
+    BALANCE = 6
+    TX = 7
+
+
+HEADERS = ("Time (UTC)", "Block", "Kind", "Counterparty", "Amount", "Fee", "Balance after", "Tx")
+NUMERIC = frozenset({Column.BLOCK, Column.AMOUNT, Column.FEE, Column.BALANCE})
+
+
+def padded(number: int) -> str:
+    """Return a number (any sign, any size) as text that sorts like the number."""
+    return f"{number + OFFSET:0>80d}"
+
+
+def place_key(entry: HistoryEntry) -> str:
+    """Return the entry's place in the chain as sortable text."""
+    block, order, log_index = entry.sort_key
+    return f"{block:012d}{min(order, (1 << 32) - 1):010d}{log_index:08d}"
+
+
+class HistoryTableModel(QAbstractTableModel):
+    """The entries found so far; `add` inserts new ones and updates known ones in place."""
+
+    def __init__(self, chain_id: int, currency: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.chain_id = chain_id
+        self.currency = currency
+        self.entries: list[HistoryEntry] = []
+        self.units: dict[str, tuple[int, str]] = {}
+        self.labels: dict[str, str] = {}
+        self._rows: dict[tuple[object, ...], int] = {}
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of entries."""
+        return 0 if parent.isValid() else len(self.entries)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        """Return the number of columns."""
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Return the column titles."""
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return None
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        self.beginResetModel()
+        self.entries, self._rows = [], {}
+        self.endResetModel()
+
+    def add(self, entries: Iterable[HistoryEntry]) -> None:
+        """Insert entries not shown yet (in one insertion) and update those already shown."""
+        fresh: list[HistoryEntry] = []
+        for entry in entries:
+            row = self._rows.get(entry.identity)
+            if row is None:
+                self._rows[entry.identity] = len(self.entries) + len(fresh)
+                fresh.append(entry)
+            elif self.entries[row] != entry:
+                self.entries[row] = entry
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(HEADERS) - 1))
+        if fresh:
+            first = len(self.entries)
+            self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
+            self.entries.extend(fresh)
+            self.endInsertRows()
+
+    def set_units(self, units: Mapping[str, tuple[int, str]]) -> None:
+        """Learn tokens' decimals and symbols and redraw the amounts."""
+        if not units.items() <= self.units.items():
+            self.units.update(units)
+            if self.entries:
+                last = len(self.entries) - 1
+                self.dataChanged.emit(self.index(0, Column.AMOUNT), self.index(last, Column.AMOUNT))
+
+    def label(self, address: str | None) -> str:
+        """Return an address's label (the user's, else a well-known one), or ''."""
+        if address is None:
+            return ""
+        return self.labels.get(address) or known_label(address, self.chain_id) or ""
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Return a cell's text, sort key, route, tone or alignment."""
+        if not index.isValid() or index.row() >= len(self.entries):
+            return None
+        entry, column = self.entries[index.row()], Column(index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(entry, column)
+        if role == SORT_ROLE:
+            return self.sort_key(entry, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(entry, column)
+        if role == ROUTE_ROLE:
+            return self.route(entry, column)
+        if role == TONE_ROLE and column is Column.AMOUNT:
+            return {Direction.IN: Tone.GOOD, Direction.OUT: Tone.BAD}.get(entry.direction)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMERIC:
+            return RIGHT
+        return None
+
+    def text(self, entry: HistoryEntry, column: Column) -> str:
+        """Return the text of one cell."""
+        if column is Column.TIME:
+            return time_text(entry.timestamp)
+        if column is Column.BLOCK:
+            return f"{entry.block:,}"
+        if column is Column.KIND:
+            return kind_text(entry)
+        if column is Column.COUNTERPARTY:
+            other = entry.counterparty
+            label = self.label(other)
+            shown = to_checksum_address(other, self.chain_id) if other else "—"
+            return f"{label} · {shown}" if label else shown
+        if column is Column.AMOUNT:
+            return amount_text(entry, self.units, self.currency)
+        if column is Column.FEE:
+            return rbtc_text(entry.fee, self.currency)
+        if column is Column.BALANCE:
+            return rbtc_text(entry.balance_after, self.currency)
+        return entry.tx_hash or ""
+
+    def sort_key(self, entry: HistoryEntry, column: Column) -> Any:
+        """Return what a column sorts by (ties keep the chain's order)."""
+        keys: dict[Column, Any] = {
+            Column.TIME: f"{entry.timestamp or 0:012d}{place_key(entry)}",
+            Column.BLOCK: place_key(entry),
+            Column.KIND: f"{entry.kind.value}{place_key(entry)}",
+            Column.COUNTERPARTY: f"{self.label(entry.counterparty)}{entry.counterparty or ''}",
+            Column.AMOUNT: padded(entry.signed_amount + (entry.fee or 0)),
+            Column.FEE: padded(entry.fee or 0),
+            Column.BALANCE: padded(entry.balance_after if entry.balance_after is not None else -1),
+            Column.TX: entry.tx_hash or "",
+        }
+        return keys[column]
+
+    def tooltip(self, entry: HistoryEntry, column: Column) -> str:
+        """Return a cell's tooltip: the whole address or hash, the asset."""
+        if column is Column.COUNTERPARTY and entry.counterparty:
+            return to_checksum_address(entry.counterparty, self.chain_id)
+        if column is Column.AMOUNT and not entry.is_native:
+            return f"token {to_checksum_address(entry.asset, self.chain_id)}"
+        if column is Column.KIND and entry.kind is EntryKind.CONTRACT:
+            return "Value moved inside a contract's execution: no transaction of this address."
+        return self.text(entry, column)
+
+    @staticmethod
+    def route(entry: HistoryEntry, column: Column) -> Route | None:
+        """Return where a cell links to."""
+        if column is Column.BLOCK:
+            return block_route(entry.block)
+        if column is Column.TX and entry.tx_hash:
+            return tx_route(entry.tx_hash)
+        if column is Column.COUNTERPARTY and entry.counterparty:
+            return address_route(entry.counterparty)
+        if column is Column.AMOUNT and not entry.is_native:
+            return address_route(entry.asset)
+        return None
+
+
+class HistoryFilter(QSortFilterProxyModel):
+    """Sorts the History table and shows only the chosen kind and asset (None: all)."""
+
+    def __init__(self, source: HistoryTableModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.table = source
+        self.kind: EntryKind | None = None
+        self.asset: str | None = None
+        self.setSourceModel(source)
+        self.setSortRole(SORT_ROLE)
+        self.setDynamicSortFilter(True)
+        self.sort(Column.BLOCK, Qt.SortOrder.DescendingOrder)
+
+    def choose(self, kind: EntryKind | None, asset: str | None) -> None:
+        """Show only entries of this kind and asset (None: any)."""
+        self.kind, self.asset = kind, asset
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        """Keep rows of the chosen kind and asset."""
+        entry = self.table.entries[source_row]
+        return (self.kind is None or entry.kind is self.kind) and (
+            self.asset is None or entry.asset == self.asset
+        )
+
+    def shown(self) -> list[HistoryEntry]:
+        """Return the entries shown, in the order shown."""
+        rows = (self.mapToSource(self.index(row, 0)).row() for row in range(self.rowCount()))
+        return [self.table.entries[row] for row in rows]
+
+
+def assets_of(entries: Sequence[HistoryEntry]) -> list[str]:
+    """Return the assets of entries: RBTC first, then the tokens in order of appearance."""
+    tokens = dict.fromkeys(entry.asset for entry in entries if entry.asset != NATIVE)
+    return [NATIVE, *tokens] if any(e.asset == NATIVE for e in entries) else list(tokens)
