@@ -3,8 +3,9 @@
 `AddressHistory.prepare()` sends the opening request (history_plan.py) and returns the cost
 estimate; `updates()` then streams what is found, newest first: the stored history at once, the
 native changes as the search pins them (balance_search.py), each attributed (attribution.py),
-and the token transfers (token_history.py). What is settled is stored, so the next visit asks
-only for newer blocks. Stop by closing `updates()` (cancelling the task that iterates it).
+and the token transfers (token_history.py). What was found is stored with the hash of the newest
+block searched, so the next visit asks only for newer blocks (and starts over if that block is
+no longer in the chain). Stop by closing `updates()` (cancelling the task that iterates it).
 """
 
 from __future__ import annotations
@@ -12,14 +13,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncGenerator, Iterable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from explorer.chain.hexutil import HexFormatError
 from explorer.chain.history import HistoryEntry
-from explorer.chain.records import Block
+from explorer.chain.records import Block, Log, RecordFormatError
 from explorer.services.attribution import Attributor
 from explorer.services.balance_search import BalanceSearch, Change
-from explorer.services.history_plan import Estimate, OldStateVerdict, Opening, Scope, estimate
+from explorer.services.history_plan import (
+    Estimate,
+    OldStateVerdict,
+    Opening,
+    Scope,
+    estimate,
+    token_window_fits,
+)
 from explorer.services.history_store import HistoryStore, StoredHistory
 from explorer.services.probes import (
     AccountState,
@@ -28,9 +37,15 @@ from explorer.services.probes import (
     StateProbes,
     read_together,
 )
-from explorer.services.reader import SAFE_CONFIRMATIONS, ChainReader
+from explorer.services.reader import ChainReader
 from explorer.services.stale_state import stale_state_reason
-from explorer.services.token_history import TokenTransfers, token_units
+from explorer.services.token_history import (
+    ProgressListener,
+    TokenTransfers,
+    logs_of,
+    token_units,
+    transfer_entry,
+)
 from explorer.services.tokens import MULTICALL3, TokenReader
 
 TIMES_PER_BATCH = 20  # block headers read for their time in one request
@@ -48,7 +63,11 @@ class HistoryProgress:
 
 @dataclass(frozen=True)
 class HistoryUpdate:
-    """What a run found since the last update (entries newest first), and what it says."""
+    """What a run found since the last update (entries newest first), and what it says.
+
+    An update with `old_state` voids every native entry shown before it: the node's answers
+    for old blocks were not state (the block scan is the way left).
+    """
 
     entries: tuple[HistoryEntry, ...] = ()
     progress: HistoryProgress | None = None
@@ -87,6 +106,8 @@ class AddressHistory:
         self._native_entries: list[HistoryEntry] = []
         self._token_entries: list[HistoryEntry] = []
         self._requests_before = 0
+        self._early_logs: list[Log] | None = None
+        self._high_hash = self._known_hash = ""
         self._started = time.perf_counter()
         self._tokens_low = 0
         self._tokens_done = 0.0
@@ -111,7 +132,10 @@ class AddressHistory:
         if self.stored is not None and self.stored.tokens_until >= low:
             self._tokens_low = self.stored.tokens_until
         self.opening = await self._open(search_low, high)
-        if self.stored is not None and self.opening.first != self.stored.state:
+        stored = self.stored
+        if stored is not None and (
+            self.opening.first != stored.state or self._known_hash != stored.until_hash
+        ):
             self.stored = None  # the chain it knew is gone: search the whole range again
             self._tokens_low = low
             self.opening = await self._open(low, high)
@@ -121,12 +145,30 @@ class AddressHistory:
         return estimate(blocks, opening.first, opening.last, self.scope, token_blocks=token_blocks)
 
     async def _open(self, low: int, high: int) -> Opening:
-        """Send the opening request: code at high, the states after high and after low."""
-        try:
-            first, last, code = await self.probes.opening(low, high)
-        except OldStateMissing as missing:
-            last = (await self.probes.at([high]))[0]
-            return Opening.without_old_state(low, high, last, True, missing)
+        """Send the opening request: code at high, the states after high and after low.
+
+        The same request reads the hashes of block high (kept with the history) and of the
+        last block a stored history knew (the chain must still hold it); a revisit's few new
+        blocks have their token transfers asked in it too.
+        """
+        blocks = [high] + ([self.stored.until] if self.stored is not None else [])
+        extra: list[tuple[str, tuple[object, ...]]] = [
+            ("eth_getBlockByNumber", (hex(number), False)) for number in blocks
+        ]
+        window = high - self._tokens_low
+        if self.scope.tokens and self.stored is not None and token_window_fits(window):
+            transfers = TokenTransfers(self.reader.client, self.address)
+            queries = transfers.queries(self._tokens_low + 1, high)
+            extra += [
+                ("eth_getLogs", (q.filter_json(self._tokens_low + 1, high),)) for q in queries
+            ]
+        first, last, code, answers = await self.probes.opening(low, high, extra)
+        hashes = [hash_of(answer) for answer in answers[: len(blocks)]]
+        self._high_hash, self._known_hash = hashes[0], hashes[-1] if len(hashes) > 1 else ""
+        logs = answers[len(blocks) :]
+        self._early_logs = logs_of(logs) if logs else None
+        if isinstance(first, OldStateMissing):
+            return Opening.without_old_state(low, high, last, bool(code), first)
         return Opening(low, high, first, last, bool(code))
 
     async def updates(self) -> AsyncGenerator[HistoryUpdate, None]:
@@ -257,7 +299,7 @@ class AddressHistory:
                 self._tokens_done = done / max(1, total)
                 queue.put_nowait(HistoryUpdate(progress=self._progress()))
 
-            async for entries in transfers.scan(self._tokens_low + 1, opening.high, on_progress):
+            async for entries in self._transfers(transfers, opening.high, on_progress):
                 new_tokens = {e.asset for e in entries} - set(units)
                 if new_tokens:
                     units |= await token_units(tokens, new_tokens)
@@ -268,6 +310,21 @@ class AddressHistory:
             self.token_requests = transfers.requests
         finally:
             queue.put_nowait(None)
+
+    def _transfers(
+        self, transfers: TokenTransfers, high: int, on_progress: ProgressListener
+    ) -> AsyncIterator[list[HistoryEntry]]:
+        """Return the transfers' batches: from the opening's answers, or by scanning."""
+        if self._early_logs is None:
+            return transfers.scan(self._tokens_low + 1, high, on_progress)
+        entries = [e for log in self._early_logs if (e := transfer_entry(log, self.address))]
+
+        async def early() -> AsyncIterator[list[HistoryEntry]]:
+            on_progress(1, 1)
+            if entries:
+                yield sorted(entries, key=_newest)
+
+        return early()
 
     async def timed(self, entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
         """Return entries with their blocks' times (block headers read in batches)."""
@@ -286,32 +343,27 @@ class AddressHistory:
         opening = self.opening
         if self.store is None or opening is None or opening.old_state is not None:
             return
-        if not self.scope.native or opening.first is None:
+        if not self.scope.native or opening.first is None or not self._high_hash:
             return
-        settled = max(opening.low, opening.high - SAFE_CONFIRMATIONS)
         earlier = list(self.stored.entries) if self.stored else []
-        found = [e for e in self._native_entries if e.block <= settled]
+        found = list(self._native_entries)
         if self.scope.tokens:
-            found += [e for e in self._token_entries if e.block <= settled]
-            tokens_until = settled
+            found += self._token_entries
+            tokens_until = opening.high
         else:
             earlier = [e for e in earlier if e.is_native]
             tokens_until = -1
         record = StoredHistory(
             first=self.stored.first if self.stored else opening.low + 1,
-            until=settled,
+            until=opening.high,
             opening=self.stored.opening if self.stored else opening.first,
-            state=self._state_after(settled, opening.first),
+            state=opening.last,
             has_code=opening.has_code,
             entries=tuple(_merged(earlier, found)),
             tokens_until=tokens_until,
+            until_hash=self._high_hash,
         )
         await self.store.save(self.chain, self.address, record)
-
-    def _state_after(self, block: int, first: AccountState) -> AccountState:
-        """Return the state after a block, from the newest change at or before it."""
-        before = [c for c in self.changes if c.block <= block]
-        return max(before, key=lambda change: change.block).after if before else first
 
 
 CONTRACT_CAVEAT = (
@@ -320,6 +372,16 @@ CONTRACT_CAVEAT = (
     "The transaction scan reads every block and misses nothing the address sent or received."
 )
 NONCE_JUMP = "its nonce rose by more than the transactions it sent in that block"
+
+
+def hash_of(answer: object) -> str:
+    """Return the hash of a block read in a batch ('' for an error or no block)."""
+    if not isinstance(answer, dict):
+        return ""
+    try:
+        return Block.from_json(answer).hash or ""
+    except (RecordFormatError, HexFormatError, TypeError):
+        return ""
 
 
 def usable(stored: StoredHistory | None, low: int, high: int) -> StoredHistory | None:

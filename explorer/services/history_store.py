@@ -3,8 +3,8 @@
 One small interface (`HistoryStore`: load, save). Until the persistent per-chain cache of
 issue 21 holds these records, `SqliteHistoryStore` keeps them in one SQLite file in the user
 data directory, every call on one worker thread (never the GUI thread); `MemoryHistoryStore`
-keeps them for the run. Only settled blocks are stored (SAFE_CONFIRMATIONS deep), so a
-reorganisation never leaves a wrong record; a record whose chain went back is dropped.
+keeps them for the run. A record names the hash of its newest block; one whose block the chain
+no longer holds (a reorganisation, another chain) is searched again from the start.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS history (
 
 @dataclass(frozen=True)
 class StoredHistory:
-    """An address's history, complete from block `first` to block `until` (both settled).
+    """An address's history, complete from block `first` to block `until`.
 
     `opening` is the state after block first − 1 and `state` the one after `until`; token
     transfers are complete up to `tokens_until` (−1: never scanned).
@@ -48,6 +48,7 @@ class StoredHistory:
     has_code: bool
     entries: tuple[HistoryEntry, ...]
     tokens_until: int = -1
+    until_hash: str = ""  # the hash of block `until`: the chain must still hold it
 
     def to_json(self) -> str:
         """Return the record as JSON text (amounts as decimal strings)."""
@@ -70,6 +71,7 @@ class StoredHistory:
                 has_code=bool(data["has_code"]),
                 entries=tuple(_entry_of(item) for item in data["entries"]),
                 tokens_until=int(data.get("tokens_until", -1)),
+                until_hash=str(data.get("until_hash", "")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a stored history: {exc}") from None

@@ -132,16 +132,26 @@ class StateProbes:
             old_state_error(block, results[2 * index : 2 * index + 2])
         return states_of(results)
 
-    async def opening(self, low: int, high: int) -> tuple[AccountState, AccountState, bytes]:
-        """Return the states after low and high and the code at high, in one request."""
+    async def opening(
+        self, low: int, high: int, extra: Sequence[Call] = ()
+    ) -> tuple[AccountState | OldStateMissing, AccountState, bytes, list[Any]]:
+        """Return the opening states, the code and extra answers, all in one request.
+
+        That is the state after low (or why the node cannot tell it), after high, the code at
+        high and the answers of extra calls (results or errors).
+        """
         calls: list[Call] = [("eth_getCode", (self.address, hex(high)))]
-        calls += state_calls(self.address, high) + state_calls(self.address, low)
+        calls += state_calls(self.address, high) + state_calls(self.address, low) + list(extra)
         results = await read_together(self.client, calls, self.counts)
         code = raise_first(results[:1])[0]
         (last,) = states_of(results[1:3])  # the newest state: any error here is the node's own
-        old_state_error(low, results[3:])
-        (first,) = states_of(results[3:])
-        return first, last, code_of(code)
+        first: AccountState | OldStateMissing
+        try:
+            old_state_error(low, results[3:5])
+            (first,) = states_of(results[3:5])
+        except OldStateMissing as missing:
+            first = missing
+        return first, last, code_of(code), results[5:]
 
 
 def old_state_error(block: int, results: Sequence[Any]) -> None:

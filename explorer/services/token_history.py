@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 
 from eth_utils.abi import event_signature_to_log_topic
 
+from explorer.chain.hexutil import HexFormatError
 from explorer.chain.history import Direction, EntryKind, HistoryEntry
-from explorer.chain.records import Log
+from explorer.chain.records import Log, RecordFormatError
+from explorer.rpc.errors import MalformedResponse
 from explorer.services.attribution import topic_of
+from explorer.services.logplan import MAX_SPAN
 from explorer.services.logquery import LogQuery
 from explorer.services.logscan import LogScanner
 from explorer.services.tokens import DECIMALS, SYMBOL, TokenReader, _decoded, _text
@@ -58,6 +61,21 @@ def transfer_entry(log: Log, holder: str) -> HistoryEntry | None:
     )
 
 
+def logs_of(answers: Iterable[object]) -> list[Log]:
+    """Return the logs of eth_getLogs answers read in a batch; an error answer is raised."""
+    logs: list[Log] = []
+    for answer in answers:
+        if isinstance(answer, Exception):
+            raise answer
+        if not isinstance(answer, list):
+            raise MalformedResponse("eth_getLogs answered no array")
+        try:
+            logs += Log.many_from_json(answer)
+        except (RecordFormatError, HexFormatError, TypeError) as exc:
+            raise MalformedResponse(f"eth_getLogs answered an unexpected log: {exc}") from None
+    return logs
+
+
 def segments(first: int, last: int) -> list[tuple[int, int]]:
     """Return first..last cut into growing segments, newest first."""
     result, size, end = [], FIRST_SEGMENT, last
@@ -74,7 +92,7 @@ class TokenTransfers:
 
     client: object
     address: str
-    concurrency: int = 2
+    concurrency: int = 1
     requests: int = 0
     failed: list[tuple[int, int, str]] = field(default_factory=list)
 
@@ -93,7 +111,8 @@ class TokenTransfers:
         seen: set[tuple[str | None, int | None]] = set()
         done, total = 0, max(0, last - first + 1)
         for start, end in segments(first, last):
-            found = await asyncio.gather(*(self._scan(q) for q in self.queries(start, end)))
+            queries = self.queries(start, end)
+            found = await asyncio.gather(*(self._scan(q, end - start + 1) for q in queries))
             entries = []
             for log in (log for logs in found for log in logs):
                 key = (log.transaction_hash, log.log_index)
@@ -107,9 +126,14 @@ class TokenTransfers:
             if entries:
                 yield sorted(entries, key=lambda e: e.sort_key, reverse=True)
 
-    async def _scan(self, query: LogQuery) -> list[Log]:
-        """Run one query over its range; a range that keeps failing is noted, not fatal."""
-        scanner = LogScanner(self.client, concurrency=self.concurrency)
+    async def _scan(self, query: LogQuery, blocks: int) -> list[Log]:
+        """Run one query over its range; a range that keeps failing is noted, not fatal.
+
+        The whole segment is asked at once (an address's transfers are few); a node that
+        refuses so long a range teaches the scanner its limit and the range is split.
+        """
+        size = min(blocks, MAX_SPAN)
+        scanner = LogScanner(self.client, concurrency=self.concurrency, max_blocks=size)
         logs = [log async for batch in scanner.scan(query) for log in batch]
         self.requests += scanner.requests
         self.failed += [(c.start, c.end, c.error.message) for c in scanner.failed]
