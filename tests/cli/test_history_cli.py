@@ -1,0 +1,146 @@
+"""`explorer history` as a subprocess against the devnet: JSON, CSV, exit codes, old state."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.helpers.devnet import PROFILES, Devnet
+from tests.helpers.pruned import OldState, PrunedNode
+
+REPO = Path(__file__).resolve().parents[2]
+HEAD = 12_000
+KEYS = {"block", "timestamp", "tx_hash", "kind", "asset", "counterparty", "amount", "direction"}
+
+
+def explorer_history(key: str, data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `python -m explorer history ARGS` with its own data folder; no key in the output."""
+    done = subprocess.run(
+        [sys.executable, "-m", "explorer", "history", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "XDG_DATA_HOME": str(data_dir)},
+        timeout=300,
+    )
+    if key:
+        assert key not in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def balance_at(devnet: Devnet, address: str, block: int) -> int:
+    """Ask the devnet directly for a balance."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "eth_getBalance", "params": [address, hex(block)]}
+    return int(httpx.post(devnet.url(), json=body).json()["result"], 16)
+
+
+@pytest.mark.parametrize("devnet", PROFILES, indirect=True)
+def test_json_has_every_field_newest_first(devnet: Devnet, tmp_path: Path) -> None:
+    changes, address = devnet.manifest()["counted_accounts"][1]
+    done = explorer_history(
+        devnet.key, tmp_path, address, "--endpoint", devnet.url(), "--insecure-http",
+        "--to", str(HEAD), "--format", "json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    entries: list[dict[str, Any]] = json.loads(done.stdout)
+    assert len(entries) == changes
+    assert [e["block"] for e in entries] == sorted((e["block"] for e in entries), reverse=True)
+    for entry in entries:
+        assert KEYS | {"balance_after"} <= set(entry)
+        assert isinstance(entry["block"], int)
+        assert isinstance(entry["timestamp"], int)
+        assert entry["kind"] == "received"
+        assert entry["direction"] == "in"
+        assert entry["asset"] == "native"
+        assert entry["tx_hash"].startswith("0x")
+        assert len(entry["tx_hash"]) == 66
+        assert int(entry["amount"]) > 0
+        assert entry["amount"] == str(int(entry["amount"]))
+        assert entry["counterparty"] == devnet.manifest()["busy_account"]
+        assert int(entry["balance_after"]) == balance_at(devnet, address, entry["block"])
+    assert int(entries[0]["balance_after"]) == balance_at(devnet, address, HEAD)
+
+
+def test_tokens_have_log_index_and_csv_has_units(devnet: Devnet, tmp_path: Path) -> None:
+    manifest = devnet.manifest()
+    holder = manifest["accounts"][3]
+    common = [holder, "--endpoint", devnet.url(), "--insecure-http", "--to", str(HEAD)]
+    done = explorer_history(
+        devnet.key, tmp_path, *common, "--assets", "tokens", "--from", "11000", "--format", "json"
+    )
+    assert done.returncode == 0, done.stderr
+    entries = json.loads(done.stdout)
+    assert entries
+    assert {e["kind"] for e in entries} == {"token"}
+    assert {e["asset"] for e in entries} <= {manifest["token"], manifest["collectible"]}
+    assert all(isinstance(e["log_index"], int) and "balance_after" not in e for e in entries)
+    done = explorer_history(
+        devnet.key, tmp_path, *common, "--assets", "tokens", "--from", "11000", "--format", "csv"
+    )
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert len(rows) == len(entries)
+    assert {row["symbol"] for row in rows if row["asset"] == manifest["token"]} == {"DVT"}
+
+
+def test_a_contract_says_the_search_is_over_balance_alone(devnet: Devnet, tmp_path: Path) -> None:
+    payout = devnet.manifest()["payout"]
+    done = explorer_history(
+        devnet.key, tmp_path, payout, "--endpoint", devnet.url(), "--insecure-http",
+        "--from", "11000", "--to", str(HEAD), "--assets", "native",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "balances alone" in done.stderr
+    assert "contract execution" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["0x12"], ["0x" + "ab" * 20, "--from", "ten"], ["0x" + "ab" * 20, "--from", "9", "--to", "5"]],
+)
+def test_invalid_input_exits_2(devnet: Devnet, tmp_path: Path, args: list[str]) -> None:
+    done = explorer_history(devnet.key, tmp_path, *args, "--endpoint", devnet.url(),
+                            "--insecure-http")  # fmt: skip
+    assert done.returncode == 2
+    assert "error (invalid input)" in done.stderr
+
+
+def test_a_node_that_cannot_be_reached_exits_3(tmp_path: Path) -> None:
+    done = explorer_history("", tmp_path, "0x" + "ab" * 20, "--endpoint", "http://127.0.0.1:9/k",
+                            "--insecure-http")  # fmt: skip
+    assert done.returncode == 3
+    assert "error (transport)" in done.stderr
+
+
+def test_a_node_without_old_state_is_said_and_scanned_instead(
+    devnet: Devnet, tmp_path: Path
+) -> None:
+    busy = devnet.manifest()["busy_account"]
+    node = PrunedNode(devnet.url(), OldState.ERROR, oldest=HEAD - 50)
+    try:
+        where = ["--endpoint", node.url, "--insecure-http", "--to", str(HEAD)]
+        short = explorer_history(
+            "", tmp_path, busy, *where, "--from", str(HEAD - 199), "--format", "json"
+        )
+        whole = explorer_history("", tmp_path, busy, *where)
+    finally:
+        node.close()
+    assert short.returncode == 0, short.stderr
+    assert "does not serve old state" in short.stderr
+    assert "costs 200 requests" in short.stderr
+    found = json.loads(short.stdout)
+    assert found
+    assert {e["kind"] for e in found} <= {"sent", "received"}
+    assert all(e["balance_after"] is None for e in found)
+    assert whole.returncode == 3
+    assert "does not serve old state" in whole.stderr
+    assert "--from" in whole.stderr
