@@ -73,8 +73,9 @@ class TxBundle:
 class ChainReader:
     """Page-level reads over the client: concurrent where possible, cached when settled."""
 
-    def __init__(self, client: TypedCalls) -> None:
+    def __init__(self, client: TypedCalls, confirmations: int | None = None) -> None:
         self.client = client
+        self.confirmations = SAFE_CONFIRMATIONS if confirmations is None else confirmations
         self.head: int | None = None
         self.quick_answer_seconds = QUICK_ANSWER_SECONDS
         self._cache = LruCache()
@@ -104,7 +105,7 @@ class ChainReader:
         return (
             number is not None
             and self.head is not None
-            and self.head - number >= SAFE_CONFIRMATIONS
+            and self.head - number >= self.confirmations
         )
 
     async def latest_number(self) -> int:
