@@ -60,8 +60,10 @@ class CacheDirectory:
         root: Path | None = None,
         size_limit: int = DEFAULT_SIZE_LIMIT,
         confirmations: Callable[[str], int] | None = None,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
     ) -> None:
         self.root = root or default_directory()
+        self.busy_timeout = busy_timeout
         self.size_limit = size_limit
         self.confirmations = confirmations or (lambda _network: 12)
         self.notice_listeners: list[NoticeListener] = []
@@ -74,7 +76,7 @@ class CacheDirectory:
         path = self.root / identity.file_name
         store = self._stores.get(path)
         if store is None:
-            store = ChainStore(path, identity, self.size_limit, self._notice)
+            store = ChainStore(path, identity, self.size_limit, self._notice, self.busy_timeout)
             store.others_size = self._others_size
             self._stores[path] = store
         return store

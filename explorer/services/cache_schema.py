@@ -76,9 +76,11 @@ class WrongChain(sqlite3.DatabaseError):
     """The file holds another chain's data (a name clash): it must not be read."""
 
 
-def create_schema(db: sqlite3.Connection, chain_id: int, genesis_hash: str) -> None:
+def create_schema(
+    db: sqlite3.Connection, chain_id: int, genesis_hash: str, busy_timeout: float
+) -> None:
     """Set the file up (WAL, incremental vacuum, tables) and check it is this chain's."""
-    db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+    db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
     if db.execute("PRAGMA page_count").fetchone()[0] == 0:
         db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # evicted pages go back to the disk
     db.execute("PRAGMA journal_mode = WAL")

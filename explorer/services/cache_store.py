@@ -112,7 +112,8 @@ class ChainStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
             try:
-                create_schema(db, self.identity.chain_id, self.identity.genesis_hash)
+                identity = self.identity
+                create_schema(db, identity.chain_id, identity.genesis_hash, self.busy_timeout)
             except BaseException:
                 db.close()
                 raise

@@ -95,6 +95,11 @@ class ChainReader:
         self._just_read = {k: v for k, v in self._just_read.items() if now - v[0] <= 60}
         self._just_read[key] = (now, value)
 
+    def forget(self) -> None:
+        """Forget everything kept in memory (the chain reorganised below what was settled)."""
+        self._cache = LruCache()
+        self._just_read.clear()
+
     def note_head(self, number: int) -> None:
         """Record the newest head seen (from the head follower or a read)."""
         if self.head is None or number > self.head:

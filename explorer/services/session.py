@@ -95,6 +95,7 @@ class Session:
             self.cache = SessionCache(self.client, saved, endpoint, self.reader.confirmations)
             self.client.answers = self.cache
             self.cache.mode_listeners.append(self._on_cache_mode)
+            self.cache.reorg_listeners.append(lambda _event: self.reader.forget())
             self.checker.listen(self._on_check_for_cache)
         self._offline_task: asyncio.Task[bool] | None = None
         self.last_latency: float | None = None

@@ -55,19 +55,39 @@ def with_saved_session(
     root: Path,
     use: Callable[[Session], Awaitable[T]],
     network: Network = DEVNET,
+    notices: list[str] | None = None,
     **options: Any,
 ) -> T:
     """Run use(session) on a fresh loop with a session keeping saved data under root.
 
-    Everything queued is written before it returns (as when the app closes).
+    The directory's messages go into notices; everything queued is written before it returns
+    (as when the app closes).
     """
 
     async def main() -> T:
         directory = CacheDirectory(root, **options)
+        if notices is not None:
+            directory.notice_listeners.append(notices.append)
         session = Session(network, Endpoint.parse(url), saved=directory)
         try:
             await ready(session)
             return await use(session)
+        finally:
+            await session.aclose()
+            await directory.aclose()
+
+    return asyncio.run(main())
+
+
+def offline_answers(url: str, root: Path, network: Network) -> bool:
+    """Tell whether a session on network may answer from the saved data with the node gone."""
+
+    async def main() -> bool:
+        directory = CacheDirectory(root)
+        session = Session(network, Endpoint.parse(url), saved=directory)
+        try:
+            assert session.cache is not None
+            return await session.cache.go_offline(network.chain_id)
         finally:
             await session.aclose()
             await directory.aclose()
