@@ -28,8 +28,9 @@ from explorer.presentation.history_text import csv_text, json_text, text_lines
 from explorer.rpc.errors import InvalidInput
 from explorer.services.address_history import AddressHistory
 from explorer.services.block_scan import scan_blocks
+from explorer.services.cache_directory import CacheDirectory
 from explorer.services.history_plan import OldStateVerdict, Scope
-from explorer.services.history_store import SqliteHistoryStore
+from explorer.services.history_store import HistoryStore, MemoryHistoryStore, SavedHistoryStore
 from explorer.services.networks import custom_network
 from explorer.services.session import Session
 
@@ -97,20 +98,25 @@ async def history(options: argparse.Namespace) -> int:
     if first is not None and last is not None and first > last:
         raise InvalidInput("--from is after --to")
     async with chosen_node(options) as (network, endpoint):
-        session = Session(network or custom_network(endpoint.host, 0), endpoint)
-        store = SqliteHistoryStore()
+        saved = CacheDirectory()
+        session = Session(network or custom_network(endpoint.host, 0), endpoint, saved=saved)
         try:
             probe = await session.client.probe(None if network is None else network.chain_id)
             if (mismatch := probe.mismatch()) is not None:
                 raise mismatch
-            if network is None:
-                session.network = custom_network(endpoint.host, probe.chain_id)
-            run = AddressHistory(session.reader, address, chain=str(probe.chain_id),
+            if network is None:  # a custom endpoint: its chain is whatever it says
+                session.network = network = custom_network(endpoint.host, probe.chain_id)
+            store: HistoryStore = MemoryHistoryStore()
+            if session.cache is not None:  # the chain's saved data, now that it is verified
+                await session.cache.go_online(probe.chain_id)
+                if session.cache.writable:
+                    store = SavedHistoryStore(session.cache)
+            run = AddressHistory(session.reader, address, chain=str(network.chain_id),
                                  store=store, scope=Scope(options.assets))  # fmt: skip
             return await _write(run, session, first, last, options.format)
         finally:
-            store.close()
             await session.aclose()
+            await saved.aclose()
 
 
 async def _write(

@@ -8,15 +8,16 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
 from explorer.rpc.answers import result_of_sliced
-from explorer.rpc.batch import encode_batch, results_of_batch
+from explorer.rpc.batch import BatchGathering, Checked, encode_batch, results_of_batch
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
 from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError, TransportError
+from explorer.rpc.journal import JournalEntry, RequestJournal, note_cached, note_sent, redact
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.stats import RequestStats
@@ -33,11 +34,29 @@ DEFAULT_MAX_IN_FLIGHT = 8
 _params_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 
 
+@dataclass(frozen=True)
+class NodeAnswer:
+    """A call's result and the whole body it came in (the JSON-RPC envelope, as sent)."""
+
+    result: Any
+    body: bytes
+
+
+Ask = Callable[[str, Sequence[Any]], Awaitable[NodeAnswer]]
+
+
+class AnswerSource(Protocol):
+    """Answers calls, from what it keeps or by asking the node through `ask` (a cache)."""
+
+    async def answer(self, method: str, params: Sequence[Any], params_json: str, ask: Ask) -> Any:
+        """Return the result of a call, asking the node only for what it does not keep."""
+
+
 @dataclass
 class _SharedCall:
     """A call in flight and the number of callers waiting for it."""
 
-    task: asyncio.Future[Any]
+    task: asyncio.Future[NodeAnswer]
     waiters: int = 0
 
 
@@ -71,6 +90,10 @@ class ProbeResult:
         )
 
 
+def _ignore(_count: int) -> None:
+    """Hear nothing."""
+
+
 class RpcClient(TypedCalls):
     """A client for one endpoint; share one instance (and one httpx client) per endpoint.
 
@@ -82,7 +105,8 @@ class RpcClient(TypedCalls):
 
     `waits` holds the Attempt of every call being sent (by call serial), so a screen can say
     what it waits for; `attempt_listeners` hear each retry as it starts and
-    `failure_listeners` each call that gave up.
+    `failure_listeners` each call that gave up. `answers`, when set, answers reads first
+    (the saved-data cache); `journal` lists the last requests, sent or answered from it.
     """
 
     def __init__(
@@ -96,9 +120,12 @@ class RpcClient(TypedCalls):
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        journal: RequestJournal | None = None,
     ) -> None:
         """Use http if given (the caller closes it), else create and own one."""
         self.endpoint = endpoint
+        self.journal = journal or RequestJournal()
+        self.answers: AnswerSource | None = None
         self.retry = retry or RetryPolicy()
         self.stats = RequestStats()
         self._owns_http = http is None
@@ -129,15 +156,106 @@ class RpcClient(TypedCalls):
         return await self.call(method, method_spec(method).check(args))
 
     async def call(self, method: str, params: Sequence[Any] = ()) -> Any:
-        """Send one call with JSON params as given and return the raw result."""
+        """Send one call with JSON params as given and return the raw result.
+
+        A read goes to `answers` first when set, which asks the node only for what it lacks.
+        """
+        params_json = self._encode(method, params)
         spec = METHODS.get(method)
-        resendable = spec is not None and spec.resendable
+        if self.answers is not None and spec is not None and spec.resendable:
+            return await self.answers.answer(method, list(params), params_json, self.ask)
+        return (await self._shared(method, params_json)).result
+
+    async def batch(
+        self, calls: Sequence[tuple[str, Sequence[Any]]], sent: Callable[[int], None] = _ignore
+    ) -> list[Any]:
+        """Send read calls as one JSON-RPC batch; return each result or its NodeError, in order.
+
+        Each call is checked as `request` checks it. With `answers` (the saved data), what it
+        keeps is answered from it and only the rest is sent, together; `sent` hears how many
+        calls went to the node in the batch. Each call sent counts as a request of its method
+        (a quota counts calls). A node that does not take batches raises BatchRefused.
+        """
+        checked: list[Checked] = [(name, method_spec(name).check(args)) for name, args in calls]
+        answers = self.answers
+        if answers is None:
+            sent(len(checked))
+            answered = await self._send_batch(checked)
+            return [answer if isinstance(answer, RpcError) else answer[0] for answer in answered]
+        gathering = BatchGathering(len(checked), self._send_batch, self.ask, sent)
+
+        def through_saved(method: str, params: list[Any]) -> Any:
+            encoded = self._encode(method, params)
+            return lambda ask: answers.answer(method, params, encoded, self._as_node(ask))
+
+        return await gathering.run([through_saved(method, params) for method, params in checked])
+
+    @staticmethod
+    def _as_node(ask: Callable[[str, Sequence[Any]], Awaitable[Any]]) -> Ask:
+        """Wrap a batch's ask so that the saved data gets a NodeAnswer."""
+
+        async def asked(method: str, params: Sequence[Any]) -> NodeAnswer:
+            answer = await ask(method, params)
+            return answer if isinstance(answer, NodeAnswer) else NodeAnswer(*answer)
+
+        return asked
+
+    async def _send_batch(self, calls: Sequence[Checked]) -> list[Any]:
+        """Send calls in one request (with retries); return (result, envelope) or NodeError each."""
+        encoded = [(method, self._encode(method, params)) for method, params in calls]
+        label = f"batch of {len(encoded)}"
+        return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
+
+    async def _attempt_batch(self, calls: Sequence[tuple[str, str]]) -> list[Any]:
+        """Send one batch request; calls that never left cost no quota."""
+        ids = [next(self._ids) for _ in calls]
+        days = [self.stats.record(method) for method, _ in calls]
+        for _call in calls:
+            note_sent()
+        started = time.perf_counter()
+        error = ""
         try:
-            params_json = _params_json(list(params))
+            answer = await post(
+                self._http,
+                self._url,
+                encode_batch(ids, calls),
+                timeout=self._timeout,
+                connect_timeout=self._connect_timeout,
+                max_bytes=self._max_bytes,
+            )
+            return results_of_batch(answer, self._url, ids)
+        except TransportError as failure:
+            if not failure.maybe_sent:
+                for day in days:
+                    self.stats.record_unsent(day)
+            error = failure.kind.value
+            raise
+        except RpcError as failure:
+            error = failure.kind.value
+            raise
+        finally:
+            seconds = time.perf_counter() - started
+            for method, params_json in calls:
+                self._journal(method, params_json, 0, seconds, from_cache=False, error=error)
+
+    async def ask(self, method: str, params: Sequence[Any]) -> NodeAnswer:
+        """Send one call to the node (never to `answers`); return its result and body."""
+        return await self._shared(method, self._encode(method, params))
+
+    @staticmethod
+    def _encode(method: str, params: Sequence[Any]) -> str:
+        """Return the params as compact JSON, or raise InvalidInput."""
+        try:
+            return _params_json(list(params))
         except (TypeError, ValueError) as exc:
             raise InvalidInput(f"{method}: params must be JSON values ({exc})") from None
-        if not resendable:
-            return await self._send(method, params_json, resendable)
+
+    async def _shared(self, method: str, params_json: str) -> NodeAnswer:
+        """Send a call, sharing one request among identical reads in flight."""
+        spec = METHODS.get(method)
+        if spec is None or not spec.resendable:
+            sent: NodeAnswer = await self._send(method, params_json, resendable=False)
+            return sent
         key = (method, params_json)
         shared = self._in_flight.get(key)
         if shared is None:
@@ -153,44 +271,32 @@ class RpcClient(TypedCalls):
                 self._forget(key, shared)
                 shared.task.cancel()
 
+    def record_cached(self, method: str, params_json: str, size: int, seconds: float) -> None:
+        """Note a call answered from saved data: in the journal and the work's spending."""
+        self.stats.record_cached(method)
+        note_cached()
+        self._journal(method, params_json, size, seconds, from_cache=True)
+
+    def _journal(
+        self, method: str, params_json: str, size: int, seconds: float, **more: Any
+    ) -> None:
+        """Add an entry to the journal, the API key redacted."""
+        secret = self.endpoint.api_key
+        entry = JournalEntry(
+            time.time(),
+            self.endpoint.redacted,
+            method,
+            redact(params_json, secret),
+            size,
+            seconds=seconds,
+            **more,
+        )
+        self.journal.record(entry)
+
     def _forget(self, key: tuple[str, str], shared: _SharedCall) -> None:
         """Drop a finished shared call from the in-flight table."""
         if self._in_flight.get(key) is shared:
             del self._in_flight[key]
-
-    async def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
-        """Send read calls as one JSON-RPC batch; return each result or its NodeError, in order.
-
-        Each call is checked as `request` checks it and counted as a request of its method
-        (a quota counts calls). A node that does not take batches raises BatchRefused.
-        """
-        encoded = [
-            (method, _params_json(method_spec(method).check(args))) for method, args in calls
-        ]
-        if not encoded:
-            return []
-        label = f"batch of {len(encoded)}"
-        return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
-
-    async def _attempt_batch(self, calls: Sequence[tuple[str, str]]) -> list[Any]:
-        """Send one batch request; calls that never left cost no quota."""
-        ids = [next(self._ids) for _ in calls]
-        days = [self.stats.record(method) for method, _ in calls]
-        try:
-            answer = await post(
-                self._http,
-                self._url,
-                encode_batch(ids, calls),
-                timeout=self._timeout,
-                connect_timeout=self._connect_timeout,
-                max_bytes=self._max_bytes,
-            )
-        except TransportError as error:
-            if not error.maybe_sent:
-                for day in days:
-                    self.stats.record_unsent(day)
-            raise
-        return results_of_batch(answer, self._url, ids)
 
     async def _send(
         self,
@@ -230,11 +336,15 @@ class RpcClient(TypedCalls):
         """Return the attempt of the call waiting longest for the node, if any is sent."""
         return min(self.waits.values(), key=lambda a: a.started, default=None)
 
-    async def _attempt(self, method: str, params_json: str) -> Any:
+    async def _attempt(self, method: str, params_json: str) -> NodeAnswer:
         """Send one HTTP request and return the result; one that never left costs no quota."""
         request_id = next(self._ids)
         body = encode_request(request_id, method, params_json)
         day = self.stats.record(method)
+        note_sent()
+        started = time.perf_counter()
+        size = 0
+        error = ""
         try:
             answer = await post(
                 self._http,
@@ -244,11 +354,19 @@ class RpcClient(TypedCalls):
                 connect_timeout=self._connect_timeout,
                 max_bytes=self._max_bytes,
             )
-        except TransportError as error:
-            if not error.maybe_sent:
+            size = len(answer.body)
+            return NodeAnswer(await result_of_sliced(answer, self._url, request_id), answer.body)
+        except TransportError as failure:
+            if not failure.maybe_sent:
                 self.stats.record_unsent(day)
+            error = failure.kind.value
             raise
-        return await result_of_sliced(answer, self._url, request_id)
+        except RpcError as failure:
+            error = failure.kind.value
+            raise
+        finally:
+            seconds = time.perf_counter() - started
+            self._journal(method, params_json, size, seconds, from_cache=False, error=error)
 
     async def probe(self, expected_chain_id: int | None = None) -> ProbeResult:
         """Read eth_chainId, net_version and web3_clientVersion; report whether they match."""

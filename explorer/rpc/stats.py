@@ -25,6 +25,8 @@ class RequestStats:
     by_day: Counter[date] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
     unsent: int = 0
+    cached: int = 0  # calls answered from saved data (no request, no quota)
+    cached_by_method: Counter[str] = field(default_factory=Counter)
 
     def record(self, method: str, day: date | None = None) -> date:
         """Count one request of method; return the day it was counted on."""
@@ -39,6 +41,11 @@ class RequestStats:
         if self.by_day[day] > 0:
             self.by_day[day] -= 1
         self.unsent += 1
+
+    def record_cached(self, method: str) -> None:
+        """Count one call answered from saved data (it costs no request)."""
+        self.cached += 1
+        self.cached_by_method[method] += 1
 
     def record_failure(self, kind: str) -> None:
         """Count one failed attempt (retried or not) by error kind."""

@@ -1,36 +1,21 @@
 """What is settled of an address's history, kept so that a revisit asks only for newer blocks.
 
-One small interface (`HistoryStore`: load, save). Until the persistent per-chain cache of
-issue 21 holds these records, `SqliteHistoryStore` keeps them in one SQLite file in the user
-data directory, every call on one worker thread (never the GUI thread); `MemoryHistoryStore`
-keeps them for the run. A record names the hash of its newest block; one whose block the chain
-no longer holds (a reorganisation, another chain) is searched again from the start.
+One small interface (`HistoryStore`: load, save). `SavedHistoryStore` keeps them as derived
+records in the session's saved data (one file per chain, services/cache.py);
+`MemoryHistoryStore` keeps them for the run (a session without saved data, tests). A record
+names the hash of its newest block; one whose block the chain no longer holds (a
+reorganisation, another chain) is searched again from the start.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-import platformdirs
-
 from explorer.chain.history import Direction, EntryKind, HistoryEntry
+from explorer.services.cache import SessionCache
 from explorer.services.probes import AccountState
-
-FILE_NAME = "address-history.sqlite3"
-_CREATE = """
-CREATE TABLE IF NOT EXISTS history (
-    chain TEXT NOT NULL,
-    address TEXT NOT NULL CHECK (length(address) = 42),
-    record TEXT NOT NULL,
-    PRIMARY KEY (chain, address)
-)
-"""
 
 
 @dataclass(frozen=True)
@@ -126,68 +111,28 @@ class MemoryHistoryStore:
         self._records[(chain, address)] = history
 
 
-def default_path() -> Path:
-    """Return the file in the user data directory."""
-    return Path(platformdirs.user_data_dir("explorer", "explorer")) / FILE_NAME
+class SavedHistoryStore:
+    """Histories kept as derived records in the chain's saved data (the session's cache file).
 
+    A record rests on its newest block: a reorganisation of the saved data below it drops it,
+    and a shallower one is caught by the block hash the record carries.
+    """
 
-class SqliteHistoryStore:
-    """Histories in one SQLite file, read and written on one worker thread."""
+    KIND = "address-history"
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or default_path()
-        self._worker = ThreadPoolExecutor(1, thread_name_prefix="history-store")
-        self._db: sqlite3.Connection | None = None
+    def __init__(self, cache: SessionCache) -> None:
+        self.cache = cache
 
-    def _connection(self) -> sqlite3.Connection:
-        """Open the file on the worker thread (first use)."""
-        if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False)
-            self._db.execute(_CREATE)
-        return self._db
-
-    def _load(self, chain: str, address: str) -> StoredHistory | None:
-        """Read one record (a damaged one is as good as none)."""
-        row = (
-            self._connection()
-            .execute("SELECT record FROM history WHERE chain = ? AND address = ?", (chain, address))
-            .fetchone()
-        )
-        if row is None:
+    async def load(self, chain: str, address: str) -> StoredHistory | None:
+        """Return the record of the address (the cache's file is the chain's own)."""
+        value = await self.cache.record(self.KIND, address)
+        if not isinstance(value, str):
             return None
         try:
-            return StoredHistory.from_json(str(row[0]))
+            return StoredHistory.from_json(value)
         except ValueError:
             return None
 
-    def _save(self, chain: str, address: str, record: str) -> None:
-        """Write one record."""
-        with self._connection() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO history (chain, address, record) VALUES (?, ?, ?)",
-                (chain, address, record),
-            )
-
-    async def load(self, chain: str, address: str) -> StoredHistory | None:
-        """Return the stored history, read on the worker thread."""
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._worker, self._load, chain, address)
-        except sqlite3.Error:
-            return None
-
     async def save(self, chain: str, address: str, history: StoredHistory) -> None:
-        """Write the history on the worker thread (a failure only costs the next visit)."""
-        loop = asyncio.get_running_loop()
-        try:
-            await loop.run_in_executor(self._worker, self._save, chain, address, history.to_json())
-        except sqlite3.Error:
-            return
-
-    def close(self) -> None:
-        """Close the file and the worker."""
-        if self._db is not None:
-            db, self._db = self._db, None
-            self._worker.submit(db.close).result()
-        self._worker.shutdown(wait=True)
+        """Keep the record, resting on its newest block."""
+        self.cache.keep_record(self.KIND, address, history.to_json(), history.until)

@@ -62,15 +62,16 @@ def takes_batches(client: Any) -> bool:
 async def read_together(client: Any, calls: Sequence[Call], counts: ReadCounts) -> list[Any]:
     """Send calls in one batch (or concurrently one by one); return results or RpcErrors."""
     if takes_batches(client) and len(calls) > 1:
+        sent: list[int] = []
         try:
-            results = list(await client.batch(calls))
+            results = list(await client.batch(calls, sent.append))
         except BatchRefused:
             _REFUSES_BATCHES.add(client)
-            counts.add(len(calls), 1)  # spent, though refused
+            counts.add(sum(sent), 1)  # spent, though refused
         else:
-            counts.add(len(calls), 1)
+            counts.add(sum(sent), 1 if sum(sent) else 0)  # the saved data may answer them all
             return results
-    counts.add(len(calls), len(calls))
+    counts.add(len(calls), len(calls))  # at most: the saved data may answer some
     return list(
         await asyncio.gather(
             *(client.request(method, *args) for method, args in calls), return_exceptions=True

@@ -73,8 +73,9 @@ class TxBundle:
 class ChainReader:
     """Page-level reads over the client: concurrent where possible, cached when settled."""
 
-    def __init__(self, client: TypedCalls) -> None:
+    def __init__(self, client: TypedCalls, confirmations: int | None = None) -> None:
         self.client = client
+        self.confirmations = SAFE_CONFIRMATIONS if confirmations is None else confirmations
         self.head: int | None = None
         self.quick_answer_seconds = QUICK_ANSWER_SECONDS
         self._cache = LruCache()
@@ -94,6 +95,11 @@ class ChainReader:
         self._just_read = {k: v for k, v in self._just_read.items() if now - v[0] <= 60}
         self._just_read[key] = (now, value)
 
+    def forget(self) -> None:
+        """Forget everything kept in memory (the chain reorganised below what was settled)."""
+        self._cache = LruCache()
+        self._just_read.clear()
+
     def note_head(self, number: int) -> None:
         """Record the newest head seen (from the head follower or a read)."""
         if self.head is None or number > self.head:
@@ -104,7 +110,7 @@ class ChainReader:
         return (
             number is not None
             and self.head is not None
-            and self.head - number >= SAFE_CONFIRMATIONS
+            and self.head - number >= self.confirmations
         )
 
     async def latest_number(self) -> int:

@@ -13,15 +13,19 @@ import httpx
 
 from explorer.rpc.client import ProbeResult, RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.errors import RpcError, TransportError
+from explorer.rpc.errors import ErrorKind, RpcError, TransportError
+from explorer.rpc.journal import RequestJournal
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
-from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker
+from explorer.services.cache import CacheMode, SessionCache
+from explorer.services.cache_directory import CacheDirectory
+from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.tokens import MULTICALL3
 
 HeadListener = Callable[[int], None]
+OFFLINE_KINDS = (ErrorKind.TRANSPORT, ErrorKind.SERVER)  # the node cannot be reached
 ErrorListener = Callable[[RpcError], None]
 
 
@@ -59,8 +63,13 @@ class Session:
         http: httpx.AsyncClient | None = None,
         check_delays: tuple[float, ...] | None = None,
         budget: WaitBudget | None = None,
+        saved: CacheDirectory | None = None,
+        journal: RequestJournal | None = None,
     ) -> None:
-        """Read network through endpoint (over http when given) within budget."""
+        """Read network through endpoint (over http when given) within budget.
+
+        With saved, settled answers are kept in and read from the chain's saved data.
+        """
         self.network = network
         self.endpoint = endpoint
         self.budget = budget or DEFAULT_BUDGET
@@ -70,15 +79,25 @@ class Session:
             retry=self.budget.retry,
             timeout=self.budget.read_timeout,
             connect_timeout=self.budget.connect_timeout,
+            journal=journal,
         )
         self.earlier_today = 0  # requests this key spent today before this session
         self.daily_quota = 0  # requests a day this key may spend (0: none known)
         self.extra_tokens: tuple[str, ...] = ()
         self.multicall = MULTICALL3
-        self.reader = ChainReader(self.client)
+        self.cache: SessionCache | None = None
+        confirmations = saved.confirmations(network.id) if saved is not None else None
+        self.reader = ChainReader(self.client, confirmations)
         delays = check_delays or self.budget.check_delays
         self.checker = ChainChecker(self._probe, network.chain_id, delays)
         self.client.failure_listeners.append(self.checker.on_failure)
+        if saved is not None:
+            self.cache = SessionCache(self.client, saved, endpoint, self.reader.confirmations)
+            self.client.answers = self.cache
+            self.cache.mode_listeners.append(self._on_cache_mode)
+            self.cache.reorg_listeners.append(lambda _event: self.reader.forget())
+            self.checker.listen(self._on_check_for_cache)
+        self._offline_task: asyncio.Task[bool] | None = None
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
         self._wake_follower: asyncio.Event | None = None
@@ -92,6 +111,55 @@ class Session:
     def requests_today(self) -> int:
         """Return the requests spent on this key today (UTC), earlier sessions included."""
         return self.earlier_today + self.client.stats.today
+
+    @property
+    def offline(self) -> bool:
+        """Tell whether the node cannot be reached and pages are read from the saved data."""
+        return self.cache is not None and self.cache.offline
+
+    @property
+    def readable(self) -> bool:
+        """Tell whether pages may be read: the chain is verified, or saved data stands in."""
+        return self.check.verified or self.offline
+
+    def _on_check_for_cache(self, check: ChainCheck) -> None:
+        """Follow the chain check with the saved data: online, offline or none."""
+        cache = self.cache
+        if cache is None:
+            return
+        state = check.verification
+        if state is Verification.CHECKING:
+            cache.read_genesis_early()  # in the same round trip as the check's questions
+        elif state is Verification.VERIFIED and check.chain_id is not None:
+            cache.go_online(check.chain_id, check)
+        elif state is Verification.MISMATCH:
+            cache.go_off()
+        elif state is Verification.UNREACHABLE and self._may_go_offline(check):
+            self._offline_task = asyncio.ensure_future(self._go_offline())
+
+    def _may_go_offline(self, check: ChainCheck) -> bool:
+        """Tell whether an unreachable node calls for the saved data (not tried yet)."""
+        cache = self.cache
+        return (
+            cache is not None
+            and check.error_kind in OFFLINE_KINDS
+            and cache.mode is not CacheMode.OFFLINE
+            and self._offline_task is None
+        )
+
+    async def _go_offline(self) -> bool:
+        """Answer from the saved data while the node cannot be reached (when there is any)."""
+        try:
+            if self.cache is None or self.check.verified:
+                return False
+            return await self.cache.go_offline(self.network.chain_id)
+        finally:
+            self._offline_task = None
+
+    def _on_cache_mode(self, mode: CacheMode) -> None:
+        """Offline, the head is the saved one: pages show what they showed then."""
+        if mode is CacheMode.OFFLINE and self.cache is not None:
+            self.reader.head = self.cache.saved_head
 
     @property
     def check(self) -> ChainCheck:

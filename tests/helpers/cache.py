@@ -1,0 +1,95 @@
+"""Sessions with saved data over a relay that counts what reaches the node."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.cache_directory import CacheDirectory
+from explorer.services.networks import DEVNET, Network
+from explorer.services.session import Session
+from tests.helpers.relay import Relay
+
+T = TypeVar("T")
+CHECK = ("eth_chainId", "net_version", "web3_clientVersion")
+GENESIS = ("eth_getBlockByNumber", ["0x0", False])
+
+
+def post(url: str, method: str, *params: Any) -> Any:
+    """Ask a node directly with a plain HTTP POST (an independent path); return the result."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": list(params)}
+    return httpx.post(url, json=body, timeout=10).json()["result"]
+
+
+def sent(relay: Relay, since: int = 0) -> Counter[str]:
+    """Return the requests that reached the relay (from the since-th), by method."""
+    return Counter(str(r.rpc_method) for r in relay.server.requests[since:])
+
+
+def beyond_check(relay: Relay, since: int = 0) -> Counter[str]:
+    """Return the requests beyond the chain check and the genesis read, by method."""
+    counted: Counter[str] = Counter()
+    for request in relay.server.requests[since:]:
+        method = str(request.rpc_method)
+        if method in CHECK or (method, request.params) == GENESIS:
+            continue
+        counted[method] += 1
+    return counted
+
+
+async def ready(session: Session) -> None:
+    """Wait for the chain check and for the saved data to be opened (or given up)."""
+    await session.settled_check()
+    assert session.cache is not None
+    await session.cache.usable()
+
+
+def with_saved_session(
+    url: str,
+    root: Path,
+    use: Callable[[Session], Awaitable[T]],
+    network: Network = DEVNET,
+    notices: list[str] | None = None,
+    **options: Any,
+) -> T:
+    """Run use(session) on a fresh loop with a session keeping saved data under root.
+
+    The directory's messages go into notices; everything queued is written before it returns
+    (as when the app closes).
+    """
+
+    async def main() -> T:
+        directory = CacheDirectory(root, **options)
+        if notices is not None:
+            directory.notice_listeners.append(notices.append)
+        session = Session(network, Endpoint.parse(url), saved=directory)
+        try:
+            await ready(session)
+            return await use(session)
+        finally:
+            await session.aclose()
+            await directory.aclose()
+
+    return asyncio.run(main())
+
+
+def offline_answers(url: str, root: Path, network: Network) -> bool:
+    """Tell whether a session on network may answer from the saved data with the node gone."""
+
+    async def main() -> bool:
+        directory = CacheDirectory(root)
+        session = Session(network, Endpoint.parse(url), saved=directory)
+        try:
+            assert session.cache is not None
+            return await session.cache.go_offline(network.chain_id)
+        finally:
+            await session.aclose()
+            await directory.aclose()
+
+    return asyncio.run(main())
