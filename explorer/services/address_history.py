@@ -114,6 +114,17 @@ class AddressHistory:
         self._found = 0
 
     @property
+    def span(self) -> tuple[int, int, int]:
+        """Return (first block, last block, balance before the first) of the whole history."""
+        opening = self.opening
+        if opening is None:
+            return (0, 0, 0)
+        if self.stored is not None:
+            return (self.stored.first, opening.high, self.stored.opening.balance)
+        start = opening.first.balance if opening.first is not None else 0
+        return (opening.low + 1, opening.high, start)
+
+    @property
     def requests(self) -> int:
         """Return the HTTP requests the history spent so far (through its client)."""
         stats = getattr(self.reader.client, "stats", None)

@@ -136,3 +136,11 @@ class SavedHistoryStore:
     async def save(self, chain: str, address: str, history: StoredHistory) -> None:
         """Keep the record, resting on its newest block."""
         self.cache.keep_record(self.KIND, address, history.to_json(), history.until)
+
+
+RUN_STORE = MemoryHistoryStore()  # for sessions without saved data: kept while the app runs
+
+
+def store_for(cache: SessionCache | None) -> HistoryStore:
+    """Return where a session's histories are kept: its saved data, else the run's memory."""
+    return SavedHistoryStore(cache) if cache is not None else RUN_STORE

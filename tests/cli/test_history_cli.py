@@ -29,7 +29,7 @@ def explorer_history(key: str, data_dir: Path, *args: str) -> subprocess.Complet
         capture_output=True,
         text=True,
         cwd=REPO,
-        env={**os.environ, "XDG_DATA_HOME": str(data_dir)},
+        env={**os.environ, "XDG_DATA_HOME": str(data_dir), "EXPLORER_CACHE_DIR": str(data_dir)},
         timeout=300,
     )
     if key:

@@ -67,7 +67,12 @@ def test_block_picker_error_clears_and_account_tabs(
     """A refused block says why until a valid one is chosen; an account has no code tabs."""
     view = open_address(qtbot, session, holder_of(devnet_manifest))
     model = view.address_model
-    assert model.tabs == (AddressTab.TOKENS, AddressTab.ACTIVITY, AddressTab.CHARTS)
+    assert model.tabs == (
+        AddressTab.HISTORY,
+        AddressTab.TOKENS,
+        AddressTab.ACTIVITY,
+        AddressTab.CHARTS,
+    )
     picker = view.block_picker
 
     def chosen_block() -> BlockSelector:  # read anew after each step (no narrowing kept)

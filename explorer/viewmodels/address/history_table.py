@@ -220,8 +220,9 @@ class HistoryFilter(QSortFilterProxyModel):
 
     def choose(self, kind: EntryKind | None, asset: str | None) -> None:
         """Show only entries of this kind and asset (None: any)."""
+        self.beginFilterChange()
         self.kind, self.asset = kind, asset
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         """Keep rows of the chosen kind and asset."""

@@ -11,11 +11,13 @@ from explorer.chain.hexutil import parse_address
 from explorer.presentation.document import Document
 from explorer.rpc.params import BlockSelector
 from explorer.services.activity import ACTIVITY_CACHE, ActivityCache
+from explorer.services.history_store import HistoryStore
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.services.tokens import MULTICALL3
 from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.charts import ChartsViewModel
+from explorer.viewmodels.address.history import HistoryViewModel
 from explorer.viewmodels.address.overview import OverviewViewModel
 from explorer.viewmodels.address.read_contract import ReadContractViewModel
 from explorer.viewmodels.address.simulation import SimulationViewModel
@@ -29,6 +31,7 @@ from explorer.viewmodels.page import PageViewModel
 class AddressTab(enum.Enum):
     """The address page's own tabs (between Overview and Raw JSON), titled by value."""
 
+    HISTORY = "History"
     TOKENS = "Tokens"
     DISASSEMBLY = "Disassembly"
     CONTRACT = "Contract"
@@ -39,8 +42,9 @@ class AddressTab(enum.Enum):
 class AddressPageViewModel(PageViewModel):
     """The address page: the summary at a block, and tools that each own and cancel a task.
 
-    The tools are attributes: `overview` (the block and facts), `tokens`, `storage`,
-    `read_contract`, `simulation` (the Contract tab), `activity` and `charts`.
+    The tools are attributes: `overview` (the block and facts), `history` (opened with the
+    page), `tokens`, `storage`, `read_contract`, `simulation` (the Contract tab), `activity`
+    and `charts`.
 
     Signals (besides PageViewModel's):
         tabs_changed(object): the tabs to show changed (a tuple of AddressTab).
@@ -56,6 +60,7 @@ class AddressPageViewModel(PageViewModel):
         extra_tokens: Sequence[str] = (),
         multicall: str = MULTICALL3,
         cache: ActivityCache = ACTIVITY_CACHE,
+        history_store: HistoryStore | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(session, route, parent)
@@ -69,6 +74,7 @@ class AddressPageViewModel(PageViewModel):
         self.simulation = SimulationViewModel(session, address)
         self.activity = ActivityViewModel(session, address, cache)
         self.charts = ChartsViewModel(session, address, self.activity)
+        self.history = HistoryViewModel(session, address, history_store)
         self.overview.block_changed.connect(self.on_block_changed)
         self.overview.facts_changed.connect(self._on_facts_changed)
         self.tokens.units_changed.connect(self.activity.table.add_units)
@@ -77,6 +83,7 @@ class AddressPageViewModel(PageViewModel):
     def tools(self) -> tuple[Tool, ...]:
         """Return every tool that runs tasks of its own."""
         return (
+            self.history,
             self.tokens,
             self.storage,
             self.read_contract,
@@ -88,7 +95,7 @@ class AddressPageViewModel(PageViewModel):
     def _get_tabs(self) -> tuple[AddressTab, ...]:
         """Return the tabs to show: the code and contract tools only for a contract."""
         if not self.overview.is_contract:
-            return (AddressTab.TOKENS, AddressTab.ACTIVITY, AddressTab.CHARTS)
+            return (AddressTab.HISTORY, AddressTab.TOKENS, AddressTab.ACTIVITY, AddressTab.CHARTS)
         return tuple(AddressTab)
 
     tabs = qproperty(_get_tabs, tabs_changed)
@@ -101,6 +108,8 @@ class AddressPageViewModel(PageViewModel):
         """Load the summary at the chosen block, then start reading the token balances."""
         document = await self.overview.load()
         self.tokens.load(self.overview.block)
+        if self.history.history is None:  # the page opens on its history, searched once
+            self.history.open()
         yield document, False
 
     def on_block_changed(self, _block: BlockSelector) -> None:

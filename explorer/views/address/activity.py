@@ -81,6 +81,11 @@ class ActivityTab(QWidget):
         open_clicked_routes(table, self.link_activated.emit)
         return table
 
+    def offer_transaction_scan(self, first: str) -> None:
+        """Set up the transaction scan from a block (the user presses Scan: it costs a lot)."""
+        self.kind_choice.setCurrentIndex(list(ActivityKind).index(ActivityKind.TRANSACTIONS))
+        self.scan_from.setText(first)
+
     def on_scan(self) -> None:
         """Start a scan of the chosen kind and range."""
         self.activity.start(

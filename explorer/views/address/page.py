@@ -9,6 +9,7 @@ from explorer.viewmodels.address.page import AddressPageViewModel, AddressTab
 from explorer.views.address.activity import ActivityTab
 from explorer.views.address.charts import ChartsTab
 from explorer.views.address.contract import ContractTab
+from explorer.views.address.history import HistoryTab
 from explorer.views.address.overview import BlockPicker, DisassemblyView
 from explorer.views.address.tokens import TokensTab
 from explorer.views.page_view import PageView
@@ -30,14 +31,17 @@ class AddressView(PageView):
         self.contract_tab = ContractTab(model.storage, model.read_contract, model.simulation)
         self.activity_tab = ActivityTab(model.activity)
         self.charts_tab = ChartsTab(model.charts)
+        self.history_tab = HistoryTab(model.history)
+        self.history_tab.scan_transactions.connect(self.on_scan_transactions)
         self.tab_widgets: dict[AddressTab, QWidget] = {
+            AddressTab.HISTORY: self.history_tab,
             AddressTab.TOKENS: self.tokens_tab,
             AddressTab.DISASSEMBLY: self.code_view,
             AddressTab.CONTRACT: self.contract_tab,
             AddressTab.ACTIVITY: self.activity_tab,
             AddressTab.CHARTS: self.charts_tab,
         }
-        for tab in (self.tokens_tab, self.contract_tab, self.activity_tab):
+        for tab in (self.history_tab, self.tokens_tab, self.contract_tab, self.activity_tab):
             tab.link_activated.connect(self.link_activated)
         self.content.setCornerWidget(self.block_picker, Qt.Corner.TopRightCorner)
 
@@ -46,3 +50,9 @@ class AddressView(PageView):
         super()._show_content()
         for position, tab in enumerate(self.address_model.tabs, start=1):
             self.content.insertTab(position, self.tab_widgets[tab], tab.value)
+        self.content.setCurrentWidget(self.history_tab)  # the page opens on its history
+
+    def on_scan_transactions(self) -> None:
+        """Offer the transaction scan over the history's range in the Activity tab."""
+        self.content.setCurrentWidget(self.activity_tab)
+        self.activity_tab.offer_transaction_scan(self.address_model.history.span_text())

@@ -1,0 +1,264 @@
+"""The History tab: an address's whole history, searched when the page opens, streamed in.
+
+The search (services/address_history.py) costs one request to open; when it would cost more
+than a few hundred it waits for the user's go, with the estimate shown. A node without old
+state is said plainly, with the block scan and its cost offered instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from explorer.chain.history import NATIVE, EntryKind, HistoryEntry
+from explorer.presentation.balance_steps import BalanceSteps, balance_steps
+from explorer.presentation.history_text import csv_text, json_text
+from explorer.rpc.errors import RpcError
+from explorer.services.address_history import AddressHistory, HistoryUpdate
+from explorer.services.block_scan import scan_blocks
+from explorer.services.files import replaced_whole
+from explorer.services.history_plan import Estimate, Scope
+from explorer.services.history_store import HistoryStore, store_for
+from explorer.services.session import Session
+from explorer.viewmodels.address.history_table import HistoryFilter, HistoryTableModel, assets_of
+from explorer.viewmodels.address.tool import Tool
+from explorer.viewmodels.observable import qproperty
+
+SLICE = 200  # rows inserted per event-loop turn
+
+
+class HistoryViewModel(Tool):
+    """Runs an address's history into `table` (sorted and filtered by `rows`).
+
+    Signals (besides Tool's: the result is the status line):
+        progress_changed(float): the share done changed (1.0 once complete).
+        estimate_changed(str): a costly search waits for a go, with its cost ('' when none).
+        old_state_changed(str): the node keeps no old state: what it said, the scan's cost.
+        note_changed(str): a caveat about the search (an address with code), or ''.
+        balance_changed(object): the balance's change points (BalanceSteps) changed.
+        assets_changed(object): the assets found changed (a list: "native", then tokens).
+    """
+
+    progress_changed = Signal(float)
+    estimate_changed = Signal(str)
+    old_state_changed = Signal(str)
+    note_changed = Signal(str)
+    balance_changed = Signal(object)
+    assets_changed = Signal(object)
+
+    def __init__(
+        self,
+        session: Session,
+        address: str,
+        store: HistoryStore | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(session, address, parent)
+        network = session.network
+        self.store = store if store is not None else store_for(session.cache)
+        self.table = HistoryTableModel(network.chain_id, network.currency, self)
+        self.rows = HistoryFilter(self.table, self)
+        self.history: AddressHistory | None = None
+        self.estimate: Estimate | None = None
+        self._fraction = 0.0
+        self._estimate_text = self._old_state = self._note = ""
+        self._steps = BalanceSteps(0, 0, 0)
+        self._assets: list[str] = []
+        self._exporting: asyncio.Future[None] | None = None
+
+    fraction = qproperty(lambda self: self._fraction, progress_changed)
+    estimate_text = qproperty(lambda self: self._estimate_text, estimate_changed)
+    old_state = qproperty(lambda self: self._old_state, old_state_changed)
+    note = qproperty(lambda self: self._note, note_changed)
+    steps = qproperty(lambda self: self._steps, balance_changed)
+    assets = qproperty(lambda self: self._assets, assets_changed)
+
+    def open(self, first: int | None = None, last: int | None = None) -> None:
+        """Start the history (from the newest block known): at once unless it costs a lot."""
+        self._start(self._open(first, last))
+
+    def search_anyway(self) -> None:
+        """Run the search whose estimate was shown."""
+        if self.history is not None:
+            self._set_estimate("")
+            self._start(self._run(self.history))
+
+    def stop(self) -> None:
+        """Stop the search; what was found stays."""
+        if self._stop():
+            self._publish(f"Stopped — {self.table.rowCount():,} entries found before stopping.")
+
+    def scan_blocks(self) -> None:
+        """Read every block of the range instead (the way left without old state)."""
+        if self.history is not None and self.history.opening is not None:
+            self._start(self._scan(self.history))
+
+    def choose(self, kind: EntryKind | None, asset: str | None) -> None:
+        """Show only one kind and one asset (None: all)."""
+        self.rows.choose(kind, asset)
+
+    def export_text(self, fmt: str) -> str:
+        """Return what the table shows, in its order, as CSV or JSON."""
+        shown = self.rows.shown()
+        if fmt == "json":
+            return json_text(shown)
+        network = self.session.network
+        return csv_text(shown, self.table.units, network.currency, network.chain_id)
+
+    def export(self, path: Path, fmt: str) -> None:
+        """Write what the table shows to path (CSV or JSON), beside the search."""
+        self._exporting = asyncio.ensure_future(self._export(path, fmt))
+
+    async def _export(self, path: Path, fmt: str) -> None:
+        """Write what the table shows to path (whole or not at all), off the GUI thread."""
+        text = self.export_text(fmt)
+
+        def write() -> None:
+            with replaced_whole(path, newline="") as file:
+                file.write(text)
+
+        await asyncio.to_thread(write)
+        self._publish(f"Exported {len(self.rows.shown()):,} entries to {path.name}.")
+
+    # --- running ------------------------------------------------------------------------------
+
+    async def _open(self, first: int | None, last: int | None) -> None:
+        """Prepare the history (one request) and run it, or show its cost and wait."""
+        self._reset()
+        self._publish("Reading the account's state…")
+        history = AddressHistory(
+            self.session.reader,
+            self.address,
+            chain=str(self.session.network.chain_id),
+            store=self.store,
+            scope=Scope.ALL,
+            multicall=self.session.multicall,
+        )
+        self.history = history
+        try:
+            self.estimate = estimate = await history.prepare(first, last)
+        except RpcError as error:
+            self._publish(f"The history could not start: {error.message}")
+            return
+        if estimate.needs_confirmation and history.stored is None:
+            self._set_estimate(estimate.text())
+            self._publish("Waiting for your go: this search costs many requests.")
+            return
+        await self._run(history)
+
+    async def _run(self, history: AddressHistory) -> None:
+        """Stream the history into the table."""
+        self._publish("Searching, newest blocks first…")
+        try:
+            async for update in history.updates():
+                await self._apply(update)
+        except RpcError as error:
+            self._publish(f"The search stopped: {error.message} ({self.table.rowCount():,} found)")
+            return
+        self._set_fraction(1.0)
+        self._publish(self._done_text(history))
+
+    async def _apply(self, update: HistoryUpdate) -> None:
+        """Show one update: entries (a slice per loop turn), progress, notes, verdicts."""
+        if update.old_state is not None:
+            self._set_old_state(update.old_state.text())
+            self._drop_native()
+        if update.note:
+            self._note = update.note
+            self.note_changed.emit(update.note)
+        if update.units:
+            self.table.set_units(update.units)
+        entries = list(update.entries)
+        for start in range(0, len(entries), SLICE):
+            if start:
+                await asyncio.sleep(0)
+            self.table.add(entries[start : start + SLICE])
+        if entries:
+            self._refresh_chart()
+        if update.progress is not None:
+            self._set_fraction(update.progress.fraction)
+            self._publish(
+                f"Searching: {update.progress.entries:,} entries, "
+                f"{update.progress.requests:,} requests so far…"
+            )
+
+    async def _scan(self, history: AddressHistory) -> None:
+        """Read every block of the range for the address's transactions."""
+        opening = history.opening
+        assert opening is not None
+        self._drop_native()
+        blocks = opening.high - opening.low
+        self._publish(f"Reading {blocks:,} blocks one by one…")
+
+        def on_progress(done: int, total: int) -> None:
+            self._set_fraction(done / max(1, total))
+
+        async for entries in scan_blocks(
+            self.session.reader, self.address, opening.low + 1, opening.high, on_progress
+        ):
+            self.table.add(entries)
+        self._publish(f"Read {blocks:,} blocks: {self.table.rowCount():,} entries.")
+
+    # --- state --------------------------------------------------------------------------------
+
+    def _reset(self) -> None:
+        """Forget the last run's results."""
+        self.table.clear()
+        self._set_fraction(0.0)
+        self._set_estimate("")
+        self._set_old_state("")
+
+    def _drop_native(self) -> None:
+        """Remove the native entries shown (they came from answers that were not state)."""
+        keep = [entry for entry in self.table.entries if not entry.is_native]
+        self.table.clear()
+        self.table.add(keep)
+        self._refresh_chart()
+
+    def _refresh_chart(self) -> None:
+        """Recompute the balance's change points and the assets found."""
+        history = self.history
+        if history is None or history.opening is None:
+            return
+        first, last, opening = history.span
+        self._steps = balance_steps(self.table.entries, first, last, opening)
+        self.balance_changed.emit(self._steps)
+        assets = assets_of(self.table.entries)
+        if assets != self._assets:
+            self._assets = assets
+            self.assets_changed.emit(assets)
+
+    def _set_fraction(self, fraction: float) -> None:
+        """Set the share done."""
+        self._fraction = fraction
+        self.progress_changed.emit(fraction)
+
+    def _set_estimate(self, text: str) -> None:
+        """Set the estimate waiting for a go."""
+        self._estimate_text = text
+        self.estimate_changed.emit(text)
+
+    def _set_old_state(self, text: str) -> None:
+        """Set the old-state verdict."""
+        self._old_state = text
+        self.old_state_changed.emit(text)
+
+    def _done_text(self, history: AddressHistory) -> str:
+        """Return the status line of a finished history."""
+        first, last, _opening = history.span
+        native = sum(1 for entry in self.table.entries if entry.asset == NATIVE)
+        tokens = self.table.rowCount() - native
+        return (
+            f"Complete: {native:,} balance changes and {tokens:,} token transfers in blocks "
+            f"{first:,}–{last:,} ({history.requests:,} requests)."
+        )
+
+    def span_text(self) -> str:
+        """Return the first block of the history's range, as text for a block field."""
+        return str(self.history.span[0]) if self.history is not None else ""
+
+    def entries(self) -> list[HistoryEntry]:
+        """Return every entry found (in arrival order)."""
+        return list(self.table.entries)

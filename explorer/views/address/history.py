@@ -1,0 +1,201 @@
+"""The History tab: status and progress, what waits for the user, filters, chart and table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.chain.checksum import to_checksum_address
+from explorer.chain.history import NATIVE, EntryKind
+from explorer.chain.units import format_rbtc
+from explorer.presentation.document import Tone
+from explorer.presentation.history_text import KIND_TEXT
+from explorer.viewmodels.address.history import HistoryViewModel
+from explorer.viewmodels.address.history_table import Column
+from explorer.views.address.balance_chart import BalanceChart
+from explorer.views.address.controls import bind_result, button
+from explorer.views.home_view import ToneDelegate
+from explorer.views.theme import plain_label, tone_palette
+from explorer.views.widgets.links import open_clicked_routes
+
+PROGRESS_STEPS = 1000
+WIDTHS = {Column.TIME: 160, Column.BLOCK: 80, Column.KIND: 130, Column.COUNTERPARTY: 250,
+          Column.AMOUNT: 170, Column.FEE: 150, Column.BALANCE: 170}  # fmt: skip
+
+
+class Notice(QFrame):
+    """A framed sentence with an action button (hidden while the sentence is empty)."""
+
+    def __init__(self, action: str, tone: Tone, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        self.text = plain_label(wrap=True)
+        tone_palette(self.text, tone)
+        self.action = QPushButton(action)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.action, 0, Qt.AlignmentFlag.AlignTop)
+        self.setVisible(False)
+
+    def show_text(self, text: str) -> None:
+        """Show a sentence, or hide the notice for ''."""
+        self.text.setText(text)
+        self.setVisible(bool(text))
+
+
+class HistoryTab(QWidget):
+    """Binds a HistoryViewModel.
+
+    Signals:
+        link_activated(Route, bool): a block, transaction or address was clicked.
+        scan_transactions(): the user asked for the transaction scan (an address with code).
+    """
+
+    link_activated = Signal(object, bool)
+    scan_transactions = Signal()
+
+    def __init__(self, history: HistoryViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.history = history
+        self.status = bind_result(plain_label(wrap=True), history)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, PROGRESS_STEPS)
+        self.progress.setMaximumHeight(10)
+        self.progress.setTextVisible(False)
+        self.stop_button = button("Stop", history.stop)
+        self.search_button = button("Search again", lambda: history.open())
+        top = QHBoxLayout()
+        top.addWidget(self.status, 1)
+        top.addWidget(self.stop_button)
+        top.addWidget(self.search_button)
+        self.estimate = Notice("Search", Tone.WAITING)
+        self.estimate.action.clicked.connect(history.search_anyway)
+        self.old_state = Notice("Scan every block", Tone.BAD)
+        self.old_state.action.clicked.connect(history.scan_blocks)
+        self.caveat = Notice("Scan transactions", Tone.MUTED)
+        self.caveat.action.clicked.connect(self.scan_transactions)
+        self.chart = BalanceChart()
+        self.chart.link_activated.connect(self.link_activated)
+        currency = history.session.network.currency
+        self.chart.format_value = lambda wei: format_rbtc(wei - wei % 10**12, currency)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.progress)
+        for notice in (self.estimate, self.old_state, self.caveat):
+            layout.addWidget(notice)
+        layout.addLayout(self._filters())
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.chart)
+        splitter.addWidget(self._table())
+        splitter.setStretchFactor(1, 3)
+        layout.addWidget(splitter, 1)
+        self._bind()
+
+    def _filters(self) -> QHBoxLayout:
+        """Return the kind and asset filters and the export buttons."""
+        self.kind_choice = QComboBox()
+        self.kind_choice.addItem("All kinds", None)
+        for kind in EntryKind:
+            self.kind_choice.addItem(KIND_TEXT[kind], kind)
+        self.asset_choice = QComboBox()
+        self.asset_choice.addItem("All assets", None)
+        self.kind_choice.currentIndexChanged.connect(self.on_filter)
+        self.asset_choice.currentIndexChanged.connect(self.on_filter)
+        row = QHBoxLayout()
+        row.addWidget(plain_label("Show", selectable=False))
+        row.addWidget(self.kind_choice)
+        row.addWidget(self.asset_choice)
+        row.addStretch(1)
+        row.addWidget(button("Export CSV…", lambda: self.on_export("csv")))
+        row.addWidget(button("Export JSON…", lambda: self.on_export("json")))
+        return row
+
+    def _table(self) -> QTableView:
+        """Return the History table: sortable by any column; cells link where they can."""
+        self.table = table = QTableView()
+        table.setModel(self.history.rows)
+        table.setSortingEnabled(True)
+        table.sortByColumn(Column.BLOCK, Qt.SortOrder.DescendingOrder)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        table.setItemDelegateForColumn(Column.AMOUNT, ToneDelegate(table))
+        table.verticalHeader().setDefaultSectionSize(22)
+        table.verticalHeader().setVisible(False)
+        for column, width in WIDTHS.items():
+            table.setColumnWidth(column, width)
+        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        table.horizontalHeader().setStretchLastSection(True)
+        open_clicked_routes(table, self.link_activated.emit)
+        return table
+
+    def _bind(self) -> None:
+        """Follow the view model."""
+        history = self.history
+        history.progress_changed.connect(self.on_progress)
+        history.running_changed.connect(self.on_running)
+        history.estimate_changed.connect(self.estimate.show_text)
+        history.old_state_changed.connect(self.old_state.show_text)
+        history.note_changed.connect(self.caveat.show_text)
+        history.balance_changed.connect(self.chart.show_steps)
+        history.assets_changed.connect(self.on_assets)
+        self.on_progress(history.fraction)
+        self.on_running(history.running)
+        self.estimate.show_text(history.estimate_text)
+        self.old_state.show_text(history.old_state)
+        self.caveat.show_text(history.note)
+
+    def on_progress(self, fraction: float) -> None:
+        """Show how much is done."""
+        self.progress.setValue(int(fraction * PROGRESS_STEPS))
+
+    def on_running(self, running: bool) -> None:
+        """Offer Stop while searching, Search again when not."""
+        self.stop_button.setEnabled(running)
+        self.search_button.setEnabled(not running)
+
+    def on_assets(self, assets: list[str]) -> None:
+        """List the assets found in the asset filter."""
+        chosen = self.asset_choice.currentData()
+        self.asset_choice.blockSignals(True)
+        self.asset_choice.clear()
+        self.asset_choice.addItem("All assets", None)
+        chain_id, units = self.history.session.network.chain_id, self.history.table.units
+        for asset in assets:
+            if asset == NATIVE:
+                name = self.history.session.network.currency
+            else:
+                symbol = units.get(asset, (0, ""))[1]
+                name = symbol or to_checksum_address(asset, chain_id)
+            self.asset_choice.addItem(name, asset)
+        index = self.asset_choice.findData(chosen)
+        self.asset_choice.setCurrentIndex(max(index, 0))
+        self.asset_choice.blockSignals(False)
+
+    def on_filter(self) -> None:
+        """Show only the chosen kind and asset."""
+        self.history.choose(self.kind_choice.currentData(), self.asset_choice.currentData())
+
+    def on_export(self, fmt: str) -> None:
+        """Ask where, then write what the table shows."""
+        suffix = f"{fmt.upper()} (*.{fmt})"
+        name, _ = QFileDialog.getSaveFileName(self, "Export history", f"history.{fmt}", suffix)
+        if name:
+            self.history.export(Path(name), fmt)

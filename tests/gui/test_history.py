@@ -1,0 +1,219 @@
+"""The address page opens on its History: table, sorting, filters, chart, export, notices."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from explorer.chain.history import NATIVE, EntryKind
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.history_store import MemoryHistoryStore
+from explorer.services.networks import DEVNET
+from explorer.services.session import Session
+from explorer.viewmodels.address.history_table import Column
+from explorer.views.address import AddressView
+from tests.helpers.address import open_address
+from tests.helpers.devnet import Devnet
+from tests.helpers.pruned import OldState, PrunedNode
+from tests.helpers.qt import run_in_qloop
+
+COMPLETE_MS = 120_000
+
+
+def settled(qtbot: QtBot, view: AddressView) -> None:
+    """Wait until the history has run to its end, or waits for a go, or met old state."""
+    history = view.address_model.history
+    qtbot.waitUntil(
+        lambda: (
+            history.result.startswith("Complete")
+            or bool(history.estimate_text)
+            or bool(history.old_state)
+        ),
+        timeout=COMPLETE_MS,
+    )
+
+
+def finished(qtbot: QtBot, view: AddressView) -> None:
+    """Run the history to its end (giving the go a costly search waits for)."""
+    settled(qtbot, view)
+    history = view.address_model.history
+    if history.estimate_text:
+        history.search_anyway()
+        qtbot.waitUntil(lambda: history.result.startswith("Complete"), timeout=COMPLETE_MS)
+
+
+def cell(view: AddressView, row: int, column: Column) -> str:
+    """Return the text of a shown cell (sorted and filtered)."""
+    rows = view.history_tab.table.model()
+    return str(rows.index(row, column).data())
+
+
+def balance(devnet: Devnet, address: str, block: int) -> int:
+    """Ask the devnet directly."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "eth_getBalance", "params": [address, hex(block)]}
+    return int(httpx.post(devnet.url("testnet"), json=body).json()["result"], 16)
+
+
+def test_the_page_opens_on_its_history_newest_first(
+    qtbot: QtBot, session: Session, devnet: Devnet, devnet_manifest: dict[str, Any]
+) -> None:
+    address = devnet_manifest["contract_paid"]
+    view = open_address(qtbot, session, address, history_store=MemoryHistoryStore())
+    assert view.content.currentWidget() is view.history_tab
+    finished(qtbot, view)
+    model = view.address_model.history
+    assert model.result.startswith("Complete")
+    rows = view.history_tab.table.model()
+    assert rows.rowCount() >= 20
+    blocks = [int(cell(view, row, Column.BLOCK).replace(",", "")) for row in range(rows.rowCount())]
+    assert blocks == sorted(blocks, reverse=True)
+    assert cell(view, 0, Column.KIND) == "contract execution"
+    high = model.history.span[1] if model.history else 0
+    assert model.steps.balance_at(high) == balance(devnet, address, high) > 0
+    assert len(model.steps.steps) == rows.rowCount()
+
+
+def test_any_column_sorts_and_filters_narrow(
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
+) -> None:
+    view = open_address(qtbot, session, devnet_manifest["accounts"][5],
+                        history_store=MemoryHistoryStore())  # fmt: skip
+    model = view.address_model.history
+    finished(qtbot, view)
+    table = view.history_tab.table
+    table.sortByColumn(Column.FEE, Qt.SortOrder.DescendingOrder)
+    fees = [e.fee or 0 for e in model.rows.shown()]
+    assert fees == sorted(fees, reverse=True)
+    assert fees[0] > 0
+    kinds = {e.kind for e in model.rows.shown()}
+    assert {EntryKind.SENT, EntryKind.TOKEN} <= kinds
+    kinds_choice = view.history_tab.kind_choice
+    kinds_choice.setCurrentIndex(kinds_choice.findData(EntryKind.SENT))
+    assert {e.kind for e in model.rows.shown()} == {EntryKind.SENT}
+    kinds_choice.setCurrentIndex(0)
+    assets = view.history_tab.asset_choice
+    assert assets.count() >= 3  # all, RBTC and at least one token
+    assets.setCurrentIndex(assets.findData(NATIVE))
+    assert {e.asset for e in model.rows.shown()} == {NATIVE}
+
+
+def test_export_writes_what_is_shown(
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any], tmp_path: Path
+) -> None:
+    view = open_address(qtbot, session, devnet_manifest["miners"][1],
+                        history_store=MemoryHistoryStore())  # fmt: skip
+    model = view.address_model.history
+    finished(qtbot, view)
+    shown = model.rows.shown()
+    assert shown
+    assert {e.kind for e in shown} == {EntryKind.REWARD}
+    target = tmp_path / "history.json"
+    model.export(target, "json")
+    qtbot.waitUntil(target.exists, timeout=10_000)
+    written = json.loads(target.read_text())
+    assert [w["block"] for w in written] == [e.block for e in shown]
+    model.export(tmp_path / "history.csv", "csv")
+    qtbot.waitUntil((tmp_path / "history.csv").exists, timeout=10_000)
+    lines = (tmp_path / "history.csv").read_text().splitlines()
+    assert len(lines) == len(shown) + 1
+    assert lines[0].startswith("block,time_utc,kind")
+
+
+def test_a_costly_search_waits_for_a_go(
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
+) -> None:
+    view = open_address(qtbot, session, devnet_manifest["busy_account"],
+                        history_store=MemoryHistoryStore())  # fmt: skip
+    model = view.address_model.history
+    settled(qtbot, view)
+    assert "requests" in model.estimate_text
+    assert view.history_tab.estimate.isVisible()
+    assert model.table.rowCount() == 0
+    view.history_tab.estimate.action.click()
+    qtbot.waitUntil(lambda: model.result.startswith("Complete"), timeout=COMPLETE_MS)
+    assert model.table.rowCount() > 400
+    assert not view.history_tab.estimate.isVisible()
+
+
+def test_a_contract_says_balance_alone_and_offers_the_scan(
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
+) -> None:
+    view = open_address(qtbot, session, devnet_manifest["payout"],
+                        history_store=MemoryHistoryStore())  # fmt: skip
+    model = view.address_model.history
+    qtbot.waitUntil(lambda: bool(model.note), timeout=COMPLETE_MS)
+    assert "balances alone" in view.history_tab.caveat.text.text()
+    view.history_tab.caveat.action.click()
+    assert view.content.currentWidget() is view.activity_tab
+    assert view.activity_tab.kind_choice.currentText() == "Transactions"
+    assert view.activity_tab.scan_from.text() == str(model.history.span[0] if model.history else "")
+
+
+def test_a_revisit_costs_one_request(qtbot: QtBot, devnet: Devnet, qloop: Any) -> None:
+    node = PrunedNode(devnet.url("testnet"), OldState.KEPT)
+    session = Session(DEVNET, Endpoint.parse(node.url, allow_insecure_http=True))
+    store = MemoryHistoryStore()
+    try:
+        address = devnet.manifest("testnet")["counted_accounts"][1][1]
+        first = open_address(qtbot, session, address, history_store=store)
+        finished(qtbot, first)
+        entries = first.address_model.history.table.rowCount()
+        first.address_model.dispose()
+        asked = len(node.server.requests)
+        again = open_address(qtbot, session, address, history_store=store)
+        finished(qtbot, again)
+        assert again.address_model.history.table.rowCount() == entries == 10
+        revisit = [r.json for r in node.server.requests[asked:]]
+        summary = [r for r in revisit if isinstance(r, dict) and page_read(r)]
+        assert len(revisit) - len(summary) == 1  # the history's: one batch
+    finally:
+        run_in_qloop(qtbot, session.aclose())
+        node.close()
+
+
+def page_read(call: dict[str, Any]) -> bool:
+    """Tell whether a call is the summary's own (state at latest, token facts), not history's."""
+    return call.get("method") == "eth_call" or call.get("params", [None])[-1] == "latest"
+
+
+@pytest.mark.parametrize("old_state", [OldState.ERROR, OldState.ZEROS])
+def test_a_node_without_old_state_is_said_with_the_scan_offered(
+    qtbot: QtBot, devnet: Devnet, qloop: Any, old_state: OldState
+) -> None:
+    node = PrunedNode(devnet.url("testnet"), old_state, oldest=11_990)
+    session = Session(DEVNET, Endpoint.parse(node.url, allow_insecure_http=True))
+    try:
+        busy = devnet.manifest("testnet")["busy_account"]
+        view = open_address(qtbot, session, busy, history_store=MemoryHistoryStore())
+        model = view.address_model.history
+        settled(qtbot, view)
+        if model.estimate_text:
+            model.search_anyway()
+            qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
+        assert "does not serve old state" in view.history_tab.old_state.text.text()
+        assert view.history_tab.old_state.isVisible()
+        assert not [e for e in model.table.entries if e.is_native]
+        model.open(11_950, 12_000)  # a short range, to scan it whole
+
+        def reopened() -> bool:
+            opening = model.history.opening if model.history else None
+            waiting = bool(model.old_state) or bool(model.estimate_text)
+            return opening is not None and opening.low == 11_949 and waiting
+
+        qtbot.waitUntil(reopened, timeout=COMPLETE_MS)
+        if model.estimate_text:  # zeros look like a rich past: the search is costly
+            model.search_anyway()
+            qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
+        view.history_tab.old_state.action.click()
+        qtbot.waitUntil(lambda: model.result.startswith("Read 51 blocks"), timeout=COMPLETE_MS)
+        assert {e.kind for e in model.table.entries} <= {EntryKind.SENT, EntryKind.RECEIVED}
+        assert model.table.rowCount() > 0
+    finally:
+        run_in_qloop(qtbot, session.aclose())
+        node.close()
