@@ -58,6 +58,7 @@ from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
+from explorer.views.watchlist_view import install_watchlist
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
 #: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
@@ -96,6 +97,9 @@ class Application:
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
+        self.watchlist, self.tray = install_watchlist(  # issue 22: watched from the tray too
+            self.window, self.shell, settings, keys.KEEP_IN_TRAY
+        )
         self.about_action = add_help_menu(self.window)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
@@ -268,6 +272,7 @@ class Application:
         self.save()
         self._count_usage()
         await self.labels.aclose()
+        await self.watchlist.aclose()
         await self.shell.pages.support.aclose()
         session = self.shell.session
         if session is not None:

@@ -43,6 +43,11 @@ OPEN_TABS = "ui/open_tabs"
 RECENT_SEARCHES = "search/recent"
 CUSTOM_NETWORKS = "networks/custom"
 
+# The watchlist (issue 22): its addresses per network (a list of JSON objects), and whether
+# the app keeps watching from the system tray when its window is closed.
+WATCHLIST_PREFIX = "watchlist/"
+KEEP_IN_TRAY = Key("ui/keep_in_tray", False)
+
 
 def url_v2(network: str) -> Key[bool]:
     """Return the key of a network's URL form choice: True for `/v2/<KEY>`."""

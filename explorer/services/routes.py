@@ -17,6 +17,7 @@ class Page(enum.Enum):
     BROADCAST = "broadcast"
     NODE = "node"
     TOOL = "tool"
+    WATCHLIST = "watchlist"
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,12 @@ class Route:
         return cls(page, target)
 
 
-TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.NODE, Page.BROADCAST})
+TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.NODE, Page.BROADCAST, Page.WATCHLIST})
 HOME = Route(Page.HOME)
 LOGS = Route(Page.LOGS)
 NODE = Route(Page.NODE)
 BROADCAST = Route(Page.BROADCAST)
+WATCHLIST = Route(Page.WATCHLIST)
 
 
 def block_route(number_or_hash: int | str) -> Route:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from explorer.presentation.missing import TxSupport
+from explorer.services.history_store import HistoryStore
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.address import AddressPageViewModel, TokenStore
@@ -14,8 +15,20 @@ from explorer.viewmodels.node_page import NodePageViewModel, QuotaStore
 from explorer.viewmodels.page import PageViewModel
 from explorer.viewmodels.tools import ToolViewModel, tool_of
 from explorer.viewmodels.tx_page import TxPageViewModel
+from explorer.viewmodels.watchlist import (
+    MemoryListStore,
+    WatchlistPageViewModel,
+    WatchlistViewModel,
+)
 
-PageModel = HomeViewModel | LogsViewModel | BroadcastViewModel | PageViewModel | ToolViewModel
+PageModel = (
+    HomeViewModel
+    | LogsViewModel
+    | BroadcastViewModel
+    | PageViewModel
+    | ToolViewModel
+    | WatchlistPageViewModel
+)
 
 
 class PageFactory:
@@ -26,6 +39,8 @@ class PageFactory:
         self.token_store: TokenStore | None = None
         self.support = TxSupport()  # the support desk's store and other networks (app.py)
         self.quota_store: QuotaStore | None = None
+        self.watchlist: WatchlistViewModel | None = None  # the app's (app.py)
+        self.history_store: HistoryStore | None = None  # None: the session's saved data
 
     def create(self, session: Session, route: Route) -> PageModel:
         """Return a route's page view model, already loading."""
@@ -37,6 +52,11 @@ class PageFactory:
             return LogsViewModel(session)
         if route.page is Page.BROADCAST:
             return BroadcastViewModel(session, self.support)
+        if route.page is Page.WATCHLIST:
+            if self.watchlist is None:  # a window without the app's (tests): one of its own
+                self.watchlist = WatchlistViewModel(MemoryListStore())
+                self.watchlist.bind(session)
+            return WatchlistPageViewModel(self.watchlist)
         if route.page is Page.TOOL:
             kind, text = tool_of(route)
             return ToolViewModel(kind, session, text)
@@ -50,7 +70,9 @@ class PageFactory:
                 store=self.token_store,
                 extra_tokens=session.extra_tokens,
                 multicall=session.multicall,
+                history_store=self.history_store,
             )
+            page.watchlist = self.watchlist
         elif route.page is Page.TX:
             page = TxPageViewModel(session, route, self.support)
         else:

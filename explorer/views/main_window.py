@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from explorer.presentation.document import Tone
 from explorer.presentation.tool_results import TOOLS
-from explorer.services.routes import BROADCAST, LOGS, NODE, Page, Route, tool_route
+from explorer.services.routes import BROADCAST, LOGS, NODE, WATCHLIST, Page, Route, tool_route
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.broadcast import BroadcastViewModel
 from explorer.viewmodels.home import HomeViewModel
@@ -35,6 +35,7 @@ from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
 from explorer.viewmodels.tools import ToolViewModel, tool_of
 from explorer.viewmodels.tx_page import TxPageViewModel
+from explorer.viewmodels.watchlist import WatchlistPageViewModel
 from explorer.views.address import AddressView
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.home_view import HomeView
@@ -46,9 +47,10 @@ from explorer.views.page_view import PageView
 from explorer.views.theme import plain_label, tone_palette
 from explorer.views.tools_view import ToolView
 from explorer.views.tx_page_view import TxPageView
+from explorer.views.watchlist_view import WatchlistView
 
 TITLE = "Rootstock Explorer"
-PAGE_VIEWS = (PageView, LogsView, HomeView, NodeView, ToolView, BroadcastView)
+PAGE_VIEWS = (PageView, LogsView, HomeView, NodeView, ToolView, BroadcastView, WatchlistView)
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
 HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
     Qt.MouseButton.BackButton: Navigator.back,
@@ -72,6 +74,7 @@ class MainWindow(QMainWindow):
         self.search = search or SearchViewModel(parent=self)
         self.setWindowTitle(TITLE)
         self.resize(1200, 800)
+        self.close_to_tray: Callable[[], bool] = lambda: False  # app.py: the tray choice
         self._build_toolbar()
         self._build_tools_menu()
         self._build_body()
@@ -141,6 +144,12 @@ class MainWindow(QMainWindow):
         self.icons.set_icon(self.node_action, "node")
         self.tools_menu = self.menuBar().addMenu("&Tools")
         self.tools_menu.addAction(self.node_action)
+        self.watchlist_action = QAction("Watchlist", self)
+        self.watchlist_action.triggered.connect(lambda: self.navigator.open_tab(WATCHLIST))
+        self.watchlist_action.setToolTip("Watched addresses: balances and new activity (new tab)")
+        self.toolbar.insertAction(after_logs, self.watchlist_action)
+        self.icons.set_icon(self.watchlist_action, "watchlist")
+        self.tools_menu.addAction(self.watchlist_action)
         self.tools_menu.addSeparator()
         for kind, spec in TOOLS.items():
             self.tools_menu.addAction(spec.title, self._opener(tool_route(kind.value)))
@@ -272,7 +281,7 @@ class MainWindow(QMainWindow):
         """Return a short tab title for a route."""
         if route.page is Page.HOME:
             return "Home"
-        if route.page in (Page.LOGS, Page.NODE, Page.BROADCAST):
+        if route.page in (Page.LOGS, Page.NODE, Page.BROADCAST, Page.WATCHLIST):
             return str(route.page.value).capitalize()
         if route.page is Page.TOOL:
             return TOOLS[tool_of(route)[0]].title
@@ -323,7 +332,14 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Stop every page's work (loads, refresh timers) and the head poll on closing."""
+        """Stop every page's work (loads, refresh timers) and the head poll on closing.
+
+        With the tray choice on, the window only hides: the app keeps watching.
+        """
+        if self.close_to_tray():
+            event.ignore()
+            self.hide()
+            return
         for index in range(self.tabs.count()):
             widget = self.tabs.widget(index)
             if isinstance(widget, PAGE_VIEWS):
@@ -350,8 +366,10 @@ class MainWindow(QMainWindow):
 
 def page_view(
     model: PageModel,
-) -> PageView | LogsView | HomeView | NodeView | ToolView | BroadcastView:
+) -> PageView | LogsView | HomeView | NodeView | ToolView | BroadcastView | WatchlistView:
     """Return the view that binds a page's view model."""
+    if isinstance(model, WatchlistPageViewModel):
+        return WatchlistView(model)
     if isinstance(model, HomeViewModel):
         return HomeView(model)
     if isinstance(model, ToolViewModel):

@@ -26,6 +26,7 @@ from explorer.viewmodels.address.tokens import TokenStore, TokensViewModel
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.page import PageViewModel
+from explorer.viewmodels.watchlist import WatchlistViewModel
 
 
 class AddressTab(enum.Enum):
@@ -75,6 +76,7 @@ class AddressPageViewModel(PageViewModel):
         self.activity = ActivityViewModel(session, address, cache)
         self.charts = ChartsViewModel(session, address, self.activity)
         self.history = HistoryViewModel(session, address, history_store)
+        self.watchlist: WatchlistViewModel | None = None  # the app's, for the star
         self.overview.block_changed.connect(self.on_block_changed)
         self.overview.facts_changed.connect(self._on_facts_changed)
         self.tokens.units_changed.connect(self.activity.table.add_units)

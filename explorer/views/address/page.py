@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from explorer.viewmodels.address.page import AddressPageViewModel, AddressTab
 from explorer.views.address.activity import ActivityTab
@@ -13,6 +13,7 @@ from explorer.views.address.history import HistoryTab
 from explorer.views.address.overview import BlockPicker, DisassemblyView
 from explorer.views.address.tokens import TokensTab
 from explorer.views.page_view import PageView
+from explorer.views.watchlist_view import WatchStar
 
 
 class AddressView(PageView):
@@ -43,7 +44,16 @@ class AddressView(PageView):
         }
         for tab in (self.history_tab, self.tokens_tab, self.contract_tab, self.activity_tab):
             tab.link_activated.connect(self.link_activated)
-        self.content.setCornerWidget(self.block_picker, Qt.Corner.TopRightCorner)
+        corner = QWidget()
+        row = QHBoxLayout(corner)
+        row.setContentsMargins(0, 0, 0, 0)
+        if model.watchlist is not None:
+            self.star: WatchStar | None = WatchStar(model.watchlist, model.address)
+            row.addWidget(self.star)
+        else:
+            self.star = None
+        row.addWidget(self.block_picker)
+        self.content.setCornerWidget(corner, Qt.Corner.TopRightCorner)
 
     def _show_content(self) -> None:
         """Show the document, then the page's tabs before the raw JSON."""

@@ -1,0 +1,202 @@
+"""The Watchlist screen, the star on address pages, and the tray that announces activity."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QIcon
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QMenu,
+    QSystemTrayIcon,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.presentation.document import Tone
+from explorer.services.routes import WATCHLIST
+from explorer.viewmodels.shell import ShellViewModel
+from explorer.viewmodels.watchlist import ListStore, WatchlistPageViewModel, WatchlistViewModel
+from explorer.views.address.controls import button
+from explorer.views.icons import app_icon
+from explorer.views.theme import plain_label, tone_palette
+from explorer.views.widgets.links import open_clicked_routes
+
+if TYPE_CHECKING:
+    from explorer.views.main_window import MainWindow
+
+TRAY_TEXT = "Keep watching from the system tray when the window is closed"
+
+
+class WatchlistView(QWidget):
+    """Binds the Watchlist screen: cost per block, the newest notice, the table, the tray choice.
+
+    Signals:
+        link_activated(Route, bool): an address or block was clicked.
+    """
+
+    link_activated = Signal(object, bool)
+
+    def __init__(self, model: WatchlistPageViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        watchlist = model.watchlist
+        self.status = plain_label(watchlist.status, wrap=True)
+        watchlist.status_changed.connect(self.status.setText)
+        self.notice = plain_label("", wrap=True)
+        tone_palette(self.notice, Tone.GOOD)
+        self.notice.setVisible(False)
+        watchlist.activity.connect(self.on_activity)
+        self.table = QTableView()
+        self.table.setModel(watchlist.table)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        open_clicked_routes(self.table, self.link_activated.emit)
+        self.keep_in_tray = QCheckBox(TRAY_TEXT)
+        self.keep_in_tray.setChecked(model.keep_in_tray)
+        self.keep_in_tray.toggled.connect(model.set_keep_in_tray)
+        actions = QHBoxLayout()
+        actions.addWidget(button("Mark all as seen", self.on_seen))
+        actions.addWidget(button("Remove selected", self.on_remove))
+        actions.addStretch(1)
+        actions.addWidget(self.keep_in_tray)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.status)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(actions)
+
+    def on_activity(self, title: str, text: str) -> None:
+        """Show the newest activity above the table."""
+        self.notice.setText(f"{title}: {text}")
+        self.notice.setVisible(True)
+
+    def on_seen(self) -> None:
+        """Clear every entry's mark."""
+        self.model.watchlist.mark_seen()
+        self.notice.setVisible(False)
+
+    def on_remove(self) -> None:
+        """Stop watching the selected address."""
+        row = self.table.currentIndex().row()
+        entries = self.model.watchlist.entries
+        if 0 <= row < len(entries):
+            self.model.watchlist.remove(entries[row].address)
+
+
+class WatchStar(QToolButton):
+    """The star on an address page: watch the address, or stop watching it."""
+
+    def __init__(self, watchlist: WatchlistViewModel, address: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.watchlist = watchlist
+        self.address = address
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.clicked.connect(lambda: watchlist.toggle(address))
+        watchlist.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show whether the address is watched."""
+        watched = self.watchlist.is_watched(self.address)
+        self.setText("★ Watching" if watched else "☆ Watch")
+        self.setToolTip(
+            "Stop watching this address" if watched else "Watch this address (Watchlist screen)"
+        )
+
+
+class WatchTray(QSystemTrayIcon):
+    """The tray icon: announces activity; opens the window or the watchlist; quits."""
+
+    def __init__(
+        self,
+        icon: QIcon,
+        watchlist: WatchlistViewModel,
+        open_window: Callable[[], None],
+        open_watchlist: Callable[[], None],
+        quit_app: Callable[[], None],
+    ) -> None:
+        super().__init__(icon)
+        self.setToolTip("Rootstock Explorer — watchlist")
+        self.menu = QMenu()
+        self.menu.addAction("Open the window", open_window)
+        self.menu.addAction("Watchlist", open_watchlist)
+        self.keep = QAction(TRAY_TEXT, self.menu)
+        self.keep.setCheckable(True)
+        self.keep.setChecked(watchlist.tray_choice())
+        self.keep.toggled.connect(watchlist.set_tray_choice)
+        self.menu.addAction(self.keep)
+        self.menu.addSeparator()
+        self.menu.addAction("Quit", quit_app)
+        self.setContextMenu(self.menu)
+        self.messageClicked.connect(open_watchlist)
+        self.activated.connect(lambda _reason: open_window())
+        watchlist.activity.connect(self.announce)
+        watchlist.changed.connect(lambda: self.setVisible(bool(watchlist.entries)))
+
+    def announce(self, title: str, text: str) -> None:
+        """Raise a desktop notification (where the desktop has a tray)."""
+        if QSystemTrayIcon.isSystemTrayAvailable():
+            self.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 10_000)
+
+
+class WatchSettings(ListStore, Protocol):
+    """The app's settings as the watchlist uses them (explorer.settings.Settings fits)."""
+
+    def get(self, key: Any) -> Any:
+        """Return a setting."""
+        ...
+
+    def set(self, key: Any, value: Any) -> None:
+        """Keep a setting."""
+        ...
+
+
+def install_watchlist(
+    window: MainWindow, shell: ShellViewModel, settings: WatchSettings, keep_key: object
+) -> tuple[WatchlistViewModel, WatchTray]:
+    """Make the app's watchlist and wire it: pages and heads, the tray, the window's close.
+
+    Its addresses are kept in settings; the window hides into the tray on closing while the
+    setting under keep_key says so and a tray exists; the tray's Quit closes it for good.
+    """
+    watchlist = WatchlistViewModel(settings)
+    watchlist.tray_choice = lambda: bool(settings.get(keep_key))
+    watchlist.set_tray_choice = lambda keep: settings.set(keep_key, keep)
+    keep_in_tray = watchlist.tray_choice
+    shell.pages.watchlist = watchlist
+    shell.session_changed.connect(lambda: watchlist.bind(shell.session))
+    shell.head_changed.connect(watchlist.on_head)
+    quitting: list[bool] = []
+
+    def show_window() -> None:
+        window.show()
+        window.raise_()
+        window.activateWindow()
+
+    def quit_app() -> None:
+        quitting.append(True)
+        tray.hide()
+        window.close()
+
+    def open_watchlist() -> None:
+        show_window()
+        window.navigator.open_tab(WATCHLIST)
+
+    tray = WatchTray(app_icon(), watchlist, show_window, open_watchlist, quit_app)
+    tray.setVisible(bool(watchlist.entries))
+    window.close_to_tray = lambda: (
+        keep_in_tray() and not quitting and QSystemTrayIcon.isSystemTrayAvailable()
+    )
+    return watchlist, tray
