@@ -121,6 +121,8 @@ async def check_head(client: Any, watched: Sequence[Watched], head: int) -> Chec
         return CheckResult((), (), 0, 0)
     checked = [entry.checked for entry in watched if entry.checked is not None]
     since = max(min(checked, default=head - 1) + 1, head - MAX_LOG_WINDOW + 1, 0)
+    if since > head:  # every address was checked at this head already
+        return CheckResult(tuple(watched), (), 0, 0)
     counts = ReadCounts()
     results = await read_together(client, check_calls(watched, head, since), counts)
     logs = logs_of(results[-1:])
