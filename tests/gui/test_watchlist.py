@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 from eth_account import Account
-from eth_utils import to_checksum_address
+from eth_utils.address import to_checksum_address
 from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
