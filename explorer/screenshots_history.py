@@ -1,0 +1,110 @@
+"""The address-history screens for `--screenshot`: the History tab, its chart, the watchlist.
+
+The busy account's history (its cost asked for first, then searched), the contract-paid
+account's (value moved by contract execution), a miner's balance chart over REMASC payments,
+and the Watchlist screen once the devnet's demo traffic has moved a watched address (its
+notice shown; the desktop notification goes to the tray, which an offscreen run has not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from explorer.services.routes import WATCHLIST, Route, address_route
+from explorer.viewmodels.watchlist import MemoryListStore
+from explorer.views.address import AddressView
+from explorer.views.main_window import MainWindow
+from explorer.views.watchlist_view import WatchlistView
+
+Shoot = Callable[[MainWindow, Route, Path], Awaitable[None]]
+Settle = Callable[[Any], Awaitable[None]]
+Wait = Callable[..., Awaitable[bool]]
+WATCHED = (("busy", "busy_account"), ("contract-paid", "contract_paid"))
+
+
+async def shoot_history(
+    window: MainWindow, address: str, path: Path, helpers: tuple[Shoot, Settle, Wait]
+) -> Path:
+    """Open an address, run its history to the end (giving the go), save the History tab."""
+    shoot, settle, wait_for = helpers
+    await shoot(window, address_route(address), path)
+    view = window.current_page()
+    if isinstance(view, AddressView):
+        history = view.address_model.history
+        await wait_for(
+            lambda: bool(history.estimate_text) or history.result.startswith("Complete"), 120
+        )
+        if history.estimate_text:
+            await settle(window)
+            window.grab().save(str(path.with_name(path.stem + "-estimate.png")))
+            history.search_anyway()
+        await wait_for(lambda: history.result.startswith("Complete"), 300)
+        view.content.setCurrentWidget(view.history_tab)
+        await settle(window)
+        window.grab().save(str(path))
+    return path
+
+
+async def shoot_chart(
+    window: MainWindow, address: str, path: Path, helpers: tuple[Shoot, Settle, Wait]
+) -> Path:
+    """Shoot an address's History tab with the balance chart given most of the room."""
+    await shoot_history(window, address, path, helpers)
+    view = window.current_page()
+    if isinstance(view, AddressView):
+        splitter = view.history_tab.chart.parentWidget()
+        sizes = getattr(splitter, "setSizes", None)
+        if sizes is not None:
+            sizes([520, 200])
+        await helpers[1](window)
+        window.grab().save(str(path))
+    return path
+
+
+async def shoot_watchlist(
+    window: MainWindow, manifest: dict[str, Any], path: Path, settle: Settle, wait_for: Wait
+) -> Path:
+    """Watch the story accounts and three traffic users; shoot the screen once one moved."""
+    watchlist = window.shell.pages.watchlist
+    session = window.shell.session
+    if watchlist is None or session is None:
+        return path
+    watchlist.store = MemoryListStore()  # the user's own settings stay untouched
+    watchlist.bind(session)
+    for name, key in WATCHED:
+        if manifest.get(key):
+            watchlist.add(str(manifest[key]), name)
+    for index, address in enumerate(manifest.get("accounts", [])[1:4], start=1):
+        watchlist.add(str(address), f"user {index}")
+    window.navigator.go(WATCHLIST)
+    await settle(window)
+    await wait_for(lambda: any(entry.unseen for entry in watchlist.entries), 120)
+    view = window.tabs.currentWidget()
+    if isinstance(view, WatchlistView):
+        await settle(window)
+    window.grab().save(str(path))
+    return path
+
+
+async def take_history_screenshots(
+    window: MainWindow,
+    manifest: dict[str, Any],
+    directory: Path,
+    mode: str,
+    helpers: tuple[Shoot, Settle, Wait],
+) -> list[Path]:
+    """Shoot the history screens of one palette."""
+    written = []
+    for stem, key in (("history-busy", "busy_account"), ("history-contract-paid", "contract_paid")):
+        if manifest.get(key):
+            path = directory / f"{stem}-{mode}.png"
+            written.append(await shoot_history(window, str(manifest[key]), path, helpers))
+    miners = manifest.get("miners") or []
+    if miners:
+        path = directory / f"history-chart-{mode}.png"
+        written.append(await shoot_chart(window, str(miners[0]), path, helpers))
+    path = directory / f"watchlist-{mode}.png"
+    written.append(await shoot_watchlist(window, manifest, path, helpers[1], helpers[2]))
+    return written
