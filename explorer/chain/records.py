@@ -181,6 +181,20 @@ class BlockTransactions(Sequence[Transaction]):
             parsed = self._parsed[index] = Transaction.from_json(self._items[index])
         return parsed
 
+    def involving(self, address: str) -> list[Transaction]:
+        """Return the transactions from or to address, and every contract creation.
+
+        Only those are parsed: the others are passed over by their raw `from` and `to`.
+        """
+        wanted = address.lower()
+        found = []
+        for index, item in enumerate(self._items):
+            raw = item if isinstance(item, dict) else {}
+            sender, to = str(raw.get("from", "")).lower(), raw.get("to")
+            if sender == wanted or to is None or str(to).lower() == wanted:
+                found.append(self[index])
+        return found
+
     def __eq__(self, other: object) -> bool:
         """Compare by value with any sequence of transactions."""
         if not isinstance(other, Sequence):

@@ -92,8 +92,15 @@ def tx_entry(
 
 
 def own_transactions(block: Block, address: str) -> list[Transaction]:
-    """Return the block's transactions sent by or to the address (or creating it), in order."""
-    return [tx for tx in block.transactions or () if address in (tx.sender, receiver_of(tx))]
+    """Return the block's transactions sent by or to the address (or creating it), in order.
+
+    Only candidates are parsed (a 1,000-transaction block is passed over in its raw form).
+    """
+    transactions = block.transactions
+    if transactions is None:
+        return []
+    candidates = transactions.involving(address)
+    return [tx for tx in candidates if address in (tx.sender, receiver_of(tx))]
 
 
 def with_balances(entries: Sequence[HistoryEntry], before: int) -> list[HistoryEntry]:

@@ -8,6 +8,7 @@ state is said plainly, with the block scan and its cost offered instead.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -26,7 +27,8 @@ from explorer.viewmodels.address.history_table import HistoryFilter, HistoryTabl
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.observable import qproperty
 
-SLICE = 200  # rows inserted per event-loop turn
+SLICE = 10  # rows inserted per event-loop turn (each placed by the sorting model)
+CHART_EVERY = 0.3  # seconds between redraws of the chart while entries stream in
 
 
 class HistoryViewModel(Tool):
@@ -67,6 +69,7 @@ class HistoryViewModel(Tool):
         self._steps = BalanceSteps(0, 0, 0)
         self._assets: list[str] = []
         self._exporting: asyncio.Future[None] | None = None
+        self._charted = 0.0  # when the chart was last drawn anew
 
     fraction = qproperty(lambda self: self._fraction, progress_changed)
     estimate_text = qproperty(lambda self: self._estimate_text, estimate_changed)
@@ -157,6 +160,7 @@ class HistoryViewModel(Tool):
         except RpcError as error:
             self._publish(f"The search stopped: {error.message} ({self.table.rowCount():,} found)")
             return
+        self._refresh_chart()
         self._set_fraction(1.0)
         self._publish(self._done_text(history))
 
@@ -175,7 +179,7 @@ class HistoryViewModel(Tool):
             if start:
                 await asyncio.sleep(0)
             self.table.add(entries[start : start + SLICE])
-        if entries:
+        if entries and time.monotonic() - self._charted > CHART_EVERY:
             self._refresh_chart()
         if update.progress is not None:
             self._set_fraction(update.progress.fraction)
@@ -220,6 +224,7 @@ class HistoryViewModel(Tool):
     def _refresh_chart(self) -> None:
         """Recompute the balance's change points and the assets found."""
         history = self.history
+        self._charted = time.monotonic()
         if history is None or history.opening is None:
             return
         first, last, opening = history.span

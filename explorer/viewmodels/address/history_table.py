@@ -2,7 +2,7 @@
 
 Rows keep their arrival order in the source model; the filter model sorts them (newest first
 by default) through sort keys that Qt compares in C++ (zero-padded strings for numbers that
-do not fit 64 bits), so that rows streaming in stay cheap to place.
+do not fit 64 bits), so that rows streaming in stay cheap to place and to paint.
 """
 
 from __future__ import annotations
@@ -11,22 +11,15 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-)
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
+from explorer.chain.history import NATIVE, EntryKind, HistoryEntry
 from explorer.chain.known import known_label
-from explorer.presentation.document import Tone
 from explorer.presentation.history_text import amount_text, kind_text, rbtc_text, time_text
 from explorer.services.routes import Route, address_route, block_route, tx_route
-from explorer.viewmodels.roles import ROUTE_ROLE, TONE_ROLE
+from explorer.viewmodels.roles import ROUTE_ROLE
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 10
@@ -62,11 +55,17 @@ def place_key(entry: HistoryEntry) -> str:
     return f"{block:012d}{min(order, (1 << 32) - 1):010d}{log_index:08d}"
 
 
-class HistoryTableModel(QAbstractTableModel):
-    """The entries found so far; `add` inserts new ones and updates known ones in place."""
+class HistoryTableModel(QStandardItemModel):
+    """The entries found so far; `add` inserts new ones and updates known ones in place.
+
+    Each cell is a QStandardItem holding its text, sort key, tooltip and route, made once
+    when its entry arrives: a paint asks every visible cell for a dozen roles, answered in
+    C++ without calling back into Python.
+    """
 
     def __init__(self, chain_id: int, currency: str, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(0, len(HEADERS), parent)
+        self.setHorizontalHeaderLabels(list(HEADERS))
         self.chain_id = chain_id
         self.currency = currency
         self.entries: list[HistoryEntry] = []
@@ -74,77 +73,64 @@ class HistoryTableModel(QAbstractTableModel):
         self.labels: dict[str, str] = {}
         self._rows: dict[tuple[object, ...], int] = {}
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of entries."""
-        return 0 if parent.isValid() else len(self.entries)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        """Return the number of columns."""
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Return the column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return HEADERS[section]
-        return None
-
     def clear(self) -> None:
-        """Remove every entry."""
-        self.beginResetModel()
+        """Remove every entry (the headers stay)."""
+        self.removeRows(0, self.rowCount())
         self.entries, self._rows = [], {}
-        self.endResetModel()
 
     def add(self, entries: Iterable[HistoryEntry]) -> None:
-        """Insert entries not shown yet (in one insertion) and update those already shown."""
-        fresh: list[HistoryEntry] = []
+        """Insert entries not shown yet and update those already shown."""
         for entry in entries:
             row = self._rows.get(entry.identity)
             if row is None:
-                self._rows[entry.identity] = len(self.entries) + len(fresh)
-                fresh.append(entry)
+                self._rows[entry.identity] = len(self.entries)
+                self.entries.append(entry)
+                self.appendRow(self.items(entry))
             elif self.entries[row] != entry:
                 self.entries[row] = entry
-                self.dataChanged.emit(self.index(row, 0), self.index(row, len(HEADERS) - 1))
-        if fresh:
-            first = len(self.entries)
-            self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
-            self.entries.extend(fresh)
-            self.endInsertRows()
+                self._refresh(row, range(len(HEADERS)))
+
+    def items(self, entry: HistoryEntry) -> list[QStandardItem]:
+        """Return the cells of one entry's row."""
+        row = []
+        for column in Column:
+            item = QStandardItem()
+            item.setEditable(False)
+            self._fill(item, entry, column)
+            if column in NUMERIC:
+                item.setTextAlignment(RIGHT)
+            row.append(item)
+        return row
+
+    def _fill(self, item: QStandardItem, entry: HistoryEntry, column: Column) -> None:
+        """Set a cell's text, sort key, tooltip and route."""
+        item.setText(self.text(entry, column))
+        item.setData(self.sort_key(entry, column), SORT_ROLE)
+        item.setToolTip(self.tooltip(entry, column))
+        route = self.route(entry, column)
+        if route is not None:
+            item.setData(route, ROUTE_ROLE)
+
+    def _refresh(self, row: int, columns: Iterable[int]) -> None:
+        """Fill cells of a row again from its entry."""
+        for column in columns:
+            item = self.item(row, column)
+            if item is not None:
+                self._fill(item, self.entries[row], Column(column))
 
     def set_units(self, units: Mapping[str, tuple[int, str]]) -> None:
         """Learn tokens' decimals and symbols and redraw the amounts."""
         if not units.items() <= self.units.items():
             self.units.update(units)
-            if self.entries:
-                last = len(self.entries) - 1
-                self.dataChanged.emit(self.index(0, Column.AMOUNT), self.index(last, Column.AMOUNT))
+            for row, entry in enumerate(self.entries):
+                if not entry.is_native:
+                    self._refresh(row, (Column.AMOUNT,))
 
     def label(self, address: str | None) -> str:
         """Return an address's label (the user's, else a well-known one), or ''."""
         if address is None:
             return ""
         return self.labels.get(address) or known_label(address, self.chain_id) or ""
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Return a cell's text, sort key, route, tone or alignment."""
-        if not index.isValid() or index.row() >= len(self.entries):
-            return None
-        entry, column = self.entries[index.row()], Column(index.column())
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.text(entry, column)
-        if role == SORT_ROLE:
-            return self.sort_key(entry, column)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(entry, column)
-        if role == ROUTE_ROLE:
-            return self.route(entry, column)
-        if role == TONE_ROLE and column is Column.AMOUNT:
-            return {Direction.IN: Tone.GOOD, Direction.OUT: Tone.BAD}.get(entry.direction)
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMERIC:
-            return RIGHT
-        return None
 
     def text(self, entry: HistoryEntry, column: Column) -> str:
         """Return the text of one cell."""
@@ -169,17 +155,21 @@ class HistoryTableModel(QAbstractTableModel):
 
     def sort_key(self, entry: HistoryEntry, column: Column) -> Any:
         """Return what a column sorts by (ties keep the chain's order)."""
-        keys: dict[Column, Any] = {
-            Column.TIME: f"{entry.timestamp or 0:012d}{place_key(entry)}",
-            Column.BLOCK: place_key(entry),
-            Column.KIND: f"{entry.kind.value}{place_key(entry)}",
-            Column.COUNTERPARTY: f"{self.label(entry.counterparty)}{entry.counterparty or ''}",
-            Column.AMOUNT: padded(entry.signed_amount + (entry.fee or 0)),
-            Column.FEE: padded(entry.fee or 0),
-            Column.BALANCE: padded(entry.balance_after if entry.balance_after is not None else -1),
-            Column.TX: entry.tx_hash or "",
-        }
-        return keys[column]
+        if column is Column.TIME:
+            return f"{entry.timestamp or 0:012d}{place_key(entry)}"
+        if column is Column.BLOCK:
+            return place_key(entry)
+        if column is Column.KIND:
+            return f"{entry.kind.value}{place_key(entry)}"
+        if column is Column.COUNTERPARTY:
+            return f"{self.label(entry.counterparty)}{entry.counterparty or ''}"
+        if column is Column.AMOUNT:
+            return padded(entry.signed_amount + (entry.fee or 0))
+        if column is Column.FEE:
+            return padded(entry.fee or 0)
+        if column is Column.BALANCE:
+            return padded(entry.balance_after if entry.balance_after is not None else -1)
+        return entry.tx_hash or ""
 
     def tooltip(self, entry: HistoryEntry, column: Column) -> str:
         """Return a cell's tooltip: the whole address or hash, the asset."""

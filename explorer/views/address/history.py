@@ -29,7 +29,6 @@ from explorer.viewmodels.address.history import HistoryViewModel
 from explorer.viewmodels.address.history_table import Column
 from explorer.views.address.balance_chart import BalanceChart
 from explorer.views.address.controls import bind_result, button
-from explorer.views.home_view import ToneDelegate
 from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
 
@@ -136,7 +135,6 @@ class HistoryTab(QWidget):
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setWordWrap(False)
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        table.setItemDelegateForColumn(Column.AMOUNT, ToneDelegate(table))
         table.verticalHeader().setDefaultSectionSize(22)
         table.verticalHeader().setVisible(False)
         for column, width in WIDTHS.items():
@@ -163,8 +161,13 @@ class HistoryTab(QWidget):
         self.caveat.show_text(history.note)
 
     def on_progress(self, fraction: float) -> None:
-        """Show how much is done."""
-        self.progress.setValue(int(fraction * PROGRESS_STEPS))
+        """Show how much is done (a bar repaints at once: only a visible step moves it)."""
+        value = int(fraction * PROGRESS_STEPS)
+        if abs(value - self.progress.value()) >= PROGRESS_STEPS // 100 or value in (
+            0,
+            PROGRESS_STEPS,
+        ):
+            self.progress.setValue(value)
 
     def on_running(self, running: bool) -> None:
         """Offer Stop while searching, Search again when not."""
