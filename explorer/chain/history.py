@@ -53,6 +53,7 @@ class HistoryEntry:
     token_id: int | None = None
     order: int = 0
     failed: bool = False
+    provisional: bool = False  # pinned by the search, not explained yet (replaced soon)
 
     @property
     def is_native(self) -> bool:
@@ -67,7 +68,15 @@ class HistoryEntry:
     @property
     def identity(self) -> tuple[object, ...]:
         """Return what tells two entries apart (to merge a revisit with what was known)."""
-        return (self.block, self.kind, self.asset, self.tx_hash, self.log_index, self.order)
+        return (
+            self.block,
+            self.kind,
+            self.asset,
+            self.tx_hash,
+            self.log_index,
+            self.order,
+            self.provisional,
+        )
 
     @property
     def signed_amount(self) -> int:

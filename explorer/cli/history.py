@@ -130,7 +130,7 @@ async def _write(
     units: dict[str, tuple[int, str]] = {}
     verdict: OldStateVerdict | None = None
     async for update in run.updates():
-        entries.update((entry.identity, entry) for entry in update.entries)
+        entries.update((entry.identity, entry) for entry in update.entries if not entry.provisional)
         units |= update.units
         if update.note:
             note(f"note: {update.note}")

@@ -93,7 +93,9 @@ def rbtc_text(wei: int | None, currency: str) -> str:
 
 
 def kind_text(entry: HistoryEntry) -> str:
-    """Return the kind in words (a failed transaction says so)."""
+    """Return the kind in words (a failed transaction says so; a provisional one waits)."""
+    if entry.provisional:
+        return "balance change…"
     text = KIND_TEXT[entry.kind]
     return f"{text} (failed)" if entry.failed else text
 

@@ -13,14 +13,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from dataclasses import replace
 
-from explorer.chain.hexutil import HexFormatError
 from explorer.chain.history import HistoryEntry
-from explorer.chain.records import Block, Log, RecordFormatError
+from explorer.chain.records import Log
 from explorer.services.attribution import Attributor
-from explorer.services.balance_search import BalanceSearch, Change
+from explorer.services.balance_search import (
+    EXPRESS_PROBES,
+    BalanceSearch,
+    Change,
+    search_bound,
+)
+from explorer.services.history_parts import (
+    CONTRACT_CAVEAT,
+    NONCE_JUMP,
+    BlockTimes,
+    HistoryProgress,
+    HistoryUpdate,
+    hash_of,
+    merged,
+    newest_key,
+    provisional,
+    usable,
+)
 from explorer.services.history_plan import (
     Estimate,
     OldStateVerdict,
@@ -35,7 +51,6 @@ from explorer.services.probes import (
     OldStateMissing,
     ReadCounts,
     StateProbes,
-    read_together,
 )
 from explorer.services.reader import ChainReader
 from explorer.services.stale_state import stale_state_reason
@@ -47,33 +62,6 @@ from explorer.services.token_history import (
     transfer_entry,
 )
 from explorer.services.tokens import MULTICALL3, TokenReader
-
-TIMES_PER_BATCH = 20  # block headers read for their time in one request
-
-
-@dataclass(frozen=True)
-class HistoryProgress:
-    """How far a history is: share done, entries found, requests spent, seconds."""
-
-    fraction: float
-    entries: int
-    requests: int
-    elapsed: float
-
-
-@dataclass(frozen=True)
-class HistoryUpdate:
-    """What a run found since the last update (entries newest first), and what it says.
-
-    An update with `old_state` voids every native entry shown before it: the node's answers
-    for old blocks were not state (the block scan is the way left).
-    """
-
-    entries: tuple[HistoryEntry, ...] = ()
-    progress: HistoryProgress | None = None
-    note: str = ""
-    old_state: OldStateVerdict | None = None
-    units: dict[str, tuple[int, str]] = field(default_factory=dict)  # token: (decimals, symbol)
 
 
 class AddressHistory:
@@ -102,7 +90,7 @@ class AddressHistory:
         self.counts = ReadCounts()  # block times and the opening's log queries
         self.token_requests = 0
         self.changes: list[Change] = []
-        self._times: dict[int, int] = {}
+        self.times = BlockTimes(reader.client, self.counts)
         self._native_entries: list[HistoryEntry] = []
         self._token_entries: list[HistoryEntry] = []
         self._requests_before = 0
@@ -186,7 +174,9 @@ class AddressHistory:
         """Yield what is found as it is found; the stored history first."""
         assert self.opening is not None, "prepare() first"
         if self.stored is not None:
-            yield HistoryUpdate(tuple(sorted(self.stored.entries, key=_newest)), self._progress())
+            yield HistoryUpdate(
+                tuple(sorted(self.stored.entries, key=newest_key)), self._progress()
+            )
         if self.opening.has_code and self.scope.native:
             yield HistoryUpdate(note=CONTRACT_CAVEAT)
         queue: asyncio.Queue[HistoryUpdate | None] = asyncio.Queue()
@@ -245,7 +235,9 @@ class AddressHistory:
         self, opening: Opening, first: AccountState, queue: asyncio.Queue[HistoryUpdate | None]
     ) -> None:
         """Run the search, attributing each batch of changes as it comes."""
-        self.search = BalanceSearch(self.probes, opening.low, opening.high, first, opening.last)
+        self.search = BalanceSearch(
+            self.probes, opening.low, opening.high, first, opening.last, express=self.express()
+        )
         self.search.on_progress = lambda _: queue.put_nowait(
             HistoryUpdate(progress=self._progress())
         )
@@ -254,6 +246,8 @@ class AddressHistory:
         try:
             async for changes in self.search.changes():  # the search goes on meanwhile
                 self.changes += changes
+                pinned = tuple(provisional(change, self.address) for change in changes)
+                queue.put_nowait(HistoryUpdate(pinned, self._progress()))
                 attributing.append(
                     asyncio.ensure_future(self._attribute(attributor, changes, queue))
                 )
@@ -287,8 +281,23 @@ class AddressHistory:
         self._found += len(entries)
         for entry in entries:
             if entry.timestamp is not None:
-                self._times[entry.block] = entry.timestamp
-        queue.put_nowait(HistoryUpdate(tuple(sorted(entries, key=_newest)), self._progress()))
+                self.times.known[entry.block] = entry.timestamp
+        blocks = tuple(change.block for change in changes)
+        ordered = tuple(sorted(entries, key=newest_key))
+        queue.put_nowait(HistoryUpdate(ordered, self._progress(), explained=blocks))
+
+    def express(self) -> bool:
+        """Tell whether the express start pays for itself: a sender of many transactions.
+
+        Its cost (EXPRESS_PROBES) must fit in the slack the bound leaves (a fifth of it, less
+        a margin) for the changes its nonce promises; a receive-only account gets none.
+        """
+        opening = self.opening
+        if opening is None or opening.first is None or opening.has_code:
+            return False
+        promised = opening.last.nonce - opening.first.nonce
+        slack = 0.15 * search_bound(promised, opening.high - opening.low) / 2
+        return promised > 0 and slack >= EXPRESS_PROBES
 
     async def _stale_opening(self, first: AccountState) -> str:
         """Return why the oldest change looks like old state the node does not have ('' if not)."""
@@ -333,21 +342,13 @@ class AddressHistory:
         async def early() -> AsyncIterator[list[HistoryEntry]]:
             on_progress(1, 1)
             if entries:
-                yield sorted(entries, key=_newest)
+                yield sorted(entries, key=newest_key)
 
         return early()
 
     async def timed(self, entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
         """Return entries with their blocks' times (block headers read in batches)."""
-        missing = sorted({e.block for e in entries if e.block not in self._times})
-        for start in range(0, len(missing), TIMES_PER_BATCH):
-            chunk = missing[start : start + TIMES_PER_BATCH]
-            calls = [("eth_getBlockByNumber", (hex(n), False)) for n in chunk]
-            results = await read_together(self.reader.client, calls, self.counts)
-            for number, result in zip(chunk, results, strict=True):
-                if isinstance(result, dict):
-                    self._times[number] = Block.from_json(result).timestamp
-        return [e.timed(self._times.get(e.block)) for e in entries]
+        return await self.times.timed(entries)
 
     async def _save(self) -> None:
         """Store what is settled, if the native search (and the token scan) ran to the end."""
@@ -370,46 +371,8 @@ class AddressHistory:
             opening=self.stored.opening if self.stored else opening.first,
             state=opening.last,
             has_code=opening.has_code,
-            entries=tuple(_merged(earlier, found)),
+            entries=tuple(merged(earlier, found)),
             tokens_until=tokens_until,
             until_hash=self._high_hash,
         )
         await self.store.save(self.chain, self.address, record)
-
-
-CONTRACT_CAVEAT = (
-    "This address has code: its balance can fall without a transaction of its own, so the "
-    "search compares balances alone and can miss a rise and fall between two probed blocks. "
-    "The transaction scan reads every block and misses nothing the address sent or received."
-)
-NONCE_JUMP = "its nonce rose by more than the transactions it sent in that block"
-
-
-def hash_of(answer: object) -> str:
-    """Return the hash of a block read in a batch ('' for an error or no block)."""
-    if not isinstance(answer, dict):
-        return ""
-    try:
-        return Block.from_json(answer).hash or ""
-    except (RecordFormatError, HexFormatError, TypeError):
-        return ""
-
-
-def usable(stored: StoredHistory | None, low: int, high: int) -> StoredHistory | None:
-    """Return a stored history that covers the start of low..high and ends within it."""
-    if stored is None or stored.first - 1 > low or stored.until > high:
-        return None
-    return stored
-
-
-def _newest(entry: HistoryEntry) -> tuple[int, int, int]:
-    """Sort key: newest first."""
-    block, order, log_index = entry.sort_key
-    return (-block, -order, -log_index)
-
-
-def _merged(earlier: Iterable[HistoryEntry], newer: Iterable[HistoryEntry]) -> list[HistoryEntry]:
-    """Return the entries of both, each once (a newer one wins), newest first."""
-    merged = {entry.identity: entry for entry in earlier}
-    merged.update({entry.identity: entry for entry in newer})
-    return sorted(merged.values(), key=_newest)

@@ -224,7 +224,7 @@ class WatchlistViewModel(QObject):
         news: list[HistoryEntry] = []
         units: dict[str, tuple[int, str]] = {}
         async for update in history.updates():
-            news += update.entries
+            news += [entry for entry in update.entries if not entry.provisional]
             units |= update.units
         if not news:
             return

@@ -18,8 +18,9 @@ import pytest
 from explorer.chain.history import Direction, EntryKind, HistoryEntry
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.address_history import NONCE_JUMP, AddressHistory
+from explorer.services.address_history import AddressHistory
 from explorer.services.balance_search import search_bound
+from explorer.services.history_parts import NONCE_JUMP
 from explorer.services.history_plan import OldStateVerdict, Scope
 from explorer.services.history_store import MemoryHistoryStore
 from explorer.services.reader import ChainReader
@@ -60,8 +61,12 @@ def history(
             async for update in run.updates():
                 if update.old_state is not None:  # what the search showed was not state
                     found = {key: entry for key, entry in found.items() if not entry.is_native}
+                explained = set(update.explained)
+                found = {k: e for k, e in found.items()
+                         if not (e.provisional and e.block in explained)}  # fmt: skip
                 found.update((entry.identity, entry) for entry in update.entries)
                 verdict = update.old_state or verdict
+            assert not [e for e in found.values() if e.provisional], "every change explained"
             return Run(list(found.values()), verdict, run, client.stats.total)
         finally:
             await client.aclose()

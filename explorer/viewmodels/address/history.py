@@ -17,9 +17,10 @@ from explorer.chain.history import NATIVE, EntryKind, HistoryEntry
 from explorer.presentation.balance_steps import BalanceSteps, balance_steps
 from explorer.presentation.history_text import csv_text, json_text
 from explorer.rpc.errors import RpcError
-from explorer.services.address_history import AddressHistory, HistoryUpdate
+from explorer.services.address_history import AddressHistory
 from explorer.services.block_scan import scan_blocks
 from explorer.services.files import replaced_whole
+from explorer.services.history_parts import HistoryUpdate
 from explorer.services.history_plan import Estimate, Scope
 from explorer.services.history_store import HistoryStore, store_for
 from explorer.services.session import Session
@@ -174,6 +175,8 @@ class HistoryViewModel(Tool):
             self.note_changed.emit(update.note)
         if update.units:
             self.table.set_units(update.units)
+        if update.explained:
+            self.table.drop_provisional(update.explained)
         entries = list(update.entries)
         for start in range(0, len(entries), SLICE):
             if start:

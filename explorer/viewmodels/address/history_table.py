@@ -90,6 +90,16 @@ class HistoryTableModel(QStandardItemModel):
                 self.entries[row] = entry
                 self._refresh(row, range(len(HEADERS)))
 
+    def drop_provisional(self, blocks: Iterable[int]) -> None:
+        """Remove the provisional entries of blocks now explained by their own entries."""
+        explained = set(blocks)
+        rows = [i for i, e in enumerate(self.entries) if e.provisional and e.block in explained]
+        for row in reversed(rows):
+            self.removeRow(row)
+            del self.entries[row]
+        if rows:
+            self._rows = {entry.identity: row for row, entry in enumerate(self.entries)}
+
     def items(self, entry: HistoryEntry) -> list[QStandardItem]:
         """Return the cells of one entry's row."""
         row = []
