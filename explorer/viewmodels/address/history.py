@@ -175,9 +175,9 @@ class HistoryViewModel(Tool):
             self.note_changed.emit(update.note)
         if update.units:
             self.table.set_units(update.units)
-        if update.explained:
-            self.table.drop_provisional(update.explained)
         entries = list(update.entries)
+        if update.explained:
+            entries = self.table.explain(entries, update.explained)
         for start in range(0, len(entries), SLICE):
             if start:
                 await asyncio.sleep(0)

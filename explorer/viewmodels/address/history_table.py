@@ -90,15 +90,30 @@ class HistoryTableModel(QStandardItemModel):
                 self.entries[row] = entry
                 self._refresh(row, range(len(HEADERS)))
 
-    def drop_provisional(self, blocks: Iterable[int]) -> None:
-        """Remove the provisional entries of blocks now explained by their own entries."""
-        explained = set(blocks)
-        rows = [i for i, e in enumerate(self.entries) if e.provisional and e.block in explained]
-        for row in reversed(rows):
+    def explain(self, entries: Iterable[HistoryEntry], blocks: Iterable[int]) -> list[HistoryEntry]:
+        """Put explained entries in the rows of their blocks' provisional ones (no row moves).
+
+        Return the entries left to add: a block's entries beyond its one provisional row, and
+        entries of blocks that had none. A provisional row no entry took is removed.
+        """
+        rows = {e.block: i for i, e in enumerate(self.entries) if e.provisional}
+        rest = []
+        for entry in entries:
+            row = rows.pop(entry.block, None) if entry.is_native else None
+            if row is None:
+                rest.append(entry)
+                continue
+            del self._rows[self.entries[row].identity]
+            self._rows[entry.identity] = row
+            self.entries[row] = entry
+            self._refresh(row, range(len(HEADERS)))
+        empty = sorted((row for block, row in rows.items() if block in set(blocks)), reverse=True)
+        for row in empty:
             self.removeRow(row)
             del self.entries[row]
-        if rows:
+        if empty:
             self._rows = {entry.identity: row for row, entry in enumerate(self.entries)}
+        return rest
 
     def items(self, entry: HistoryEntry) -> list[QStandardItem]:
         """Return the cells of one entry's row."""

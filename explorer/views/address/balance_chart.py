@@ -34,6 +34,7 @@ class BalanceChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.steps = BalanceSteps(0, 0, 0)
+        self._top = 1  # the highest balance drawn (computed once per new steps)
         self.title = "Balance over time (every change)"
         self.empty_text = "No balance change yet."
         self.format_value: Callable[[int], str] = str
@@ -48,6 +49,7 @@ class BalanceChart(QWidget):
     def show_steps(self, steps: BalanceSteps) -> None:
         """Draw new change points."""
         self.steps = steps
+        self._top = max(1, steps.highest())
         self.update()
 
     def plot(self) -> QRectF:
@@ -64,8 +66,8 @@ class BalanceChart(QWidget):
 
     def y_of(self, balance: int) -> float:
         """Return the y of a balance (zero at the bottom)."""
-        plot, top = self.plot(), max(1, self.steps.highest())
-        return plot.bottom() - balance / top * plot.height()
+        plot = self.plot()
+        return plot.bottom() - balance / self._top * plot.height()
 
     def step_at(self, x: float) -> BalanceStep | None:
         """Return the change point drawn within a few pixels of x, if any."""
@@ -116,7 +118,7 @@ class BalanceChart(QWidget):
             return
         painter.setPen(text)
         left = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-        for value in (steps.highest(), 0):
+        for value in (self._top, 0):
             y = self.y_of(value)
             painter.drawText(QRectF(0, y - 9, LEFT - 6, 18), left, self.format_value(value))
         below = QRectF(plot.left(), plot.bottom() + 2, plot.width(), BOTTOM - 2)
