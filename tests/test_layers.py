@@ -94,12 +94,7 @@ QT_FREE_FACES = (
     "report",
     "send",
     "logs",
-    pytest.param(
-        "node",
-        marks=pytest.mark.xfail(
-            reason="reads the day's requests and quota through QSettings (issue 20 §6)", strict=True
-        ),
-    ),
+    "node",
     "devnet",
 )
 

@@ -90,6 +90,7 @@ class SessionCache:
         self.head: int | None = None
         self.saved_at: float | None = None  # when the data of an offline session was saved
         self.saved_head: int | None = None
+        self.served_chain_id: int | None = None  # offline: the chain the endpoint last served
         self.mode_listeners: list[Callable[[CacheMode], None]] = []
         self.reorg_listeners: list[Callable[[Reorganised], None]] = []
         self.logs = LogCoverage(self)
@@ -135,15 +136,18 @@ class SessionCache:
         self._set_mode(CacheMode.ONLINE, self.directory.store(identity))
         await self.directory.remember(self.endpoint, identity)
 
-    async def go_offline(self, expected_chain_id: int) -> bool:
+    async def go_offline(self, expected_chain_id: int | None) -> bool:
         """Answer from the saved data of the chain this endpoint last served, if it is expected's.
 
         Return whether there is any; the endpoint's memory decides which chain, so another
-        chain's data is never answered for this one.
+        chain's data is never answered for this one (None: whatever chain it served).
         """
         served = await self.directory.served(self.endpoint)
-        if served is None or served.identity.chain_id != expected_chain_id:
+        if served is None:
             return False
+        if expected_chain_id is not None and served.identity.chain_id != expected_chain_id:
+            return False
+        self.served_chain_id = served.identity.chain_id
         store = self.directory.store(served.identity)
         state = await store.state()
         if state.saved_at is None:
@@ -220,7 +224,9 @@ class SessionCache:
         if by_number is not None:
             return await store.block_at(*by_number)
         key = rules.lookup_key(method, params, params_json)
-        return None if key is None else await store.get(key)
+        if key is None:
+            return None
+        return await store.get(key, rules.null_if(method, params))
 
     def observe(
         self, method: str, params: Sequence[Any], params_json: str, fresh: NodeAnswer

@@ -148,16 +148,25 @@ class ChainStore:
 
     # --- reads ------------------------------------------------------------------------------
 
-    async def get(self, key: str) -> bytes | None:
-        """Return the body kept under key, or None (a read marks it recently used)."""
+    async def get(self, key: str, null_if: str | None = None) -> bytes | None:
+        """Return the body kept under key, or None (a read marks it recently used).
+
+        With null_if, a null answer when nothing is kept under key but something under
+        null_if (a transaction's hash is no block's).
+        """
         try:
-            found = await self._run(sql.get, key)
+            found = await (
+                self._run(sql.get, key)
+                if null_if is None
+                else self._run(sql.get_or_known, key, null_if)
+            )
         except StoreUnavailable:
             return None
         if found is None:
             return None
         rowid, body = found
-        self._touch("answers", rowid)
+        if rowid >= 0:
+            self._touch("answers", rowid)
         return body
 
     def _touch(self, table: str, rowid: int) -> None:
