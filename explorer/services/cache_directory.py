@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import sqlite3
@@ -122,6 +123,35 @@ class CacheDirectory:
                     continue
             cleared += 1
         return cleared
+
+    async def clear_endpoint(self, endpoint: Endpoint) -> ChainIdentity | None:
+        """Empty the saved data of the chain an endpoint served (Clear cache of a network)."""
+        served = await self.served(endpoint)
+        if served is None:
+            return None
+        path = self.root / served.identity.file_name
+        store = self._stores.get(path)
+        if store is not None:
+            store.clear()
+            await store.flush()
+        elif path.exists():
+            with contextlib.suppress(OSError, sqlite3.Error):
+                await self._on_index(lambda _db: clear_file(path))
+        return served.identity
+
+    async def size_of(self, endpoint: Endpoint) -> int:
+        """Return the bytes of saved data of the chain an endpoint served (0: none)."""
+        served = await self.served(endpoint)
+        if served is None:
+            return 0
+        path = self.root / served.identity.file_name
+        store = self._stores.get(path)
+        if store is not None:
+            return await store.size()
+        try:
+            return path.stat().st_size
+        except OSError:
+            return 0
 
     # --- which chain each endpoint served -----------------------------------------------------
 
