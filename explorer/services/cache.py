@@ -34,6 +34,7 @@ from explorer.services.cache_schema import Row
 from explorer.services.cache_store import ChainIdentity, ChainStore
 from explorer.services.chaincheck import ChainCheck
 
+CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks
 
 
@@ -210,8 +211,8 @@ class SessionCache:
                     seconds = time.perf_counter() - started
                     self.client.record_cached(method, params_json, len(body), seconds)
                     return result
-        if self.offline:
-            raise self.not_saved(method)
+        if self.offline and method not in CHAIN_CHECK:
+            raise self.not_saved(method)  # no wait for a node known to be away
         fresh = await ask(method, params)
         self.observe(method, params, params_json, fresh)
         return fresh.result

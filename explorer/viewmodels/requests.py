@@ -151,9 +151,14 @@ class RequestFilter(QSortFilterProxyModel):
         needle = self.text.lower()
         return not needle or needle in entry.method.lower() or needle in entry.params.lower()
 
-    def refilter(self) -> None:
-        """Apply a changed text or source."""
-        self.invalidateRowsFilter()
+    def choose(self, text: str | None = None, source: Source | None = None) -> None:
+        """Filter by another text or source."""
+        self.beginFilterChange()
+        if text is not None:
+            self.text = text
+        if source is not None:
+            self.source = source
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
 
 class RequestsViewModel(QObject):
@@ -183,14 +188,12 @@ class RequestsViewModel(QObject):
 
     def set_text(self, text: str) -> None:
         """Show only entries whose method or parameters contain text."""
-        self.shown.text = text.strip()
-        self.shown.refilter()
+        self.shown.choose(text=text.strip())
         self.shown_changed.emit()
 
     def set_source(self, source: Source) -> None:
         """Show all entries, those sent to the node, or those answered from saved data."""
-        self.shown.source = source
-        self.shown.refilter()
+        self.shown.choose(source=source)
         self.shown_changed.emit()
 
     @property
