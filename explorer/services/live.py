@@ -150,6 +150,58 @@ def median_block_time(blocks: list[Block]) -> float | None:
     return float(statistics.median(intervals)) if intervals else None
 
 
+def _recent_intervals(blocks: list[Block], now: float) -> list[int]:
+    """Return the intervals of the blocks mined lately (twenty block times, ten minutes)."""
+    usual = median_block_time(blocks) or FIRST_POLL_SECONDS
+    recent = [b for b in blocks if b.timestamp >= now - max(RECENT_WINDOW_SECONDS, 20 * usual)]
+    return block_intervals(recent)[-RECENT_INTERVALS:]
+
+
+def block_pace(blocks: list[Block], now: float) -> float:
+    """Return the seconds between blocks now: the recent ones' median, else the history's.
+
+    Blocks mined lately (within twenty block times, ten minutes at least) set the pace once
+    one interval between them is known; before, the median of every block shown (a chain's
+    usual pace), else FIRST_POLL_SECONDS.
+    """
+    intervals = _recent_intervals(blocks, now)
+    if intervals:
+        pace = float(statistics.median(intervals))
+    else:
+        pace = median_block_time(blocks) or FIRST_POLL_SECONDS
+    return min(max(pace, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
+
+
+def poll_delay(blocks: list[Block], now: float, seen_at: float | None = None) -> float:
+    """Return the seconds until the next head poll: just after the next block is due.
+
+    Once per block time costs one eth_blockNumber a block at the chain's pace (issue 21 §3):
+    the poll goes a little after the newest block's time plus the pace (the block reaches the
+    node's answers shortly after its timestamp). seen_at is when the newest block was first
+    shown here: a block already old then (a chain woken or stalled) counts from that moment,
+    and while no recent pace is known one poll FIRST_POLL_SECONDS after it shows a fast chain
+    before the history's pace is trusted. While the next block is late, the poll asks again
+    at a quarter of the pace, then less often the later it is, never more than
+    MAX_POLL_SECONDS apart.
+    """
+    if not blocks:
+        return FIRST_POLL_SECONDS
+    pace = block_pace(blocks, now)
+    newest = float(blocks[-1].timestamp)
+    seen = newest if seen_at is None else seen_at
+    base = newest if seen - newest < pace else seen  # an old block: from when it was shown
+    if not _recent_intervals(blocks, now):
+        probe = seen + FIRST_POLL_SECONDS - now
+        if probe > 0:
+            return max(probe, MIN_POLL_SECONDS)
+    lag = min(max(pace / 10, 0.3), 2.0)
+    wait = base + pace + lag - now
+    if wait > 0:
+        return min(max(wait, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
+    late = -wait
+    return min(max(pace / 4, late, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
+
+
 def poll_interval(blocks: list[Block], now: float) -> float:
     """Return how often to ask for the head: about once per block, at the chain's pace now.
 

@@ -352,6 +352,9 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Mouse back/forward buttons anywhere in this window move through the tab's history."""
         kind = event.type()
+        if kind == QEvent.Type.Expose and watched is self.windowHandle():
+            handle = self.windowHandle()  # not exposed: hidden, or on another desktop
+            self.shell.poller.set_hidden(handle is not None and not handle.isExposed())
         if kind in MOUSE_BUTTON_EVENTS and watched is self.windowHandle():
             button = event.button()  # type: ignore[attr-defined]
             if button in HISTORY_BUTTONS:
