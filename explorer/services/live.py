@@ -70,10 +70,14 @@ class LiveChain:
     async def backfill(self, at_once: int = BACKFILL_AT_ONCE) -> AsyncIterator[int]:
         """Read older blocks until keep are shown, a few at a time; yield how many each time.
 
-        Few at once, so that head polls and pages opened meanwhile are not queued behind a
-        hundred reads of a slow node.
+        Few at once, and each batch only once no other request is in flight: head polls and
+        pages opened meanwhile are never queued behind a hundred reads of a slow node, nor
+        share the node and the GUI thread with them.
         """
         while self.blocks:
+            quiet = getattr(self.client, "quiet", None)
+            if quiet is not None:
+                await quiet()
             oldest, floor = min(self.blocks), max((self.newest or 0) - self.keep + 1, 0)
             numbers = range(max(oldest - at_once, floor), oldest)
             if not numbers:
