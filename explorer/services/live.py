@@ -184,7 +184,8 @@ def poll_delay(blocks: list[Block], now: float, seen_at: float | None = None) ->
     node's answers shortly after its timestamp). seen_at is when the newest block was first
     shown here: a block already old then (a chain woken or stalled) counts from that moment,
     and while no recent pace is known one poll FIRST_POLL_SECONDS after it shows a fast chain
-    before the history's pace is trusted. While the next block is late, the poll asks again
+    before the history's pace is trusted (a chain that is fast finds several new blocks
+    there, and its pace from them). While the next block is late, the poll asks again
     at a quarter of the pace, then less often the later it is, never more than
     MAX_POLL_SECONDS apart.
     """
@@ -193,8 +194,9 @@ def poll_delay(blocks: list[Block], now: float, seen_at: float | None = None) ->
     pace = block_pace(blocks, now)
     newest = float(blocks[-1].timestamp)
     seen = newest if seen_at is None else seen_at
-    base = newest if seen - newest < pace else seen  # an old block: from when it was shown
-    if not _recent_intervals(blocks, now):
+    old = seen - newest >= pace  # already old when shown: a chain woken, stalled, or starting
+    base = seen if old else newest
+    if old and not _recent_intervals(blocks, now):
         probe = seen + FIRST_POLL_SECONDS - now
         if probe > 0:
             return max(probe, MIN_POLL_SECONDS)
