@@ -18,6 +18,7 @@ from explorer.services.logquery import LogQuery
 from explorer.services.logscan import LogScanner
 from explorer.services.networks import custom_network
 from explorer.services.session import Session
+from explorer.services.tokens import TokenInfo, TokenReader
 from tests.helpers.cache import beyond_check, offline_answers, sent, with_saved_session
 from tests.helpers.devnet import Devnet
 from tests.helpers.relay import Relay
@@ -277,3 +278,23 @@ def test_another_chain_on_the_same_endpoint_never_reads_this_chains_data(
     relay.failing = True
     assert offline_answers(relay.url, tmp_path, test_net) is False  # it last served chain 30
     assert offline_answers(relay.url, tmp_path, main_net) is True
+
+
+def test_token_metadata_and_multicall_are_kept_per_chain(
+    relay: Relay, devnet: Devnet, tmp_path: Path
+) -> None:
+    """A token's kind, name, symbol and decimals are read once; later only its total supply."""
+    manifest = devnet.manifest()
+
+    async def info(session: Session) -> TokenInfo:
+        return await TokenReader(session.client, manifest["multicall"]).token_info(
+            manifest["token"]
+        )
+
+    cold = with_saved_session(relay.url, tmp_path, info)
+    assert cold.is_token
+    assert beyond_check(relay)["eth_getCode"] == 1  # is Multicall3 there?
+    before = len(relay.server.requests)
+    warm = with_saved_session(relay.url, tmp_path, info)
+    assert beyond_check(relay, before) == {"eth_call": 1}  # totalSupply alone
+    assert warm == cold
