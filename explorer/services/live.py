@@ -19,6 +19,7 @@ RECENT_WINDOW_SECONDS = 600  # …mined lately (not a history's, days old)
 SETTLED_INTERVALS = 3  # fewer known: the pace is a guess, so ask at least every FIRST_POLL
 MIN_POLL_SECONDS, MAX_POLL_SECONDS = 1.0, 60.0
 FIRST_POLL_SECONDS = 5.0
+TIMESTAMP_LAG_SECONDS = 1.2  # whole-second timestamps: a block may reach the node 1 s after
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ def poll_delay(blocks: list[Block], now: float, seen_at: float | None = None) ->
         probe = seen + FIRST_POLL_SECONDS - now
         if probe > 0:
             return max(probe, MIN_POLL_SECONDS)
-    lag = min(max(pace / 10, 0.3), 2.0)
+    lag = min(max(pace / 10, TIMESTAMP_LAG_SECONDS), 2.0)
     wait = base + pace + lag - now
     if wait > 0:
         return min(max(wait, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
