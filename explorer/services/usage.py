@@ -8,11 +8,9 @@ worker thread, each addition one short transaction. Keys are never stored, only 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import platformdirs
 
 from explorer.rpc.stats import utc_today
+from explorer.services.sqlite_worker import SqliteWorker
 
 if TYPE_CHECKING:
     from explorer.services.session import Session
@@ -50,25 +49,21 @@ class UsageStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="usage-db")
-        self._db: sqlite3.Connection | None = None
+        self._worker = SqliteWorker(self._open, "usage-db")
 
     async def _on_worker(self, function: Callable[..., T], *args: Any) -> T:
         """Run function(db, *args) on the worker thread (opening the file first)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._opened, function, args)
+        return await self._worker.run(function, *args)
 
-    def _opened(self, function: Callable[..., T], args: tuple[Any, ...]) -> T:
-        """Open the file on first use (pruning old days), then run function (worker thread)."""
-        if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-            db.execute("PRAGMA journal_mode = WAL")
-            db.executescript(_CREATE)
-            oldest = (utc_today() - timedelta(days=KEEP_DAYS)).isoformat()
-            db.execute("DELETE FROM usage WHERE day < ?", (oldest,))
-            self._db = db
-        return function(self._db, *args)
+    def _open(self) -> sqlite3.Connection:
+        """Open the file, pruning old days (worker thread)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(_CREATE)
+        oldest = (utc_today() - timedelta(days=KEEP_DAYS)).isoformat()
+        db.execute("DELETE FROM usage WHERE day < ?", (oldest,))
+        return db
 
     async def add(self, usage_id: str, count: int, day: date | None = None) -> int:
         """Add requests to a key's day (today by default); return that day's total."""
@@ -89,15 +84,7 @@ class UsageStore:
 
     async def aclose(self) -> None:
         """Close the file and stop the worker thread."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close)
-        self._executor.shutdown(wait=False)
-
-    def _close(self) -> None:
-        """Close the connection (worker thread)."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        await self._worker.aclose()
 
 
 def _add(db: sqlite3.Connection, usage_id: str, count: int, day: str) -> int:

@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-
-from explorer.devnet.process import DevnetOptions
 from tests.cli.test_report_cli import explorer
 from tests.helpers.cache import CHECK, beyond_check, sent
-from tests.helpers.devnet import Devnet, devnet_cache_dir, shared_loop, start_devnet
+from tests.helpers.devnet import Devnet, shared_loop
 from tests.helpers.relay import Relay
 
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
-
-
-@pytest.fixture
-def relay(devnet: Devnet) -> Iterator[Relay]:
-    """Yield a relay to the devnet's test network that records every request."""
-    running = Relay(devnet.url("testnet"))
-    yield running
-    running.close()
 
 
 def test_a_warm_report_in_a_new_process_asks_only_chain_and_head(
@@ -71,15 +58,6 @@ def test_a_repeated_logs_scan_asks_for_the_unsettled_tail_only(relay: Relay) -> 
     assert warm.returncode == 0, warm.stderr
     assert beyond_check(relay, before) == {"eth_blockNumber": 1, "eth_getLogs": 1}
     assert json.loads(warm.stdout) == json.loads(cold.stdout)
-
-
-@pytest.fixture
-def stoppable(tmp_path: Path) -> Iterator[Devnet]:
-    """Yield a devnet of the test network of its own, which the test may stop."""
-    options = DevnetOptions(cache_dir=devnet_cache_dir(), network="test")
-    running = start_devnet(shared_loop(), tmp_path, options)
-    yield running
-    shared_loop().run(running.process.stop())
 
 
 def test_offline_report_answers_saved_pages_with_a_first_line_and_fails_others(

@@ -11,7 +11,6 @@ import qasync
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from explorer.devnet.process import DevnetOptions
 from explorer.presentation.document import Tone
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
@@ -28,20 +27,12 @@ from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from tests.helpers.cache import beyond_check
-from tests.helpers.devnet import Devnet, devnet_cache_dir, shared_loop, start_devnet
+from tests.helpers.devnet import Devnet, shared_loop
 from tests.helpers.gui import wait_loaded
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.relay import Relay
 
 QUICK = WaitBudget(retry=RetryPolicy(attempts=1), check_delays=(0.5, 1.0), connect_timeout=2.0)
-
-
-@pytest.fixture
-def relay(devnet: Devnet) -> Iterator[Relay]:
-    """Yield a relay to the devnet's test network that records every request."""
-    running = Relay(devnet.url("testnet"))
-    yield running
-    running.close()
 
 
 @pytest.fixture
@@ -105,15 +96,6 @@ def test_a_page_opened_again_in_a_new_window_costs_no_request_and_says_so(
     assert warm.model.spending.from_cache >= 3
     assert warm.cost.text().strip() == f"no requests, {warm.model.spending.from_cache} from cache"
     close(qtbot, window, session)
-
-
-@pytest.fixture
-def stoppable(tmp_path: Path) -> Iterator[Devnet]:
-    """Yield a devnet of the test network of its own, which the test may stop."""
-    options = DevnetOptions(cache_dir=devnet_cache_dir(), network="test")
-    running = start_devnet(shared_loop(), tmp_path, options)
-    yield running
-    shared_loop().run(running.process.stop())
 
 
 def test_offline_the_window_opens_saved_pages_under_the_bar_and_says_others_are_not_saved(
