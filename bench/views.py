@@ -38,6 +38,10 @@ from explorer.views.main_window import MainWindow
 
 ROUNDS = 7
 LATENCIES = (0.0, 0.1)  # seconds: this machine, and a node ~100 ms away like a hosted one
+GOAL_LATENCY = 0.1  # the ratio goals hold against a node as far away as the hosted service
+TX_GOAL = 1.1  # a cold transaction page against the dependent RPC chain (issue 21 §4)
+BLOCK_GOAL = 1.2  # a 1,000-transaction block's first rows against its one read
+REQUESTS_GOAL = 4  # requests of a cold transaction page, search included
 
 
 class Heartbeat:
@@ -246,10 +250,13 @@ async def measure(latency: float) -> None:
     block_bare = statistics.median(r[2] for r in blocks)
     stall = max([r[4] for r in txs] + [r[3] for r in blocks])
     requests = max(r[3] for r in txs)
+    goal = latency == GOAL_LATENCY
+    tx_goal = f"goal ≤ {TX_GOAL}×" if goal else f"goal ≤ {TX_GOAL}× at 100 ms"
+    block_goal = f"goal ≤ {BLOCK_GOAL}×" if goal else f"goal ≤ {BLOCK_GOAL}× at 100 ms"
     print(f"node latency {latency * 1000:.0f} ms per request:")
     print(
         f"  transaction page: {tx_gui * 1000:.1f} ms (search submit → rendered), bare RPC "
-        f"{tx_bare * 1000:.1f} ms, ratio {tx_gui / tx_bare:.2f}× (goal ≤ 1.3×)"
+        f"{tx_bare * 1000:.1f} ms, ratio {tx_gui / tx_bare:.2f}× ({tx_goal})"
     )
     print(
         f"    (bare RPC with hindsight — the block hash known in advance, all calls at once: "
@@ -257,14 +264,17 @@ async def measure(latency: float) -> None:
     )
     print(
         f"  1,000-tx block: {block_rows * 1000:.1f} ms to first table rows, bare RPC "
-        f"{block_bare * 1000:.1f} ms, ratio {block_rows / block_bare:.2f}× (goal ≤ 1.3×)"
+        f"{block_bare * 1000:.1f} ms, ratio {block_rows / block_bare:.2f}× ({block_goal})"
     )
     print(
         f"    (whole page, every overview section rendered: {block_whole * 1000:.1f} ms, "
         f"ratio {block_whole / block_bare:.2f}×)"
     )
     print(f"  longest GUI-thread stall: {stall * 1000:.1f} ms (goal < 50 ms)")
-    print(f"  requests for a cold transaction page (incl. search): {requests} (goal ≤ 4)")
+    print(
+        f"  requests for a cold transaction page (incl. search): {requests} "
+        f"(goal ≤ {REQUESTS_GOAL})"
+    )
 
 
 async def main() -> None:

@@ -37,10 +37,10 @@ from explorer.presentation.document import Tone
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
+from explorer.saved_data import SavedData, install_saved_data_views
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
 from explorer.services.networks import DEVNET, Network
-from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
@@ -78,15 +78,18 @@ class Application:
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
         self.shell.pages.token_store = settings
-        elsewhere = OtherNetworks(self.networks.reachable, self.http, self._count_other)
+        self.saved = SavedData(settings)
+        self.saved.directory.notice_listeners.append(lambda text: self.shell.show_notice(text))
+        elsewhere = OtherNetworks(self.networks.reachable, self.http, self.saved.count_closed)
         self.shell.pages.support = TxSupport(SeenStore(), elsewhere, self.networks.set_current)
-        self.shell.pages.quota_store = settings
+        self.shell.pages.quota_store = self.saved
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
         self.window = MainWindow(self.shell, self.navigator, self.search)
         self.window.attach_networks(self.networks, self._settings_dialog)
         self.labels = LabelsViewModel()
         self.bookmarks_dock = install_labels(self.window, self.labels)
+        self._saved_data_button = install_saved_data_views(self.window, self.saved, self.networks)
         self.networks.current_changed.connect(self._on_network_choice)
         self.networks.networks_changed.connect(self._on_network_choice)
         self.shell.session_changed.connect(self._bind_search)
@@ -104,14 +107,12 @@ class Application:
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
 
-    def _count_other(self, session: Session) -> None:
-        """Count the requests another network's lookups spent against its key's day."""
-        self.settings.add_requests(session.usage_id, session.client.stats.today)
-
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""
         model = NetworkSettingsViewModel(self.networks, safe=self.settings)
-        return SettingsDialog(model, self.window)
+        dialog = SettingsDialog(model, self.window)
+        self._saved_data_button(dialog)
+        return dialog
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""
@@ -165,24 +166,15 @@ class Application:
         current = self.shell.session
         if current is not None and current.endpoint == endpoint and current.network == network:
             return
-        self._open(Session(network, endpoint, self.http), info)
+        self._open(self.saved.session(network, endpoint, self.http), info)
 
     def _open(self, session: Session, info: str = "") -> None:
         """Show a new session, counting its key's requests across sessions and restarts."""
         SECRETS.add(session.endpoint.api_key or "")  # never in the log file or a report
-        self._count_usage()
-        session.earlier_today = self.settings.requests_today(session.usage_id)
-        default = default_daily_quota(session.network, session.endpoint)
-        session.daily_quota = self.settings.daily_quota(session.network.id, default)
+        if self.shell.session is not None:
+            self.saved.count_closed(self.shell.session)
+        self.saved.bind(session, self.shell.refresh_status)
         self.shell.set_session(session, info)
-
-    def _count_usage(self) -> None:
-        """Store the current session's requests of today with its key's earlier ones."""
-        session = self.shell.session
-        if session is not None:
-            self.settings.add_requests(session.usage_id, session.client.stats.today)
-            session.earlier_today += session.client.stats.today
-            session.client.stats.by_day.clear()
 
     def _on_network_choice(self, *_: object) -> None:
         """Follow the network the user picked (toolbar or Settings)."""
@@ -218,7 +210,7 @@ class Application:
 
     def _devnet_session(self, endpoint: Endpoint) -> Session:
         """Return a session on the devnet that knows its seeded tokens and Multicall3."""
-        session = Session(DEVNET, endpoint, self.http)
+        session = self.saved.session(DEVNET, endpoint, self.http)
         manifest = self.devnet_manifest()
         tokens = (manifest.get("token"), manifest.get("collectible"))
         session.extra_tokens = tuple(str(token) for token in tokens if token)
@@ -270,13 +262,14 @@ class Application:
     async def aclose(self) -> None:
         """Close the session and stop the devnet."""
         self.save()
-        self._count_usage()
         await self.labels.aclose()
         await self.watchlist.aclose()
         await self.shell.pages.support.aclose()
         session = self.shell.session
         if session is not None:
             await session.aclose()
+            self.saved.count_closed(session)
+        await self.saved.aclose()
         if self.devnet is not None:
             await self.devnet.stop()
         await self.http.aclose()

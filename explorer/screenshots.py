@@ -15,6 +15,7 @@ from explorer.crash import describe
 from explorer.diagnostics import Diagnostics
 from explorer.rpc.endpoint import Endpoint
 from explorer.screenshots_history import take_history_screenshots
+from explorer.screenshots_saved import take_saved_data_screenshots
 from explorer.screenshots_support import take_support_screenshots
 from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.live import KEEP
@@ -294,6 +295,7 @@ async def take_screenshots(
         helpers = (shoot_page, settle, wait_for)
         written += await take_support_screenshots(window, manifest, directory, mode, helpers, main)
         written += await take_history_screenshots(window, manifest, directory, mode, helpers)
+        written += await take_saved_data_screenshots(window, manifest, directory, mode, helpers)
         accounts = manifest.get("accounts") or []
         if accounts:
             written += await shoot_account(window, str(accounts[0]), directory, mode)

@@ -64,6 +64,18 @@ def daily_quota(network: str, default: int) -> Key[int]:
     return Key(f"networks/{network}/daily_quota", default)
 
 
+# --- saved data and the request budget (issue 21): the window's choices ----------------------
+# (the quota per network is `daily_quota` above; the command line reads the one the window
+# last stored in the shared request counts, services/usage.py, so it needs no Qt)
+CACHE_SIZE_MB = Key("cache/size_limit_mb", 500)  # saved data of every chain, at most
+DEFAULT_CONFIRMATIONS = 12  # blocks on top before a block's data is saved as settled
+
+
+def confirmations(network: str) -> Key[int]:
+    """Return the key of a network's confirmations before its data counts as settled."""
+    return Key(f"networks/{network}/confirmations", DEFAULT_CONFIRMATIONS)
+
+
 def utc_day() -> str:
     """Return today's date in UTC, the day the hosted service counts quotas by."""
     return datetime.now(UTC).date().isoformat()
@@ -138,19 +150,21 @@ class Settings:
         """Store a list of strings."""
         self._put(name, list(values))
 
-    def requests_today(self, usage_id: str) -> int:
-        """Return the requests counted today (UTC) for an endpoint-and-key id."""
+    def take_legacy_requests(self, usage_id: str) -> int:
+        """Return today's requests of a key counted here by older versions, and forget them.
+
+        Request counts now live in the file every process shares (services/usage.py).
+        """
         value = self._store.value(f"usage/{usage_id}/{utc_day()}", 0)
+        self._store.beginGroup("usage")
+        counted_here = usage_id in self._store.childGroups()
+        self._store.endGroup()
+        if counted_here:
+            self._remove(f"usage/{usage_id}")
         try:
             return int(str(value))
         except ValueError:
             return 0
-
-    def add_requests(self, usage_id: str, count: int) -> None:
-        """Add requests spent today (UTC) for an endpoint-and-key id."""
-        if count > 0:
-            total = self.requests_today(usage_id) + count
-            self._put(f"usage/{usage_id}/{utc_day()}", total)
 
     def api_key(self, network: str) -> str:
         """Return the API key stored for a network, or '' (also when the keyring cannot say)."""
@@ -283,6 +297,22 @@ class Settings:
     def set_daily_quota(self, network: str, quota: int) -> None:
         """Store a network's daily request quota per key (0: none)."""
         self.set(daily_quota(network, 0), max(quota, 0))
+
+    def cache_size_mb(self) -> int:
+        """Return the most saved data to keep, in MB (all chains)."""
+        return max(self.get(CACHE_SIZE_MB), 1)
+
+    def set_cache_size_mb(self, megabytes: int) -> None:
+        """Store the most saved data to keep, in MB."""
+        self.set(CACHE_SIZE_MB, max(megabytes, 1))
+
+    def confirmations(self, network: str) -> int:
+        """Return a network's confirmations before its data is saved as settled."""
+        return max(self.get(confirmations(network)), 1)
+
+    def set_confirmations(self, network: str, count: int) -> None:
+        """Store a network's confirmations before its data is saved as settled."""
+        self.set(confirmations(network), max(count, 1))
 
 
 def keyring_name(network: str) -> str:

@@ -16,7 +16,7 @@ import PySide6.QtWidgets  # noqa: F401  (qasync picks the first Qt binding it fi
 import pytest
 import qasync
 
-pytest_plugins = ["tests.helpers.devnet", "tests.helpers.support"]
+pytest_plugins = ["tests.helpers.devnet", "tests.helpers.support", "tests.helpers.cache"]
 
 
 _collections: list[None] = []
@@ -37,6 +37,25 @@ def collect_on_main_thread() -> Iterator[None]:
     yield
     _collections.append(None)
     gc.collect(2 if len(_collections) % 25 == 0 else 0)
+
+
+@pytest.fixture(autouse=True)
+def own_saved_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Give each test its own saved-data folder and request counts (never the user's).
+
+    Set in the environment, so command-line faces started as processes use them too.
+    """
+    folder = tmp_path_factory.mktemp("saved")
+    names = ("EXPLORER_CACHE_DIR", "EXPLORER_USAGE_FILE")
+    before = {name: os.environ.get(name) for name in names}
+    os.environ["EXPLORER_CACHE_DIR"] = str(folder / "chains")
+    os.environ["EXPLORER_USAGE_FILE"] = str(folder / "usage.sqlite3")
+    yield
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture

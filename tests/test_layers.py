@@ -95,12 +95,7 @@ QT_FREE_FACES = (
     "send",
     "logs",
     "history",
-    pytest.param(
-        "node",
-        marks=pytest.mark.xfail(
-            reason="reads the day's requests and quota through QSettings (issue 20 §6)", strict=True
-        ),
-    ),
+    "node",
     "devnet",
 )
 

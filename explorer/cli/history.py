@@ -24,11 +24,11 @@ from explorer.cli.common import (
     run_reporting_errors,
     secrets_in,
 )
+from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
 from explorer.presentation.history_text import csv_text, json_text, text_lines
 from explorer.rpc.errors import InvalidInput
 from explorer.services.address_history import AddressHistory
 from explorer.services.block_scan import scan_blocks
-from explorer.services.cache_directory import CacheDirectory
 from explorer.services.history_plan import OldStateVerdict, Scope
 from explorer.services.history_store import HistoryStore, MemoryHistoryStore, SavedHistoryStore
 from explorer.services.networks import custom_network
@@ -66,6 +66,7 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
     parser.add_argument("--assets", choices=[s.value for s in Scope], default=Scope.ALL.value)
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    add_cache_choice(parser)
     return parser.parse_args(list(argv))
 
 
@@ -98,25 +99,23 @@ async def history(options: argparse.Namespace) -> int:
     if first is not None and last is not None and first > last:
         raise InvalidInput("--from is after --to")
     async with chosen_node(options) as (network, endpoint):
-        saved = CacheDirectory()
-        session = Session(network or custom_network(endpoint.host, 0), endpoint, saved=saved)
-        try:
-            probe = await session.client.probe(None if network is None else network.chain_id)
-            if (mismatch := probe.mismatch()) is not None:
+        chosen = network or custom_network(endpoint.host, 0)
+        async with command_session(chosen, endpoint, not options.no_cache) as session:
+            answered = await probe_or_saved(session, None if network is None else chosen.chain_id)
+            if isinstance(answered, Offline):  # a search needs the node: nothing saved answers it
+                note(answered.first_line())
+                raise answered.error
+            if (mismatch := answered.mismatch()) is not None:
                 raise mismatch
             if network is None:  # a custom endpoint: its chain is whatever it says
-                session.network = network = custom_network(endpoint.host, probe.chain_id)
+                session.network = custom_network(endpoint.host, answered.chain_id)
+            cache = session.cache
             store: HistoryStore = MemoryHistoryStore()
-            if session.cache is not None:  # the chain's saved data, now that it is verified
-                await session.cache.go_online(probe.chain_id)
-                if session.cache.writable:
-                    store = SavedHistoryStore(session.cache)
-            run = AddressHistory(session.reader, address, chain=str(network.chain_id),
+            if cache is not None and cache.writable:  # the chain's saved data, now verified
+                store = SavedHistoryStore(cache)
+            run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
                                  store=store, scope=Scope(options.assets))  # fmt: skip
             return await _write(run, session, first, last, options.format)
-        finally:
-            await session.aclose()
-            await saved.aclose()
 
 
 async def _write(

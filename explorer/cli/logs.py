@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import sys
 import time
@@ -22,14 +23,15 @@ from explorer.cli.common import (
     chosen_node,
 )
 from explorer.cli.common import secrets_in as _secrets
+from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
 from explorer.devnet.process import DevnetStartError
-from explorer.rpc.client import RpcClient
-from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, InvalidInput, RpcError
 from explorer.services.logexport import ExportFormat, LogWriter
 from explorer.services.logquery import LogQuery
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
+from explorer.services.networks import custom_network
+from explorer.services.session import Session
 
 PROGRESS_EVERY = 0.5
 
@@ -38,8 +40,10 @@ Addresses and topics may be repeated or comma-separated (any of them matches):
   explorer logs --network testnet --topic0 0xddf2…b3ef --address 0xA,0xB --from 0 --to latest
 JSON output is one array of the log objects exactly as the node returned them; CSV has one
 row per log (block, transaction, log index, address, topic0-3, data, decoded event name).
-Progress goes to stderr. The API key comes from --key, ${KEY_VARIABLE} or the URL and is
-never printed.
+Progress goes to stderr. Settled ranges are saved per filter, so a repeated scan asks the
+node only for the rest (--no-cache: ask it for everything); when the node cannot be reached,
+the saved ranges answer and the first line on stderr says from when. The API key comes
+from --key, ${KEY_VARIABLE} or the URL and is never printed.
 
 Exit codes:
   0  every matching log was written
@@ -68,6 +72,7 @@ def build_parser(secrets: tuple[str, ...] = ()) -> argparse.ArgumentParser:
     formats = [fmt.value for fmt in ExportFormat]
     parser.add_argument("--format", choices=formats, default=ExportFormat.JSON.value)
     parser.add_argument("--concurrency", type=int, default=4, help="requests in flight")
+    add_cache_choice(parser)
     return parser
 
 
@@ -135,10 +140,9 @@ async def _drain(batches: AsyncIterator[list[Log]], out: LogWriter) -> None:
             out.write_log(log)
 
 
-async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace) -> int:
+async def scan(session: Session, query: LogQuery, options: argparse.Namespace) -> int:
     """Run the scan (retrying failed chunks once) and stream the output."""
-    client = RpcClient(endpoint)
-    scanner = LogScanner(client, concurrency=max(1, options.concurrency))
+    scanner = LogScanner(session.client, concurrency=max(1, options.concurrency))
     progress = ProgressLine(sys.stderr)
     out = LogWriter(sys.stdout, ExportFormat(options.format))
     try:
@@ -149,7 +153,6 @@ async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace)
     finally:
         out.close()
         sys.stdout.flush()
-        await client.aclose()
     for chunk in scanner.failed:
         print(
             f"error ({chunk.error.kind.value}): blocks {chunk.start}-{chunk.end}: "
@@ -163,9 +166,32 @@ async def scan(endpoint: Endpoint, query: LogQuery, options: argparse.Namespace)
 
 
 async def run(options: argparse.Namespace, query: LogQuery) -> int:
-    """Find the endpoint (starting the devnet if asked) and scan."""
-    async with chosen_node(options) as (_network, endpoint):
-        return await scan(endpoint, query, options)
+    """Find the endpoint (starting the devnet if asked), check its chain and scan.
+
+    With saved data (the default) the node's chain is checked first (saved ranges belong to
+    a chain); offline, what is saved answers, up to the head saved then.
+    """
+    async with chosen_node(options) as (network, endpoint):
+        chosen = network or custom_network(endpoint.host, 0)
+        async with command_session(chosen, endpoint, not options.no_cache) as session:
+            if session.cache is not None:
+                answered = await probe_or_saved(
+                    session, None if network is None else chosen.chain_id
+                )
+                if isinstance(answered, Offline):
+                    print(answered.first_line(), file=sys.stderr)
+                    query = _up_to_saved_head(query, session)
+                elif network is not None and (mismatch := answered.mismatch()) is not None:
+                    raise mismatch
+            return await scan(session, query, options)
+
+
+def _up_to_saved_head(query: LogQuery, session: Session) -> LogQuery:
+    """Return the query with `latest` (or pending) as the head saved last (offline)."""
+    head = session.reader.head
+    if head is None or isinstance(query.to_block, int) or query.to_block == "earliest":
+        return query
+    return dataclasses.replace(query, to_block=head)
 
 
 def main(argv: Sequence[str]) -> int:

@@ -23,7 +23,7 @@ from explorer.presentation.node_document import node_document
 from explorer.services.networks import custom_network
 from explorer.services.nodeinfo import default_daily_quota, read_node_facts
 from explorer.services.session import Session
-from explorer.settings import Settings
+from explorer.services.usage import UsageStore, UsageTally
 
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -48,19 +48,21 @@ async def node_report(options: argparse.Namespace, out: list[str]) -> int:
     async with chosen_node(options) as (network, endpoint):
         if network is None:
             network = custom_network(endpoint.host, options.chain_id or 0)
+        usage = UsageStore()
         session = Session(network, endpoint)
-        settings = Settings()
+        tally = UsageTally(usage, session)
         try:
-            earlier = settings.requests_today(session.usage_id)
-            quota = settings.daily_quota(network.id, default_daily_quota(network, endpoint))
+            earlier = await tally.flush()  # every process's requests of the day, this key
+            quota = await usage.quota(network.id, default_daily_quota(network, endpoint))
             facts = await read_node_facts(session.client, network, endpoint, earlier, quota)
             if options.endpoint and not options.chain_id and facts.chain_id.value is not None:
                 # --endpoint alone: the chosen network is whatever chain the node serves
                 network = custom_network(endpoint.host, facts.chain_id.value)
-            spent = earlier + session.client.stats.today
+            spent = await tally.flush()  # the seven requests just made included
             facts = dataclasses.replace(facts, network=network, requests_today=spent)
         finally:
             await session.aclose()
+            await usage.aclose()
     document = node_document(facts)
     if options.format == "json":
         out.append(json.dumps(document.to_json(), indent=2))

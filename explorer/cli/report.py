@@ -28,6 +28,7 @@ from explorer.cli.common import (
     run_reporting_errors,
     secrets_in,
 )
+from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
 from explorer.presentation.block_listing import listing_text, read_receipts, transaction_rows
 from explorer.presentation.document import Document
 from explorer.presentation.loaders import load_block, load_document, load_tx
@@ -67,6 +68,7 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
         help="another network's endpoint to look a transaction up on when it is not found "
         "(repeatable; all are asked at once)",
     )
+    add_cache_choice(parser)
     parser.add_argument(
         "--receipts",
         choices=tuple(RECEIPT_LIMITS),
@@ -81,28 +83,33 @@ async def report(options: argparse.Namespace, out: list[str]) -> int:
     async with chosen_node(options) as (network, endpoint):
         if network is None:
             network = custom_network(endpoint.host, options.chain_id or 0)
-        session = Session(network, endpoint)
-        support = TxSupport(SeenStore())
-        try:
-            return await _report(session, options, out, support)
-        finally:
-            await session.aclose()
-            for closing in (support.elsewhere, support.store):
-                if closing is not None:
-                    await closing.aclose()
+        async with command_session(network, endpoint, not options.no_cache) as session:
+            support = TxSupport(SeenStore())
+            try:
+                return await _report(session, options, out, support)
+            finally:
+                for closing in (support.elsewhere, support.store):
+                    if closing is not None:
+                        await closing.aclose()
 
 
 async def _report(
     session: Session, options: argparse.Namespace, out: list[str], support: TxSupport
 ) -> int:
-    """Probe the node, then resolve and render the query."""
-    probe = await session.client.probe(session.network.chain_id)  # once: the CLI fails fast
+    """Probe the node (or fall back on saved data), then resolve and render the query."""
+    any_chain = bool(options.endpoint and not options.chain_id)
+    answered = await probe_or_saved(session, None if any_chain else session.network.chain_id)
     network = session.network
-    if options.endpoint and not options.chain_id:
-        network = custom_network(session.endpoint.host, probe.chain_id)
+    if isinstance(answered, Offline):
+        out.append(answered.first_line())
+        chain_id = answered.chain_id
+    else:
+        chain_id = answered.chain_id
+        if not any_chain and (mismatch := answered.mismatch()) is not None:
+            raise mismatch
+    if any_chain:
+        network = custom_network(session.endpoint.host, chain_id)
         session.network = network
-    elif (mismatch := probe.mismatch()) is not None:
-        raise mismatch
     query = q.parse(options.query, network.chain_id)
     if isinstance(query, q.Invalid):
         out.append(f"invalid input: {query.message}")
@@ -191,12 +198,15 @@ def _render(document: Document, options: argparse.Namespace, out: list[str]) -> 
 
 
 MESSAGES = ("not found:", "invalid input:", "note:")  # on stderr; pages go to stdout
+SAVED = "saved data from"  # the offline first line: on stdout, or stderr beside JSON
 
 
 def main(argv: Sequence[str]) -> int:
     """Run the report; errors go to stderr as one line, never with the key."""
     lines: list[str] = []
-    code = run_reporting_errors(report(arguments(argv), lines))
+    options = arguments(argv)
+    code = run_reporting_errors(report(options, lines))
     for line in lines:
-        print(line, file=sys.stderr if line.startswith(MESSAGES) else sys.stdout)
+        aside = line.startswith(MESSAGES) or (options.format == "json" and line.startswith(SAVED))
+        print(line, file=sys.stderr if aside else sys.stdout)
     return code

@@ -31,6 +31,7 @@ from explorer.rpc.transport import (
 from explorer.rpc.wrappers import TypedCalls
 
 DEFAULT_MAX_IN_FLIGHT = 8
+QUIET_SECONDS = 0.05  # background reads start after this long without a request in flight
 _params_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 
 
@@ -331,6 +332,19 @@ class RpcClient(TypedCalls):
             raise AssertionError("unreachable")
         finally:
             self.waits.pop(serial, None)
+
+    async def quiet(self, settle: float = QUIET_SECONDS) -> None:
+        """Return once no request has been in flight for settle seconds.
+
+        Background reads (the home page's older blocks for its charts) wait on it, so a page
+        the user opens never queues behind them.
+        """
+        while True:
+            while self.waits:
+                await asyncio.sleep(settle / 2)
+            await asyncio.sleep(settle)
+            if not self.waits:
+                return
 
     def longest_wait(self) -> Attempt | None:
         """Return the attempt of the call waiting longest for the node, if any is sent."""

@@ -34,6 +34,7 @@ from explorer.services.cache_schema import Row
 from explorer.services.cache_store import ChainIdentity, ChainStore
 from explorer.services.chaincheck import ChainCheck
 
+CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks
 
 
@@ -90,6 +91,7 @@ class SessionCache:
         self.head: int | None = None
         self.saved_at: float | None = None  # when the data of an offline session was saved
         self.saved_head: int | None = None
+        self.served_chain_id: int | None = None  # offline: the chain the endpoint last served
         self.mode_listeners: list[Callable[[CacheMode], None]] = []
         self.reorg_listeners: list[Callable[[Reorganised], None]] = []
         self.logs = LogCoverage(self)
@@ -135,15 +137,18 @@ class SessionCache:
         self._set_mode(CacheMode.ONLINE, self.directory.store(identity))
         await self.directory.remember(self.endpoint, identity)
 
-    async def go_offline(self, expected_chain_id: int) -> bool:
+    async def go_offline(self, expected_chain_id: int | None) -> bool:
         """Answer from the saved data of the chain this endpoint last served, if it is expected's.
 
         Return whether there is any; the endpoint's memory decides which chain, so another
-        chain's data is never answered for this one.
+        chain's data is never answered for this one (None: whatever chain it served).
         """
         served = await self.directory.served(self.endpoint)
-        if served is None or served.identity.chain_id != expected_chain_id:
+        if served is None:
             return False
+        if expected_chain_id is not None and served.identity.chain_id != expected_chain_id:
+            return False
+        self.served_chain_id = served.identity.chain_id
         store = self.directory.store(served.identity)
         state = await store.state()
         if state.saved_at is None:
@@ -206,8 +211,8 @@ class SessionCache:
                     seconds = time.perf_counter() - started
                     self.client.record_cached(method, params_json, len(body), seconds)
                     return result
-        if self.offline:
-            raise self.not_saved(method)
+        if self.offline and method not in CHAIN_CHECK:
+            raise self.not_saved(method)  # no wait for a node known to be away
         fresh = await ask(method, params)
         self.observe(method, params, params_json, fresh)
         return fresh.result
@@ -220,7 +225,9 @@ class SessionCache:
         if by_number is not None:
             return await store.block_at(*by_number)
         key = rules.lookup_key(method, params, params_json)
-        return None if key is None else await store.get(key)
+        if key is None:
+            return None
+        return await store.get(key, rules.null_if(method, params))
 
     def observe(
         self, method: str, params: Sequence[Any], params_json: str, fresh: NodeAnswer

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import hashlib
 import os
 import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,6 +18,7 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.services.cache_schema import BUSY_TIMEOUT_SECONDS
 from explorer.services.cache_sql import clear_file
 from explorer.services.cache_store import ChainIdentity, ChainStore, NoticeListener
+from explorer.services.sqlite_worker import SqliteWorker
 
 T = TypeVar("T")
 DEFAULT_SIZE_LIMIT = 500 * 1024 * 1024  # bytes (issue 21 §1)
@@ -68,8 +68,7 @@ class CacheDirectory:
         self.confirmations = confirmations or (lambda _network: 12)
         self.notice_listeners: list[NoticeListener] = []
         self._stores: dict[Path, ChainStore] = {}
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cache-index")
-        self._index: sqlite3.Connection | None = None
+        self._index = SqliteWorker(self._open_index, "cache-index")
 
     def store(self, identity: ChainIdentity) -> ChainStore:
         """Return the store of a chain (one per file in this process)."""
@@ -123,24 +122,50 @@ class CacheDirectory:
             cleared += 1
         return cleared
 
+    async def clear_endpoint(self, endpoint: Endpoint) -> ChainIdentity | None:
+        """Empty the saved data of the chain an endpoint served (Clear cache of a network)."""
+        served = await self.served(endpoint)
+        if served is None:
+            return None
+        path = self.root / served.identity.file_name
+        store = self._stores.get(path)
+        if store is not None:
+            store.clear()
+            await store.flush()
+        elif path.exists():
+            with contextlib.suppress(OSError, sqlite3.Error):
+                await self._on_index(lambda _db: clear_file(path))
+        return served.identity
+
+    async def size_of(self, endpoint: Endpoint) -> int:
+        """Return the bytes of saved data of the chain an endpoint served (0: none)."""
+        served = await self.served(endpoint)
+        if served is None:
+            return 0
+        path = self.root / served.identity.file_name
+        store = self._stores.get(path)
+        if store is not None:
+            return await store.size()
+        try:
+            return path.stat().st_size
+        except OSError:
+            return 0
+
     # --- which chain each endpoint served -----------------------------------------------------
 
     async def _on_index(self, function: Callable[..., T], *args: Any) -> T:
         """Run function(db, *args) on the index's worker thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._index_call, function, args)
+        return await self._index.run(function, *args)
 
-    def _index_call(self, function: Callable[..., T], args: tuple[Any, ...]) -> T:
-        """Open the index file on first use and run function (worker thread)."""
-        if self._index is None:
-            self.root.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(
-                self.root / "endpoints.sqlite3", timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None
-            )
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute(_ENDPOINTS)
-            self._index = db
-        return function(self._index, *args)
+    def _open_index(self) -> sqlite3.Connection:
+        """Open the index of endpoints (worker thread)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(
+            self.root / "endpoints.sqlite3", timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None
+        )
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(_ENDPOINTS)
+        return db
 
     async def remember(self, endpoint: Endpoint, identity: ChainIdentity) -> None:
         """Remember that an endpoint served a chain (now)."""
@@ -172,12 +197,4 @@ class CacheDirectory:
         for store in list(self._stores.values()):
             await store.aclose()
         self._stores.clear()
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close_index)
-        self._executor.shutdown(wait=False)
-
-    def _close_index(self) -> None:
-        """Close the index file (worker thread)."""
-        if self._index is not None:
-            self._index.close()
-            self._index = None
+        await self._index.aclose()

@@ -171,6 +171,17 @@ def lookup_key(method: str, params: Sequence[Any], params_json: str) -> str | No
     return call_key(method, params_json)
 
 
+def null_if(method: str, params: Sequence[Any]) -> str | None:
+    """Return the key whose saved answer shows a read would answer null, else None.
+
+    A hash saved as a settled transaction's is no block's hash: a search asking both for a
+    transaction's hash need not ask the node for the block.
+    """
+    if method != "eth_getBlockByHash" or not params or _hash(params[0]) is None:
+        return None
+    return call_key("eth_getTransactionByHash", json.dumps([params[0]], separators=(",", ":")))
+
+
 def block_by_number(method: str, params: Sequence[Any]) -> tuple[int, bool] | None:
     """Return (number, full) of an eth_getBlockByNumber at an explicit number, else None."""
     if method != "eth_getBlockByNumber" or len(params) < 2:

@@ -31,6 +31,22 @@ def get(db: sqlite3.Connection, key: str) -> tuple[int, bytes] | None:
     return None if row is None else (int(row[0]), zlib.decompress(row[1]))
 
 
+def has(db: sqlite3.Connection, key: str) -> bool:
+    """Tell whether an answer is kept under key (worker thread)."""
+    return db.execute("SELECT 1 FROM answers WHERE key = ?", (key,)).fetchone() is not None
+
+
+def get_or_known(db: sqlite3.Connection, key: str, known: str) -> tuple[int, bytes] | None:
+    """Read the answer under key; when there is none but one under known, a null answer."""
+    found = get(db, key)
+    if found is None and has(db, known):
+        return (-1, NULL_ANSWER)
+    return found
+
+
+NULL_ANSWER = b'{"result":null}'
+
+
 def write_touches(db: sqlite3.Connection, touched: list[tuple[str, int]]) -> None:
     """Write the recent uses of rows read since the last write (worker thread)."""
     now = time.time()

@@ -14,7 +14,6 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -32,6 +31,7 @@ from explorer.services.cache_schema import (
     used_bytes,
 )
 from explorer.services.cache_sql import SavedState
+from explorer.services.sqlite_worker import SqliteWorker
 
 T = TypeVar("T")
 WRITE_BATCH_BYTES = 8 * 1024 * 1024  # one transaction writes at most this much (short ones)
@@ -75,8 +75,7 @@ class ChainStore:
         self.others_size: Callable[[Path], int] = lambda _path: 0  # other chains' files
         self.writes = 0  # transactions committed
         self.write_seconds = 0.0  # worker time spent writing
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chain-cache")
-        self._db: sqlite3.Connection | None = None
+        self._worker = SqliteWorker(self._connect, "chain-cache")
         self._pending: list[Callable[[sqlite3.Connection], None]] = []
         self._touched: list[tuple[str, int]] = []
         self._flushing: asyncio.Future[None] | None = None
@@ -88,13 +87,12 @@ class ChainStore:
         """Run function(db, *args) on the worker thread (opening the file first)."""
         if self._closed:
             raise StoreUnavailable("the saved data is closed")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._guarded, function, args)
+        return await self._worker.call(lambda: self._guarded(function, args))
 
     def _guarded(self, function: Callable[..., T], args: Sequence[Any]) -> T:
         """Run on an open database; a damaged or locked one is moved aside and rebuilt."""
         try:
-            return function(self._open(), *args)
+            return function(self._worker.connection(), *args)
         except sqlite3.OperationalError as error:
             if "locked" in str(error) or "busy" in str(error):
                 self._rebuild(f"it stayed locked for {self.busy_timeout:g} s")
@@ -106,25 +104,21 @@ class ChainStore:
             raise StoreUnavailable(f"{self.path} cannot be used: {error}") from None
         raise StoreUnavailable("the saved data was damaged and is being rebuilt")
 
-    def _open(self) -> sqlite3.Connection:
+    def _connect(self) -> sqlite3.Connection:
         """Open (and if needed create) the database, checking it belongs to this chain."""
-        if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-            try:
-                identity = self.identity
-                create_schema(db, identity.chain_id, identity.genesis_hash, self.busy_timeout)
-            except BaseException:
-                db.close()
-                raise
-            self._db = db
-        return self._db
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+        try:
+            identity = self.identity
+            create_schema(db, identity.chain_id, identity.genesis_hash, self.busy_timeout)
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     def _rebuild(self, reason: str) -> None:
         """Move the file (and its WAL) aside, start afresh, and say so."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        self._worker.forget()
         stamp = time.strftime("%Y%m%d-%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.broken-{stamp}")
         try:
@@ -135,7 +129,7 @@ class ChainStore:
                 if companion.exists():
                     companion.replace(aside.with_name(aside.name + suffix))
             self.moved_aside.append(aside)
-            self._open()
+            self._worker.connection()
         except (OSError, sqlite3.Error) as error:
             reason = f"{reason}; it could not be moved aside either ({error})"
         message = (
@@ -148,16 +142,25 @@ class ChainStore:
 
     # --- reads ------------------------------------------------------------------------------
 
-    async def get(self, key: str) -> bytes | None:
-        """Return the body kept under key, or None (a read marks it recently used)."""
+    async def get(self, key: str, null_if: str | None = None) -> bytes | None:
+        """Return the body kept under key, or None (a read marks it recently used).
+
+        With null_if, a null answer when nothing is kept under key but something under
+        null_if (a transaction's hash is no block's).
+        """
         try:
-            found = await self._run(sql.get, key)
+            found = await (
+                self._run(sql.get, key)
+                if null_if is None
+                else self._run(sql.get_or_known, key, null_if)
+            )
         except StoreUnavailable:
             return None
         if found is None:
             return None
         rowid, body = found
-        self._touch("answers", rowid)
+        if rowid >= 0:
+            self._touch("answers", rowid)
         return body
 
     def _touch(self, table: str, rowid: int) -> None:
@@ -306,12 +309,4 @@ class ChainStore:
         """Write what is queued, close the file and stop the worker."""
         await self.flush()
         self._closed = True
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close)
-        self._executor.shutdown(wait=False)
-
-    def _close(self) -> None:
-        """Close the connection (worker thread)."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        await self._worker.aclose()

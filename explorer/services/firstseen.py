@@ -8,17 +8,17 @@ thread); old rows are pruned when it opens.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import platformdirs
+
+from explorer.services.sqlite_worker import SqliteWorker
 
 T = TypeVar("T")
 KEEP_SECONDS = 30 * 24 * 3600  # a month: longer than any pool keeps a transaction
@@ -118,25 +118,25 @@ class SeenStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seen-db")
-        self._db: sqlite3.Connection | None = None
+        self._worker = SqliteWorker(self._open, "seen-db")
 
     async def _on_worker(self, function: Callable[..., T], *args: Any) -> T:
         """Run a blocking call on the store's thread (opening the file first) and await it."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._opened, function, *args)
+        return await self._worker.call(lambda: self._opened(function, *args))
+
+    def _open(self) -> sqlite3.Connection:
+        """Open the file, pruning old rows (worker thread)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(_CREATE)
+        db.execute("DELETE FROM seen WHERE last_seen < ?", (time.time() - KEEP_SECONDS,))
+        return db
 
     def _opened(self, function: Callable[..., T], *args: Any) -> T:
-        """Open the file on first use, then run function (worker thread)."""
+        """Run function on the open file (worker thread)."""
         try:
-            if self._db is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute(_CREATE)
-                db.execute("DELETE FROM seen WHERE last_seen < ?", (time.time() - KEEP_SECONDS,))
-                self._db = db
-            return function(self._db, *args)
+            return function(self._worker.connection(), *args)
         except (OSError, sqlite3.Error) as error:
             raise SeenStoreError(f"The file {self.path} cannot be used: {error}") from None
 
@@ -150,15 +150,7 @@ class SeenStore:
 
     async def aclose(self) -> None:
         """Close the file and stop the worker thread."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close)
-        self._executor.shutdown(wait=False)
-
-    def _close(self) -> None:
-        """Close the connection (worker thread)."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        await self._worker.aclose()
 
 
 def _find(db: sqlite3.Connection, chain_id: int, tx_hash: str) -> SeenTx | None:

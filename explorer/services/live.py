@@ -19,6 +19,7 @@ RECENT_WINDOW_SECONDS = 600  # …mined lately (not a history's, days old)
 SETTLED_INTERVALS = 3  # fewer known: the pace is a guess, so ask at least every FIRST_POLL
 MIN_POLL_SECONDS, MAX_POLL_SECONDS = 1.0, 60.0
 FIRST_POLL_SECONDS = 5.0
+TIMESTAMP_LAG_SECONDS = 1.2  # whole-second timestamps: a block may reach the node 1 s after
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,14 @@ class LiveChain:
     async def backfill(self, at_once: int = BACKFILL_AT_ONCE) -> AsyncIterator[int]:
         """Read older blocks until keep are shown, a few at a time; yield how many each time.
 
-        Few at once, so that head polls and pages opened meanwhile are not queued behind a
-        hundred reads of a slow node.
+        Few at once, and each batch only once no other request is in flight: head polls and
+        pages opened meanwhile are never queued behind a hundred reads of a slow node, nor
+        share the node and the GUI thread with them.
         """
         while self.blocks:
+            quiet = getattr(self.client, "quiet", None)
+            if quiet is not None:
+                await quiet()
             oldest, floor = min(self.blocks), max((self.newest or 0) - self.keep + 1, 0)
             numbers = range(max(oldest - at_once, floor), oldest)
             if not numbers:
@@ -148,6 +153,60 @@ def median_block_time(blocks: list[Block]) -> float | None:
     """Return the median seconds between blocks (oldest first), robust to one long pause."""
     intervals = block_intervals(blocks)
     return float(statistics.median(intervals)) if intervals else None
+
+
+def _recent_intervals(blocks: list[Block], now: float) -> list[int]:
+    """Return the intervals of the blocks mined lately (twenty block times, ten minutes)."""
+    usual = median_block_time(blocks) or FIRST_POLL_SECONDS
+    recent = [b for b in blocks if b.timestamp >= now - max(RECENT_WINDOW_SECONDS, 20 * usual)]
+    return block_intervals(recent)[-RECENT_INTERVALS:]
+
+
+def block_pace(blocks: list[Block], now: float) -> float:
+    """Return the seconds between blocks now: the recent ones' median, else the history's.
+
+    Blocks mined lately (within twenty block times, ten minutes at least) set the pace once
+    one interval between them is known; before, the median of every block shown (a chain's
+    usual pace), else FIRST_POLL_SECONDS.
+    """
+    intervals = _recent_intervals(blocks, now)
+    if intervals:
+        pace = float(statistics.median(intervals))
+    else:
+        pace = median_block_time(blocks) or FIRST_POLL_SECONDS
+    return min(max(pace, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
+
+
+def poll_delay(blocks: list[Block], now: float, seen_at: float | None = None) -> float:
+    """Return the seconds until the next head poll: just after the next block is due.
+
+    Once per block time costs one eth_blockNumber a block at the chain's pace (issue 21 §3):
+    the poll goes a little after the newest block's time plus the pace (the block reaches the
+    node's answers shortly after its timestamp). seen_at is when the newest block was first
+    shown here: a block already old then (a chain woken or stalled) counts from that moment,
+    and while no recent pace is known one poll FIRST_POLL_SECONDS after it shows a fast chain
+    before the history's pace is trusted (a chain that is fast finds several new blocks
+    there, and its pace from them). While the next block is late, the poll asks again
+    at a quarter of the pace, then less often the later it is, never more than
+    MAX_POLL_SECONDS apart.
+    """
+    if not blocks:
+        return FIRST_POLL_SECONDS
+    pace = block_pace(blocks, now)
+    newest = float(blocks[-1].timestamp)
+    seen = newest if seen_at is None else seen_at
+    old = seen - newest >= pace  # already old when shown: a chain woken, stalled, or starting
+    base = seen if old else newest
+    if old and not _recent_intervals(blocks, now):
+        probe = seen + FIRST_POLL_SECONDS - now
+        if probe > 0:
+            return max(probe, MIN_POLL_SECONDS)
+    lag = min(max(pace / 10, TIMESTAMP_LAG_SECONDS), 2.0)
+    wait = base + pace + lag - now
+    if wait > 0:
+        return min(max(wait, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
+    late = -wait
+    return min(max(pace / 4, late, MIN_POLL_SECONDS), MAX_POLL_SECONDS)
 
 
 def poll_interval(blocks: list[Block], now: float) -> float:

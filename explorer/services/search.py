@@ -6,9 +6,16 @@ import asyncio
 from dataclasses import dataclass
 
 from explorer.chain import query as q
+from explorer.chain.records import Block, Transaction
+from explorer.services.cache import NotSaved
 from explorer.services.reader import ChainReader
 from explorer.services.rns import RnsError, resolve_name
 from explorer.services.routes import Route, address_route, block_route, tx_route
+
+NOT_SAVED = (
+    "not in the saved data: no transaction or block with this hash was saved "
+    "(the node cannot be reached)"
+)
 
 
 @dataclass(frozen=True)
@@ -51,9 +58,19 @@ async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
     request that answers null. A mined transaction's block (for its time) is asked before
     the page is built.
     """
-    tx, block, _ = await asyncio.gather(
-        reader.transaction(value), reader.block(value), reader.receipt(value)
+    answers = await asyncio.gather(
+        reader.transaction(value),
+        reader.block(value),
+        reader.receipt(value),
+        return_exceptions=True,
     )
+    for answer in answers:
+        if isinstance(answer, BaseException) and not isinstance(answer, NotSaved):
+            raise answer
+    tx = answers[0] if isinstance(answers[0], Transaction) else None
+    block = answers[1] if isinstance(answers[1], Block) else None
+    if tx is None and block is None and any(isinstance(a, NotSaved) for a in answers):
+        raise NotSaved(NOT_SAVED)
     if tx is not None:
         if tx.block_hash is not None:
             await reader.prefetch_block(tx.block_hash, full=False)  # the page shows its time

@@ -17,7 +17,7 @@ from explorer.rpc.errors import ErrorKind, RpcError, TransportError
 from explorer.rpc.journal import RequestJournal
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
-from explorer.services.cache import CacheMode, SessionCache
+from explorer.services.cache import CacheMode, Reorganised, SessionCache
 from explorer.services.cache_directory import CacheDirectory
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
 from explorer.services.networks import Network
@@ -121,6 +121,26 @@ class Session:
     def readable(self) -> bool:
         """Tell whether pages may be read: the chain is verified, or saved data stands in."""
         return self.check.verified or self.offline
+
+    def listen_saved(
+        self, on_mode: Callable[[CacheMode], None], on_reorganised: Callable[[Reorganised], None]
+    ) -> Callable[[], None]:
+        """Hear the saved data's mode changes and reorganisations; return a function to stop."""
+        cache = self.cache
+        if cache is None:
+            return lambda: None
+        cache.mode_listeners.append(on_mode)
+        cache.reorg_listeners.append(on_reorganised)
+
+        def stop() -> None:
+            for listeners, listener in (
+                (cache.mode_listeners, on_mode),
+                (cache.reorg_listeners, on_reorganised),
+            ):
+                if listener in listeners:
+                    listeners.remove(listener)  # type: ignore[arg-type]
+
+        return stop
 
     def _on_check_for_cache(self, check: ChainCheck) -> None:
         """Follow the chain check with the saved data: online, offline or none."""

@@ -112,11 +112,23 @@ class TokenReader:
         self.multicall = parse_address(multicall)
         self.multicall_used = 0
 
+    @property
+    def _saved(self) -> Any:
+        """Return the session's saved data (records kept per chain), if the client has one."""
+        saved = getattr(self.client, "answers", None)
+        return saved if hasattr(saved, "keep_record") else None
+
     async def has_multicall(self) -> bool:
-        """Tell whether Multicall3 has code; asked once per client, then remembered."""
+        """Tell whether Multicall3 has code; asked once per client (once per chain when saved)."""
         known = _DEPLOYED.setdefault(self.client, {})
+        saved = self._saved
+        unknown = self.multicall not in known
+        if unknown and saved is not None and await saved.record("deployed", self.multicall):
+            known[self.multicall] = True
         if self.multicall not in known:
             known[self.multicall] = bool(await self.client.get_code(self.multicall))
+            if known[self.multicall] and saved is not None:
+                saved.keep_record("deployed", self.multicall, True)
         return known[self.multicall]
 
     async def single(self, target: str, data: bytes, block: BlockSelector) -> CallOutcome:
@@ -161,8 +173,26 @@ class TokenReader:
         ]
 
     async def token_info(self, address: str, block: BlockSelector = "latest") -> TokenInfo:
-        """Detect ERC-20 / ERC-721 and read name, symbol, decimals and totalSupply."""
+        """Detect ERC-20 / ERC-721 and read name, symbol, decimals and totalSupply.
+
+        A token's kind, name, symbol and decimals are kept in the saved data once read; then
+        only its total supply (which changes) is asked.
+        """
         target = parse_address(address)
+        saved = self._saved
+        known = await saved.record("token", target) if saved is not None else None
+        if isinstance(known, dict):
+            (supply,) = await self.calls([(target, TOTAL_SUPPLY)], block)
+            total = _decoded("uint256", supply)
+            return TokenInfo(target, **known, total_supply=total)
+        info = await self._read_token_info(target, block)
+        if saved is not None and info.is_token:
+            metadata = {"kind": info.kind, "name": info.name, "symbol": info.symbol}
+            saved.keep_record("token", target, {**metadata, "decimals": info.decimals})
+        return info
+
+    async def _read_token_info(self, target: str, block: BlockSelector) -> TokenInfo:
+        """Read a contract's token facts from the node."""
         interface = SUPPORTS_INTERFACE + encode(["bytes4"], [ERC721_INTERFACE])
         probes = [NAME, SYMBOL, DECIMALS, TOTAL_SUPPLY, interface]
         name, symbol, decimals, supply, erc721 = await self.calls(

@@ -15,10 +15,12 @@ from explorer.viewmodels.observable import qproperty
 class HeadPoller(QObject):
     """Asks the session's node for its head: once when bound, then as pages want it.
 
-    Pages say how often they want the head (`want(owner, seconds)`); the poll runs at the
-    shortest wish. With no wish (the home tab hidden, paused) only a slow heartbeat remains
-    (`idle_seconds`: the status bar's head, and a node gone or changed is noticed); with the
-    window minimised nothing is asked at all. One poll serves the status bar and every page.
+    Pages say how often they want the head (`want(owner, seconds)`), or when next
+    (`want_at(owner, seconds_from_now)`: the home page, when the next block is due); the poll
+    runs at the earliest wish. With no wish (the home tab hidden, paused) only a slow
+    heartbeat remains (`idle_seconds`: the status bar's head, and a node gone or changed is
+    noticed); with the window minimised or hidden nothing is asked at all. One poll serves
+    the status bar and every page.
 
     Signals:
         head_changed(int): a newer head than any before was read.
@@ -38,7 +40,9 @@ class HeadPoller(QObject):
         self.idle_seconds = idle_seconds
         self.polls = 0
         self._wishes: dict[int, float] = {}
+        self._deadlines: dict[int, float] = {}  # owner → monotonic time of the poll it wants
         self._minimised = False
+        self._hidden = False  # the window is not on screen (another desktop, covered, hidden)
         self._newest = -1
         self._last_poll = float("-inf")  # monotonic time the last poll was sent
         self._task: asyncio.Task[None] | None = None
@@ -55,9 +59,11 @@ class HeadPoller(QObject):
     @property
     def interval(self) -> float | None:
         """Return the seconds between polls now (a page's wish, else the heartbeat), or None."""
-        if self._minimised or self.session is None:
+        if self._minimised or self._hidden or self.session is None:
             return None
+        polled = self._last_poll if self._last_poll > float("-inf") else time.monotonic()
         paces = [*self._wishes.values(), *([self.idle_seconds] if self.idle_seconds else [])]
+        paces += [max(at - polled, 0.2) for at in self._deadlines.values()]  # from the last poll
         return min(paces) if paces else None
 
     def bind(self, session: Session | None) -> None:
@@ -72,16 +78,33 @@ class HeadPoller(QObject):
     def want(self, owner: object, seconds: float | None) -> None:
         """Record how often owner wants the head (None: not at all now)."""
         key = id(owner)
+        self._deadlines.pop(key, None)
         if seconds is None:
             self._wishes.pop(key, None)
         else:
             self._wishes[key] = max(seconds, 0.2)
         self._reschedule()
 
+    def want_at(self, owner: object, seconds: float | None) -> None:
+        """Record that owner wants the next head in seconds from now (None: not at all now)."""
+        key = id(owner)
+        self._wishes.pop(key, None)
+        if seconds is None:
+            self._deadlines.pop(key, None)
+        else:
+            self._deadlines[key] = time.monotonic() + max(seconds, 0.2)
+        self._reschedule()
+
     def set_minimised(self, minimised: bool) -> None:
         """Stop polling while the window is minimised; resume when it is shown again."""
         self._minimised = minimised
         self._reschedule()
+
+    def set_hidden(self, hidden: bool) -> None:
+        """Stop polling while the window is not on screen; resume when it shows again."""
+        if hidden != self._hidden:
+            self._hidden = hidden
+            self._reschedule()
 
     def poll_now(self) -> None:
         """Ask for the head now, unless a poll is already on its way."""
@@ -117,7 +140,8 @@ class HeadPoller(QObject):
     def _reschedule(self, poll_done: bool = False) -> None:
         """Start, move or stop the timer after a poll, or when the wishes or the window changed."""
         interval = self.interval
-        running = bool(self._wishes) and interval is not None  # a page follows the head
+        following = bool(self._wishes or self._deadlines)
+        running = following and interval is not None  # a page follows the head
         if interval is None:
             self._timer.stop()
         elif poll_done or self._task is None or self._task.done():
@@ -137,4 +161,5 @@ class HeadPoller(QObject):
     def stop(self) -> None:
         """Stop for good (the window closes)."""
         self._wishes.clear()
+        self._deadlines.clear()
         self.bind(None)

@@ -12,7 +12,7 @@ from explorer.presentation.home_cards import Card, Facts, chart_series, empty_ca
 from explorer.presentation.series import Series
 from explorer.rpc.errors import RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
-from explorer.services.live import LiveChain, poll_interval
+from explorer.services.live import LiveChain, block_pace, poll_delay
 from explorer.services.session import Session
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.home_tables import (
@@ -94,6 +94,7 @@ class HomeViewModel(QObject):
         self._failure = ""
         self._since_gas_price = 0
         self._target: int | None = None  # newest head heard, not yet followed
+        self._newest_seen: tuple[int | None, float] = (None, 0.0)  # newest shown, and when
         self._task: asyncio.Task[None] | None = None
         self._gas_task: asyncio.Task[None] | None = None
         self._backfill_task: asyncio.Task[None] | None = None
@@ -148,16 +149,35 @@ class HomeViewModel(QObject):
         if state is HomeState.PAUSED:
             return f"Paused · {updated} · press Live to follow new blocks"
         interval = self.poll_seconds
-        pace = f"asking for the head every {interval:.0f} s" if interval else "not polling"
+        pace = (
+            f"asking for the head every {interval:.0f} s, as each block is due"
+            if interval
+            else "not polling"
+        )
         return f"Live · {pace} · {updated}"
 
     @property
-    def poll_seconds(self) -> float | None:
-        """Return the poll interval this page asks for now (None: it asks for none)."""
+    def _following(self) -> bool:
+        """Tell whether this page follows the head now."""
         wanted = self._visible and self._live and self.session.check.verified
-        if not wanted or self._state in (HomeState.CHECKING, HomeState.LOADING):
+        return wanted and self._state not in (HomeState.CHECKING, HomeState.LOADING)
+
+    @property
+    def poll_seconds(self) -> float | None:
+        """Return the chain's pace this page polls at (None: it asks for none)."""
+        if not self._following:
             return None
-        return poll_interval(self.chain.newest_first()[::-1], time.time())
+        return block_pace(self.chain.newest_first()[::-1], time.time())
+
+    @property
+    def next_poll_seconds(self) -> float | None:
+        """Return the seconds until the next poll: just after the next block is due."""
+        if not self._following:
+            return None
+        newest = self.chain.newest
+        if newest != self._newest_seen[0]:
+            self._newest_seen = (newest, time.time())
+        return poll_delay(self.chain.newest_first()[::-1], time.time(), self._newest_seen[1])
 
     # --- what the view tells ----------------------------------------------------------
 
@@ -189,8 +209,8 @@ class HomeViewModel(QObject):
         self.summary_changed.emit()
 
     def _wish(self) -> None:
-        """Tell the poller how often this page wants the head."""
-        self.poller.want(self, self.poll_seconds)
+        """Tell the poller when this page wants the head next (when the next block is due)."""
+        self.poller.want_at(self, self.next_poll_seconds)
         self.summary_changed.emit()
 
     # --- the chain check and the first load -----------------------------------------------
@@ -297,10 +317,14 @@ class HomeViewModel(QObject):
         self._refresh_cards()
 
     def _on_head_read(self, number: int, at: float) -> None:
-        """Note a poll that answered: what is shown is current (newer blocks are on their way)."""
+        """Note a poll that answered: what is shown is current (newer blocks are on their way).
+
+        A poll that found no new block asks for the next one later (the block is late).
+        """
         newest = self.chain.newest
         if newest is None or number > newest:
             return
+        self._wish()
         self._last_good = at
         if self._state is HomeState.STALE:
             self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)

@@ -13,10 +13,13 @@ from explorer.chain.records import Log
 from explorer.presentation import format as fmt
 from explorer.presentation.log_form import Field, check_fields, query_of
 from explorer.rpc.errors import ChainMismatch, RpcError
+from explorer.services.budget import Estimate, log_scan
 from explorer.services.chaincheck import ChainCheck, Verification
+from explorer.services.logquery import LogQuery
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
+from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.log_export import ExportState, LogExportViewModel
 from explorer.viewmodels.log_table import LogTableModel, compact
 from explorer.viewmodels.observable import qproperty
@@ -51,12 +54,14 @@ class LogsViewModel(QObject):
         state_changed(ScanState): a scan started, ended, was cancelled or failed.
         message_changed(str): the scan's outcome for the user changed.
         progress_changed(ScanProgress | None): the progress numbers changed.
+        estimate_changed(): the scan's estimated cost changed (the fields did).
     """
 
     errors_changed = Signal(object)
     state_changed = Signal(object)
     message_changed = Signal(str)
     progress_changed = Signal(object)
+    estimate_changed = Signal()
 
     def __init__(
         self, session: Session, parent: QObject | None = None, *, concurrency: int = 4
@@ -75,6 +80,7 @@ class LogsViewModel(QObject):
         self._task: asyncio.Task[None] | None = None
         self._awaiting_check = False  # a scan waits for the chain check (it fails by itself)
         self._stop_listening = session.checker.listen(self._on_check)
+        self.gate = CostGate(session, self)  # asks before a scan past the day's quota
 
     def _get_errors(self) -> dict[Field, str]:
         """Return a message per field that breaks the spec's rules."""
@@ -105,6 +111,37 @@ class LogsViewModel(QObject):
         if errors != self._errors:
             self._errors = errors
             self.errors_changed.emit(errors)
+        self.estimate_changed.emit()
+
+    @property
+    def estimate(self) -> Estimate | None:
+        """Return what the scan of the fields would cost (None: not known yet)."""
+        if self._errors:
+            return None
+        try:
+            query = query_of(self.texts)
+        except RpcError:
+            return None
+        if query.block_hash is not None:
+            return Estimate(1, "This log scan of one block")
+        head = self.session.reader.head
+        ends = [
+            head if isinstance(end, str) and end != "earliest" else end
+            for end in (query.from_block, query.to_block)
+        ]
+        start, end = (0 if e == "earliest" else e for e in ends)
+        if not isinstance(start, int) or not isinstance(end, int):
+            return None
+        blocks = max(end - start + 1, 1)
+        return log_scan(blocks, first_blocks=GUI_INITIAL_BLOCKS, growth=GUI_GROWTH)
+
+    @property
+    def estimate_text(self) -> str:
+        """Return the scan's cost before it starts ('' while the fields are not valid)."""
+        estimate = self.estimate
+        if estimate is None:
+            return ""
+        return f"Costs {estimate.text()} (saved ranges cost none)."
 
     @property
     def can_start(self) -> bool:
@@ -159,6 +196,22 @@ class LogsViewModel(QObject):
         except RpcError as error:
             self._set_message(error.message)
             return False
+        estimate = self.estimate
+        if estimate is not None and self.gate.crosses(estimate):
+            self._task = asyncio.ensure_future(self._scan_if_allowed(query, estimate))
+            return True
+        self._scan(query)
+        return True
+
+    async def _scan_if_allowed(self, query: LogQuery, estimate: Estimate) -> None:
+        """Ask before a scan past the day's quota; scan only when told to."""
+        if await self.gate.allow(estimate):
+            self._scan(query)
+        else:
+            self._set_message(f"Not started: it would cost {estimate.text()}.")
+
+    def _scan(self, query: LogQuery) -> None:
+        """Scan the query into a fresh table."""
         self.table.clear()
         self.scanner = LogScanner(
             self.session.client,
@@ -168,7 +221,6 @@ class LogsViewModel(QObject):
             growth=GUI_GROWTH,
         )
         self._run(self.scanner.scan(query, self._on_progress))
-        return True
 
     def retry_failed(self) -> bool:
         """Scan the failed chunks again."""

@@ -16,10 +16,13 @@ from explorer.presentation.loaders import load_document, load_tx_stages
 from explorer.presentation.missing import Missing
 from explorer.presentation.tx_document import tx_document
 from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.rpc.journal import Spending, counting
+from explorer.services.cache import CacheMode, Reorganised
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.page_notes import OFFLINE_NOTICE, document_height, reorganised_notice
 from explorer.viewmodels.tx_table import BlockTransactionsModel
 
 PENDING_REFRESH_MS = 3000
@@ -51,11 +54,15 @@ class PageViewModel(QObject):
         state_changed(PageState): the page moved to another state.
         document_changed(): a (more complete) document arrived.
         progress_changed(): what the page waits for changed (waiting_text, slow).
+        cost_changed(): what the page cost (requests, answers from saved data) changed.
+        notice_changed(): the page's note (saved data, a reorganisation) changed.
     """
 
     state_changed = Signal(object)
     document_changed = Signal()
     progress_changed = Signal()
+    cost_changed = Signal()
+    notice_changed = Signal()
 
     def __init__(self, session: Session, route: Route, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -70,6 +77,10 @@ class PageViewModel(QObject):
         self.transactions.fetch_receipt = session.reader.receipt
         self._task: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
+        self.spending = Spending()  # every load of this page: requests and saved answers
+        self.notice = ""  # a note above the page: offline, or a reorganisation
+        self._loaded_offline = False
+        self._reorganised = ""
         self.counts_after = COUNTS_AFTER_SECONDS  # a slower block shows its counts first
         self._shows_check = False  # the page shows the chain check's state, not its own
         self._waiting_since = time.monotonic()
@@ -102,6 +113,11 @@ class PageViewModel(QObject):
         what = {Page.BLOCK: "block", Page.TX: "transaction", Page.ADDRESS: "address"}
         name = what.get(self.route.page, "page")
         return f"No {name} {self.route.target} on {self.session.network.name}."
+
+    @property
+    def cost_text(self) -> str:
+        """Return what the page cost: `3 requests, 5 from cache`."""
+        return self.spending.text()
 
     @property
     def waiting(self) -> bool:
@@ -159,11 +175,13 @@ class PageViewModel(QObject):
         self.dispose_task()
         self._follow_check()
         check = self.session.check
-        if not check.verified:
+        if not self.session.readable:
             self.session.verify()
             self._show_check(check)
             return
         self._shows_check = False
+        self._loaded_offline = self.session.offline
+        self._set_notice(OFFLINE_NOTICE if self._loaded_offline else self._reorganised)
         if self._document is None:
             self._set(PageState.LOADING)
         try:
@@ -191,9 +209,37 @@ class PageViewModel(QObject):
         self._set(PageState.CANCELLED)
 
     def _follow_check(self) -> None:
-        """Listen to the session's chain check (once; dispose() stops it)."""
+        """Listen to the session's chain check and saved data (once; dispose() stops it)."""
         if self._stop_listening is None:
-            self._stop_listening = self.session.checker.listen(self._on_check)
+            stop_check = self.session.checker.listen(self._on_check)
+            stop_saved = self.session.listen_saved(self._on_saved_mode, self._on_reorganised)
+
+            def stop() -> None:
+                stop_check()
+                stop_saved()
+
+            self._stop_listening = stop
+
+    def _on_saved_mode(self, mode: CacheMode) -> None:
+        """Offline, a waiting page opens from the saved data; back online, it is read again."""
+        if mode is CacheMode.OFFLINE and self._shows_check:
+            self.load()
+        elif mode is CacheMode.ONLINE and self._loaded_offline:
+            self.load()  # in place: the live parts (head, confirmations) refresh
+
+    def _on_reorganised(self, event: Reorganised) -> None:
+        """Read the page again when it rests on a height the chain replaced, and say so."""
+        height = document_height(self._document)
+        if height is None or height < event.number:
+            return
+        self._reorganised = reorganised_notice(event)
+        self.load()
+
+    def _set_notice(self, text: str) -> None:
+        """Change the page's note."""
+        if text != self.notice:
+            self.notice = text
+            self.notice_changed.emit()
 
     def _on_check(self, check: ChainCheck) -> None:
         """Load once the check passes; drop everything once the node serves another chain.
@@ -244,19 +290,27 @@ class PageViewModel(QObject):
         """
         started = time.perf_counter()
         try:
-            async with self.session.deadline(self.session.budget.page_deadline):
-                async for document, pending in self._documents():
-                    await asyncio.sleep(0)  # parse and render in separate event-loop turns
-                    self.load_seconds = time.perf_counter() - started
-                    self._document = document
-                    self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
-                    if document is not None:
-                        self.document_changed.emit()
-                    if pending:
-                        self._refresh.start(PENDING_REFRESH_MS)
+            with counting(self.spending):
+                await self._publish_documents(started)
         except RpcError as error:
             self.error_kind, self.error_message = error.kind, error.message
             self._set(PageState.ERROR)
+        finally:
+            self.cost_changed.emit()
+
+    async def _publish_documents(self, started: float) -> None:
+        """Publish the loader's documents within the page deadline."""
+        async with self.session.deadline(self.session.budget.page_deadline):
+            async for document, pending in self._documents():
+                await asyncio.sleep(0)  # parse and render in separate event-loop turns
+                self.load_seconds = time.perf_counter() - started
+                self._document = document
+                self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
+                if document is not None:
+                    self.document_changed.emit()
+                self.cost_changed.emit()
+                if pending:
+                    self._refresh.start(PENDING_REFRESH_MS)
 
     def _documents(self) -> AsyncIterator[tuple[Document | None, bool]]:
         """Return the route's documents as they arrive: (document or None, refresh later)."""

@@ -16,6 +16,7 @@ from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
 from explorer.services.routes import Route
 from explorer.services.session import Session
+from explorer.viewmodels.budget import Budget, budget_of, saved_time
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
@@ -56,6 +57,7 @@ class ShellViewModel(QObject):
         connection_changed(Connection): the chain check's verdict or the head's health changed.
         head_changed(int): a newer head block was seen.
         session_changed(): a new session replaced the old one.
+        budget_changed(Budget): the requests spent today, or the quota, changed.
     """
 
     status_changed = Signal(str)
@@ -64,6 +66,7 @@ class ShellViewModel(QObject):
     connection_changed = Signal(object)
     head_changed = Signal(int)
     session_changed = Signal()
+    budget_changed = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -81,6 +84,7 @@ class ShellViewModel(QObject):
         self._connection = Connection()
         self._head: int | None = None
         self._head_read_at: float | None = None
+        self._budget = Budget()
         self._progress = ""
         self._closing: asyncio.Future[None] | None = None
         self._status_timer = QTimer(self)
@@ -107,6 +111,11 @@ class ShellViewModel(QObject):
     banner = qproperty(_get_banner, banner_changed)
     connection = qproperty(_get_connection, connection_changed)
     head = qproperty(_get_head, head_changed)
+
+    def _get_budget(self) -> Budget:
+        return self._budget
+
+    budget = qproperty(_get_budget, budget_changed)
 
     def show_progress(self, text: str) -> None:
         """Show progress of work without a session yet (e.g. the devnet starting)."""
@@ -143,6 +152,8 @@ class ShellViewModel(QObject):
         self.session_changed.emit()
         self._status_timer.start()
         session.checker.listen(self._on_check)
+        if session.cache is not None:  # offline, the banner says from when the data is
+            session.cache.mode_listeners.append(lambda _mode: self._refresh_banner())
         self._on_check(session.check)
         session.verify()
 
@@ -200,6 +211,10 @@ class ShellViewModel(QObject):
             self._banner = banner
             self.banner_changed.emit(banner)
 
+    def refresh_status(self) -> None:
+        """Rebuild the status line (the day's requests were read again)."""
+        self._refresh_status()
+
     def _refresh_status(self) -> None:
         """Rebuild the status line from its parts."""
         session = self.session
@@ -213,11 +228,17 @@ class ShellViewModel(QObject):
             parts.append(head_text(self._head, self._head_read_at, self.poller.running))
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
-            parts.append(f"{session.requests_today:,} requests today")
             text = " · ".join(parts)
+            self._set_budget(budget_of(session.requests_today, session.daily_quota))
         if text != self._status:
             self._status = text
             self.status_changed.emit(text)
+
+    def _set_budget(self, budget: Budget) -> None:
+        """Show the requests spent today against the quota."""
+        if budget != self._budget:
+            self._budget = budget
+            self.budget_changed.emit(budget)
 
     def create_page(self, route: Route) -> PageModel | None:
         """Return the view model of a route's page on the current session (None without one)."""
@@ -283,6 +304,8 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
             Tone.BAD,
             retry=True,
         )
+    if check.verification is Verification.UNREACHABLE and session.offline:
+        return offline_banner(session)
     if check.verification is Verification.UNREACHABLE:
         what = UNVERIFIED_CAUSES.get(check.error_kind, "The node could not be asked")
         detail = check.error_message.rstrip(". ")
@@ -294,6 +317,18 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
             retry=True,
         )
     return None
+
+
+def offline_banner(session: Session) -> Banner:
+    """Return the offline bar: saved data from when, and what opens from it."""
+    saved_at = session.cache.saved_at if session.cache is not None else None
+    return Banner(
+        f"Offline — saved data from {saved_time(saved_at)}. {session.network.name} cannot be "
+        "reached: pages saved here open from the saved data, others say they are not saved; "
+        "trying again by itself, or press Retry.",
+        Tone.WAITING,
+        retry=True,
+    )
 
 
 def mismatch_text(check: ChainCheck, expected: int) -> str:

@@ -27,7 +27,8 @@ from explorer.presentation.log_form import Field
 from explorer.services.logexport import ExportFormat
 from explorer.viewmodels.log_export import ExportState
 from explorer.viewmodels.logs import LogsViewModel, ScanState
-from explorer.views.theme import plain_label, tone_colour
+from explorer.views.cost_question import bind_cost_gate
+from explorer.views.theme import plain_label, tone_colour, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
 
 ROW_HEIGHT = 22
@@ -141,6 +142,11 @@ class LogsView(QWidget):
         row = QHBoxLayout()
         for button in (self.start_button, self.cancel_button, self.retry_button):
             row.addWidget(button)
+        self.estimate = plain_label(selectable=False)  # the scan's cost, before it starts
+        tone_palette(self.estimate, Tone.MUTED)
+        self.model.estimate_changed.connect(lambda: self.estimate.setText(self.model.estimate_text))
+        bind_cost_gate(self, self.model.gate)
+        row.addWidget(self.estimate)
         row.addStretch(1)
         row.addWidget(self.export_csv_button)
         row.addWidget(self.export_json_button)

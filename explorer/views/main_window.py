@@ -25,6 +25,7 @@ from explorer.presentation.tool_results import TOOLS
 from explorer.services.routes import BROADCAST, LOGS, NODE, WATCHLIST, Page, Route, tool_route
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.broadcast import BroadcastViewModel
+from explorer.viewmodels.budget import Budget
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.navigator import Navigator
@@ -192,12 +193,19 @@ class MainWindow(QMainWindow):
         self.status_label = plain_label(self.shell.status, selectable=False)
         self.statusBar().addWidget(self.network_label)
         self.statusBar().addWidget(self.status_label, 1)
+        self.budget_label = plain_label(self.shell.budget.text, selectable=False)
+        self.budget_label.setToolTip(
+            "Requests this key spent today (UTC) by every window and command line, against the "
+            "network's daily quota (Settings › Saved data and requests)"
+        )
+        self.statusBar().addPermanentWidget(self.budget_label)
 
     def _bind(self) -> None:
         """Connect view models, shortcuts and widgets."""
         self.shell.network_changed.connect(self.network_label.setText)
         self.shell.status_changed.connect(self.status_label.setText)
         self.shell.banner_changed.connect(self._show_banner)
+        self.shell.budget_changed.connect(self._show_budget)
         self.shell.session_changed.connect(self.reload_all)
         self.search.message_changed.connect(self._show_search_message)
         self.search.busy_changed.connect(self._show_search_message)
@@ -248,6 +256,11 @@ class MainWindow(QMainWindow):
         self.banner_bar.setVisible(bool(banner.text))
         self.banner_retry.setVisible(banner.retry)
         tone_palette(self.banner, banner.tone)
+
+    def _show_budget(self, budget: Budget) -> None:
+        """Show the requests spent today against the quota, in its tone."""
+        self.budget_label.setText(budget.text)
+        tone_palette(self.budget_label, budget.tone)
 
     def _show_search_message(self, *_: object) -> None:
         """Show what the search is doing (busy, with its stop button) or its last message."""
@@ -355,6 +368,9 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Mouse back/forward buttons anywhere in this window move through the tab's history."""
         kind = event.type()
+        if kind == QEvent.Type.Expose and watched is self.windowHandle():
+            handle = self.windowHandle()  # not exposed: hidden, or on another desktop
+            self.shell.poller.set_hidden(handle is not None and not handle.isExposed())
         if kind in MOUSE_BUTTON_EVENTS and watched is self.windowHandle():
             button = event.button()  # type: ignore[attr-defined]
             if button in HISTORY_BUTTONS:

@@ -21,11 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.presentation.document import Tone
 from explorer.services.routes import Page
 from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.tx_table import Column
 from explorer.views.document_view import DocumentView, raw_json_box, raw_json_text
-from explorer.views.theme import plain_label
+from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
 
 
@@ -112,6 +113,10 @@ class PageView(QStackedWidget):
         overview = QWidget()
         column = QVBoxLayout(overview)
         column.setContentsMargins(0, 0, 0, 0)
+        self.notice = plain_label("", wrap=True)  # offline, or read again after a reorganisation
+        self.notice.setVisible(False)
+        tone_palette(self.notice, Tone.WAITING)
+        column.addWidget(self.notice)
         column.addWidget(self.loading)
         column.addWidget(self.document_view)
         column.addStretch(1)
@@ -119,6 +124,13 @@ class PageView(QStackedWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(overview)
         self.content.addTab(scroll, "Overview")
+        self.cost = plain_label("", selectable=False)
+        self.cost.setToolTip(
+            "What this page cost: requests sent to the node, and answers read from the data "
+            "saved on this computer (no request). Every request of the day: Tools › Requests."
+        )
+        tone_palette(self.cost, Tone.MUTED)
+        self.content.setCornerWidget(self.cost, Qt.Corner.TopRightCorner)
         self.table = self._transactions_table()
         self.raw_json = raw_json_box()
         self._raw_stale = False
@@ -128,7 +140,10 @@ class PageView(QStackedWidget):
         model.state_changed.connect(self.on_changed)
         model.document_changed.connect(self.on_changed)
         model.progress_changed.connect(self._show_progress)
+        model.cost_changed.connect(self._show_cost)
+        model.notice_changed.connect(self._show_notice)
         self.on_changed()
+        self._show_notice()
 
     def _transactions_table(self) -> QTableView:
         """Return the lazy transactions table of a block page."""
@@ -181,6 +196,15 @@ class PageView(QStackedWidget):
             self.setCurrentWidget(self.mismatch)
         elif model.document is not None:
             self._show_content()
+
+    def _show_cost(self) -> None:
+        """Show what the page cost so far."""
+        self.cost.setText(self.model.cost_text + "  ")
+
+    def _show_notice(self) -> None:
+        """Show the page's note about its data, if any."""
+        self.notice.setText(self.model.notice)
+        self.notice.setVisible(bool(self.model.notice))
 
     def _show_progress(self) -> None:
         """Say what the page waits for; offer Cancel once the wait is long."""

@@ -345,8 +345,8 @@ def test_status_bar_counts_requests_between_heads(
     qtbot: QtBot, window: MainWindow, session: Session
 ) -> None:
     """Requests made while the head stays put still show in the status bar's count."""
-    qtbot.waitUntil(lambda: "requests today" in window.status_label.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: "requests today" in window.budget_label.text(), timeout=10_000)
     for _ in range(3):
         run_in_qloop(qtbot, session.client.chain_id())
     expected = f"{session.requests_today:,} requests today"
-    qtbot.waitUntil(lambda: expected in window.status_label.text(), timeout=5_000)
+    qtbot.waitUntil(lambda: expected in window.budget_label.text(), timeout=5_000)

@@ -1,4 +1,4 @@
-"""Requests spent today are counted per key across sessions and restarts, never storing the key."""
+"""Request counts kept in the settings by older versions move to the shared counts once."""
 
 from __future__ import annotations
 
@@ -7,28 +7,27 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import TESTNET
 from explorer.services.session import Session
-from explorer.settings import Settings
+from explorer.settings import Settings, utc_day
 
 KEY = "secret-key-0123456789abcdef"
 
 
-def test_usage_is_stored_per_key_by_hash_and_adds_up(tmp_path: Path, qapp: QApplication) -> None:
-    """Two sessions on one key add up; another key counts apart; the file never holds the key."""
+def test_legacy_counts_are_taken_once_and_forgotten(tmp_path: Path, qapp: QApplication) -> None:
+    """Today's count of a key is handed over once; the settings keep no usage after."""
     path = tmp_path / "settings.ini"
-    settings = Settings(QSettings(str(path), QSettings.Format.IniFormat))
-    first = Session(TESTNET, TESTNET.endpoint(KEY))
-    other = Session(TESTNET, TESTNET.endpoint("another-key-0123456789abcdef"))
-    assert first.usage_id != other.usage_id
-    settings.add_requests(first.usage_id, 7)
-    settings.add_requests(first.usage_id, 5)
-    settings.add_requests(other.usage_id, 1)
-    again = Session(TESTNET, Endpoint(TESTNET.hosted_base or "", KEY))
-    again.earlier_today = settings.requests_today(again.usage_id)
-    assert again.requests_today == 12
-    assert settings.requests_today(other.usage_id) == 1
+    store = QSettings(str(path), QSettings.Format.IniFormat)
+    session = Session(TESTNET, TESTNET.endpoint(KEY))
+    store.setValue(f"usage/{session.usage_id}/{utc_day()}", 12)
+    store.setValue(f"usage/{session.usage_id}/2001-01-01", 40)
+    store.setValue("network/current", "testnet")
+    settings = Settings(store)
+    assert settings.take_legacy_requests(session.usage_id) == 12
+    assert settings.take_legacy_requests(session.usage_id) == 0
     QSettings(str(path), QSettings.Format.IniFormat).sync()
     del settings
-    assert KEY not in path.read_text()
+    text = path.read_text()
+    assert "testnet" in text
+    assert "usage" not in text
+    assert KEY not in text

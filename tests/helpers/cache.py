@@ -1,19 +1,24 @@
-"""Sessions with saved data over a relay that counts what reaches the node."""
+"""Sessions with saved data over a relay that counts what reaches the node (a pytest plugin)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 
+from explorer.devnet.process import DevnetOptions
+from explorer.presentation.loaders import load_tx
+from explorer.presentation.tx_document import TxFacts
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.cache_directory import CacheDirectory
 from explorer.services.networks import DEVNET, Network
 from explorer.services.session import Session
+from tests.helpers.devnet import Devnet, devnet_cache_dir, shared_loop, start_devnet
 from tests.helpers.relay import Relay
 
 T = TypeVar("T")
@@ -93,3 +98,31 @@ def offline_answers(url: str, root: Path, network: Network) -> bool:
             await directory.aclose()
 
     return asyncio.run(main())
+
+
+@pytest.fixture
+def relay(devnet: Devnet) -> Iterator[Relay]:
+    """Yield a relay to the devnet's test network that records every request."""
+    running = Relay(devnet.url("testnet"))
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def stoppable(tmp_path: Path) -> Iterator[Devnet]:
+    """Yield a devnet of the test network of its own, which the test may stop."""
+    options = DevnetOptions(cache_dir=devnet_cache_dir(), network="test")
+    running = start_devnet(shared_loop(), tmp_path, options)
+    yield running
+    shared_loop().run(running.process.stop())
+
+
+def tx_page(tx_hash: str) -> Callable[[Session], Awaitable[TxFacts]]:
+    """Return a use(session) that loads a mined transaction's page facts."""
+
+    async def page(session: Session) -> TxFacts:
+        facts = await load_tx(session.reader, session.network, tx_hash)
+        assert isinstance(facts, TxFacts)
+        return facts
+
+    return page

@@ -5,43 +5,26 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from explorer.presentation.loaders import load_block, load_tx
-from explorer.presentation.tx_document import TxFacts
+from explorer.presentation.loaders import load_block
 from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.logquery import LogQuery
 from explorer.services.logscan import LogScanner
 from explorer.services.networks import custom_network
 from explorer.services.session import Session
-from tests.helpers.cache import beyond_check, offline_answers, sent, with_saved_session
+from explorer.services.tokens import TokenInfo, TokenReader
+from tests.helpers.cache import beyond_check, offline_answers, sent, tx_page, with_saved_session
 from tests.helpers.devnet import Devnet
 from tests.helpers.relay import Relay
-
-
-@pytest.fixture
-def relay(devnet: Devnet) -> Iterator[Relay]:
-    """Yield a relay to the devnet's test network that records every request."""
-    running = Relay(devnet.url("testnet"))
-    yield running
-    running.close()
 
 
 def test_a_settled_transaction_read_again_asks_only_chain_and_head(
     relay: Relay, devnet: Devnet, tmp_path: Path
 ) -> None:
     """Cold: transaction, receipt and block from the node; warm (a new session): none of them."""
-    tx_hash = devnet.manifest()["token_transfer"]
-
-    async def page(session: Session) -> TxFacts:
-        facts = await load_tx(session.reader, session.network, tx_hash)
-        assert isinstance(facts, TxFacts)
-        return facts
-
+    page = tx_page(devnet.manifest()["token_transfer"])
     cold = with_saved_session(relay.url, tmp_path, page)
     cold_sent = beyond_check(relay)
     assert cold_sent["eth_getTransactionByHash"] == 1
@@ -110,13 +93,7 @@ def test_a_damaged_file_is_moved_aside_and_rebuilt_with_a_message(
     relay: Relay, devnet: Devnet, tmp_path: Path
 ) -> None:
     """Garbage in the chain's file: a message, the file aside, right answers, warm again later."""
-    tx_hash = devnet.manifest()["token_transfer"]
-
-    async def page(session: Session) -> TxFacts:
-        facts = await load_tx(session.reader, session.network, tx_hash)
-        assert isinstance(facts, TxFacts)
-        return facts
-
+    page = tx_page(devnet.manifest()["token_transfer"])
     cold = with_saved_session(relay.url, tmp_path, page)
     (chain_file,) = tmp_path.glob("chain-31-*.sqlite3")
     chain_file.write_bytes(b"not a database, " * 4096)
@@ -150,12 +127,7 @@ def test_a_file_locked_for_good_is_moved_aside_and_rebuilt(
 ) -> None:
     """Another program holds the file locked: after the busy timeout it is set aside."""
     tx_hash = devnet.manifest()["token_transfer"]
-
-    async def page(session: Session) -> TxFacts:
-        facts = await load_tx(session.reader, session.network, tx_hash)
-        assert isinstance(facts, TxFacts)
-        return facts
-
+    page = tx_page(tx_hash)
     with_saved_session(relay.url, tmp_path, page)
     (chain_file,) = tmp_path.glob("chain-31-*.sqlite3")
     holder = subprocess.Popen(
@@ -277,3 +249,23 @@ def test_another_chain_on_the_same_endpoint_never_reads_this_chains_data(
     relay.failing = True
     assert offline_answers(relay.url, tmp_path, test_net) is False  # it last served chain 30
     assert offline_answers(relay.url, tmp_path, main_net) is True
+
+
+def test_token_metadata_and_multicall_are_kept_per_chain(
+    relay: Relay, devnet: Devnet, tmp_path: Path
+) -> None:
+    """A token's kind, name, symbol and decimals are read once; later only its total supply."""
+    manifest = devnet.manifest()
+
+    async def info(session: Session) -> TokenInfo:
+        return await TokenReader(session.client, manifest["multicall"]).token_info(
+            manifest["token"]
+        )
+
+    cold = with_saved_session(relay.url, tmp_path, info)
+    assert cold.is_token
+    assert beyond_check(relay)["eth_getCode"] == 1  # is Multicall3 there?
+    before = len(relay.server.requests)
+    warm = with_saved_session(relay.url, tmp_path, info)
+    assert beyond_check(relay, before) == {"eth_call": 1}  # totalSupply alone
+    assert warm == cold

@@ -14,6 +14,8 @@ from explorer.services.live import (
     FIRST_POLL_SECONDS,
     MAX_POLL_SECONDS,
     MIN_POLL_SECONDS,
+    block_pace,
+    poll_delay,
     poll_interval,
 )
 from tests.helpers.testnet import load
@@ -70,3 +72,30 @@ def test_a_pause_is_named_on_hover_but_not_drawn(pause: int) -> None:
     assert times.values == (None, 30.0, 30.0, None, 30.0)
     assert times.point(3).endswith("a pause, not drawn")
     assert str(times.link(3)) == f"block/{blocks[3].number}"
+
+
+def test_the_poll_goes_just_after_the_next_block_is_due_and_backs_off_while_it_is_late() -> None:
+    """30 s blocks: one poll 2 s after each is due; a late one is asked for less and less often."""
+    steady = chain([30 * i for i in range(20)])
+    newest = steady[-1].timestamp
+    assert poll_delay(steady, newest + 10) == pytest.approx(22.0)  # due at +30, asked at +32
+    assert poll_delay(steady, newest + 31.5) == MIN_POLL_SECONDS
+    assert poll_delay(steady, newest + 33) == pytest.approx(7.5)  # late: a quarter of the pace
+    assert poll_delay(steady, newest + 52) == pytest.approx(20.0)  # later: less often
+    assert poll_delay(steady, newest + 10**6) == MAX_POLL_SECONDS  # a stalled chain
+    woken = chain([30 * i for i in range(10)] + [10**8 + 3 * i for i in range(5)])
+    assert block_pace(woken, 10**8 + 12) == 3.0  # the recent pace, not the history's
+    assert poll_delay(woken, 10**8 + 12) == pytest.approx(3 + 1.2)  # whole-second timestamps
+    assert poll_delay([], 0) == FIRST_POLL_SECONDS
+
+
+def test_an_old_head_is_followed_by_one_early_poll_then_the_historys_pace() -> None:
+    """Pace unknown: one poll 5 s after it shows (a fast chain shows), then the history's."""
+    history = chain([30 * i for i in range(10)])
+    shown = 10**8
+    assert poll_delay(history, shown + 1, seen_at=shown) == pytest.approx(FIRST_POLL_SECONDS - 1)
+    assert poll_delay(history, shown + 6, seen_at=shown) == pytest.approx(30 + 2 - 6)
+    assert poll_delay(history, shown + 40, seen_at=shown) == pytest.approx(8.0)  # late
+    assert poll_delay(history, shown + 10**4, seen_at=shown) == MAX_POLL_SECONDS  # stalled
+    fresh = chain([30 * i for i in range(10)] + [shown])
+    assert poll_delay(fresh, shown + 1, seen_at=shown + 1) == pytest.approx(30 + 2 - 1)

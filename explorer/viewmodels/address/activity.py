@@ -18,11 +18,13 @@ from explorer.services.activity import (
     ActivityScanner,
     histogram,
 )
+from explorer.services.budget import Estimate, block_scan, log_scan
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.address.blocks import resolve_range
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
+from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
 
@@ -114,6 +116,14 @@ class ActivityTableModel(BatchedTableModel):
         return routes.get(column)
 
 
+def activity_estimate(kind: ActivityKind, blocks: int) -> Estimate:
+    """Return what an activity scan costs: a request per block, else two or one log scans."""
+    if kind is ActivityKind.TRANSACTIONS:
+        return block_scan(blocks)
+    passes = 2 if kind is ActivityKind.TRANSFERS else 1  # Transfer out and in
+    return log_scan(blocks, passes, what="This activity scan")
+
+
 class ActivityViewModel(Tool):
     """Scans a block range for one kind of activity; a finished scan is cached.
 
@@ -138,6 +148,7 @@ class ActivityViewModel(Tool):
         self._progress: ActivityProgress | None = None
         self._complete = False
         self._result = SCAN_INTRO
+        self.gate = CostGate(session, self)  # asks before a scan past the day's quota
 
     def _get_kind(self) -> ActivityKind:
         """Return the kind of activity scanned for."""
@@ -198,8 +209,12 @@ class ActivityViewModel(Tool):
             self._publish(f"{len(cached):,} found in blocks {start:,}–{end:,} (cached).")
             self._end(complete=True)
             return
-        cost = " — one request per block" if kind is ActivityKind.TRANSACTIONS else ""
-        self._publish(f"Scanning blocks {start:,}–{end:,}{cost}…")
+        estimate = activity_estimate(kind, end - start + 1)
+        self._publish(f"Scanning blocks {start:,}–{end:,} — {estimate.text()}…")
+        if not await self.gate.allow(estimate):
+            self._publish(f"Not started: the scan would cost {estimate.text()}.")
+            self._end(complete=False)
+            return
         scanner = ActivityScanner(self.session.client)
         try:
             async for items in scanner.scan(kind, self.address, start, end, self._on_progress):

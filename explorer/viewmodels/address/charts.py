@@ -8,10 +8,12 @@ from explorer.chain.units import format_rbtc
 from explorer.presentation.series import Series
 from explorer.rpc.errors import RpcError
 from explorer.services.activity import DEFAULT_RANGE, BalanceSample, balance_history
+from explorer.services.budget import balance_samples
 from explorer.services.session import Session
 from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.blocks import resolve_range
 from explorer.viewmodels.address.tool import Tool
+from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.observable import qproperty
 
 SAMPLES = 24
@@ -70,6 +72,7 @@ class ChartsViewModel(Tool):
         self._balance = EMPTY_BALANCE
         self._activity_series = EMPTY_ACTIVITY
         activity.scan_ended.connect(self._on_scan_ended)
+        self.gate = CostGate(session, self)  # asks before sampling past the day's quota
 
     def _get_balance(self) -> Series:
         """Return the balance chart."""
@@ -101,6 +104,11 @@ class ChartsViewModel(Tool):
             start, end = await resolve_range(self.session.reader, start_text, end_text)
         except (ValueError, RpcError) as error:
             self._publish(f"Cannot sample: {getattr(error, 'message', error)}")
+            return
+        estimate = balance_samples(samples)
+        self._publish(f"Reading balances — {estimate.text()}…")
+        if not await self.gate.allow(estimate):
+            self._publish(f"Not started: sampling would cost {estimate.text()}.")
             return
         read = await balance_history(self.session.client, self.address, start, end, samples)
         failed = [s for s in read if s.balance is None]

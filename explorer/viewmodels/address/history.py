@@ -19,6 +19,8 @@ from explorer.presentation.history_text import csv_text, json_text
 from explorer.rpc.errors import RpcError
 from explorer.services.address_history import AddressHistory
 from explorer.services.block_scan import scan_blocks
+from explorer.services.budget import Estimate as Cost
+from explorer.services.budget import block_scan
 from explorer.services.files import replaced_whole
 from explorer.services.history_parts import HistoryUpdate
 from explorer.services.history_plan import Estimate, Scope
@@ -26,6 +28,7 @@ from explorer.services.history_store import HistoryStore, store_for
 from explorer.services.session import Session
 from explorer.viewmodels.address.history_table import HistoryFilter, HistoryTableModel, assets_of
 from explorer.viewmodels.address.tool import Tool
+from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.observable import qproperty
 
 SLICE = 10  # rows inserted per event-loop turn (each placed by the sorting model)
@@ -63,6 +66,7 @@ class HistoryViewModel(Tool):
         self.store = store if store is not None else store_for(session.cache)
         self.table = HistoryTableModel(network.chain_id, network.currency, self)
         self.rows = HistoryFilter(self.table, self)
+        self.gate = CostGate(session, self)  # asks before a search past the day's quota
         self.history: AddressHistory | None = None
         self.estimate: Estimate | None = None
         self._fraction = 0.0
@@ -153,7 +157,15 @@ class HistoryViewModel(Tool):
         await self._run(history)
 
     async def _run(self, history: AddressHistory) -> None:
-        """Stream the history into the table."""
+        """Stream the history into the table (asking first when it crosses the day's quota)."""
+        estimate = self.estimate
+        blocks = estimate.blocks if estimate else 0
+        cost = Cost(
+            estimate.requests if estimate else 1, f"This history search of {blocks:,} blocks"
+        )
+        if not await self.gate.allow(cost):
+            self._publish("Not searched: it would take today's requests past the quota.")
+            return
         self._publish("Searching, newest blocks first…")
         try:
             async for update in history.updates():
@@ -197,6 +209,9 @@ class HistoryViewModel(Tool):
         assert opening is not None
         self._drop_native()
         blocks = opening.high - opening.low
+        if not await self.gate.allow(block_scan(blocks)):
+            self._publish("Not scanned: it would take today's requests past the quota.")
+            return
         self._publish(f"Reading {blocks:,} blocks one by one…")
 
         def on_progress(done: int, total: int) -> None:

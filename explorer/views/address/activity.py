@@ -17,6 +17,7 @@ from explorer.services.activity import ActivityKind
 from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.blocks import START_HINT
 from explorer.views.address.controls import bind_result, block_field, button
+from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label
 from explorer.views.widgets.links import open_clicked_routes
 
@@ -35,6 +36,7 @@ class ActivityTab(QWidget):
     def __init__(self, activity: ActivityViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.activity = activity
+        bind_cost_gate(self, activity.gate)
         self.kind_choice = QComboBox()
         for kind in ActivityKind:
             self.kind_choice.addItem(kind.value, kind)

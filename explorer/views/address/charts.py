@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 from explorer.viewmodels.address.charts import ARCHIVE_CAVEAT, SAMPLE_COMMAND, ChartsViewModel
 from explorer.views.address.controls import bind_result, button
 from explorer.views.charts import Chart, ChartKind
+from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label
 
 
@@ -16,6 +17,7 @@ class ChartsTab(QWidget):
     def __init__(self, charts: ChartsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.charts = charts
+        bind_cost_gate(self, charts.gate)
         row = QHBoxLayout()
         row.addWidget(button(SAMPLE_COMMAND, self.on_sample_balance))
         self.status = bind_result(plain_label(""), charts)

@@ -29,6 +29,7 @@ from explorer.viewmodels.address.history import HistoryViewModel
 from explorer.viewmodels.address.history_table import Column
 from explorer.views.address.balance_chart import BalanceChart
 from explorer.views.address.controls import bind_result, button
+from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
 
@@ -105,6 +106,7 @@ class HistoryTab(QWidget):
         splitter.setStretchFactor(1, 3)
         layout.addWidget(splitter, 1)
         self._bind()
+        bind_cost_gate(self, history.gate)
 
     def _filters(self) -> QHBoxLayout:
         """Return the kind and asset filters and the export buttons."""

@@ -1,0 +1,92 @@
+"""The command line's saved data and request counts: the same files the window uses.
+
+A command's session keeps and reads settled answers in the chain's saved data (unless
+`--no-cache`) and adds the requests it spent to the key's day. When the node cannot be
+reached, a chain this endpoint served before is answered from the saved data, and the first
+line says so and from when.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from explorer.rpc.client import ProbeResult
+from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import RpcError
+from explorer.services.cache_directory import CacheDirectory
+from explorer.services.networks import Network
+from explorer.services.session import OFFLINE_KINDS, Session
+from explorer.services.usage import UsageStore, UsageTally
+
+
+def add_cache_choice(parser: argparse.ArgumentParser) -> None:
+    """Add --no-cache."""
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor keep saved data: the node answers everything",
+    )
+
+
+@dataclass(frozen=True)
+class Offline:
+    """The node could not be reached: answers come from data saved at saved_at."""
+
+    saved_at: float
+    chain_id: int
+    error: RpcError
+
+    def first_line(self) -> str:
+        """Return the line that says the answer is saved data, and from when."""
+        when = time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(self.saved_at))
+        return (
+            f"saved data from {when}: the node cannot be reached "
+            f"({self.error.kind.value}: {self.error.message})"
+        )
+
+
+@contextlib.asynccontextmanager
+async def command_session(
+    network: Network, endpoint: Endpoint, use_saved: bool
+) -> AsyncIterator[Session]:
+    """Yield a session with saved data (unless not use_saved) whose requests count today."""
+    saved = CacheDirectory() if use_saved else None
+    usage = UsageStore()
+    session = Session(network, endpoint, saved=saved)
+    tally = UsageTally(usage, session)
+    try:
+        yield session
+    finally:
+        await session.aclose()
+        with contextlib.suppress(OSError, sqlite3.Error):  # the answer stands without it
+            await tally.flush()
+        await usage.aclose()
+        if saved is not None:
+            await saved.aclose()
+
+
+async def probe_or_saved(session: Session, expected: int | None) -> ProbeResult | Offline:
+    """Ask the node for its chain (the genesis hash beside it), else fall back on saved data.
+
+    Online, the saved data of the chain the node serves is used from then on. When the node
+    cannot be reached and this endpoint served the expected chain (any, with None) before,
+    Offline says from when the answers are; otherwise the error is raised as it came.
+    """
+    cache = session.cache
+    if cache is not None:
+        cache.read_genesis_early()  # in the same round trip as the chain check
+    try:
+        probe = await session.client.probe(expected)
+    except RpcError as error:
+        if cache is not None and error.kind in OFFLINE_KINDS and await cache.go_offline(expected):
+            chain_id = cache.served_chain_id if cache.served_chain_id is not None else 0
+            return Offline(cache.saved_at or 0.0, chain_id, error)
+        raise
+    if cache is not None and probe.matches:
+        await cache.go_online(probe.chain_id)
+    return probe

@@ -1,0 +1,91 @@
+"""`explorer report` and `explorer logs` with saved data: warm, restarted, offline, --no-cache."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli.test_report_cli import explorer
+from tests.helpers.cache import CHECK, beyond_check, sent
+from tests.helpers.devnet import Devnet, shared_loop
+from tests.helpers.relay import Relay
+
+TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+
+
+def test_a_warm_report_in_a_new_process_asks_only_chain_and_head(
+    relay: Relay, devnet: Devnet
+) -> None:
+    """The second process reads the first one's saved data: the check and at most two more."""
+    tx_hash = devnet.manifest()["token_transfer"]
+    cold = explorer("report", tx_hash, "--endpoint", relay.url)
+    assert cold.returncode == 0, cold.stderr
+    assert beyond_check(relay)["eth_getTransactionReceipt"] == 1
+    before = len(relay.server.requests)
+    warm = explorer("report", tx_hash, "--endpoint", relay.url)
+    assert warm.returncode == 0, warm.stderr
+    asked = sent(relay, before)
+    assert sum(asked[method] for method in CHECK) == 3
+    assert sum(asked.values()) - 3 <= 2, asked  # the genesis hash and the head
+    assert beyond_check(relay, before) == {"eth_blockNumber": 1}
+    assert warm.stdout == cold.stdout.replace(
+        _confirmations(cold.stdout), _confirmations(warm.stdout)
+    )
+
+
+def _confirmations(text: str) -> str:
+    """Return the report's confirmations line (it moves with the head)."""
+    return next((line for line in text.splitlines() if "onfirmation" in line), "")
+
+
+def test_no_cache_asks_the_node_for_everything(relay: Relay, devnet: Devnet) -> None:
+    """--no-cache neither reads nor keeps saved data."""
+    tx_hash = devnet.manifest()["token_transfer"]
+    assert explorer("report", tx_hash, "--endpoint", relay.url).returncode == 0
+    before = len(relay.server.requests)
+    done = explorer("report", tx_hash, "--endpoint", relay.url, "--no-cache")
+    assert done.returncode == 0, done.stderr
+    assert beyond_check(relay, before)["eth_getTransactionByHash"] == 1
+    assert sent(relay, before)["eth_getBlockByNumber"] == 0  # no genesis read either
+
+
+def test_a_repeated_logs_scan_asks_for_the_unsettled_tail_only(relay: Relay) -> None:
+    """`explorer logs` over the whole history twice: the second asks the head and one range."""
+    args = ("logs", "--endpoint", relay.url, "--topic0", TRANSFER, "--from", "0", "--to", "latest")
+    cold = explorer(*args)
+    assert cold.returncode == 0, cold.stderr
+    before = len(relay.server.requests)
+    warm = explorer(*args)
+    assert warm.returncode == 0, warm.stderr
+    assert beyond_check(relay, before) == {"eth_blockNumber": 1, "eth_getLogs": 1}
+    assert json.loads(warm.stdout) == json.loads(cold.stdout)
+
+
+def test_offline_report_answers_saved_pages_with_a_first_line_and_fails_others(
+    stoppable: Devnet,
+) -> None:
+    """The devnet stopped: a saved transaction exits 0 under `saved data from`; others fail."""
+    url = stoppable.url("testnet")
+    manifest = stoppable.manifest()
+    tx_hash, other = manifest["token_transfer"], manifest["failed_tx"]
+    online = explorer("report", tx_hash, "--endpoint", url)
+    assert online.returncode == 0, online.stderr
+    shared_loop().run(stoppable.process.stop())
+    offline = explorer("report", tx_hash, "--endpoint", url)
+    assert offline.returncode == 0, offline.stderr
+    first, *page = offline.stdout.splitlines()
+    assert first.startswith("saved data from ")
+    assert "the node cannot be reached" in first
+    assert (
+        "\n".join(page).split("== Receipt")[0].splitlines()[:2]
+        == (online.stdout.split("== Receipt")[0].splitlines()[:2])
+    )
+    as_json = explorer("report", tx_hash, "--endpoint", url, "--format", "json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert tx_hash in json.dumps(json.loads(as_json.stdout))  # still JSON alone on stdout
+    assert as_json.stderr.startswith("saved data from ")
+    unsaved = explorer("report", other, "--endpoint", url)
+    assert unsaved.returncode == 3
+    assert "not in the saved data" in unsaved.stderr
+    skipped = explorer("report", tx_hash, "--endpoint", url, "--no-cache")
+    assert skipped.returncode == 3
+    assert "error (transport)" in skipped.stderr
