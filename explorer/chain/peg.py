@@ -10,6 +10,7 @@ from explorer.chain.btc_address import BTC_MAIN, BTC_REGTEST, BTC_TEST, BtcNetwo
 
 BLOCK_SECONDS = 30  # an RSK block, about
 BTC_BLOCK_SECONDS = 600  # a Bitcoin block, about
+WEI_PER_SATOSHI = 10**10
 LOCKED_SUPPLY_WEI = 21_000_000 * 10**18  # the Bridge started with every RBTC there can be
 
 # The network upgrades that changed the Bridge's events and reads, by the RSKIP that did.

@@ -13,6 +13,9 @@ from eth.db.atomic import AtomicDB
 from eth.db.backends.memory import MemoryDB
 from eth.estimators.gas import binary_gas_search
 from eth.vm.forks.berlin import BerlinVM
+from eth.vm.forks.berlin.computation import BERLIN_PRECOMPILES, BerlinComputation
+from eth.vm.forks.berlin.state import BerlinState
+from eth.vm.forks.frontier.transaction_context import FrontierTransactionContext
 from eth.vm.spoof import SpoofTransaction
 from eth_keys.datatypes import PrivateKey
 from eth_typing import Address
@@ -23,10 +26,43 @@ def _no_block_rewards(vm: object, block: object) -> None:
     """RSK has no Ethereum-style block reward: miners are paid from fees by REMASC."""
 
 
+class _TxContext(FrontierTransactionContext):
+    """py-evm's transaction context, holding the transaction itself for RSK's precompiles.
+
+    The Bridge needs what rskj's precompiles get: the transaction's hash and its sender's key.
+    """
+
+    __slots__ = ["transaction"]
+    transaction: SignedTransactionAPI
+
+
+class _DevnetState(BerlinState):
+    """Berlin's state with the Bridge as a precompile (devnet/bridge_precompile.py)."""
+
+    def get_transaction_context(self, transaction: SignedTransactionAPI) -> _TxContext:
+        """Return the context of a transaction, with the transaction in it."""
+        context = _TxContext(gas_price=transaction.gas_price, origin=transaction.sender)
+        context.transaction = transaction
+        return context
+
+
+def _with_bridge() -> type[BerlinState]:
+    """Return the devnet's state class: Berlin's, its precompiles plus the Bridge."""
+    from explorer.devnet.bridge_precompile import bridge_precompile
+    from explorer.devnet.bridge_state import BRIDGE_ADDRESS
+
+    computation = BerlinComputation.configure(
+        __name__="DevnetComputation",
+        _precompiles={**BERLIN_PRECOMPILES, BRIDGE_ADDRESS: bridge_precompile},
+    )
+    return _DevnetState.configure(__name__="DevnetState", computation_class=computation)
+
+
 DevnetVM = BerlinVM.configure(
     __name__="DevnetBerlinVM",
     consensus_class=NoProofConsensus,
     _assign_block_rewards=_no_block_rewards,
+    _state_class=_with_bridge(),
 )
 
 GAS_LIMIT = 40_000_000
@@ -134,7 +170,12 @@ class Engine:
             raise ValueError("only legacy transactions are supported")
         return DevnetVM.get_transaction_builder().decode(raw)
 
-    def mine(self, transactions: Sequence[SignedTransactionAPI], timestamp: int) -> MinedBatch:
+    def mine(
+        self,
+        transactions: Sequence[SignedTransactionAPI],
+        timestamp: int,
+        balance_moves: Sequence[tuple[bytes, int]] = (),
+    ) -> MinedBatch:
         """Execute transactions into one new block at timestamp (raises if one is invalid).
 
         Only what the devnet reads back is kept: the state and a header chain with its state
@@ -142,13 +183,16 @@ class Engine:
         py-evm's tries of them (and its checks of a block it has just built) are skipped.
         """
         header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=REMASC_ADDRESS
         )
         receipts: tuple[ReceiptAPI, ...] = ()
         computations: tuple[ComputationAPI, ...] = ()
-        if transactions:  # else nothing runs, and RSK pays no block reward: the parent's state
+        if transactions or balance_moves:  # else the parent's state: RSK has no block reward
             vm = self._chain.get_vm(header)
-            header, receipts, computations = vm.apply_all_transactions(transactions, header)
+            if transactions:
+                header, receipts, computations = vm.apply_all_transactions(transactions, header)
+            for address, delta in balance_moves:  # REMASC's payments (devnet/remasc.py)
+                vm.state.delta_balance(Address(address), delta)
             vm.state.persist()
             header = header.copy(state_root=vm.state.state_root)
         self._chain.chaindb.persist_header(header)
@@ -160,7 +204,7 @@ class Engine:
     ) -> tuple[tuple[ReceiptAPI, ...], StateAPI]:
         """Execute transactions on top of the head without keeping anything: receipts, state."""
         header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=REMASC_ADDRESS
         )  # as mine() makes it
         vm = self._chain.get_vm(header)
         _, receipts, _ = vm.apply_all_transactions(transactions, header)
