@@ -87,6 +87,21 @@ def bridge_event(name: str, indexed: int | None = None) -> Signature:
     raise KeyError(name)
 
 
+@cache
+def _outputs() -> dict[str, tuple[str, ...]]:
+    """Return the output types of every function of the bundled ABI (and the added one)."""
+    outputs: dict[str, tuple[str, ...]] = {"getEstimatedFeesForPegOutAmount": ("uint256",)}
+    for entry in json.loads(read_text(BRIDGE_ABI)):
+        if entry.get("type") == "function":
+            outputs[str(entry["name"])] = tuple(_param(o).type for o in entry.get("outputs", []))
+    return outputs
+
+
+def bridge_outputs(name: str) -> tuple[str, ...]:
+    """Return the output types of a Bridge function, rskj's short types spelled out."""
+    return _outputs()[name]
+
+
 def decode_bridge_call(data: bytes) -> DecodedCall | None:
     """Decode a call to the Bridge with its ABI; None when empty, unknown or not decodable."""
     return decode_call(data, bridge_table())

@@ -21,7 +21,7 @@ from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from eth_keys.datatypes import Signature
 
-from explorer.chain.bridge_abi import bridge_event, bridge_function
+from explorer.chain.bridge_abi import bridge_event, bridge_function, bridge_outputs
 from explorer.chain.bridge_legacy import ascii_topic
 from explorer.chain.peg import PegNetwork, devnet_peg
 from explorer.devnet.accounts import derive_account
@@ -116,29 +116,9 @@ _REQUIRES = {
 }
 
 
-def _out(name: str, *values: Any) -> bytes:
-    """ABI-encode a method's outputs as rskj declares them (BridgeMethods)."""
-    return abi_encode([_OUTPUT_TYPES[name]], list(values))
-
-
-_OUTPUT_TYPES = {
-    "getFederationAddress": "string",
-    "getRetiringFederationAddress": "string",
-    "getProposedFederationAddress": "string",
-    "getFederationSize": "int256",
-    "getFederationThreshold": "int256",
-    "getActivePowpegRedeemScript": "bytes",
-    "getLockingCap": "int256",
-    "getMinimumLockTxValue": "int256",
-    "getFeePerKb": "int256",
-    "getBtcBlockchainBestChainHeight": "int256",
-    "getBtcTxHashProcessedHeight": "int64",
-    "isBtcTxHashAlreadyProcessed": "bool",
-    "getNextPegoutCreationBlockNumber": "uint256",
-    "getQueuedPegoutsCount": "uint256",
-    "getEstimatedFeesForNextPegOutEvent": "uint256",
-    "getEstimatedFeesForPegOutAmount": "uint256",
-}
+def _out(name: str, value: Any) -> bytes:
+    """ABI-encode a method's output as rskj declares it (the bundled ABI)."""
+    return abi_encode(list(bridge_outputs(name)), [value])
 
 
 def _txid(call: BridgeCall) -> bytes:
