@@ -109,7 +109,8 @@ def _about(logs: list[Log], txid: str) -> list[PeginEvent]:
 
 async def processed_height(reader: ChainReader, txid: str) -> int | None:
     """Return where the Bridge processed a txid, None when it has not (or cannot say)."""
-    read = await read_method(reader, "getBtcTxHashProcessedHeight", txid)
+    read = await read_method(reader, "getBtcTxHashProcessedHeight", normalize_txid(txid))
+
     if read.refused or not isinstance(read.value, int) or read.value < 0:
         return None
     return read.value

@@ -88,7 +88,7 @@ class PegoutStatus:
     """Everything known of a peg-out so far; later stages stay None until found."""
 
     tx: Transaction
-    receipt: Receipt
+    receipt: Receipt | None  # None for a refund, created by a peg-in's registration
     head: int
     request: Found | None = None  # release_request_received or release_request_rejected
     requested_sat: int | None = None
@@ -233,7 +233,7 @@ async def _batch_stage(
     reader: ChainReader, status: PegoutStatus, peg: PegNetwork
 ) -> AsyncIterator[PegoutStatus]:
     """Find the batch that lists the request (and its creation events)."""
-    start = (status.receipt.block_number or 0) + 1
+    start = (status.receipt.block_number if status.receipt else status.head) + 1
     last = min(status.head, start + BATCH_WINDOWS * peg.pegout_interval)
     names = ("batch_pegout_created", "release_requested", "pegout_transaction_created")
     topics: list[Topic] = [[_topic(name) for name in names]]
