@@ -59,7 +59,10 @@ async def pegin_documents(
     creation = next((e for e in events if e.decoded.event == request), None)
     if creation is None:
         return
-    refund = PegoutStatus(tx, None, head, batch=Found(creation.log, creation.decoded))
+    created = tuple(Found(e.log, e.decoded) for e in events)
+    batch = Found(creation.log, creation.decoded)
+    refund = PegoutStatus(tx, None, head, batch=batch, creation=created)
+
     async for stage in follow_release(reader, refund, peg):
         yield pegin_document(status, peg, chain_id=chain, currency=currency, refund=stage)
 

@@ -174,6 +174,8 @@ def neighbour_fields(facts: TxFacts) -> list[Field]:
 def _input(tx: Transaction) -> Section:
     """Return the input decoded with the bundled signature table, plus the raw hex."""
     fields: list[Field] = []
+    if not tx.input and tx.to == BRIDGE:
+        return Section("Input", tuple(bridge_call_fields(b"")))
     if not tx.input:
         return Section("Input", (fmt.text_field("Input", "none (plain transfer)", Tone.MUTED),))
     call = None if tx.is_contract_creation else decode_call(tx.input)
