@@ -229,7 +229,7 @@ class BridgeHistory:
         released = self.at(confirm + 2, lambda: [self.sign(1, creation)])
         self.note("pegout_release_block", released.number)
         self._return_change(released)
-        self._later_pegouts(created.number + peg.pegout_interval)
+        self._later_pegouts()
 
     def _return_change(self, released: DevBlock) -> None:
         """Register the released peg-out back from Bitcoin: its change is the federation's."""
@@ -244,10 +244,12 @@ class BridgeHistory:
         self.at(released.number + 2, lambda: [self.register(parse_tx(raw), height)])
         self.note("pegout_btc_txid", parse_tx(raw).txid)
 
-    def _later_pegouts(self, next_batch: int) -> None:
+    def _later_pegouts(self) -> None:
         """One peg-out waiting for signatures, one for confirmations, one still queued."""
         users, peg, fed0 = self.b.users, self.peg, self.federators[0]
-        head = self.b.size.head
+        head, now = self.b.size.head, self.b.ledger.head.number
+        next_batch = max(load_state(self.b.engine.state_at(now)).next_pegout_height, now + 6)
+
         signing = self.at(next_batch - 5, lambda: [self.pegout(users[8], 15)])
         self.note("pegout_signing", "0x" + signing.transactions[0].hash.hex())
         created = self.at(next_batch, lambda: [self.call(fed0, "updateCollections()")])

@@ -26,13 +26,14 @@ from explorer.chain.known import BRIDGE
 from explorer.chain.logrecords import Log
 from explorer.chain.records import Block, Transaction
 from explorer.rpc.errors import ErrorKind, RpcError
-from explorer.rpc.params import LogFilter
+from explorer.rpc.params import LogFilter, Topic
 from explorer.services.bridge import read_method
+from explorer.services.pegout import Found, Scan, scan
 from explorer.services.reader import ChainReader
 
 E = TypeVar("E")
 LOOKBACK_BLOCKS = 20_160  # a week of RSK blocks: where a refusal without a mark is looked for
-FALLBACK_LOOKBACK = 2_000  # what a node that limits block ranges gets asked instead
+
 FLYOVER_LBC = {30: "0xaa9caf1e3967600578727f975f283446a3da6612"}  # Liquidity Bridge Contract
 PEGIN_EVENTS = ("pegin_btc", "lock_btc", "rejected_pegin", "unrefundable_pegin")
 
@@ -118,16 +119,19 @@ async def processed_height(reader: ChainReader, txid: str) -> int | None:
 
 async def _unmarked(reader: ChainReader, txid: str, head: int) -> tuple[list[Log], tuple[int, int]]:
     """Search the recent blocks for a refusal the Bridge did not mark as processed."""
-    topics = [[_topic("rejected_pegin"), _topic("unrefundable_pegin")], "0x" + txid]
-    for span in (LOOKBACK_BLOCKS, FALLBACK_LOOKBACK):
-        first = max(head - span, 0)
-        log_filter = LogFilter(from_block=first, to_block=head, address=BRIDGE, topics=topics)
-        try:
-            return await reader.client.get_logs(log_filter), (first, head)
-        except RpcError as error:
-            if error.kind is not ErrorKind.NODE or span == FALLBACK_LOOKBACK:
-                raise
-    raise AssertionError("unreachable")
+    topics: list[Topic] = [[_topic("rejected_pegin"), _topic("unrefundable_pegin")], "0x" + txid]
+    first = max(head - LOOKBACK_BLOCKS, 0)
+    log_filter = LogFilter(from_block=first, to_block=head, address=BRIDGE, topics=topics)
+    try:
+        return await reader.client.get_logs(log_filter), (first, head)
+    except RpcError as error:
+        if error.kind is not ErrorKind.NODE:
+            raise
+    found: list[Found] = []  # a node that limits ranges (rskj: 5,000 blocks) is asked in spans
+    async for step in scan(reader, "refusals", first, head, topics, lambda _: False):
+        if not isinstance(step, Scan):
+            found = step
+    return [f.log for f in found], (first, head)
 
 
 async def _block_logs(reader: ChainReader, number: int) -> tuple[list[Log], Block | None]:
