@@ -216,7 +216,8 @@ def test_bitcoin_txid_opens_in_the_bitcoin_explorer(
     links = BitcoinLinksViewModel(settings, keys.BTC_EXPLORERS)
     set_bitcoin_links(links.url)
     catcher = UrlCatcher()
-    QDesktopServices.setUrlHandler("https", catcher, b"open")
+    QDesktopServices.setUrlHandler("https", catcher, "open")  # type: ignore[arg-type]
+
 
     try:
         txid = peg(devnet_manifest)["pegin_accepted"]
