@@ -102,6 +102,11 @@ def bridge_outputs(name: str) -> tuple[str, ...]:
     return _outputs()[name]
 
 
+def bridge_topic(name: str, indexed: int | None = None) -> str:
+    """Return a Bridge event's topic0 as 0x hex (for log filters)."""
+    return "0x" + bridge_event(name, indexed).key.hex()
+
+
 def decode_bridge_call(data: bytes) -> DecodedCall | None:
     """Decode a call to the Bridge with its ABI; None when empty, unknown or not decodable."""
     return decode_call(data, bridge_table())

@@ -11,11 +11,10 @@ from explorer.presentation.bridge_document import bridge_document
 from explorer.presentation.document import Document
 from explorer.presentation.pegin_document import pegin_document
 from explorer.presentation.pegout_document import with_pegout
-from explorer.services.bridge import read_bridge
+from explorer.services.bridge import Found, read_bridge
 from explorer.services.networks import Network, NetworkKind
 from explorer.services.pegin import pegin_status
 from explorer.services.pegout import (
-    Found,
     PegoutStatus,
     follow_release,
     is_pegout,

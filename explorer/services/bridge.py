@@ -8,6 +8,7 @@ answer with an execution error; neither is a failure of the page.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,10 @@ from eth_abi.abi import decode, encode
 from eth_abi.exceptions import DecodingError
 
 from explorer.chain.bridge_abi import bridge_function, bridge_outputs
+from explorer.chain.bridge_events import DecodedBridgeLog
+from explorer.chain.bridge_logs import decode_bridge_log
 from explorer.chain.known import BRIDGE
+from explorer.chain.logrecords import Log
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.params import BlockSelector, CallRequest
 from explorer.services.reader import ChainReader
@@ -36,6 +40,29 @@ PAGE_READS = (
     "getEstimatedFeesForNextPegOutEvent",
 )
 REFUSED_KINDS = (ErrorKind.NODE,)  # an execution error (a revert) is the node saying no
+
+
+@dataclass(frozen=True)
+class Found:
+    """A Bridge log and what it decodes to."""
+
+    log: Log
+    decoded: DecodedBridgeLog
+
+    @property
+    def block(self) -> int:
+        """Return the log's block number."""
+        return self.log.block_number or 0
+
+
+def decoded_logs(logs: Sequence[Log]) -> list[Found]:
+    """Return the Bridge's logs among logs, decoded (the undecodable left out)."""
+    found = []
+    for log in logs:
+        decoded = decode_bridge_log(log.topics, log.data) if log.address == BRIDGE else None
+        if decoded is not None:
+            found.append(Found(log, decoded))
+    return found
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TypeVar
 
-from explorer.chain.bridge_abi import bridge_event, bridge_function
+from explorer.chain.bridge_abi import bridge_function, bridge_topic
 from explorer.chain.bridge_events import (
     DecodedBridgeLog,
     LockBtc,
@@ -21,14 +21,13 @@ from explorer.chain.bridge_events import (
     ReleaseRequested,
     UnrefundablePegin,
 )
-from explorer.chain.bridge_logs import decode_bridge_log
 from explorer.chain.known import BRIDGE
 from explorer.chain.logrecords import Log
 from explorer.chain.records import Block, Transaction
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.params import LogFilter, Topic
-from explorer.services.bridge import read_method
-from explorer.services.pegout import Found, Scan, scan
+from explorer.services.bridge import Found, decoded_logs, read_method
+from explorer.services.pegout import Scan, scan
 from explorer.services.reader import ChainReader
 
 E = TypeVar("E")
@@ -38,26 +37,13 @@ FLYOVER_LBC = {30: "0xaa9caf1e3967600578727f975f283446a3da6612"}  # Liquidity Br
 PEGIN_EVENTS = ("pegin_btc", "lock_btc", "rejected_pegin", "unrefundable_pegin")
 
 
-def _topic(name: str, indexed: int | None = None) -> str:
-    """Return an event's topic0 as 0x hex."""
-    return "0x" + bridge_event(name, indexed).key.hex()
-
-
-@dataclass(frozen=True)
-class PeginEvent:
-    """One Bridge log about the peg-in, decoded."""
-
-    log: Log
-    decoded: DecodedBridgeLog
-
-
 @dataclass(frozen=True)
 class PeginStatus:
     """What the Bridge says of a Bitcoin transaction."""
 
     btc_txid: str  # 64 hex digits, display order
     processed_height: int | None  # where getBtcTxHashProcessedHeight says it was processed
-    events: tuple[PeginEvent, ...]  # the peg-in's events and, for a refund, its release
+    events: tuple[Found, ...]  # the peg-in's events and, for a refund, its release
     registering_tx: Transaction | None
     block: Block | None
     btc_tip: int | None  # the Bridge's Bitcoin best height (asked when it is not processed)
@@ -101,11 +87,11 @@ def _mentions(decoded: DecodedBridgeLog, txid: str) -> bool:
     )
 
 
-def _about(logs: list[Log], txid: str) -> list[PeginEvent]:
+def _about(logs: list[Log], txid: str) -> list[Found]:
     """Return the events of logs about txid and what its registering transaction did too."""
-    decoded = [(log, decode_bridge_log(log.topics, log.data)) for log in logs]
-    tx_hashes = {log.transaction_hash for log, d in decoded if d and _mentions(d, txid)}
-    return [PeginEvent(log, d) for log, d in decoded if d and log.transaction_hash in tx_hashes]
+    found = decoded_logs(logs)
+    tx_hashes = {f.log.transaction_hash for f in found if _mentions(f.decoded, txid)}
+    return [f for f in found if f.log.transaction_hash in tx_hashes]
 
 
 async def processed_height(reader: ChainReader, txid: str) -> int | None:
@@ -119,7 +105,10 @@ async def processed_height(reader: ChainReader, txid: str) -> int | None:
 
 async def _unmarked(reader: ChainReader, txid: str, head: int) -> tuple[list[Log], tuple[int, int]]:
     """Search the recent blocks for a refusal the Bridge did not mark as processed."""
-    topics: list[Topic] = [[_topic("rejected_pegin"), _topic("unrefundable_pegin")], "0x" + txid]
+    topics: list[Topic] = [
+        [bridge_topic("rejected_pegin"), bridge_topic("unrefundable_pegin")],
+        "0x" + txid,
+    ]
     first = max(head - LOOKBACK_BLOCKS, 0)
     log_filter = LogFilter(from_block=first, to_block=head, address=BRIDGE, topics=topics)
     try:
@@ -143,7 +132,7 @@ async def _block_logs(reader: ChainReader, number: int) -> tuple[list[Log], Bloc
     return logs, block
 
 
-def _registering(block: Block | None, events: list[PeginEvent]) -> Transaction | None:
+def _registering(block: Block | None, events: list[Found]) -> Transaction | None:
     """Return the transaction of the block that emitted the peg-in's events."""
     if block is None or not events:
         return None
@@ -200,7 +189,7 @@ async def _tip(reader: ChainReader) -> int | None:
 def _status(
     txid: str,
     height: int | None,
-    events: list[PeginEvent],
+    events: list[Found],
     block: Block | None,
     btc_tip: int | None,
     searched: tuple[int, int] | None,

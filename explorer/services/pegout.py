@@ -13,14 +13,13 @@ time (the service's block-range rule) and reports its progress.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 
-from explorer.chain.bridge_abi import bridge_event
+from explorer.chain.bridge_abi import bridge_topic
 from explorer.chain.bridge_events import (
     AddSignature,
     BatchPegoutCreated,
-    DecodedBridgeLog,
     PegoutConfirmed,
     PegoutTransactionCreated,
     ReleaseBtc,
@@ -29,38 +28,18 @@ from explorer.chain.bridge_events import (
     ReleaseRequestRejected,
     pegout_amount_sat,
 )
-from explorer.chain.bridge_logs import decode_bridge_log
 from explorer.chain.btc_address import script_address
 from explorer.chain.known import BRIDGE
-from explorer.chain.logrecords import Log
 from explorer.chain.peg import PegNetwork
 from explorer.chain.records import Receipt, Transaction
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.params import LogFilter, Topic
-from explorer.services.bridge import read_method
+from explorer.services.bridge import Found, decoded_logs, read_method
 from explorer.services.reader import ChainReader
 
 SCAN_SPAN = 2_000  # blocks per eth_getLogs: the hosted service's range that any count passes
 BATCH_WINDOWS = 3  # peg-out intervals searched for the batch before saying it is late
 RELEASE_SPAN = 6_000  # blocks after the confirmation height searched for the release
-
-
-def _topic(name: str, indexed: int | None = None) -> str:
-    """Return an event's topic0 as 0x hex."""
-    return "0x" + bridge_event(name, indexed).key.hex()
-
-
-@dataclass(frozen=True)
-class Found:
-    """A Bridge log and what it decodes to."""
-
-    log: Log
-    decoded: DecodedBridgeLog
-
-    @property
-    def block(self) -> int:
-        """Return the log's block number."""
-        return self.log.block_number or 0
 
 
 @dataclass(frozen=True)
@@ -151,19 +130,9 @@ class PegoutStatus:
         return sum(paid) if paid else None
 
 
-def _decoded(logs: Sequence[Log]) -> list[Found]:
-    """Return the decodable Bridge logs."""
-    found = []
-    for log in logs:
-        decoded = decode_bridge_log(log.topics, log.data) if log.address == BRIDGE else None
-        if decoded is not None:
-            found.append(Found(log, decoded))
-    return found
-
-
 def request_of(tx: Transaction, receipt: Receipt) -> Found | None:
     """Return the peg-out request (or refusal) in a receipt, if it is one."""
-    for found in _decoded(receipt.logs):
+    for found in decoded_logs(receipt.logs):
         if isinstance(found.decoded.event, ReleaseRequestReceived | ReleaseRequestRejected):
             return found
     return None
@@ -201,7 +170,7 @@ async def scan(
                 raise
             span //= 2  # the node limits ranges more tightly than the service
             continue
-        found += _decoded(logs)
+        found += decoded_logs(logs)
         at = end + 1
     yield found
 
@@ -236,7 +205,7 @@ async def _batch_stage(
     start = (status.receipt.block_number if status.receipt else status.head) + 1
     last = min(status.head, start + BATCH_WINDOWS * peg.pegout_interval)
     names = ("batch_pegout_created", "release_requested", "pegout_transaction_created")
-    topics: list[Topic] = [[_topic(name) for name in names]]
+    topics: list[Topic] = [[bridge_topic(name) for name in names]]
     found: list[Found] = []
     tx_hash = status.tx.hash
     sought = "batch that takes the request"
@@ -298,7 +267,11 @@ async def follow_release(
     if start > status.head:
         yield status  # not confirmed yet: nothing to search
         return
-    names = [_topic("pegout_confirmed"), _topic("add_signature"), _topic("release_btc")]
+    names = [
+        bridge_topic("pegout_confirmed"),
+        bridge_topic("add_signature"),
+        bridge_topic("release_btc"),
+    ]
     topics: list[Topic] = [names, ["0x" + txid, creation]]
     found: list[Found] = []
     released = lambda found: any(_names(f, ReleaseBtc, creation) for f in found)  # noqa: E731
