@@ -189,8 +189,9 @@ def pegout_sections(
 def with_pegout(
     document: Document, status: PegoutStatus, peg: PegNetwork, currency: str
 ) -> Document:
-    """Return a transaction's document with its peg-out's stages after the overview."""
+    """Return a transaction's document with its peg-out's stages first (what support asks)."""
     chain_id = document.chain_id or 0
     stages = pegout_sections(status, peg, chain_id, currency)
-    sections = (*document.sections[:1], *stages, *document.sections[1:])
+    sections = (*stages, *document.sections)
+
     return replace(document, sections=sections)

@@ -7,7 +7,8 @@ from typing import Protocol
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QToolBar
 
-from explorer.services.routes import BRIDGE_PAGE, Route
+from explorer.services.routes import BRIDGE_PAGE
+from explorer.viewmodels.navigator import Navigator
 from explorer.views.icons import PaletteIcons
 
 
@@ -16,16 +17,14 @@ class _Window(Protocol):
 
     toolbar: QToolBar
     node_action: QAction
-
-    def open_route(self, route: Route, new_tab: bool) -> None:
-        """Open a route."""
+    navigator: Navigator
 
 
 def add_bridge_action(window: _Window, menu: QMenu, icons: PaletteIcons) -> QAction:
     """Add "Bridge" after the Node button and to the Tools menu; it opens in a new tab."""
     action = QAction("Bridge", menu)
     action.setToolTip("The Bridge: federation, the peg, queued peg-outs (new tab)")
-    action.triggered.connect(lambda: window.open_route(BRIDGE_PAGE, True))
+    action.triggered.connect(lambda: window.navigator.open_tab(BRIDGE_PAGE))
     actions = window.toolbar.actions()
     after_node = actions[actions.index(window.node_action) + 1]
     window.toolbar.insertAction(after_node, action)

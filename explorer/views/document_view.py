@@ -148,7 +148,10 @@ class DocumentView(QWidget):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         if note:
-            form.addRow(plain_label(note))
+            note_label = plain_label(note)
+            note_label.setWordWrap(True)  # an explanation may be longer than the page is wide
+            form.addRow(note_label)
+
         widgets = []
         for item in fields:
             widgets.append(self._value_widget(item))

@@ -280,7 +280,8 @@ class MainWindow(QMainWindow):
             return TOOLS[tool_of(route)[0]].title
         target = route.target
         short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
-        return f"{route.page.value.capitalize()} {short}"
+        name = "Peg-in" if route.page is Page.PEGIN else route.page.value.capitalize()
+        return f"{name} {short}"
 
     def _on_tab_opened(self, index: int, route: Route) -> None:
         """Add a tab's widget."""

@@ -218,7 +218,6 @@ def test_bitcoin_txid_opens_in_the_bitcoin_explorer(
     catcher = UrlCatcher()
     QDesktopServices.setUrlHandler("https", catcher, "open")  # type: ignore[arg-type]
 
-
     try:
         txid = peg(devnet_manifest)["pegin_accepted"]
         page = open_route(qtbot, window, pegin_route(txid))
@@ -233,3 +232,13 @@ def test_bitcoin_txid_opens_in_the_bitcoin_explorer(
     finally:
         QDesktopServices.unsetUrlHandler("https")
         set_bitcoin_links(None)
+
+
+def test_the_bridge_button_opens_the_bridge_page(qtbot: QtBot, window: MainWindow) -> None:
+    assert window.bridge_action in window.toolbar.actions()
+    assert window.bridge_action in window.tools_menu.actions()
+    window.bridge_action.trigger()
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Bridge"
+    page = wait_loaded(qtbot, window)
+    assert isinstance(page.model, PegPageViewModel)
+    assert page.model.route == BRIDGE_PAGE
