@@ -30,7 +30,9 @@ from explorer.chain.bridge_events import (
 from explorer.chain.bridge_logs import decode_bridge_log, decode_system_log, system_event_name
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.peg import MAINNET_PEG, TESTNET_PEG
+from explorer.chain.records import Transaction
 from explorer.chain.remasc import decode_remasc_log
+from explorer.services.pegin import FLYOVER_LBC, is_flyover
 from tests.unit.test_bitcoin import GENESIS_COINBASE, GENESIS_TXID
 
 SENDER = "0x" + "ab" * 20
@@ -271,3 +273,35 @@ def test_bundled_abi_names_its_version_and_the_selectors_of_rskj() -> None:
     }
     for name, selector in selectors.items():
         assert bridge_function(name).key.hex() == selector, name
+
+
+def registering(to: str, data: bytes) -> Transaction:
+    """Return a mined transaction record calling `to` with data."""
+    return Transaction.from_json(
+        {
+            "hash": "0x" + "44" * 32,
+            "nonce": "0x1",
+            "blockHash": "0x" + "55" * 32,
+            "blockNumber": "0x10",
+            "transactionIndex": "0x0",
+            "from": SENDER,
+            "to": to,
+            "value": "0x0",
+            "gas": "0x5208",
+            "gasPrice": "0x1",
+            "input": "0x" + data.hex(),
+            "v": "0x1b",
+            "r": "0x1",
+            "s": "0x1",
+        }
+    )
+
+
+def test_flyover_is_named_by_its_registering_call() -> None:
+    fast = bridge_function("registerFastBridgeBtcTransaction").key + b"\x00" * 32
+    plain = bridge_function("registerBtcTransaction").key + b"\x00" * 32
+    assert is_flyover(registering(BRIDGE, fast), 31)
+    assert not is_flyover(registering(BRIDGE, plain), 31)
+    assert is_flyover(registering(FLYOVER_LBC[30], b"\x01\x02\x03\x04"), 30)
+    assert not is_flyover(registering(FLYOVER_LBC[30], b"\x01\x02\x03\x04"), 31)
+    assert not is_flyover(None, 30)
