@@ -116,6 +116,19 @@ async def told(client: RpcClient, tx_hash: str, blocks: tuple[int, ...]) -> int:
     return (await counted(client, scan))[2]
 
 
+def pegin_verdict(sent: int, trips: float, latency: float) -> str:
+    """Judge a peg-in against its goal; round trips count only against a distant node.
+
+    Two round trips take a little more than two eth_blockNumber's: the node's own work on
+    the calls (so up to 2.5 counts as two). On this machine (0 ms) time is all the node's work.
+    """
+    if sent > PEGIN_GOAL_REQUESTS:
+        return "MISSES"
+    if latency == 0:
+        return "meets, requests only"
+    return "meets" if trips < PEGIN_GOAL_TRIPS + 0.5 else "MISSES"
+
+
 async def measure(latency: float) -> None:
     """Run every measurement against one devnet and print them against the goals."""
     async with running_devnet(latency) as (url, facts):
@@ -128,7 +141,8 @@ async def measure(latency: float) -> None:
                     took, sent, found = await pegin(client, facts[key], head_known)
                     trips = took / rtt if rtt else 0.0
                     where = "head known (window)" if head_known else "head unknown (report)"
-                    verdict = "meets" if sent <= PEGIN_GOAL_REQUESTS and trips <= 2.5 else "MISSES"
+                    verdict = pegin_verdict(sent, trips, latency)
+
                     print(
                         f"peg-in {key[6:]:<13} {where:<22} {sent} requests, "
                         f"{took * 1000:6.1f} ms = {trips:.2f} round trips "

@@ -46,13 +46,18 @@ def _registration(status: PeginStatus, chain_id: int, now: float) -> list[Field]
     """Return where and by whom the peg-in was registered."""
     fields: list[Field] = []
     block = status.block
-    number = status.processed_height if status.processed_height is not None else None
-    if number is None and block is not None:
-        number = block.number
+    first = status.events[0].log if status.events else None
+    number = status.processed_height
+    if number is None and first is not None:
+        number = first.block_number
     fields.append(fmt.block_field("Registered in block", number, empty="—"))
     if block is not None:
         fields.append(fmt.time_field("Registered at", block.timestamp, now))
     tx = status.registering_tx
+    if tx is None and first is not None and first.transaction_hash:
+        fields.append(
+            fmt.hash_field("Registering RSK transaction", first.transaction_hash, Kind.TX_HASH)
+        )
     if tx is not None:
         fields.append(fmt.hash_field("Registering RSK transaction", tx.hash, Kind.TX_HASH))
         by = "Flyover: a liquidity provider's fast peg-in (registerFastBridgeBtcTransaction)"

@@ -171,10 +171,9 @@ async def pegin_status(reader: ChainReader, text: str, chain_id: int) -> PeginSt
     logs, searched = search
 
     events = _about(logs, txid)
-    if events and events[0].log.block_number is not None:
-        number = events[0].log.block_number
-        block_logs, block = await _block_logs(reader, number)
-        return _status(txid, None, _about(block_logs, txid), block, tip, searched, chain_id)
+    if events:  # the search found the refusal's events: they say all the page needs
+        return _status(txid, None, events, None, tip, searched, chain_id)
+
     if tip is None:
         tip = await _tip(reader)
     return PeginStatus(txid, None, (), None, None, tip, searched)
