@@ -94,8 +94,8 @@ class AccountMethods(ChainView):
         if overrides:
             raise rskj_invalid_params("State override is not allowed")
         request = params.call_request(call)
-        number = self._execution_number(selector)
-        return to_data(call_output(self._ledger.engine, request, number))
+        state, context = self._execution(selector)
+        return to_data(call_output(self._ledger.engine, request, state, context))
 
     def _m_eth_estimateGas(self, args: list[Any]) -> str:
         """Return the gas a call needs.
@@ -104,9 +104,10 @@ class AccountMethods(ChainView):
         """
         call, selector = args
         request = params.call_request(call)
-        number = self._execution_number("latest" if selector is None else selector)
+        state, context = self._execution("latest" if selector is None else selector)
         engine = self._ledger.engine
-        return to_quantity(estimate(engine, request, number, reverts_fail=self.rules.is_rskj))
+        gas = estimate(engine, request, state, context, reverts_fail=self.rules.is_rskj)
+        return to_quantity(gas)
 
     def _m_eth_sendRawTransaction(self, args: list[Any]) -> str:
         """Admit a signed transaction to the pool (mined at once if instant)."""

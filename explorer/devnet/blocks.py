@@ -15,8 +15,8 @@ from trie.hexary import HexaryTrie
 from explorer.chain.mergemining import compose_hash_for_merged_mining
 from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRecord
 from explorer.devnet.coinbase import build_merge_mining_fields
+from explorer.devnet.evm import MINIMUM_GAS_PRICE
 
-MINIMUM_GAS_PRICE = 60_000_000
 BASE_DIFFICULTY = 2  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
 DIFFICULTY_SPREAD = 16  # so a block takes 2 to 17 tries (on average 9.5) to grind
 EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
