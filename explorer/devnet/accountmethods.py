@@ -38,6 +38,7 @@ class AccountMethods(ChainView):
                 ready = self._ledger.engine.applicable(ready, timestamp)
                 block = self._ledger.mine(ready, timestamp=timestamp, miner=self._miner)
             self._pool.expire(block.number)
+            self.filters.on_block(block, to_data(block.hash))
             return block.number
 
     def mine_scheduled(self) -> int | None:
@@ -115,7 +116,10 @@ class AccountMethods(ChainView):
         raw = params.data(value, "signed transaction")
         tx = decode_signed(raw, self.chain_id)
         head = self.head_number
+        before = {bytes(waiting.hash) for waiting in self._pool.pending()}
         self._pool.admit(tx, len(raw), self._state(head), head)
+        fresh = [bytes(t.hash) for t in self._pool.pending() if bytes(t.hash) not in before]
+        self.filters.on_pending([to_data(tx_hash) for tx_hash in fresh])
         if self.instant_mining and self.mining:
             self.mine_block()
         return to_data(bytes(tx.hash))

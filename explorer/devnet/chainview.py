@@ -14,6 +14,7 @@ from explorer.devnet import params
 from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.errors import block_not_found, rskj_invalid_params
 from explorer.devnet.evm import BlockContext
+from explorer.devnet.filters import FilterBook
 from explorer.devnet.ledger import Ledger
 from explorer.devnet.logs import LogLimits
 from explorer.devnet.manifest import SeedManifest
@@ -48,6 +49,7 @@ class ChainView:
         self._miner = miner
         self._lock = threading.RLock()
         self._pending_cache: tuple[tuple[int, int], DevBlock, StateAPI] | None = None
+        self.filters = FilterBook()  # eth_newFilter and its kin (the rskj profile)
         pool.policy = self.rules.pool
         pool.settle(self._state(self.head_number), self.head_number)
 
