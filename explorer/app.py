@@ -33,6 +33,8 @@ from explorer.devnet.process import (
     devnet_command,
 )
 from explorer.diagnostics import SECRETS, Diagnostics, versions
+from explorer.presentation.document import Tone
+from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
 from explorer.services.elsewhere import OtherNetworks
@@ -43,9 +45,7 @@ from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
 from explorer.viewmodels.devnet_start import DevnetStartViewModel
-from explorer.viewmodels.document import Tone
 from explorer.viewmodels.labels import LabelsViewModel
-from explorer.viewmodels.missing import TxSupport
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel

@@ -19,11 +19,11 @@ from explorer.cli.common import (
     secrets_in,
 )
 from explorer.devnet.process import DevnetStartError
+from explorer.presentation.node_document import node_document
 from explorer.services.networks import custom_network
 from explorer.services.nodeinfo import default_daily_quota, read_node_facts
 from explorer.services.session import Session
 from explorer.settings import Settings
-from explorer.viewmodels.node_document import node_document
 
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:

@@ -28,6 +28,11 @@ from explorer.cli.common import (
     run_reporting_errors,
     secrets_in,
 )
+from explorer.presentation.block_listing import listing_text, read_receipts, transaction_rows
+from explorer.presentation.document import Document
+from explorer.presentation.loaders import load_block, load_document, load_tx
+from explorer.presentation.missing import Missing, TxSupport
+from explorer.presentation.tx_document import tx_document
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.elsewhere import OtherNetworks
@@ -36,11 +41,6 @@ from explorer.services.networks import Network, chain_name, custom_network
 from explorer.services.routes import Page, Route
 from explorer.services.search import resolve
 from explorer.services.session import Session
-from explorer.viewmodels.block_listing import listing_text, read_receipts, transaction_rows
-from explorer.viewmodels.document import Document
-from explorer.viewmodels.loaders import load_block, load_document, load_tx
-from explorer.viewmodels.missing import Missing, TxSupport
-from explorer.viewmodels.tx_document import tx_document
 
 RECEIPT_LIMITS = {"auto": 200, "all": None, "none": 0}
 

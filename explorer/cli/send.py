@@ -25,20 +25,20 @@ from explorer.cli.common import (
     run_reporting_errors,
     secrets_in,
 )
+from explorer.presentation.broadcast_document import (
+    answer_section,
+    check_section,
+    confirmation_text,
+    decoded_section,
+)
+from explorer.presentation.diagnosis_document import fate_sentence
+from explorer.presentation.document import Document, Field
 from explorer.services.broadcast import Answer, check_before_sending, remember_sent, send_once
 from explorer.services.fate import diagnose_missing
 from explorer.services.firstseen import SeenStore, SeenStoreError
 from explorer.services.networks import custom_network
 from explorer.services.rawtx import Refusal, SignedTx, chain_refusal, decode_signed
 from explorer.services.session import Session
-from explorer.viewmodels.broadcast_document import (
-    answer_section,
-    check_section,
-    confirmation_text,
-    decoded_section,
-)
-from explorer.viewmodels.diagnosis_document import fate_sentence
-from explorer.viewmodels.document import Document, Field
 
 EXIT_FAILED = 4  # mined, but the transaction failed
 Ask = Callable[[str], bool]

@@ -15,6 +15,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.presentation.broadcast_document import (
+    answer_section,
+    check_section,
+    confirmation_text,
+    decoded_section,
+)
+from explorer.presentation.document import Document, Field, Section, Tone
+from explorer.presentation.missing import TxSupport
 from explorer.rpc.errors import RpcError
 from explorer.services.broadcast import (
     Answer,
@@ -29,14 +37,6 @@ from explorer.services.firstseen import SeenStoreError
 from explorer.services.rawtx import Refusal, SignedTx, decode_for
 from explorer.services.routes import tx_route
 from explorer.services.session import Session
-from explorer.viewmodels.broadcast_document import (
-    answer_section,
-    check_section,
-    confirmation_text,
-    decoded_section,
-)
-from explorer.viewmodels.document import Document, Field, Section, Tone
-from explorer.viewmodels.missing import TxSupport
 from explorer.viewmodels.observable import qproperty
 
 

@@ -8,12 +8,13 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from explorer.presentation.home_cards import Card, Facts, chart_series, empty_cards, header_cards
+from explorer.presentation.series import Series
 from explorer.rpc.errors import RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.live import LiveChain, poll_interval
 from explorer.services.session import Session
 from explorer.viewmodels.headpoll import HeadPoller
-from explorer.viewmodels.home_cards import Card, Facts, chart_series, empty_cards, header_cards
 from explorer.viewmodels.home_tables import (
     BlockRow,
     LatestBlocksModel,
@@ -21,7 +22,6 @@ from explorer.viewmodels.home_tables import (
     latest_transactions,
 )
 from explorer.viewmodels.observable import qproperty
-from explorer.viewmodels.series import Series
 
 HEADERS = LatestBlocksModel.headers
 LATEST = 20  # blocks listed

@@ -13,10 +13,10 @@ from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import REMASC, known_label
 from explorer.chain.records import Block, Transaction
 from explorer.chain.units import format_rbtc
+from explorer.presentation.document import Tone
+from explorer.presentation.format import age
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.viewmodels.batched_table import Index
-from explorer.viewmodels.document import Tone
-from explorer.viewmodels.format import age
 from explorer.viewmodels.roles import ROUTE_ROLE, TONE_ROLE
 
 R = TypeVar("R")

@@ -10,13 +10,14 @@ from collections.abc import AsyncGenerator
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.records import Log
+from explorer.presentation import format as fmt
+from explorer.presentation.log_form import Field, check_fields, query_of
 from explorer.rpc.errors import ChainMismatch, RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
 from explorer.viewmodels.log_export import ExportState, LogExportViewModel
-from explorer.viewmodels.log_form import Field, check_fields, query_of
 from explorer.viewmodels.log_table import LogTableModel, compact
 from explorer.viewmodels.observable import qproperty
 
@@ -38,18 +39,6 @@ class ScanState(enum.Enum):
     DONE = "done"
     CANCELLED = "cancelled"
     FAILED = "failed"
-
-
-def duration_text(seconds: float) -> str:
-    """Return seconds as `0.4 s`, `42 s`, `3 min 5 s` or `2 h 10 min`."""
-    if seconds < 9.95:
-        return f"{seconds:.1f} s"
-    whole = round(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60} s"
-    return f"{whole // 3600} h {whole % 3600 // 60} min"
 
 
 class LogsViewModel(QObject):
@@ -156,9 +145,9 @@ class LogsViewModel(QObject):
         if p.blocks_failed:
             parts.append(f"{p.blocks_failed:,} blocks failed")
         if self._state is ScanState.RUNNING and p.eta is not None:
-            parts.append(f"about {duration_text(p.eta)} left")
+            parts.append(f"about {fmt.duration_text(p.eta)} left")
         elif self._state is not ScanState.RUNNING:
-            parts.append(f"took {duration_text(p.elapsed)}")
+            parts.append(f"took {fmt.duration_text(p.elapsed)}")
         return " · ".join(parts)
 
     def start(self) -> bool:

@@ -7,11 +7,11 @@ import dataclasses
 from collections.abc import AsyncIterator
 from typing import Protocol
 
+from explorer.presentation.document import Document
+from explorer.presentation.node_document import node_document
 from explorer.services.nodeinfo import NodeFacts, default_daily_quota, read_node_facts
 from explorer.services.routes import NODE
 from explorer.services.session import Session
-from explorer.viewmodels.document import Document
-from explorer.viewmodels.node_document import node_document
 from explorer.viewmodels.page import PageState, PageViewModel
 
 

@@ -10,16 +10,16 @@ from collections.abc import AsyncIterator, Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.chain.records import Block
+from explorer.presentation.block_stages import COUNTS_AFTER_SECONDS, load_block_stages
+from explorer.presentation.document import Document
+from explorer.presentation.loaders import load_document, load_tx_stages
+from explorer.presentation.missing import Missing
+from explorer.presentation.tx_document import tx_document
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
-from explorer.viewmodels.block_stages import COUNTS_AFTER_SECONDS, load_block_stages
-from explorer.viewmodels.document import Document
-from explorer.viewmodels.loaders import load_document, load_tx_stages
-from explorer.viewmodels.missing import Missing
 from explorer.viewmodels.observable import qproperty
-from explorer.viewmodels.tx_document import tx_document
 from explorer.viewmodels.tx_table import BlockTransactionsModel
 
 PENDING_REFRESH_MS = 3000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from explorer.presentation.missing import TxSupport
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.address import AddressPageViewModel, TokenStore
@@ -9,7 +10,6 @@ from explorer.viewmodels.broadcast import BroadcastViewModel
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
-from explorer.viewmodels.missing import TxSupport
 from explorer.viewmodels.node_page import NodePageViewModel, QuotaStore
 from explorer.viewmodels.page import PageViewModel
 from explorer.viewmodels.tools import ToolViewModel, tool_of

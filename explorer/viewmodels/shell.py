@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from explorer.presentation.document import Tone
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.retry import Attempt
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
 from explorer.services.routes import Route
 from explorer.services.session import Session
-from explorer.viewmodels.document import Tone
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel

@@ -8,12 +8,12 @@ import re
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.tools import HashInput, amount_query, keccak_hex, keccak_input
+from explorer.presentation.document import Tone
+from explorer.presentation.tool_results import TOOLS, Result, ResultLine, ToolKind, ToolSpec
 from explorer.rpc.errors import RpcError
 from explorer.services.routes import Route, tool_route
 from explorer.services.session import Session
-from explorer.viewmodels.document import Tone
 from explorer.viewmodels.observable import qproperty
-from explorer.viewmodels.tool_results import TOOLS, Result, ResultLine, ToolKind, ToolSpec
 
 NODE_HASH = "web3_sha3 (the node)"
 _SIGNATURE = re.compile(r"(?:function |event )?[A-Za-z_$][\w$]*\s*\(.*\)\s*", re.S)

@@ -14,15 +14,15 @@ from collections.abc import AsyncIterator
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.presentation.document import Document
+from explorer.presentation.loaders import TxMemory, load_tx_stages
+from explorer.presentation.missing import Missing, TxSupport
+from explorer.presentation.tx_document import tx_document
 from explorer.services.elsewhere import Sighting
 from explorer.services.routes import Route, tx_position
 from explorer.services.session import Session
-from explorer.viewmodels.document import Document
-from explorer.viewmodels.loaders import TxMemory, load_tx_stages
-from explorer.viewmodels.missing import Missing, TxSupport
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.page import PageState, PageViewModel
-from explorer.viewmodels.tx_document import tx_document
 
 
 class TxPageViewModel(PageViewModel):

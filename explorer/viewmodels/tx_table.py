@@ -9,11 +9,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt
 
-from explorer.chain.abi import method_label
-from explorer.chain.checksum import to_checksum_address
-from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.chain.units import format_rbtc
+from explorer.presentation.tx_text import address_text, method_text, status_text
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
 from explorer.services.routes import Route, address_route, tx_route
@@ -37,31 +35,6 @@ class Column(enum.IntEnum):
 
 
 HEADERS = ("Hash", "From", "To", "Value", "Fee", "Status", "Method")
-
-
-def address_text(address: str | None, chain_id: int) -> str:
-    """Return a table's address: the chain's checksum, RSK's system labels, or a creation."""
-    if address is None:
-        return "(contract creation)"
-    if address == REMASC:
-        return "REMASC"
-    if address == BRIDGE:
-        return "Bridge"
-    return to_checksum_address(address, chain_id)
-
-
-def status_text(receipt: Receipt) -> str:
-    """Return a table's status of a mined transaction."""
-    return {True: "Success", False: "Failed", None: "Mined"}[receipt.succeeded]
-
-
-def method_text(tx: Transaction) -> str:
-    """Return the method column: decoded name, selector, transfer or creation."""
-    if tx.to == REMASC:
-        return "REMASC"
-    if tx.is_contract_creation:
-        return "Contract creation"
-    return method_label(tx.input) or "Value transfer"
 
 
 class BlockTransactionsModel(BatchedTableModel):

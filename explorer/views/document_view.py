@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.viewmodels.document import Document, Field, Kind
+from explorer.presentation.document import Document, Field, Kind
 from explorer.views.theme import monospace, plain_label, tone_palette
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.value import LinkedValue

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.viewmodels.document import Tone
+from explorer.presentation.document import Tone
+from explorer.presentation.home_cards import Card
 from explorer.viewmodels.home import HomeState, HomeViewModel
-from explorer.viewmodels.home_cards import Card
 from explorer.viewmodels.home_tables import LatestBlocksModel
 from explorer.viewmodels.roles import TONE_ROLE
 from explorer.views.charts import Chart, ChartKind

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.presentation.document import Tone
+from explorer.presentation.log_form import Field
 from explorer.services.logexport import ExportFormat
-from explorer.viewmodels.document import Tone
 from explorer.viewmodels.log_export import ExportState
-from explorer.viewmodels.log_form import Field
 from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.views.theme import plain_label, tone_colour
 from explorer.views.widgets.links import open_clicked_routes

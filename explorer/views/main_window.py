@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.presentation.document import Tone
+from explorer.presentation.tool_results import TOOLS
 from explorer.services.routes import BROADCAST, LOGS, NODE, Page, Route, tool_route
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.broadcast import BroadcastViewModel
-from explorer.viewmodels.document import Tone
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.navigator import Navigator
@@ -32,7 +33,6 @@ from explorer.viewmodels.node_page import NodePageViewModel
 from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
-from explorer.viewmodels.tool_results import TOOLS
 from explorer.viewmodels.tools import ToolViewModel, tool_of
 from explorer.viewmodels.tx_page import TxPageViewModel
 from explorer.views.address import AddressView

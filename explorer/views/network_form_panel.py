@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.presentation.document import Tone
 from explorer.services.network_forms import FormErrors, FormField, NetworkForm
 from explorer.services.probe import ConnectionReport
-from explorer.viewmodels.document import Tone
 from explorer.viewmodels.network_settings import (
     DraftLayout,
     NetworkSettingsViewModel,

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.viewmodels.document import Tone
+from explorer.presentation.document import Tone
 from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.views.network_form_panel import NetworkFormPanel

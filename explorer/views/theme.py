@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from explorer.viewmodels.document import Tone
+from explorer.presentation.document import Tone
 
 W = TypeVar("W", bound=QWidget)
 

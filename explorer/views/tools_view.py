@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.viewmodels.tool_results import ToolInput
+from explorer.presentation.tool_results import ToolInput
 from explorer.viewmodels.tools import ToolViewModel
 from explorer.views.theme import monospace, plain_label, tone_palette
 

@@ -15,7 +15,7 @@ from eth_abi.abi import encode
 from eth_hash.auto import keccak
 
 from explorer.devnet.contracts import load_artifact
-from explorer.viewmodels.diagnosis_document import short
+from explorer.presentation.diagnosis_document import short
 from tests.helpers.devnet import Devnet
 from tests.helpers.support import Pool
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
+from explorer.presentation.simulation import call_object
 from explorer.rpc.params import BlockSelector
 from explorer.services.activity import DEFAULT_RANGE, ActivityKind
 from explorer.services.routes import address_route
@@ -19,7 +20,6 @@ from explorer.services.session import Session
 from explorer.services.tokens import selector
 from explorer.viewmodels.address import AbiChoice, AddressTab
 from explorer.viewmodels.address.blocks import parse_block_text, resolve_range
-from explorer.viewmodels.address.simulation import call_object
 from explorer.viewmodels.address.tokens import TokenColumn
 from explorer.viewmodels.roles import ROUTE_ROLE
 from tests.helpers.address import holder_of, open_address, raw_rpc, token_cell, token_rows

@@ -14,6 +14,8 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from explorer.devnet.contracts import load_artifact
+from explorer.presentation.document import Document
+from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.broadcast import ZERO_HASH
 from explorer.services.firstseen import SeenStore
@@ -21,8 +23,6 @@ from explorer.services.networks import DEVNET
 from explorer.services.routes import BROADCAST
 from explorer.services.session import Session
 from explorer.viewmodels.broadcast import BroadcastViewModel, Stage
-from explorer.viewmodels.document import Document
-from explorer.viewmodels.missing import TxSupport
 from explorer.viewmodels.page import PageState
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.main_window import MainWindow

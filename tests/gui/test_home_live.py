@@ -11,12 +11,12 @@ from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
+from explorer.presentation.document import Tone
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.live import KEEP
 from explorer.services.networks import DEVNET
 from explorer.services.routes import LOGS, block_route
 from explorer.services.session import Session
-from explorer.viewmodels.document import Tone
 from explorer.viewmodels.home import HomeState
 from explorer.viewmodels.roles import TONE_ROLE
 from explorer.views.main_window import MainWindow

@@ -16,6 +16,8 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from explorer.presentation.format import duration_text
+from explorer.presentation.log_form import Field, check_fields
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
 from explorer.services.logexport import ExportFormat
@@ -23,9 +25,8 @@ from explorer.services.networks import DEVNET
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.viewmodels.log_export import ExportProgress, ExportState
-from explorer.viewmodels.log_form import Field, check_fields
 from explorer.viewmodels.log_table import BATCH, Column, LogTableModel, short_hash
-from explorer.viewmodels.logs import LogsViewModel, ScanState, duration_text
+from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 from tests.helpers.devnet import PROFILES, Devnet

@@ -9,12 +9,12 @@ import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
+from explorer.presentation.document import Document, Tone
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET, TESTNET
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import NODE
 from explorer.services.session import Session
-from explorer.viewmodels.document import Document, Tone
 from explorer.viewmodels.node_page import NodePageViewModel
 from explorer.viewmodels.page import PageState
 from explorer.views.main_window import MainWindow

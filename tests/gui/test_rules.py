@@ -13,13 +13,13 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
+from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
 from explorer.services.chaincheck import Verification
 from explorer.services.networks import TESTNET
 from explorer.services.routes import tx_route
 from explorer.services.session import Session
-from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
 from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.document_view import DocumentView

@@ -13,6 +13,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from explorer.presentation.diagnosis_document import short
+from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
@@ -20,8 +22,6 @@ from explorer.services.networks import custom_network
 from explorer.services.routes import HOME, Route, tx_at_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.broadcast import BroadcastViewModel, Stage
-from explorer.viewmodels.diagnosis_document import short
-from explorer.viewmodels.missing import TxSupport
 from explorer.viewmodels.page import PageState
 from explorer.views.main_window import MainWindow
 from explorer.views.tx_page_view import TxPageView

@@ -10,11 +10,11 @@ from eth_abi.abi import decode
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
+from explorer.presentation.document import Tone
+from explorer.presentation.tool_results import TOOLS, ToolKind
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import TESTNET
 from explorer.services.session import Session
-from explorer.viewmodels.document import Tone
-from explorer.viewmodels.tool_results import TOOLS, ToolKind
 from explorer.viewmodels.tools import NODE_HASH, ToolViewModel
 from explorer.views.main_window import MainWindow
 from explorer.views.tools_view import ToolView

@@ -7,12 +7,12 @@ import socket
 import pytest
 from eth_account import Account
 
+from explorer.presentation.broadcast_document import answer_section
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.broadcast import ZERO_HASH, Answer, SendResult, send_once
 from explorer.services.rawtx import SignedTx, decode_signed
 from explorer.services.reader import ChainReader
-from explorer.viewmodels.broadcast_document import answer_section
 from tests.helpers.rpc import FAST_RETRY, run
 from tests.helpers.scripted_server import Action, ScriptedServer, drop, result, rpc_error
 

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from explorer.chain.records import Block
-from explorer.viewmodels.block_document import block_document
-from explorer.viewmodels.document import Document, Field
+from explorer.presentation.block_document import block_document
+from explorer.presentation.document import Document, Field
 from tests.helpers.testnet import BLOCK, load
 
 NUMBER = 0x1B4

@@ -8,6 +8,12 @@ from typing import Any
 import pytest
 
 from explorer.chain.records import Receipt, Transaction
+from explorer.presentation.diagnosis_document import (
+    eviction_text,
+    pending_sentence,
+    wait_text,
+)
+from explorer.presentation.tx_document import TxFacts, status_field
 from explorer.rpc.nodefailures import NodeFailure
 from explorer.services.diagnosis import (
     POOL_EXPIRY_SECONDS,
@@ -18,12 +24,6 @@ from explorer.services.diagnosis import (
     wait_since,
 )
 from explorer.services.firstseen import SeenTx
-from explorer.viewmodels.diagnosis_document import (
-    eviction_text,
-    pending_sentence,
-    wait_text,
-)
-from explorer.viewmodels.tx_document import TxFacts, status_field
 
 RBTC = 10**18
 CANDIDATE = Candidate("0x" + "aa" * 32, "0x" + "bb" * 20, 185, 66_000_000, 21_000, 10**15)

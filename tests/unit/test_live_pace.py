@@ -7,6 +7,8 @@ import dataclasses
 import pytest
 
 from explorer.chain.records import Block
+from explorer.presentation.document import Tone
+from explorer.presentation.home_cards import CardId, Facts, chart_series, header_cards
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.live import (
     FIRST_POLL_SECONDS,
@@ -14,8 +16,6 @@ from explorer.services.live import (
     MIN_POLL_SECONDS,
     poll_interval,
 )
-from explorer.viewmodels.document import Tone
-from explorer.viewmodels.home_cards import CardId, Facts, chart_series, header_cards
 from tests.helpers.testnet import load
 
 SAMPLE = Block.from_json(load("block-0x1b4-header-only.json"))

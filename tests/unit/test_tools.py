@@ -22,7 +22,7 @@ from explorer.chain.tools import (
     lookup,
 )
 from explorer.chain.units import format_units
-from explorer.viewmodels.tool_results import abi_decode_result
+from explorer.presentation.tool_results import abi_decode_result
 
 EMPTY_KECCAK = "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
 HELLO_KECCAK = "0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8"

@@ -1,5 +1,6 @@
 """The address page's view models: the page, and one module per tool of its tabs."""
 
+from explorer.presentation.series import Series
 from explorer.viewmodels.address.activity import ActivityTableModel, ActivityViewModel
 from explorer.viewmodels.address.charts import ARCHIVE_CAVEAT, ChartsViewModel
 from explorer.viewmodels.address.overview import OverviewViewModel
@@ -9,7 +10,6 @@ from explorer.viewmodels.address.simulation import SimulationViewModel
 from explorer.viewmodels.address.storage import StorageSlotViewModel
 from explorer.viewmodels.address.tokens import MemoryTokenStore, TokenStore, TokensViewModel
 from explorer.viewmodels.address.tool import Tool
-from explorer.viewmodels.series import Series
 
 __all__ = [
     "ARCHIVE_CAVEAT",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.units import format_rbtc
+from explorer.presentation.series import Series
 from explorer.rpc.errors import RpcError
 from explorer.services.activity import DEFAULT_RANGE, BalanceSample, balance_history
 from explorer.services.session import Session
@@ -12,7 +13,6 @@ from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.blocks import resolve_range
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.observable import qproperty
-from explorer.viewmodels.series import Series
 
 SAMPLES = 24
 SAMPLE_COMMAND = f"Sample balance (last {DEFAULT_RANGE:,} blocks)"

@@ -5,12 +5,16 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.evm_disasm import listing
+from explorer.presentation.address_document import (
+    AddressFacts,
+    address_document,
+    load_address_facts,
+)
+from explorer.presentation.document import Document
 from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.session import Session
 from explorer.viewmodels.address.blocks import parse_block_text
-from explorer.viewmodels.address_document import AddressFacts, address_document, load_address_facts
-from explorer.viewmodels.document import Document
 from explorer.viewmodels.observable import qproperty
 
 DISASSEMBLY_LINES = 20_000

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Sequence
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.hexutil import parse_address
+from explorer.presentation.document import Document
 from explorer.rpc.params import BlockSelector
 from explorer.services.activity import ACTIVITY_CACHE, ActivityCache
 from explorer.services.routes import Route
@@ -21,7 +22,6 @@ from explorer.viewmodels.address.simulation import SimulationViewModel
 from explorer.viewmodels.address.storage import StorageSlotViewModel
 from explorer.viewmodels.address.tokens import TokenStore, TokensViewModel
 from explorer.viewmodels.address.tool import Tool
-from explorer.viewmodels.document import Document
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.page import PageViewModel
 

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_gwei, format_rbtc
+from explorer.presentation import format as fmt
+from explorer.presentation.diagnosis_document import nonces_text
+from explorer.presentation.document import Field, Kind, Section, Tone
+from explorer.presentation.simulation import describe_simulation
 from explorer.rpc.errors import NodeError
 from explorer.services.broadcast import Answer, BroadcastCheck, Issue, SendResult
 from explorer.services.diagnosis import PRICE_BUMP_PERCENT
 from explorer.services.estimate import SPEC_RULE
 from explorer.services.networks import Network
 from explorer.services.rawtx import SignedTx
-from explorer.viewmodels import format as fmt
-from explorer.viewmodels.address.simulation import describe_simulation
-from explorer.viewmodels.diagnosis_document import nonces_text
-from explorer.viewmodels.document import Field, Kind, Section, Tone
 
 
 def decoded_section(tx: SignedTx, network: Network) -> Section:

@@ -11,9 +11,9 @@ from typing import Any
 
 from explorer.chain.records import Block, Receipt
 from explorer.chain.units import format_rbtc
+from explorer.presentation.tx_text import address_text, method_text, status_text
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
-from explorer.viewmodels.tx_table import address_text, method_text, status_text
 
 AUTO_RECEIPTS = 200  # a block with more transactions gets no statuses unless asked
 

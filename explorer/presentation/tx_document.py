@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from explorer.chain.abi import decode_call, decode_log
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
+from explorer.presentation import format as fmt
+from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
+from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.rpc.nodefailures import NodeFailure
 from explorer.services.diagnosis import PendingDiagnosis
 from explorer.services.routes import tx_at_route
-from explorer.viewmodels import format as fmt
-from explorer.viewmodels.diagnosis_document import BLOCKING, pending_section, pending_sentence
-from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
 
 
 @dataclass(frozen=True)

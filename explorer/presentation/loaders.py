@@ -8,6 +8,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
 from explorer.chain.records import Block
+from explorer.presentation.address_document import address_document, load_address_facts
+from explorer.presentation.block_document import block_document
+from explorer.presentation.document import Document
+from explorer.presentation.missing import Missing, TxSupport, missing_stages
+from explorer.presentation.tx_document import TxFacts, tx_document
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.diagnosis import (
     Candidate,
@@ -19,11 +24,6 @@ from explorer.services.firstseen import SeenStore, SeenTx
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.routes import Page, Route, tx_position
-from explorer.viewmodels.address_document import address_document, load_address_facts
-from explorer.viewmodels.block_document import block_document
-from explorer.viewmodels.document import Document
-from explorer.viewmodels.missing import Missing, TxSupport, missing_stages
-from explorer.viewmodels.tx_document import TxFacts, tx_document
 
 
 def block_selector(target: str) -> str | int:
@@ -81,7 +81,7 @@ async def load_tx_stages(
 
     The target is a hash, or `B/N` for transaction N of block B (read with the by-index
     methods). A pending transaction is noted locally and diagnosed; a missing one is
-    explained (viewmodels/missing.py). The complete stage comes last.
+    explained (presentation/missing.py). The complete stage comes last.
     """
     support = support or TxSupport()
     memory = memory if memory is not None else TxMemory()

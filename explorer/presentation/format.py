@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_gwei, format_rbtc
+from explorer.presentation.document import Field, Kind, Tone
 from explorer.services.routes import address_route, block_route, tx_route
-from explorer.viewmodels.document import Field, Kind, Tone
 
 
 def age(seconds: float) -> str:
@@ -111,3 +111,15 @@ def quantity_field(label: str, value: int | None) -> Field:
 def difficulty_text(difficulty: float) -> str:
     """Return a Bitcoin difficulty readably, tiny regtest values included."""
     return f"{difficulty:,.2f}" if difficulty >= 0.01 else f"{difficulty:.3g}"
+
+
+def duration_text(seconds: float) -> str:
+    """Return seconds as `0.4 s`, `42 s`, `3 min 5 s` or `2 h 10 min`."""
+    if seconds < 9.95:
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"

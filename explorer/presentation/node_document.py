@@ -6,11 +6,11 @@ import contextlib
 from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
+from explorer.presentation import format as fmt
+from explorer.presentation.document import Document, Field, Section, Tone
 from explorer.rpc.endpoint import UrlForm
 from explorer.services.networks import chain_name
 from explorer.services.nodeinfo import Answer, NodeFacts
-from explorer.viewmodels import format as fmt
-from explorer.viewmodels.document import Document, Field, Section, Tone
 
 URL_FORMS = {
     UrlForm.KEY: "{base}/<KEY>: the key is the last path segment",

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 from explorer.chain.records import Block
 from explorer.chain.units import format_gwei
+from explorer.presentation.document import Tone
+from explorer.presentation.format import age
+from explorer.presentation.series import Series
 from explorer.services.chaincheck import ChainCheck
 from explorer.services.live import block_intervals, median_block_time
 from explorer.services.routes import block_route
-from explorer.viewmodels.document import Tone
-from explorer.viewmodels.format import age
-from explorer.viewmodels.series import Series
 
 RECENT_BLOCK_TIMES = 20  # the block time card's median: the chain's pace now
 

@@ -23,8 +23,8 @@ from explorer.chain.tools import (
     keccak_input,
     lookup,
 )
+from explorer.presentation.document import Tone
 from explorer.services.networks import chain_name
-from explorer.viewmodels.document import Tone
 
 
 class ToolKind(enum.Enum):

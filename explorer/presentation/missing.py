@@ -13,6 +13,8 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
+from explorer.presentation.diagnosis_document import missing_document
+from explorer.presentation.document import Document
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.elsewhere import OtherNetworks, Sighting
 from explorer.services.fate import MissingDiagnosis, diagnose_missing
@@ -20,8 +22,6 @@ from explorer.services.firstseen import SeenStore, SeenTx
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.replacement import SearchProgress
-from explorer.viewmodels.diagnosis_document import missing_document
-from explorer.viewmodels.document import Document
 
 
 @dataclass

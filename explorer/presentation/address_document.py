@@ -9,12 +9,12 @@ from typing import Any
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import known_label
 from explorer.chain.units import format_rbtc, format_units
+from explorer.presentation import format as fmt
+from explorer.presentation.document import Document, Section
 from explorer.rpc.params import BlockSelector
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.tokens import TokenInfo, TokenReader
-from explorer.viewmodels import format as fmt
-from explorer.viewmodels.document import Document, Section
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ every number it rests on. The window's pages and `explorer report` print the sam
 from __future__ import annotations
 
 from explorer.chain.units import format_gwei, format_rbtc
+from explorer.presentation import format as fmt
+from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.services.diagnosis import (
     POOL_EXPIRY_BLOCKS,
     POOL_EXPIRY_SECONDS,
@@ -19,9 +21,6 @@ from explorer.services.elsewhere import Presence, Sighting
 from explorer.services.fate import Fate, MissingDiagnosis
 from explorer.services.firstseen import SeenTx
 from explorer.services.replacement import SearchProgress
-from explorer.viewmodels import format as fmt
-from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
-from explorer.viewmodels.logs import duration_text
 
 NOT_FOUND_MEANINGS = (
     ("Never sent", "the transaction never reached this node, or the node refused it"),
@@ -101,7 +100,7 @@ def wait_text(wait: Wait | None, now: float) -> str:
         blocks = f" and {wait.blocks:,} block" + ("" if wait.blocks == 1 else "s")
     at_block = "" if wait.first_block is None else f", block {wait.first_block:,}"
     return (
-        f"{duration_text(wait.seconds)}{blocks} since this app first saw it "
+        f"{fmt.duration_text(wait.seconds)}{blocks} since this app first saw it "
         f"({fmt.utc_text(int(wait.first_seen))}{at_block})"
     )
 
@@ -114,7 +113,7 @@ def eviction_text(wait: Wait | None) -> str:
     if wait.expired:
         return f"{rule}: past that, so it may be dropped any time"
     blocks = "" if wait.blocks_left is None else f"{wait.blocks_left} blocks or "
-    return f"{rule}: at most {blocks}{duration_text(wait.seconds_left)} left"
+    return f"{rule}: at most {blocks}{fmt.duration_text(wait.seconds_left)} left"
 
 
 def facts_fields(diagnosis: PendingDiagnosis, currency: str, now: float) -> list[Field]:

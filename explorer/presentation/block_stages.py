@@ -8,13 +8,13 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from explorer.chain.records import Block
+from explorer.presentation import format as fmt
+from explorer.presentation.document import Document, Section, Tone
+from explorer.presentation.loaders import block_selector, load_block
 from explorer.rpc.errors import RpcError
 from explorer.rpc.wrappers import TypedCalls
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader, by_hash
-from explorer.viewmodels import format as fmt
-from explorer.viewmodels.document import Document, Section, Tone
-from explorer.viewmodels.loaders import block_selector, load_block
 
 #: A full block not read by then (thousands of transactions, a slow node) shows its counts
 #: first: two small requests, answered long before megabytes of transactions.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from explorer.chain.mergemining import MergeMiningReport, verify_merge_mining
 from explorer.chain.records import Block
+from explorer.presentation import format as fmt
+from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.services.routes import block_route
-from explorer.viewmodels import format as fmt
-from explorer.viewmodels.document import Document, Field, Kind, Section, Tone
 
 PREVIOUS = "Previous block"
 NEXT = "Next block"

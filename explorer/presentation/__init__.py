@@ -1,0 +1,1 @@
+"""Presentation: documents and display text from records, Qt-free for the window and the CLI."""
