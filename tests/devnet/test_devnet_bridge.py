@@ -19,7 +19,8 @@ from explorer.chain.peg import DEVNET_UPGRADE_HEIGHT
 from explorer.chain.remasc import MINING_FEE_TOPIC
 from explorer.devnet.accounts import derive_account
 from explorer.devnet.bridge_bitcoin import compressed_pubkey
-from explorer.devnet.evm import CallRequest, Engine, MinedBatch
+from explorer.devnet.evm import GAS_LIMIT, BlockContext, CallRequest, Engine, MinedBatch
+
 from explorer.devnet.seed import GENESIS_TIMESTAMP, RBTC, genesis_state
 from tests.helpers.devnet import Devnet
 
@@ -63,8 +64,9 @@ class Chain:
         function = bridge_function(name)
         data = function.key + encode([p.type for p in function.params], list(args))
         request = CallRequest(USER.address, BRIDGE_BYTES, None, 0, 0, data)
-        output = bytes(self.engine.call(request, self.number).output)
-        return output
+        number = self.number
+        context = BlockContext(number, GENESIS_TIMESTAMP + 30 * number, bytes(20), 1, GAS_LIMIT, ())
+        return bytes(self.engine.call(request, self.engine.state_at(number), context).output)
 
 
 @pytest.fixture(scope="module")
