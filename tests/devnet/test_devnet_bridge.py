@@ -20,7 +20,6 @@ from explorer.chain.remasc import MINING_FEE_TOPIC
 from explorer.devnet.accounts import derive_account
 from explorer.devnet.bridge_bitcoin import compressed_pubkey
 from explorer.devnet.evm import GAS_LIMIT, BlockContext, CallRequest, Engine, MinedBatch
-
 from explorer.devnet.seed import GENESIS_TIMESTAMP, RBTC, genesis_state
 from tests.helpers.devnet import Devnet
 
