@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from eth._utils.address import generate_contract_address
@@ -19,8 +19,10 @@ from explorer.devnet.accounts import DevAccount, derive_account, derive_accounts
 from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.contracts import load_artifact
 from explorer.devnet.evm import Engine
+from explorer.devnet.history_bridge import bridge_history
 from explorer.devnet.ledger import Ledger
 from explorer.devnet.manifest import SeedManifest
+from explorer.devnet.remasc import RemascSettlement
 from explorer.devnet.seed import (
     BLOCK_INTERVAL,
     GENESIS_TIMESTAMP,
@@ -34,7 +36,7 @@ from explorer.devnet.seed import (
 )
 
 Progress = Callable[[str, float], None]
-Scene = Callable[[int], list[SignedTransactionAPI]]
+Scene = Callable[[int], list[SignedTransactionAPI]]  # what a block of the quiet tail adds
 PROGRESS_EVERY = 100  # blocks between progress reports
 BUSY_BLOCK_COST = 6  # a block of the busy phases takes about as long as this many quiet ones
 
@@ -78,6 +80,7 @@ class HistoryBuilder:
         self.reverter = generate_contract_address(Address(self.deployer.address), 2)
         self.pending: list[SignedTransactionAPI] = []
         self._collectible_owners: dict[int, DevAccount] = {}
+        self.scene: Scene = lambda _number: []  # the address-history stories set it
 
     # --- transactions -------------------------------------------------------------------
 
@@ -117,7 +120,9 @@ class HistoryBuilder:
 
     # --- blocks -------------------------------------------------------------------------
 
-    def mine(self, transactions: list[SignedTransactionAPI]) -> DevBlock:
+    def mine(
+        self, transactions: list[SignedTransactionAPI], remasc: RemascSettlement | None = None
+    ) -> DevBlock:
         """Mine one block at the next fixed timestamp; some blocks get uncles."""
         number = self.ledger.head.number + 1
         uncles = 2 if number % 199 == 0 else 1 if number % 41 == 0 else 0
@@ -128,6 +133,7 @@ class HistoryBuilder:
             timestamp=GENESIS_TIMESTAMP + BLOCK_INTERVAL * number,
             miner=self.miners[number % len(self.miners)],
             uncle_count=uncles,
+            remasc=remasc,
         )
         self._facts.transfer_logs += _transfer_logs(block)
         if self._progress and number % PROGRESS_EVERY == 0:
@@ -171,9 +177,11 @@ class HistoryBuilder:
         self._activity(max(busy - self.ledger.head.number - 2 * self.size.empty_run - 20, 0))
         self.mine_empty(2 * self.size.empty_run)
         self._activity(max(busy - self.ledger.head.number, 0))
-        history_stories.tell(self)  # the quiet tail, with the address-history stories in it
+        history_stories.tell(self)  # the address-history stories, told in the quiet tail
+        bridge = bridge_history(self)  # the peg and REMASC's payments (devnet/history_bridge.py)
+        self._quiet_tail(self.size.head)
         self._leave_pending()
-        return self._manifest()
+        return replace(self._manifest(), bridge=bridge)
 
     def _deploy(self) -> None:
         """Deploy the token, the collectible and the reverter (three creations)."""
@@ -294,17 +302,14 @@ class HistoryBuilder:
             token_id,
         )
 
-    def quiet_tail(self, head: int, scene: Scene = lambda _: []) -> None:
-        """Up to head: mostly REMASC-only blocks, every tail_gap blocks or so a little activity.
-
-        `scene(number)` adds transactions to each block with activity (the stories).
-        """
+    def _quiet_tail(self, head: int) -> None:
+        """Up to head: mostly REMASC-only blocks, every tail_gap blocks or so a little activity."""
         while self.ledger.head.number < head:
             quiet = self._random.randrange(2 * self.size.tail_gap - 1)
             self.mine_quiet(min(quiet, head - self.ledger.head.number - 1))
             count = self._random.choice((1, 1, 1, 2, 3))
             txs = [self._tail_tx() for _ in range(count)]
-            self.mine(txs + scene(self.ledger.head.number + 1))
+            self.mine(txs + self.scene(self.ledger.head.number + 1))
 
     def _tail_tx(self) -> SignedTransactionAPI:
         """One transaction of the quiet tail: a collectible move or an everyday one."""
@@ -372,6 +377,7 @@ class HistoryBuilder:
             empty_runs=tuple(facts.empty_runs),
             uncle_blocks=tuple(facts.uncle_blocks),
             transfer_log_count=facts.transfer_logs,
+            bridge={},  # build() adds the peg's facts
             **facts.hashes,
             **facts.stories,
         )

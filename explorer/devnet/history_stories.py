@@ -4,9 +4,10 @@ What real Rootstock has and an indexer of transactions misses: the Payout contra
 out inside calls others send (value moved by contract execution, no transaction of the
 receiver); `contract-paid` only ever receives that way; `busy` has hundreds of balance
 changes; `changes-1`, `changes-10` and `changes-100` receive exactly that many transfers,
-spread evenly over the tail (the benchmark's k); REMASC pays the miners' coinbases and RSK Labs
-(devnet/remasc.py); the collectible (ERC-721) keeps moving. The stories ride in the tail's
-blocks with activity, so most tail blocks still hold only their REMASC transaction.
+spread evenly over the tail (the benchmark's k); the collectible (ERC-721) keeps moving, and
+REMASC pays the miners' coinbases (devnet/history_bridge.py, devnet/remasc.py). The stories
+ride in the tail's blocks with activity (HistoryBuilder.scene), so most tail blocks still hold
+only their REMASC transaction.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from eth_typing import Address
 from explorer.devnet.abi import call_data
 from explorer.devnet.accounts import DevAccount, derive_account
 from explorer.devnet.contracts import load_artifact
-from explorer.devnet.remasc import RSK_LABS
 from explorer.devnet.seed import RBTC
 
 if TYPE_CHECKING:
@@ -118,14 +118,13 @@ class Stories:
                 (k, a.address_hex) for k, a in zip(COUNTED_CHANGES, self.counted, strict=True)
             ),
             "miners": tuple("0x" + miner.hex() for miner in self.builder.miners),
-            "rsk_labs": "0x" + RSK_LABS.hex(),
         }
 
 
 def tell(builder: HistoryBuilder) -> None:
-    """Mine the quiet tail up to the seed's head with the stories in its blocks with activity."""
+    """Open the stories (one block), then have every quiet-tail block with activity tell them."""
     stories = Stories(builder)
     builder.mine(stories.opening())
     stories.plan(builder.ledger.head.number + 1, builder.size.head)
-    builder.quiet_tail(builder.size.head, stories.scene)
+    builder.scene = stories.scene
     builder._facts.stories.update(stories.facts())

@@ -11,9 +11,9 @@ from eth.abc import ReceiptAPI, SignedTransactionAPI, StateAPI
 from eth_typing import Address
 
 from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
-from explorer.devnet.blocks import MINIMUM_GAS_PRICE, BlockDraft, assemble_block
-from explorer.devnet.evm import GAS_LIMIT, REMASC_ADDRESS, Engine
-from explorer.devnet.remasc import Payment, RewardPool, remasc_receipt_paying
+from explorer.devnet.blocks import BlockDraft, assemble_block
+from explorer.devnet.evm import GAS_LIMIT, Engine
+from explorer.devnet.remasc import RemascSettlement
 
 UNCLE_WINDOW = 32
 
@@ -42,7 +42,6 @@ class Ledger:
         self.tx_locations: dict[bytes, TxLocation] = {}
         for block in blocks:
             self._index(block)
-        self.rewards = RewardPool.replay(self.blocks)
 
     @property
     def head(self) -> DevBlock:
@@ -83,20 +82,18 @@ class Ledger:
         timestamp: int,
         miner: bytes,
         uncle_count: int = 0,
+        remasc: RemascSettlement | None = None,
     ) -> DevBlock:
         """Execute transactions into a new block ending with its REMASC transaction.
 
-        REMASC pays out of the fees of a matured block (devnet/remasc.py) after the block's
-        transactions, in the same state.
+        REMASC's payments, when given, move balances and are logged in its receipt.
         """
-        number = self.head.number + 1
-        payments = self.rewards.payments(number, self.blocks, MINIMUM_GAS_PRICE)
-        transfers = [(REMASC_ADDRESS, p.receiver, p.amount) for p in payments]
-        batch = self.engine.mine(transactions, timestamp, transfers)
+        moves = remasc.moves if remasc is not None else ()
+        batch = self.engine.mine(transactions, timestamp, moves)
         records = [TxRecord.from_signed(tx) for tx in transactions]
         receipts = _receipts(records, batch.receipts)
         state_root = bytes(batch.header.state_root)
-        draft = self._draft(records, receipts, state_root, timestamp, miner, uncle_count, payments)
+        draft = self._draft(records, receipts, state_root, timestamp, miner, uncle_count, remasc)
         block = assemble_block(draft, self.head)
         self._index(block)
         return block
@@ -120,14 +117,16 @@ class Ledger:
         timestamp: int,
         miner: bytes,
         uncle_count: int,
-        payments: Sequence[Payment] = (),
+        remasc: RemascSettlement | None = None,
     ) -> BlockDraft:
-        """Return the next block's draft, its REMASC transaction (and payments) appended."""
+        """Return the next block's draft, its REMASC transaction appended."""
         number = self.head.number + 1
         records.append(TxRecord.remasc(number))
         cumulative = receipts[-1].cumulative_gas_used if receipts else 0
-        paying = remasc_receipt_paying(cumulative, payments) if payments else None
-        receipts.append(paying or remasc_receipt(cumulative))
+        if remasc is None:
+            receipts.append(remasc_receipt(cumulative))
+        else:
+            receipts.append(ReceiptRecord(1, 0, cumulative, None, remasc.logs, remasc.bloom))
         recent = self.blocks[-(UNCLE_WINDOW - 1) :]
         return BlockDraft(
             number=number,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -35,13 +36,13 @@ class SeedManifest:
     empty_runs: tuple[tuple[int, int], ...] = ()  # inclusive ranges of blocks with only REMASC
     uncle_blocks: tuple[int, ...] = ()
     transfer_log_count: int = 0
+    bridge: Mapping[str, Any] = field(default_factory=dict)  # the peg's history (history_bridge)
     # the address-history stories (devnet/history_stories.py)
     payout: str = ""  # a contract paying RBTC out inside calls others send
     contract_paid: str = ""  # an account that only ever receives value from contracts
     busy_account: str = ""  # hundreds of balance changes
     counted_accounts: tuple[tuple[int, str], ...] = ()  # (balance changes, address)
-    miners: tuple[str, ...] = ()  # the coinbases REMASC pays
-    rsk_labs: str = ""  # REMASC's RSK Labs share goes here
+    miners: tuple[str, ...] = ()  # the blocks' coinbases (REMASC pays them)
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of every field."""

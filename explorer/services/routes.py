@@ -18,6 +18,8 @@ class Page(enum.Enum):
     NODE = "node"
     TOOL = "tool"
     WATCHLIST = "watchlist"
+    BRIDGE = "bridge"  # the 2-way peg's Bridge
+    PEGIN = "pegin"  # a peg-in's status by its Bitcoin txid
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,15 @@ class Route:
         return cls(page, target)
 
 
-TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.NODE, Page.BROADCAST, Page.WATCHLIST})
+TARGETLESS = frozenset(
+    {Page.HOME, Page.LOGS, Page.NODE, Page.BROADCAST, Page.BRIDGE, Page.WATCHLIST}
+)
 HOME = Route(Page.HOME)
 LOGS = Route(Page.LOGS)
 NODE = Route(Page.NODE)
 BROADCAST = Route(Page.BROADCAST)
 WATCHLIST = Route(Page.WATCHLIST)
+BRIDGE_PAGE = Route(Page.BRIDGE)
 
 
 def block_route(number_or_hash: int | str) -> Route:
@@ -78,6 +83,11 @@ def tx_position(route: Route) -> tuple[int | str, int] | None:
 def address_route(address: str) -> Route:
     """Return the route of an address."""
     return Route(Page.ADDRESS, address.lower())
+
+
+def pegin_route(btc_txid: str) -> Route:
+    """Return the route of a peg-in's status (64 hex digits, the txid as explorers show it)."""
+    return Route(Page.PEGIN, btc_txid.lower().removeprefix("0x"))
 
 
 def tool_route(tool: str, text: str = "") -> Route:
