@@ -1,7 +1,8 @@
 """The address-history screens for `--screenshot`: the History tab, its chart, the watchlist.
 
 The busy account's history (its cost asked for first, then searched), the contract-paid
-account's (value moved by contract execution), a miner's balance chart over REMASC payments,
+account's (value moved by contract execution), the balance chart of an account with a hundred
+changes,
 and the Watchlist screen once the devnet's demo traffic has moved a watched address (its
 notice shown; the desktop notification goes to the tray, which an offscreen run has not).
 """
@@ -101,10 +102,10 @@ async def take_history_screenshots(
         if manifest.get(key):
             path = directory / f"{stem}-{mode}.png"
             written.append(await shoot_history(window, str(manifest[key]), path, helpers))
-    miners = manifest.get("miners") or []
-    if miners:
+    counted = dict(manifest.get("counted_accounts") or [])
+    if counted.get(100):  # a hundred changes: a chart of steps worth looking at
         path = directory / f"history-chart-{mode}.png"
-        written.append(await shoot_chart(window, str(miners[0]), path, helpers))
+        written.append(await shoot_chart(window, str(counted[100]), path, helpers))
     path = directory / f"watchlist-{mode}.png"
     written.append(await shoot_watchlist(window, manifest, path, helpers[1], helpers[2]))
     return written

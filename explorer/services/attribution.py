@@ -14,18 +14,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import rlp
-from eth_abi.abi import decode
 from eth_hash.auto import keccak
 
+from explorer.chain.bridge_abi import bridge_topic
+from explorer.chain.bridge_events import DecodedBridgeLog, LockBtc, PeginBtc
+from explorer.chain.bridge_logs import decode_system_log
 from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
-from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Block, Log, Receipt, Transaction
+from explorer.chain.remasc import MINING_FEE_TOPIC, RemascPayment
 from explorer.services.balance_search import Change
 from explorer.services.reader import ChainReader
 
-MINING_FEE_TOPIC = "0x" + b"mining_fee_topic".rjust(32, b"\0").hex()
-PEGIN_BTC_TOPIC = "0x44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a"
-LOCK_BTC_TOPIC = "0xec2232bdbe54a92238ce7a6b45d53fb31f919496c6abe1554be1cc8eddb6600a"
+PEGIN_BTC_TOPIC = bridge_topic("pegin_btc")
+LOCK_BTC_TOPIC = bridge_topic("lock_btc")
 WEI_PER_SATOSHI = 10**10
 UNEXPLAINED_ORDER = 1 << 30  # after the block's transactions, before REMASC (the last one)
 
@@ -153,19 +154,12 @@ def _receiver(log: Log) -> str | None:
 
 def _credit(log: Log) -> tuple[int, EntryKind | None]:
     """Return what a REMASC or Bridge log credits its receiver, and as what (0 if not one)."""
-    topic = log.topics[0] if log.topics else ""
-    try:
-        if log.address == REMASC and topic == MINING_FEE_TOPIC:
-            items = rlp.decode(log.data)
-            return int.from_bytes(items[1], "big"), EntryKind.REWARD
-        if log.address == BRIDGE and topic == PEGIN_BTC_TOPIC:
-            satoshis, _version = decode(["int256", "int256"], log.data)
-            return int(satoshis) * WEI_PER_SATOSHI, EntryKind.PEGIN
-        if log.address == BRIDGE and topic == LOCK_BTC_TOPIC:
-            _hash, _sender, satoshis = decode(["bytes32", "string", "int256"], log.data)
-            return int(satoshis) * WEI_PER_SATOSHI, EntryKind.PEGIN
-    except Exception:  # a malformed log (any decoder's error) credits nothing
-        return 0, None
+    decoded = decode_system_log(log.address, log.topics, log.data)
+    if isinstance(decoded, RemascPayment):
+        return decoded.amount, EntryKind.REWARD
+    event = decoded.event if isinstance(decoded, DecodedBridgeLog) else None
+    if isinstance(event, PeginBtc | LockBtc):
+        return event.amount_sat * WEI_PER_SATOSHI, EntryKind.PEGIN
     return 0, None
 
 

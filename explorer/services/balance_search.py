@@ -32,6 +32,7 @@ from explorer.services.probes import AccountState, StateProbes
 IN_FLIGHT = 8  # requests at once: the client's own cap
 DENSE = 24  # blocks probed at once to pin the newest change (48 reads: within a batch's 50)
 EXPRESS_PROBES = 14 + DENSE  # what the express start may cost beyond a binary search
+FEW_BLOCKS = 16  # a range this narrow (a revisit's new blocks) is probed at every block at once
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,8 @@ class BalanceSearch:
             yield found
         running: set[asyncio.Task[list[Change]]] = set()
         fanned = dense = not self.express
+        if self._open and self._open[0].high - self._open[0].low - 1 <= FEW_BLOCKS:
+            fanned, dense = True, False  # a few new blocks (a revisit): each probed at once
         try:
             while self._open or running:
                 if not fanned:  # the first request: the newest end, at growing distances

@@ -106,7 +106,7 @@ def test_any_column_sorts_and_filters_narrow(
 def test_export_writes_what_is_shown(
     qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any], tmp_path: Path
 ) -> None:
-    view = open_address(qtbot, session, devnet_manifest["miners"][1],
+    view = open_address(qtbot, session, devnet_manifest["miners"][2],
                         history_store=MemoryHistoryStore())  # fmt: skip
     model = view.address_model.history
     finished(qtbot, view)

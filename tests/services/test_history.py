@@ -27,8 +27,9 @@ from explorer.services.reader import ChainReader
 from tests.helpers.devnet import Devnet
 from tests.helpers.pruned import OldState, PrunedNode
 
-WINDOW = (10_801, 12_000)  # the truth is read block by block over these blocks
+WINDOW = (2_990, 4_189)  # the truth is read block by block here (REMASC pays, peg-ins land)
 CALLS_PER_BATCH = 48
+HEAD = 12_000  # the seeded head (tests elsewhere may mine beyond it)
 
 
 @dataclass
@@ -45,7 +46,7 @@ def history(
     url: str,
     address: str,
     first: int | None = None,
-    last: int = WINDOW[1],
+    last: int = HEAD,
     scope: Scope = Scope.NATIVE,
     store: MemoryHistoryStore | None = None,
 ) -> Run:
@@ -125,7 +126,7 @@ def story_accounts(manifest: dict[str, Any]) -> dict[str, str]:
         "busy": manifest["busy_account"],
         "contract-paid": manifest["contract_paid"],
         "contract": manifest["payout"],
-        "miner": manifest["miners"][0],
+        "miner": manifest["miners"][2],  # REMASC pays it twice in the window
         "hundred": manifest["counted_accounts"][2][1],
         "user": manifest["accounts"][1],
     }
@@ -138,7 +139,7 @@ def test_every_change_found_nothing_invented_amounts_exact(
     address = story_accounts(devnet.manifest("testnet"))[role]
     expected = truth[role]
     assert expected, f"the window holds no change of {role}: the check would prove nothing"
-    run = history(devnet.url("testnet"), address, first=WINDOW[0])
+    run = history(devnet.url("testnet"), address, first=WINDOW[0], last=WINDOW[1])
     assert run.old_state is None
     by_block: dict[int, list[HistoryEntry]] = {}
     for entry in run.entries:
@@ -163,14 +164,26 @@ def test_the_contract_paid_account_only_receives_by_contract_execution(devnet: D
 
 def test_a_miner_is_paid_by_remasc_as_its_logs_say(devnet: Devnet) -> None:
     manifest = devnet.manifest("testnet")
-    run = history(devnet.url("testnet"), manifest["miners"][0])
-    assert len(run.entries) >= 50
+    run = history(devnet.url("testnet"), manifest["miners"][2], last=WINDOW[1])
+    assert sorted(e.block for e in run.entries) == manifest["bridge"]["remasc_blocks"][1:]
     assert {e.kind for e in run.entries} == {EntryKind.REWARD}
+    assert {e.counterparty for e in run.entries} == {"0x0000000000000000000000000000000001000008"}
     newest = max(run.entries, key=lambda e: e.sort_key)
     body = {"jsonrpc": "2.0", "id": 1, "method": "eth_getBalance",
-            "params": [manifest["miners"][0], hex(WINDOW[1])]}  # fmt: skip
+            "params": [manifest["miners"][2], hex(WINDOW[1])]}  # fmt: skip
     balance = int(httpx.post(devnet.url("testnet"), json=body).json()["result"], 16)
     assert newest.balance_after == balance == sum(e.amount for e in run.entries)
+
+
+def test_a_pegin_is_named_with_its_amount(devnet: Devnet) -> None:
+    manifest = devnet.manifest("testnet")
+    block = manifest["bridge"]["pegin_accepted_block"]
+    run = history(devnet.url("testnet"), manifest["accounts"][1], first=block, last=block)
+    pegins = [e for e in run.entries if e.kind is EntryKind.PEGIN]
+    assert len(pegins) == 1
+    assert pegins[0].amount == 100_000_000 * 10**10  # one bitcoin locked: one RBTC
+    assert pegins[0].counterparty == "0x0000000000000000000000000000000001000006"
+    assert pegins[0].tx_hash is None
 
 
 @pytest.mark.parametrize("index", [0, 1])
@@ -180,7 +193,7 @@ def test_counted_accounts_over_the_whole_chain(devnet: Devnet, index: int) -> No
     assert len(run.entries) == changes
     assert {e.kind for e in run.entries} == {EntryKind.RECEIVED}
     assert {e.counterparty for e in run.entries} == {devnet.manifest("testnet")["busy_account"]}
-    assert run.history.probes.counts.reads <= 1.2 * search_bound(changes, WINDOW[1])
+    assert run.history.probes.counts.reads <= 1.2 * search_bound(changes, HEAD)
 
 
 def test_a_fresh_address_has_no_entries_for_a_handful_of_requests(devnet: Devnet) -> None:
@@ -214,21 +227,21 @@ def test_a_revisit_asks_only_for_newer_blocks(devnet: Devnet) -> None:
 
 @pytest.mark.parametrize("role", ["busy", "hundred"])
 def test_a_node_that_answers_errors_for_old_state_is_found_out(devnet: Devnet, role: str) -> None:
-    node = PrunedNode(devnet.url("testnet"), OldState.ERROR, oldest=WINDOW[1] - 128)
+    node = PrunedNode(devnet.url("testnet"), OldState.ERROR, oldest=HEAD - 128)
     try:
         run = history(node.url, story_accounts(devnet.manifest("testnet"))[role])
     finally:
         node.close()
     assert run.old_state is not None
     assert "State not found" in run.old_state.text()
-    assert f"{WINDOW[1]:,} requests" in run.old_state.text()
+    assert f"{HEAD:,} requests" in run.old_state.text()
     assert not [e for e in run.entries if e.is_native]
 
 
 @pytest.mark.parametrize("role", ["busy", "hundred"])
 def test_a_node_that_answers_zeros_for_old_state_is_found_out(devnet: Devnet, role: str) -> None:
     """Nonce 0 at every old block: the sender's nonce jump, or REMASC's, gives it away."""
-    node = PrunedNode(devnet.url("testnet"), OldState.ZEROS, oldest=WINDOW[1] - 128)
+    node = PrunedNode(devnet.url("testnet"), OldState.ZEROS, oldest=HEAD - 128)
     try:
         run = history(node.url, story_accounts(devnet.manifest("testnet"))[role])
     finally:
