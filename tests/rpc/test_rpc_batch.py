@@ -64,7 +64,7 @@ def test_answers_come_back_in_the_order_asked_with_errors_in_their_place() -> No
                 "error": {"code": -32600, "message": "batch requests are not supported"},
             },
             400,
-        ),  # fmt: skip
+        ),
         json_reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no"}}),
         Reply(400, b"<html>bad request</html>", {"Content-Type": "text/html"}),
     ],
