@@ -8,7 +8,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -25,12 +25,14 @@ from explorer.rpc.transport import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
+    HttpAnswer,
     make_http_client,
     post,
 )
 from explorer.rpc.wrappers import TypedCalls
 
 DEFAULT_MAX_IN_FLIGHT = 8
+T = TypeVar("T")
 QUIET_SECONDS = 0.05  # background reads start after this long without a request in flight
 _params_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 
@@ -210,34 +212,11 @@ class RpcClient(TypedCalls):
     async def _attempt_batch(self, calls: Sequence[tuple[str, str]]) -> list[Any]:
         """Send one batch request; calls that never left cost no quota."""
         ids = [next(self._ids) for _ in calls]
-        days = [self.stats.record(method) for method, _ in calls]
-        for _call in calls:
-            note_sent()
-        started = time.perf_counter()
-        error = ""
-        try:
-            answer = await post(
-                self._http,
-                self._url,
-                encode_batch(ids, calls),
-                timeout=self._timeout,
-                connect_timeout=self._connect_timeout,
-                max_bytes=self._max_bytes,
-            )
+
+        async def read(answer: HttpAnswer) -> list[Any]:
             return results_of_batch(answer, self._url, ids)
-        except TransportError as failure:
-            if not failure.maybe_sent:
-                for day in days:
-                    self.stats.record_unsent(day)
-            error = failure.kind.value
-            raise
-        except RpcError as failure:
-            error = failure.kind.value
-            raise
-        finally:
-            seconds = time.perf_counter() - started
-            for method, params_json in calls:
-                self._journal(method, params_json, 0, seconds, from_cache=False, error=error)
+
+        return await self._exchange(calls, encode_batch(ids, calls), read)
 
     async def ask(self, method: str, params: Sequence[Any]) -> NodeAnswer:
         """Send one call to the node (never to `answers`); return its result and body."""
@@ -353,9 +332,23 @@ class RpcClient(TypedCalls):
     async def _attempt(self, method: str, params_json: str) -> NodeAnswer:
         """Send one HTTP request and return the result; one that never left costs no quota."""
         request_id = next(self._ids)
+
+        async def read(answer: HttpAnswer) -> NodeAnswer:
+            return NodeAnswer(await result_of_sliced(answer, self._url, request_id), answer.body)
+
         body = encode_request(request_id, method, params_json)
-        day = self.stats.record(method)
-        note_sent()
+        return await self._exchange([(method, params_json)], body, read)
+
+    async def _exchange(
+        self,
+        calls: Sequence[tuple[str, str]],
+        body: bytes,
+        read: Callable[[HttpAnswer], Awaitable[T]],
+    ) -> T:
+        """POST body (one call or a batch), count and journal its calls, read the answer."""
+        days = [self.stats.record(method) for method, _params in calls]
+        for _call in calls:
+            note_sent()
         started = time.perf_counter()
         size = 0
         error = ""
@@ -368,11 +361,12 @@ class RpcClient(TypedCalls):
                 connect_timeout=self._connect_timeout,
                 max_bytes=self._max_bytes,
             )
-            size = len(answer.body)
-            return NodeAnswer(await result_of_sliced(answer, self._url, request_id), answer.body)
+            size = len(answer.body) // len(calls)
+            return await read(answer)
         except TransportError as failure:
             if not failure.maybe_sent:
-                self.stats.record_unsent(day)
+                for day in days:
+                    self.stats.record_unsent(day)
             error = failure.kind.value
             raise
         except RpcError as failure:
@@ -380,7 +374,8 @@ class RpcClient(TypedCalls):
             raise
         finally:
             seconds = time.perf_counter() - started
-            self._journal(method, params_json, size, seconds, from_cache=False, error=error)
+            for method, params_json in calls:
+                self._journal(method, params_json, size, seconds, from_cache=False, error=error)
 
     async def probe(self, expected_chain_id: int | None = None) -> ProbeResult:
         """Read eth_chainId, net_version and web3_clientVersion; report whether they match."""

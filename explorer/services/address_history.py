@@ -11,7 +11,6 @@ no longer in the chain). Stop by closing `updates()` (cancelling the task that i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from dataclasses import replace
@@ -54,6 +53,7 @@ from explorer.services.probes import (
 )
 from explorer.services.reader import ChainReader
 from explorer.services.stale_state import stale_state_reason
+from explorer.services.tasks import cancel_all
 from explorer.services.token_history import (
     ProgressListener,
     TokenTransfers,
@@ -198,11 +198,7 @@ class AddressHistory:
             await self._save()
             yield HistoryUpdate(progress=self._progress(done=True))
         finally:
-            for part in parts:
-                part.cancel()
-            for part in parts:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await part
+            await cancel_all(parts)
 
     def _progress(self, done: bool = False) -> HistoryProgress:
         """Return the run's progress (native search and token scan weighed alike)."""

@@ -19,7 +19,6 @@ once: the first entry comes three round trips after the opening, not âŒˆlog2 nâŒ
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import itertools
 import math
@@ -28,6 +27,7 @@ from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from explorer.services.probes import AccountState, StateProbes
+from explorer.services.tasks import cancel_all
 
 IN_FLIGHT = 8  # requests at once: the client's own cap
 DENSE = 24  # blocks probed at once to pin the newest change (48 reads: within a batch's 50)
@@ -172,11 +172,7 @@ class BalanceSearch:
                     self.found += len(batch)
                     yield batch
         finally:
-            for task in running:
-                task.cancel()
-            for task in running:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            await cancel_all(running)
 
     def _take(self, share: int) -> list[_Range]:
         """Take the newest open ranges for one request: its share of them, a probe each."""

@@ -225,13 +225,18 @@ def test_a_revisit_asks_only_for_newer_blocks(devnet: Devnet) -> None:
     assert {e.identity for e in first.entries} < {e.identity for e in later.entries}
 
 
-@pytest.mark.parametrize("role", ["busy", "hundred"])
-def test_a_node_that_answers_errors_for_old_state_is_found_out(devnet: Devnet, role: str) -> None:
-    node = PrunedNode(devnet.url("testnet"), OldState.ERROR, oldest=HEAD - 128)
+def through_pruned(devnet: Devnet, old_state: OldState, role: str) -> Run:
+    """Run a story account's history through a node keeping the last 128 blocks' state."""
+    node = PrunedNode(devnet.url("testnet"), old_state, oldest=HEAD - 128)
     try:
-        run = history(node.url, story_accounts(devnet.manifest("testnet"))[role])
+        return history(node.url, story_accounts(devnet.manifest("testnet"))[role])
     finally:
         node.close()
+
+
+@pytest.mark.parametrize("role", ["busy", "hundred"])
+def test_a_node_that_answers_errors_for_old_state_is_found_out(devnet: Devnet, role: str) -> None:
+    run = through_pruned(devnet, OldState.ERROR, role)
     assert run.old_state is not None
     assert "State not found" in run.old_state.text()
     assert f"{HEAD:,} requests" in run.old_state.text()
@@ -241,11 +246,7 @@ def test_a_node_that_answers_errors_for_old_state_is_found_out(devnet: Devnet, r
 @pytest.mark.parametrize("role", ["busy", "hundred"])
 def test_a_node_that_answers_zeros_for_old_state_is_found_out(devnet: Devnet, role: str) -> None:
     """Nonce 0 at every old block: the sender's nonce jump, or REMASC's, gives it away."""
-    node = PrunedNode(devnet.url("testnet"), OldState.ZEROS, oldest=HEAD - 128)
-    try:
-        run = history(node.url, story_accounts(devnet.manifest("testnet"))[role])
-    finally:
-        node.close()
+    run = through_pruned(devnet, OldState.ZEROS, role)
     assert run.old_state is not None
     text = run.old_state.text()
     assert (NONCE_JUMP in text) if role == "busy" else ("REMASC's balance grew" in text)
