@@ -27,6 +27,16 @@ def axis_text(value: float) -> str:
     return f"{value:,.0f}" if abs(value) >= 1000 or value == int(value) else f"{value:.4g}"
 
 
+def draw_title(painter: QPainter, title: str, width: int, top: int) -> None:
+    """Draw a chart's title in bold at its top left; the painter's font is left regular."""
+    font = painter.font()
+    font.setBold(True)
+    painter.setFont(font)
+    painter.drawText(QRectF(8, top, width - 16, 20), Qt.AlignmentFlag.AlignLeft, title)
+    font.setBold(False)
+    painter.setFont(font)
+
+
 class ChartKind(enum.Enum):
     """How a chart draws its values."""
 
@@ -143,14 +153,7 @@ class Chart(QWidget):
         palette = self.palette()
         text_pen = QPen(palette.color(QPalette.ColorRole.WindowText))
         painter.setPen(text_pen)
-        bold = painter.font()
-        bold.setBold(True)
-        painter.setFont(bold)
-        painter.drawText(
-            QRectF(8, 4, self.width() - 16, 20), Qt.AlignmentFlag.AlignLeft, self.title
-        )
-        bold.setBold(False)
-        painter.setFont(bold)
+        draw_title(painter, self.title, self.width(), 4)
         plot = self.plot_rect()
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid)))
         painter.drawRect(plot)
