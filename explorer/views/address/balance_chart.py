@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from explorer.presentation.balance_steps import BalanceStep, BalanceSteps
 from explorer.presentation.format import utc_text
 from explorer.services.routes import block_route
+from explorer.views.charts import draw_title
 from explorer.views.theme import plain_tooltip
 
 LEFT, RIGHT, TOP, BOTTOM = 150, 16, 26, 24
@@ -101,14 +102,7 @@ class BalanceChart(QWidget):
         palette = self.palette()
         text = palette.color(QPalette.ColorRole.WindowText)
         painter.setPen(text)
-        bold = painter.font()
-        bold.setBold(True)
-        painter.setFont(bold)
-        painter.drawText(
-            QRectF(8, 2, self.width() - 16, 20), Qt.AlignmentFlag.AlignLeft, self.title
-        )
-        bold.setBold(False)
-        painter.setFont(bold)
+        draw_title(painter, self.title, self.width(), 2)
         plot, steps = self.plot(), self.steps
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid)))
         painter.drawRect(plot)
