@@ -82,7 +82,8 @@ def amount_text(entry: HistoryEntry, units: Units, currency: str, signed: bool =
     if entry.token_id is not None:
         return f"#{entry.token_id} {symbol_of(entry, units, currency)}".strip()
     decimals = RBTC_DECIMALS if entry.is_native else units.get(entry.asset, (0, ""))[0]
-    sign = {Direction.IN: "+", Direction.OUT: "−"}.get(entry.direction, "") if signed else ""
+    signs = {Direction.IN: "+", Direction.OUT: "−"}
+    sign = signs.get(entry.direction, "") if signed and entry.amount else ""
     text = sign + format_units(entry.amount, decimals)
     return f"{text} {symbol_of(entry, units, currency)}".strip()
 
