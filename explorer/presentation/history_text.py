@@ -88,6 +88,18 @@ def amount_text(entry: HistoryEntry, units: Units, currency: str, signed: bool =
     return f"{text} {symbol_of(entry, units, currency)}".strip()
 
 
+def activity_text(entry: HistoryEntry, units: Units, currency: str) -> str:
+    """Return what an entry did in a short sentence: `received 0.5 RBTC (REMASC reward)`."""
+    verb = {Direction.IN: "received", Direction.OUT: "sent"}.get(entry.direction, "moved")
+    how = {
+        EntryKind.CONTRACT: " (contract execution)",
+        EntryKind.REWARD: " (REMASC reward)",
+        EntryKind.PEGIN: " (peg-in)",
+        EntryKind.SELF: " to itself",
+    }.get(entry.kind, "")
+    return f"{verb} {amount_text(entry, units, currency, signed=False)}{how}"
+
+
 def rbtc_text(wei: int | None, currency: str) -> str:
     """Return wei in the network's currency, or '' for none."""
     return "" if wei is None else f"{format_units(wei, RBTC_DECIMALS)} {currency}"

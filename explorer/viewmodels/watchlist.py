@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import HistoryEntry
-from explorer.presentation.history_text import amount_text, kind_text
+from explorer.presentation.history_text import activity_text
 from explorer.rpc.errors import RpcError
 from explorer.services.address_history import AddressHistory
 from explorer.services.history_plan import Scope
@@ -230,7 +230,7 @@ class WatchlistViewModel(QObject):
             return
         newest = max(news, key=lambda e: e.sort_key)
         currency = session.network.currency
-        text = f"{kind_text(newest)} {amount_text(newest, units, currency)}"
+        text = activity_text(newest, units, currency)
         more = f" (and {len(news) - 1} more)" if len(news) > 1 else ""
         entry = next(e for e in self.entries if e.address == address)
         self._update([with_activity(e, news, text + more) if e is entry else e

@@ -137,7 +137,7 @@ def test_each_new_head_costs_one_request_and_activity_is_told(
     checked(qtbot, watchlist, block)
     qtbot.waitUntil(lambda: bool(told), timeout=60_000)
     assert told[0][0] == "Watchlist: target 1"
-    assert "received +0.001 tRBTC" in told[0][1]
+    assert "received 0.001 tRBTC" in told[0][1]
     entry = next(e for e in watchlist.entries if e.address == targets[1])
     assert entry.unseen
     assert entry.last_activity == block
@@ -162,7 +162,7 @@ def test_a_token_received_is_activity_too(
     block = send(devnet, devnet_manifest["token"], data=data)
     checked(qtbot, watchlist, block)
     qtbot.waitUntil(lambda: bool(told), timeout=60_000)
-    assert "token +5 DVT" in told[0]
+    assert "received 5 DVT" in told[0]
     assert watchlist.entries[0].balance == 0  # no RBTC moved: only the logs told
 
 
@@ -185,7 +185,7 @@ def test_a_restart_catches_up_with_the_history_search(
     again.activity.connect(lambda _title, text: told.append(text))
     checked(qtbot, again, head(devnet))
     qtbot.waitUntil(lambda: bool(told), timeout=60_000)
-    assert "+0.002 tRBTC" in told[0]
+    assert "received 0.002 tRBTC" in told[0]
     assert again.entries[0].last_activity == block
 
 

@@ -271,11 +271,13 @@ class HistoryViewModel(Tool):
     def _done_text(self, history: AddressHistory) -> str:
         """Return the status line of a finished history."""
         first, last, _opening = history.span
-        native = sum(1 for entry in self.table.entries if entry.asset == NATIVE)
-        tokens = self.table.rowCount() - native
+        native = [entry.block for entry in self.table.entries if entry.asset == NATIVE]
+        tokens = self.table.rowCount() - len(native)
+        currency = self.session.network.currency
         return (
-            f"Complete: {native:,} balance changes and {tokens:,} token transfers in blocks "
-            f"{first:,}–{last:,} ({history.requests:,} requests)."
+            f"Complete: {len(set(native)):,} balance changes ({len(native):,} {currency} "
+            f"entries) and {tokens:,} token transfers in blocks {first:,}–{last:,} "
+            f"({history.requests:,} requests)."
         )
 
     def span_text(self) -> str:
