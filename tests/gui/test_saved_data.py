@@ -75,6 +75,15 @@ def open_page(qtbot: QtBot, window: MainWindow, tx_hash: str) -> PageView:
     return wait_loaded(qtbot, window)
 
 
+def read_once(qtbot: QtBot, url: str, saved: CacheDirectory, tx_hash: str) -> PageView:
+    """Open a window, read a transaction page in it (saving it), and close the window."""
+    window, session = open_window(qtbot, url, saved)
+    qtbot.waitUntil(lambda: window.shell.head is not None, timeout=20_000)
+    page = open_page(qtbot, window, tx_hash)
+    close(qtbot, window, session)
+    return page
+
+
 def test_a_page_opened_again_in_a_new_window_costs_no_request_and_says_so(
     qtbot: QtBot, relay: Relay, devnet: Devnet, saved: CacheDirectory
 ) -> None:
@@ -134,10 +143,7 @@ def test_when_the_node_comes_back_the_bar_goes_and_the_page_is_read_live(
 ) -> None:
     """The relay fails, then answers again: offline bar and note, then neither, page live."""
     tx_hash = devnet.manifest()["token_transfer"]
-    window, session = open_window(qtbot, relay.url, saved)
-    qtbot.waitUntil(lambda: window.shell.head is not None, timeout=20_000)
-    open_page(qtbot, window, tx_hash)
-    close(qtbot, window, session)
+    read_once(qtbot, relay.url, saved, tx_hash)
     relay.failing = True
     window, session = open_window(qtbot, relay.url, saved)
     qtbot.waitUntil(lambda: session.offline, timeout=30_000)
