@@ -21,6 +21,7 @@ from explorer.services.session import Session, WaitBudget
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.requests import RequestsViewModel, Source
+from explorer.viewmodels.saved_data import MemoryChoices, SavedDataViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
@@ -209,3 +210,26 @@ def test_the_status_bar_warns_from_eighty_percent_of_the_quota(
     assert "used up" in window.budget_label.text()
     assert window.shell.budget.tone.value == Tone.BAD.value
     close(qtbot, window, session)
+
+
+def test_clear_empties_the_networks_saved_data_and_the_limits_apply(
+    qtbot: QtBot, relay: Relay, devnet: Devnet, saved: CacheDirectory
+) -> None:
+    """Clear: the size goes to nothing saved, and the page asks the node again."""
+    tx_hash = devnet.manifest()["token_transfer"]
+    read_once(qtbot, relay.url, saved, tx_hash)
+    endpoint = Endpoint.parse(relay.url)
+    choices = MemoryChoices()
+    model = SavedDataViewModel([DEVNET], choices, saved, lambda _network: endpoint, DEVNET)
+    qtbot.waitUntil(lambda: model.saved_bytes is not None, timeout=10_000)
+    assert model.saved_text.endswith("MB saved for this network.")
+    model.set_size_mb(3)
+    assert saved.size_limit == 3 * 1024 * 1024
+    model.set_quota(1234)
+    assert choices.quotas[DEVNET.id] == 1234
+    model.clear()
+    qtbot.waitUntil(lambda: model.message.startswith("The saved data of"), timeout=10_000)
+    before = len(relay.server.requests)
+    read_once(qtbot, relay.url, saved, tx_hash)
+    assert beyond_check(relay, before)["eth_getTransactionByHash"] == 1
+    model.dispose()
