@@ -290,6 +290,7 @@ class PageViewModel(QObject):
         The whole load, retries included, gets the session's page deadline.
         """
         started = time.perf_counter()
+        release = self.session.client.hold()  # background reads wait for the page
         try:
             with counting(self.spending):
                 await self._publish_documents(started)
@@ -297,6 +298,7 @@ class PageViewModel(QObject):
             self.error_kind, self.error_message = error.kind, error.message
             self._set(PageState.ERROR)
         finally:
+            release()
             self.cost_changed.emit()
 
     async def _publish_documents(self, started: float) -> None:
