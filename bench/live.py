@@ -8,7 +8,8 @@ Run: .venv/bin/python bench/live.py [--quick]  (starts its own devnets; Qt offsc
    hour). Measured twice: on 30 s blocks for a few minutes (the start-up included, as a
    newcomer meets it), and on 3 s blocks for many blocks (the same page at ten times the
    pace: its poll follows the block time, so the ratio to the floor carries over).
-   Goal: steady state <= 1.1x the floor.
+   Goals: <= 1.2x the floor on 30 s blocks in the minutes after start-up (issue 21 §3), steady
+   state <= 1.1x.
 2. Stalls: the home page following a devnet that mines a block every second with
    demo traffic; a 5 ms timer on the GUI thread measures the longest gap. Goal < 50 ms.
 """
@@ -41,6 +42,7 @@ from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
 
 FLOOR_PER_BLOCK = 2  # one eth_blockNumber per block time, one block read per new block
+LEFT_OPEN_GOAL = 1.2  # the home page left open on 30 s blocks, start-up excluded (issue 21 §3)
 REAL_SECONDS_PER_BLOCK = 30
 
 
@@ -156,7 +158,8 @@ async def requests_per_hour(quick: bool) -> None:
     )
     print(
         f"  30 s blocks, {spent.seconds / 60:.1f} min after start-up: {spent.total} requests for "
-        f"{spent.blocks} new blocks = {spent.ratio:.2f}x the floor ({spent.line()})"
+        f"{spent.blocks} new blocks = {spent.ratio:.2f}x the floor (goal <= {LEFT_OPEN_GOAL}x) "
+        f"({spent.line()})"
     )
     scaled = 60 if quick else 150
     async with living_devnet(REAL_SECONDS_PER_BLOCK / 10, latency=0.05) as url:

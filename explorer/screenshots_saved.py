@@ -13,7 +13,7 @@ from explorer.services.routes import Route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.requests import RequestsViewModel
-from explorer.viewmodels.saved_data import SavedDataViewModel
+from explorer.viewmodels.saved_data import MemoryChoices, SavedDataViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.main_window import MainWindow
@@ -92,30 +92,9 @@ async def shoot_saved_data_settings(window: MainWindow, path: Path, settle: Sett
     if session is None or cache is None:
         return None
 
-    class Choices:
-        """Defaults, as a fresh install has them."""
-
-        def cache_size_mb(self) -> int:
-            return 500
-
-        def set_cache_size_mb(self, megabytes: int) -> None:
-            return None
-
-        def confirmations(self, network: str) -> int:
-            return 12
-
-        def set_confirmations(self, network: str, count: int) -> None:
-            return None
-
-        def daily_quota(self, network: str, default: int) -> int:
-            return default
-
-        def set_daily_quota(self, network: str, quota: int) -> None:
-            return None
-
     endpoint = session.endpoint
     model = SavedDataViewModel(
-        [session.network], Choices(), cache.directory, lambda _network: endpoint
+        [session.network], MemoryChoices(), cache.directory, lambda _network: endpoint
     )
     dialog = SavedDataDialog(model, window)
     dialog.show()

@@ -147,6 +147,7 @@ class RpcClient(TypedCalls):
         self._sleep = sleep
         self._serials = itertools.count(1)
         self.waits: dict[int, Attempt] = {}  # the calls being sent, by serial
+        self._foreground = 0  # searches and page loads under way (background reads wait)
         self.attempt_listeners: list[Callable[[Attempt], None]] = []  # a retry starts
         self.failure_listeners: list[Callable[[RpcError], None]] = []  # a call gave up
 
@@ -312,17 +313,35 @@ class RpcClient(TypedCalls):
         finally:
             self.waits.pop(serial, None)
 
+    def hold(self) -> Callable[[], None]:
+        """Mark foreground work (a search, a page loading) until the returned call releases it."""
+        self._foreground += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self._foreground -= 1
+
+        return release
+
+    @property
+    def busy(self) -> bool:
+        """Tell whether a request is in flight or foreground work is under way."""
+        return bool(self.waits) or self._foreground > 0
+
     async def quiet(self, settle: float = QUIET_SECONDS) -> None:
-        """Return once no request has been in flight for settle seconds.
+        """Return once nothing has been busy (requests, foreground work) for settle seconds.
 
         Background reads (the home page's older blocks for its charts) wait on it, so a page
-        the user opens never queues behind them.
+        the user opens never queues behind them nor shares the node or the GUI thread.
         """
         while True:
-            while self.waits:
+            while self.busy:
                 await asyncio.sleep(settle / 2)
             await asyncio.sleep(settle)
-            if not self.waits:
+            if not self.busy:
                 return
 
     def longest_wait(self) -> Attempt | None:

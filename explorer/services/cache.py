@@ -17,7 +17,6 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from explorer.rpc.answers import SLICED_BYTES
@@ -30,6 +29,7 @@ from explorer.services import cache_rules as rules
 from explorer.services.cache_directory import CacheDirectory
 from explorer.services.cache_identity import genesis_hash
 from explorer.services.cache_logs import LogCoverage
+from explorer.services.cache_reorg import Reorganised, ReorgWatch
 from explorer.services.cache_schema import Row
 from explorer.services.cache_store import ChainIdentity, ChainStore
 from explorer.services.chaincheck import ChainCheck
@@ -51,13 +51,10 @@ class NotSaved(TransportError):
     """Offline, and what was asked is not in the saved data."""
 
 
-@dataclass(frozen=True)
-class Reorganised:
-    """A settled height the node now reports with another hash: saved data from it dropped."""
-
-    number: int
-    old_hash: str
-    new_hash: str
+def rests_on(method: str, params: Sequence[Any], result: Any) -> int | None:
+    """Return the height a saved answer rests on (named in the read, or in the answer)."""
+    anchor = rules.request_anchor(method, params) or rules.answer_anchor(result)
+    return anchor.number if anchor is not None else None
 
 
 async def result_of_body(body: bytes) -> Any:
@@ -93,13 +90,13 @@ class SessionCache:
         self.saved_head: int | None = None
         self.served_chain_id: int | None = None  # offline: the chain the endpoint last served
         self.mode_listeners: list[Callable[[CacheMode], None]] = []
-        self.reorg_listeners: list[Callable[[Reorganised], None]] = []
+        self.reorgs = ReorgWatch(self)
+        self.reorg_listeners: list[Callable[[Reorganised], None]] = self.reorgs.listeners
         self.logs = LogCoverage(self)
         self._genesis: asyncio.Future[str] | None = None
         self._opening: asyncio.Future[None] | None = None
         self._undecided: OrderedDict[str, tuple[rules.Placement, bytes]] = OrderedDict()
         self._settled_hashes: dict[str, int] = {}  # hash → height of settled blocks seen
-        self._checks: set[asyncio.Future[None]] = set()  # reorganisation checks running
 
     # --- which chain, online or offline ----------------------------------------------------
 
@@ -208,9 +205,13 @@ class SessionCache:
                 except MalformedResponse:
                     result = None
                 else:
-                    seconds = time.perf_counter() - started
-                    self.client.record_cached(method, params_json, len(body), seconds)
-                    return result
+                    if not self.reorgs.stale(rests_on(method, params, result)):
+                        anchor = rules.answer_anchor(result)  # its block: known settled
+                        if anchor is not None:
+                            self.reorgs.note(anchor.number, anchor.block_hash)
+                        seconds = time.perf_counter() - started
+                        self.client.record_cached(method, params_json, len(body), seconds)
+                        return result
         if self.offline and method not in CHAIN_CHECK:
             raise self.not_saved(method)  # no wait for a node known to be away
         fresh = await ask(method, params)
@@ -290,6 +291,7 @@ class SessionCache:
             number, block_hash = where.anchor.number, where.anchor.block_hash
             if block_hash is not None and number is not None:
                 self._settled_hashes[block_hash] = number
+                self.reorgs.note(number, block_hash)
             rows.append(Row(where.key, number, block_hash, body, canonical=block_hash is not None))
         if rows and self.store is not None and self.writable:
             self.store.put(rows, self.head)
@@ -297,32 +299,16 @@ class SessionCache:
     # --- reorganisations ----------------------------------------------------------------------
 
     def watch(self, result: Any) -> None:
-        """Check the settled heights an answer reports against the saved map (off the loop)."""
-        sighted = rules.sightings(result)
-        deep = [(number, block_hash) for number, block_hash in sighted if self.settled(number)]
-        if deep and self.store is not None and self.writable:
-            checking = asyncio.ensure_future(self._check_reorganised(self.store, deep))
-            self._checks.add(checking)
-            checking.add_done_callback(self._checks.discard)
+        """Check the settled heights an answer reports for a reorganisation."""
+        self.reorgs.watch(result)
 
-    async def _check_reorganised(self, store: ChainStore, sighted: list[tuple[int, str]]) -> None:
-        """Drop everything from the lowest contradicted height, and say so."""
-        contradicted = await store.contradicted(sighted)
-        if not contradicted:
-            return
-        number, old_hash = min(contradicted)
-        new_hash = dict(sighted)[number]
-        store.drop_from(number)
+    def forget_from(self, number: int) -> None:
+        """Forget what this session holds in memory from a replaced height up."""
         for key in [
-            k
-            for k, (where, _body) in self._undecided.items()
-            if (where.anchor.number or 0) >= number
+            k for k, (where, _b) in self._undecided.items() if (where.anchor.number or 0) >= number
         ]:
             del self._undecided[key]
         self._settled_hashes = {h: n for h, n in self._settled_hashes.items() if n < number}
-        event = Reorganised(number, old_hash, new_hash)
-        for listener in list(self.reorg_listeners):
-            listener(event)
 
     # --- derived records (other services' own, e.g. token metadata, address history) -------
 

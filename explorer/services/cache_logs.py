@@ -143,7 +143,9 @@ class LogCoverage:
             return fresh.result
         first, last = span
         started = time.perf_counter()
-        segments = await store.segments(key, first, last)
+        segments = [
+            s for s in await store.segments(key, first, last) if not cache.reorgs.stale(s.last)
+        ]
         missing = holes(first, last, [(segment.first, segment.last) for segment in segments])
         if missing and cache.offline:
             raise cache.not_saved("eth_getLogs")

@@ -17,8 +17,9 @@ from explorer.rpc.errors import ErrorKind, RpcError, TransportError
 from explorer.rpc.journal import RequestJournal
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
-from explorer.services.cache import CacheMode, Reorganised, SessionCache
+from explorer.services.cache import CacheMode, SessionCache
 from explorer.services.cache_directory import CacheDirectory
+from explorer.services.cache_reorg import Reorganised
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader

@@ -17,7 +17,8 @@ from explorer.presentation.missing import Missing
 from explorer.presentation.tx_document import tx_document
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.journal import Spending, counting
-from explorer.services.cache import CacheMode, Reorganised
+from explorer.services.cache import CacheMode
+from explorer.services.cache_reorg import Reorganised
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
@@ -289,6 +290,7 @@ class PageViewModel(QObject):
         The whole load, retries included, gets the session's page deadline.
         """
         started = time.perf_counter()
+        release = self.session.client.hold()  # background reads wait for the page
         try:
             with counting(self.spending):
                 await self._publish_documents(started)
@@ -296,6 +298,7 @@ class PageViewModel(QObject):
             self.error_kind, self.error_message = error.kind, error.message
             self._set(PageState.ERROR)
         finally:
+            release()
             self.cost_changed.emit()
 
     async def _publish_documents(self, started: float) -> None:

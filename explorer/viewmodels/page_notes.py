@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from explorer.presentation.document import Document
-from explorer.services.cache import Reorganised
+from explorer.services.cache_reorg import Reorganised
 from explorer.services.cache_rules import answer_anchor
 
 OFFLINE_NOTICE = (

@@ -38,6 +38,39 @@ class SavedDataSettings(Protocol):
         """Store a network's daily quota (0: none)."""
 
 
+class MemoryChoices:
+    """SavedDataSettings that forget on exit: the defaults (screenshots, tests)."""
+
+    def __init__(self) -> None:
+        self.size_mb = 500
+        self.counts: dict[str, int] = {}
+        self.quotas: dict[str, int] = {}
+
+    def cache_size_mb(self) -> int:
+        """Return the size limit in MB."""
+        return self.size_mb
+
+    def set_cache_size_mb(self, megabytes: int) -> None:
+        """Store the size limit in MB."""
+        self.size_mb = megabytes
+
+    def confirmations(self, network: str) -> int:
+        """Return a network's confirmations."""
+        return self.counts.get(network, 12)
+
+    def set_confirmations(self, network: str, count: int) -> None:
+        """Store a network's confirmations."""
+        self.counts[network] = count
+
+    def daily_quota(self, network: str, default: int) -> int:
+        """Return a network's daily quota (0: none)."""
+        return self.quotas.get(network, default)
+
+    def set_daily_quota(self, network: str, quota: int) -> None:
+        """Store a network's daily quota (0: none)."""
+        self.quotas[network] = quota
+
+
 class SavedDataViewModel(QObject):
     """The saved data and request budget choices, applied as they are made.
 

@@ -98,7 +98,7 @@ class SearchViewModel(QObject):
         if self.session is None:
             self._say("Not connected to a network yet.")
             return
-        if not self.session.check.verified:
+        if not self.session.readable:  # verified, or offline with saved data
             self._say(
                 f"Not searching yet: the node is not confirmed to serve {self.session.network.name}"
                 " (see the banner)."
@@ -121,7 +121,9 @@ class SearchViewModel(QObject):
         self.cancel(quietly=True)
         network = self.session.network.name
         self._set_busy(True, f"Searching {shorten(text)} on {network}… Esc cancels.")
+        release = self.session.client.hold()  # the home page's background reads wait
         self._task = asyncio.ensure_future(self._resolve(text, query, new_tab, self.session))
+        self._task.add_done_callback(lambda _task: release())
 
     async def _resolve(self, text: str, query: q.Query, new_tab: bool, session: Session) -> None:
         """Resolve over the network, then navigate or explain (on the same session only)."""

@@ -46,6 +46,7 @@ from explorer.views.logs_view import LogsView
 from explorer.views.network_combo import network_combo
 from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
+from explorer.views.search_message import SearchMessage
 from explorer.views.theme import plain_label, tone_palette
 from explorer.views.tools_view import ToolView
 from explorer.views.tx_page_view import TxPageView
@@ -209,8 +210,9 @@ class MainWindow(QMainWindow):
         self.shell.banner_changed.connect(self._show_banner)
         self.shell.budget_changed.connect(self._show_budget)
         self.shell.session_changed.connect(self.reload_all)
-        self.search.message_changed.connect(self._show_search_message)
-        self.search.busy_changed.connect(self._show_search_message)
+        self.search_messages = SearchMessage(
+            self.search, self.search_message, self.stop_search_action, self
+        )
         self.search.navigation_requested.connect(self.open_route)
         self.search_bar.returnPressed.connect(lambda: self.search.on_submit(self.search_bar.text()))
         self.stop_search_action.triggered.connect(lambda: self.search.cancel())
@@ -263,15 +265,6 @@ class MainWindow(QMainWindow):
         """Show the requests spent today against the quota, in its tone."""
         self.budget_label.setText(budget.text)
         tone_palette(self.budget_label, budget.tone)
-
-    def _show_search_message(self, *_: object) -> None:
-        """Show what the search is doing (busy, with its stop button) or its last message."""
-        busy = self.search.busy
-        text = self.search.busy_text if busy else self.search.message
-        self.search_message.setText(text)
-        self.search_message.setVisible(bool(text))
-        tone_palette(self.search_message, Tone.WAITING if busy else Tone.BAD)
-        self.stop_search_action.setVisible(busy)
 
     def open_route(self, route: Route, new_tab: bool) -> None:
         """Open a route (from search or a link), in a new tab or the current one."""

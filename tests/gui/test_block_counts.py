@@ -23,14 +23,6 @@ from tests.helpers.relay import Relay
 
 
 @pytest.fixture
-def relay(devnet: Devnet) -> Iterator[Relay]:
-    """Yield a relay to the devnet (the devnet answers one call at a time; a relay can wait)."""
-    running = Relay(devnet.url("testnet"))
-    yield running
-    running.close()
-
-
-@pytest.fixture
 def relayed(qloop: qasync.QEventLoop, qtbot: QtBot, relay: Relay) -> Iterator[Session]:
     """Yield a session on the devnet through the relay."""
     session = Session(DEVNET, Endpoint.parse(relay.url))

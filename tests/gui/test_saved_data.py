@@ -21,6 +21,7 @@ from explorer.services.session import Session, WaitBudget
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.requests import RequestsViewModel, Source
+from explorer.viewmodels.saved_data import MemoryChoices, SavedDataViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
@@ -73,6 +74,15 @@ def open_page(qtbot: QtBot, window: MainWindow, tx_hash: str) -> PageView:
     """Open a transaction page in the current tab and wait for it to settle."""
     window.navigator.go(tx_route(tx_hash))
     return wait_loaded(qtbot, window)
+
+
+def read_once(qtbot: QtBot, url: str, saved: CacheDirectory, tx_hash: str) -> PageView:
+    """Open a window, read a transaction page in it (saving it), and close the window."""
+    window, session = open_window(qtbot, url, saved)
+    qtbot.waitUntil(lambda: window.shell.head is not None, timeout=20_000)
+    page = open_page(qtbot, window, tx_hash)
+    close(qtbot, window, session)
+    return page
 
 
 def test_a_page_opened_again_in_a_new_window_costs_no_request_and_says_so(
@@ -134,10 +144,7 @@ def test_when_the_node_comes_back_the_bar_goes_and_the_page_is_read_live(
 ) -> None:
     """The relay fails, then answers again: offline bar and note, then neither, page live."""
     tx_hash = devnet.manifest()["token_transfer"]
-    window, session = open_window(qtbot, relay.url, saved)
-    qtbot.waitUntil(lambda: window.shell.head is not None, timeout=20_000)
-    open_page(qtbot, window, tx_hash)
-    close(qtbot, window, session)
+    read_once(qtbot, relay.url, saved, tx_hash)
     relay.failing = True
     window, session = open_window(qtbot, relay.url, saved)
     qtbot.waitUntil(lambda: session.offline, timeout=30_000)
@@ -203,3 +210,26 @@ def test_the_status_bar_warns_from_eighty_percent_of_the_quota(
     assert "used up" in window.budget_label.text()
     assert window.shell.budget.tone.value == Tone.BAD.value
     close(qtbot, window, session)
+
+
+def test_clear_empties_the_networks_saved_data_and_the_limits_apply(
+    qtbot: QtBot, relay: Relay, devnet: Devnet, saved: CacheDirectory
+) -> None:
+    """Clear: the size goes to nothing saved, and the page asks the node again."""
+    tx_hash = devnet.manifest()["token_transfer"]
+    read_once(qtbot, relay.url, saved, tx_hash)
+    endpoint = Endpoint.parse(relay.url)
+    choices = MemoryChoices()
+    model = SavedDataViewModel([DEVNET], choices, saved, lambda _network: endpoint, DEVNET)
+    qtbot.waitUntil(lambda: model.saved_bytes is not None, timeout=10_000)
+    assert model.saved_text.endswith("MB saved for this network.")
+    model.set_size_mb(3)
+    assert saved.size_limit == 3 * 1024 * 1024
+    model.set_quota(1234)
+    assert choices.quotas[DEVNET.id] == 1234
+    model.clear()
+    qtbot.waitUntil(lambda: model.message.startswith("The saved data of"), timeout=10_000)
+    before = len(relay.server.requests)
+    read_once(qtbot, relay.url, saved, tx_hash)
+    assert beyond_check(relay, before)["eth_getTransactionByHash"] == 1
+    model.dispose()

@@ -89,7 +89,7 @@ def test_finding_4_a_search_never_lands_on_another_network(
     qtbot.keyClick(window.search_bar, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: first.asked("eth_getTransactionByHash") > 0, timeout=WAIT)
     assert app.app.search.busy
-    assert window.search_message.isVisible()
+    qtbot.waitUntil(window.search_message.isVisible, timeout=WAIT)  # after 150 ms
     assert window.search_message.text().startswith("Searching 0x359f6010…a110 on First")
     assert window.stop_search_action.isVisible()
     app.switch("Second")

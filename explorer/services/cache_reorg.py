@@ -1,0 +1,97 @@
+"""Reorganisations below the saved data: a settled height reported with another hash.
+
+Every answer's heights and hashes (a block and its parent, a transaction's, receipt's or
+log's block) are compared with what this session knows of the settled chain: at once for the
+heights it has seen, on the store's worker for the others. A contradiction drops everything
+resting on that height or above, in memory and in the file; until the file has dropped it,
+nothing saved at or above that height is answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from explorer.services import cache_rules as rules
+
+if TYPE_CHECKING:
+    from explorer.services.cache import SessionCache
+    from explorer.services.cache_store import ChainStore
+
+
+@dataclass(frozen=True)
+class Reorganised:
+    """A settled height the node now reports with another hash: saved data from it dropped."""
+
+    number: int
+    old_hash: str
+    new_hash: str
+
+
+class ReorgWatch:
+    """Watches a session's answers for replaced settled blocks; listeners hear each drop."""
+
+    def __init__(self, cache: SessionCache) -> None:
+        self.cache = cache
+        self.known: dict[int, str] = {}  # settled heights' hashes this session has seen
+        self.invalid_from: int | None = None  # saved data from here up is not answered
+        self.listeners: list[Callable[[Reorganised], None]] = []
+        self._checks: set[asyncio.Future[None]] = set()
+
+    def note(self, number: int | None, block_hash: str | None) -> None:
+        """Remember a settled height's hash (saved, or answered from the saved data)."""
+        if number is not None and block_hash is not None:
+            self.known[number] = block_hash
+
+    def stale(self, number: int | None) -> bool:
+        """Tell whether saved data resting on a height may be from a replaced block."""
+        return self.invalid_from is not None and number is not None and number >= self.invalid_from
+
+    def watch(self, result: Any) -> None:
+        """Compare the settled heights an answer reports with the known and saved chain."""
+        cache = self.cache
+        deep = [(n, h) for n, h in rules.sightings(result) if cache.settled(n)]
+        unknown = []
+        for number, block_hash in deep:
+            seen = self.known.get(number)
+            if seen is None:
+                unknown.append((number, block_hash))
+            elif seen != block_hash:
+                self._replaced(number, seen, block_hash)
+                return
+        store = cache.store
+        if unknown and store is not None and cache.writable:
+            checking = asyncio.ensure_future(self._check(store, unknown))
+            self._checks.add(checking)
+            checking.add_done_callback(self._checks.discard)
+
+    async def _check(self, store: ChainStore, sighted: list[tuple[int, str]]) -> None:
+        """Compare heights with the saved map (worker thread), then drop from the lowest."""
+        contradicted = await store.contradicted(sighted)
+        if contradicted:
+            number, old_hash = min(contradicted)
+            self._replaced(number, old_hash, dict(sighted)[number])
+
+    def _replaced(self, number: int, old_hash: str, new_hash: str) -> None:
+        """Drop everything from a replaced height: memory at once, the file on its worker."""
+        lowest = number if self.invalid_from is None else min(number, self.invalid_from)
+        self.invalid_from = lowest
+        self.known = {n: h for n, h in self.known.items() if n < number}
+        self.cache.forget_from(number)
+        store = self.cache.store
+        if store is not None:
+            store.drop_from(number)
+            done = asyncio.ensure_future(self._dropped(store, lowest))
+            self._checks.add(done)
+            done.add_done_callback(self._checks.discard)
+        event = Reorganised(number, old_hash, new_hash)
+        for listener in list(self.listeners):
+            listener(event)
+
+    async def _dropped(self, store: ChainStore, lowest: int) -> None:
+        """Answer from the saved data again once the file has dropped what was replaced."""
+        await store.flush()
+        if self.invalid_from == lowest:
+            self.invalid_from = None
