@@ -34,8 +34,8 @@ from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
 
 PROGRESS_STEPS = 1000
-WIDTHS = {Column.TIME: 185, Column.BLOCK: 70, Column.KIND: 135, Column.COUNTERPARTY: 230,
-          Column.AMOUNT: 215, Column.FEE: 165, Column.BALANCE: 245}  # fmt: skip
+WIDTHS = {Column.TIME: 180, Column.BLOCK: 65, Column.KIND: 125, Column.COUNTERPARTY: 190,
+          Column.AMOUNT: 200, Column.FEE: 150, Column.BALANCE: 225}  # fmt: skip
 
 
 class Notice(QFrame):
