@@ -51,6 +51,12 @@ class NotSaved(TransportError):
     """Offline, and what was asked is not in the saved data."""
 
 
+def saved_data_of(client: object) -> SessionCache | None:
+    """Return the saved data a client answers from (for records), or None."""
+    answers = getattr(client, "answers", None)
+    return answers if isinstance(answers, SessionCache) else None
+
+
 def rests_on(method: str, params: Sequence[Any], result: Any) -> int | None:
     """Return the height a saved answer rests on (named in the read, or in the answer)."""
     anchor = rules.request_anchor(method, params) or rules.answer_anchor(result)
@@ -97,6 +103,7 @@ class SessionCache:
         self._opening: asyncio.Future[None] | None = None
         self._undecided: OrderedDict[str, tuple[rules.Placement, bytes]] = OrderedDict()
         self._settled_hashes: dict[str, int] = {}  # hash → height of settled blocks seen
+        self._records_waiting: dict[tuple[str, str], tuple[Any, int]] = {}  # until N deep
 
     # --- which chain, online or offline ----------------------------------------------------
 
@@ -283,6 +290,10 @@ class SessionCache:
         for key, _item in ready:
             del self._undecided[key]
         self._write([item for _key, item in ready])
+        for (kind, key), (value, number) in list(self._records_waiting.items()):
+            if self.settled(number):
+                del self._records_waiting[(kind, key)]
+                self.keep_record(kind, key, value, number)
 
     def _write(self, items: Sequence[tuple[rules.Placement, bytes]]) -> None:
         """Queue settled answers for the file (when one is in use)."""
@@ -309,6 +320,8 @@ class SessionCache:
         ]:
             del self._undecided[key]
         self._settled_hashes = {h: n for h, n in self._settled_hashes.items() if n < number}
+        waiting = self._records_waiting.items()
+        self._records_waiting = {k: item for k, item in waiting if item[1] < number}
 
     # --- derived records (other services' own, e.g. token metadata, address history) -------
 
@@ -324,10 +337,14 @@ class SessionCache:
             return None
 
     def keep_record(self, kind: str, key: str, value: Any, number: int | None = None) -> None:
-        """Keep a derived record (resting on block `number`, dropped with it in a reorganisation).
+        """Keep a derived record resting on block `number` (None: on no block).
 
-        Records must rest on settled data: keep one only from reads at settled blocks.
+        A record resting on a block is written once that block is N deep (held in memory
+        until then) and dropped with it in a reorganisation.
         """
+        if number is not None and not self.settled(number):
+            self._records_waiting[(kind, key)] = (value, number)
+            return
         if self.store is not None and self.writable:
             self.store.put_record(kind, key, json.dumps(value).encode(), number)
 

@@ -13,6 +13,7 @@ from explorer.chain.records import Block, Receipt, Transaction
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
+from explorer.services.cache import saved_data_of
 
 T = TypeVar("T")
 
@@ -285,6 +286,11 @@ class ChainReader:
         key = ("revert", tx.hash)
         if (cached := self._cache.get(key)) is not None:
             return str(cached)
+        saved = saved_data_of(self.client)
+        kept = await saved.record("revert", tx.hash) if saved is not None else None
+        if isinstance(kept, str):
+            self._cache.put(key, kept)
+            return kept
         try:
             await self.client.eth_call(call, hex(max(tx.block_number - 1, 0)))
         except NodeError as error:
@@ -294,4 +300,6 @@ class ChainReader:
         else:
             reason = "out of gas or an error that does not repeat in a replay"
         self._cache.put(key, reason)
+        if saved is not None:  # a replay at a settled block answers the same
+            saved.keep_record("revert", tx.hash, reason, tx.block_number)
         return reason

@@ -17,6 +17,7 @@ from explorer.chain.hexutil import parse_address
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
+from explorer.services.cache import SessionCache, saved_data_of
 
 MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
 ERC721_INTERFACE = bytes.fromhex("80ac58cd")
@@ -113,10 +114,9 @@ class TokenReader:
         self.multicall_used = 0
 
     @property
-    def _saved(self) -> Any:
+    def _saved(self) -> SessionCache | None:
         """Return the session's saved data (records kept per chain), if the client has one."""
-        saved = getattr(self.client, "answers", None)
-        return saved if hasattr(saved, "keep_record") else None
+        return saved_data_of(self.client)
 
     async def has_multicall(self) -> bool:
         """Tell whether Multicall3 has code; asked once per client (once per chain when saved)."""

@@ -269,3 +269,17 @@ def test_token_metadata_and_multicall_are_kept_per_chain(
     warm = with_saved_session(relay.url, tmp_path, info)
     assert beyond_check(relay, before) == {"eth_call": 1}  # totalSupply alone
     assert warm == cold
+
+
+def test_a_failed_transactions_revert_reason_is_kept(
+    relay: Relay, devnet: Devnet, tmp_path: Path
+) -> None:
+    """The replay that tells why a settled transaction failed is not sent again."""
+    page = tx_page(devnet.manifest()["failed_tx"])
+    cold = with_saved_session(relay.url, tmp_path, page)
+    assert beyond_check(relay)["eth_call"] == 1
+    assert cold.revert_reason
+    before = len(relay.server.requests)
+    warm = with_saved_session(relay.url, tmp_path, page)
+    assert beyond_check(relay, before) == {"eth_blockNumber": 1}
+    assert warm.revert_reason == cold.revert_reason
