@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from explorer.chain.records import Block
+from explorer.chain.records import Block, Receipt
 from explorer.presentation.block_stages import COUNTS_AFTER_SECONDS, load_block_stages
 from explorer.presentation.document import Document
 from explorer.presentation.loaders import load_document, load_tx_stages
@@ -75,7 +75,7 @@ class PageViewModel(QObject):
         self.error_message = ""
         self.load_seconds: float | None = None
         self.transactions = BlockTransactionsModel(session.network, self)
-        self.transactions.fetch_receipt = session.reader.receipt
+        self.transactions.fetch_receipt = self._receipt_counted
         self._task: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
         self.spending = Spending()  # every load of this page: requests and saved answers
@@ -114,6 +114,13 @@ class PageViewModel(QObject):
         what = {Page.BLOCK: "block", Page.TX: "transaction", Page.ADDRESS: "address"}
         name = what.get(self.route.page, "page")
         return f"No {name} {self.route.target} on {self.session.network.name}."
+
+    async def _receipt_counted(self, tx_hash: str) -> Receipt | None:
+        """Read a receipt for the transactions table, counted in the page's cost."""
+        with counting(self.spending):
+            receipt = await self.session.reader.receipt(tx_hash)
+        self.cost_changed.emit()
+        return receipt
 
     @property
     def cost_text(self) -> str:

@@ -80,8 +80,11 @@ def test_big_block_table_is_lazy(
     before = table.rowCount()
     table.fetchMore(table.index(-1, -1).parent())
     assert table.rowCount() > before
+    requests = page.model.spending.requests
     table.data(table.index(0, 5))
     qtbot.waitUntil(lambda: table.data(table.index(0, 5)) in ("Success", "Failed"), timeout=10_000)
+    assert page.model.spending.requests > requests  # the receipts count in the page's cost
+    assert page.cost.text().strip() == page.model.cost_text
 
 
 def test_successful_token_transfer(
