@@ -119,7 +119,8 @@ class PageViewModel(QObject):
         """Read a receipt for the transactions table, counted in the page's cost."""
         with counting(self.spending):
             receipt = await self.session.reader.receipt(tx_hash)
-        self.cost_changed.emit()
+        if self._stop_listening is not None:  # not disposed
+            self.cost_changed.emit()
         return receipt
 
     @property
@@ -306,7 +307,7 @@ class PageViewModel(QObject):
             self._set(PageState.ERROR)
         finally:
             release()
-            self.cost_changed.emit()
+        self.cost_changed.emit()  # not when cancelled: a disposed page may be gone
 
     async def _publish_documents(self, started: float) -> None:
         """Publish the loader's documents within the page deadline."""
