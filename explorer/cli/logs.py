@@ -180,14 +180,16 @@ async def run(options: argparse.Namespace, query: LogQuery) -> int:
                 )
                 if isinstance(answered, Offline):
                     print(answered.first_line(), file=sys.stderr)
-                    query = _up_to_saved_head(query, session)
                 elif network is not None and (mismatch := answered.mismatch()) is not None:
                     raise mismatch
+                else:  # the head tells which ranges are settled enough to save
+                    await session.reader.latest_number()
+                query = _up_to_head(query, session)
             return await scan(session, query, options)
 
 
-def _up_to_saved_head(query: LogQuery, session: Session) -> LogQuery:
-    """Return the query with `latest` (or pending) as the head saved last (offline)."""
+def _up_to_head(query: LogQuery, session: Session) -> LogQuery:
+    """Return the query with `latest` (or pending) as the head read (saved last, offline)."""
     head = session.reader.head
     if head is None or isinstance(query.to_block, int) or query.to_block == "earliest":
         return query

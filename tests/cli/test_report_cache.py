@@ -60,16 +60,23 @@ def test_a_repeated_logs_scan_asks_for_the_unsettled_tail_only(relay: Relay) -> 
     assert json.loads(warm.stdout) == json.loads(cold.stdout)
 
 
-def test_offline_report_answers_saved_pages_with_a_first_line_and_fails_others(
+def test_offline_report_and_logs_answer_saved_data_with_a_first_line_and_fail_others(
     stoppable: Devnet,
 ) -> None:
-    """The devnet stopped: a saved transaction exits 0 under `saved data from`; others fail."""
+    """The devnet stopped: a saved page or log range exits 0 under `saved data from`."""
     url = stoppable.url("testnet")
     manifest = stoppable.manifest()
     tx_hash, other = manifest["token_transfer"], manifest["failed_tx"]
     online = explorer("report", tx_hash, "--endpoint", url)
     assert online.returncode == 0, online.stderr
+    scan = ("logs", "--endpoint", url, "--topic0", TRANSFER, "--from", "1800", "--to", "2400")
+    logs_online = explorer(*scan)
+    assert logs_online.returncode == 0, logs_online.stderr
     shared_loop().run(stoppable.process.stop())
+    logs_offline = explorer(*scan)
+    assert logs_offline.returncode == 0, logs_offline.stderr
+    assert logs_offline.stderr.startswith("saved data from ")
+    assert json.loads(logs_offline.stdout) == json.loads(logs_online.stdout)
     offline = explorer("report", tx_hash, "--endpoint", url)
     assert offline.returncode == 0, offline.stderr
     first, *page = offline.stdout.splitlines()
