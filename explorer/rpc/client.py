@@ -98,6 +98,7 @@ class RpcClient(TypedCalls):
     ) -> None:
         """Use http if given (the caller closes it), else create and own one."""
         self.endpoint = endpoint
+        self.node_name = endpoint.host
         self.retry = retry or RetryPolicy()
         self.stats = RequestStats()
         self._owns_http = http is None

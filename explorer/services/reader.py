@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from explorer.chain.records import Block, Receipt, Transaction
+from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
@@ -201,7 +202,8 @@ class ChainReader:
             return cached  # type: ignore[no-any-return]
         if (in_block := self._cache.get(("tx in block", tx_hash))) is not None:
             transactions, index = in_block
-            return transactions[index]  # type: ignore[no-any-return]
+            with contextlib.suppress(RecordFormatError):  # malformed in its block: ask for it
+                return transactions[index]  # type: ignore[no-any-return]
         tx = await self.client.get_transaction_by_hash(tx_hash)
         if tx is not None:
             self._remember_tx(tx)

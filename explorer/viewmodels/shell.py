@@ -30,6 +30,7 @@ class Connection:
 
     check: ChainCheck = dataclasses.field(default_factory=ChainCheck)
     head_error: ErrorKind | None = None  # the last head poll failed (cleared by the next head)
+    head_message: str = ""  # what was wrong with it
 
     @property
     def verification(self) -> Verification:
@@ -62,7 +63,7 @@ class ShellViewModel(QObject):
     network_changed = Signal(str)
     banner_changed = Signal(object)
     connection_changed = Signal(object)
-    head_changed = Signal(int)
+    head_changed = Signal(object)  # a Python int: a block number may pass 32 bits
     session_changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -175,12 +176,17 @@ class ShellViewModel(QObject):
         """Note a poll that answered: the head is current again."""
         self._head_read_at = at
         if self._connection.head_error is not None:
-            self._set_connection(dataclasses.replace(self._connection, head_error=None))
+            self._set_connection(
+                dataclasses.replace(self._connection, head_error=None, head_message="")
+            )
         self._refresh_status()
 
     def _on_head_error(self, error: RpcError) -> None:
         """Show that the head could not be read."""
-        self._set_connection(dataclasses.replace(self._connection, head_error=error.kind))
+        failed = dataclasses.replace(
+            self._connection, head_error=error.kind, head_message=error.message
+        )
+        self._set_connection(failed)
 
     def _set_connection(self, connection: Connection) -> None:
         """Record a new verdict; the banner and the status line follow it."""
@@ -290,6 +296,13 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
             f"{what} ({detail}). Nothing is shown as {network.name} until the node confirms "
             f"it serves chain {network.chain_id}; trying again by itself (try {check.attempt} "
             "so far), or press Retry.",
+            Tone.BAD,
+            retry=True,
+        )
+    if connection.head_error is ErrorKind.MALFORMED:
+        return Banner(
+            f"The node's head cannot be right: {connection.head_message.rstrip('. ')}. It is not "
+            "shown; the head is asked again by itself, or press Retry.",
             Tone.BAD,
             retry=True,
         )

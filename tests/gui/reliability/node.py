@@ -98,6 +98,7 @@ class SwitchableNode:
         self.flipping = AlternatingChain(serve_blocks)
         self.held: frozenset[str] = frozenset()  # methods that wait for the gate
         self.latency = 0.0  # seconds every answer takes
+        self.head: str | None = None  # what eth_blockNumber answers instead, when set
         self.gate = threading.Event()
         self._lock = threading.Lock()
         self.server = ScriptedServer(self._answer, port=port)
@@ -115,7 +116,9 @@ class SwitchableNode:
         if self.latency:
             self.server.closing.wait(self.latency)
         with self._lock:
-            mode = self.mode
+            mode, head = self.mode, self.head
+        if head is not None and request.rpc_method == "eth_blockNumber":
+            return result(head)(request)
         if mode is Mode.FLIPPING:
             return self.flipping(request)
         return ACTIONS[mode](request)
