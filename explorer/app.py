@@ -51,6 +51,7 @@ from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.viewmodels.wait_option import CallTimeoutOption
 from explorer.views.about_dialog import AboutDialog
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
@@ -107,7 +108,14 @@ class Application:
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""
         model = NetworkSettingsViewModel(self.networks, safe=self.settings)
-        return SettingsDialog(model, self.window)
+        call_timeout = CallTimeoutOption(self.settings)
+        call_timeout.applied.connect(self._apply_call_timeout)
+        return SettingsDialog(model, self.window, call_timeout)
+
+    def _apply_call_timeout(self, seconds: int) -> None:
+        """Give the open session the call timeout just chosen in Settings."""
+        if self.shell.session is not None:
+            self.shell.session.set_call_timeout(seconds)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""
@@ -170,6 +178,7 @@ class Application:
         session.earlier_today = self.settings.requests_today(session.usage_id)
         default = default_daily_quota(session.network, session.endpoint)
         session.daily_quota = self.settings.daily_quota(session.network.id, default)
+        session.set_call_timeout(self.settings.call_timeout())
         self.shell.set_session(session, info)
 
     def _count_usage(self) -> None:

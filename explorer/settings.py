@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 from PySide6.QtCore import QSettings
 
 from explorer import settings_file
+from explorer.rpc.calltime import CALL_TIMEOUT_RANGE, DEFAULT_CALL_TIMEOUT
 from explorer.services.keystore import (
     REFERENCE,
     KeyringStatus,
@@ -38,6 +39,11 @@ NETWORK = Key("network/current", "")
 WINDOW_GEOMETRY = Key("ui/window_geometry", "")
 USE_PUBLIC_NODE = Key("network/use_public_node", False)
 KEYS_IN_KEYRING = Key("secrets/keyring", False)
+
+# How long one call to a node may take, all its retries included, before the app gives up and
+# says so (Settings; issue 19 §3). Seconds, within CALL_TIMEOUT_RANGE.
+CALL_TIMEOUT = Key("network/call_timeout_seconds", round(DEFAULT_CALL_TIMEOUT))
+
 API_KEYS = "api_keys"
 OPEN_TABS = "ui/open_tabs"
 RECENT_SEARCHES = "search/recent"
@@ -270,6 +276,16 @@ class Settings:
     def set_use_public_node(self, network: str, public: bool) -> None:
         """Store a network's public-node choice."""
         self.set(public_node(network), public)
+
+    def call_timeout(self) -> int:
+        """Return the seconds a call may take, retries included (kept within its range)."""
+        low, high = CALL_TIMEOUT_RANGE
+        return min(max(self.get(CALL_TIMEOUT), low), high)
+
+    def set_call_timeout(self, seconds: int) -> None:
+        """Store the seconds a call may take (kept within its range)."""
+        low, high = CALL_TIMEOUT_RANGE
+        self.set(CALL_TIMEOUT, min(max(seconds, low), high))
 
     def daily_quota(self, network: str, default: int) -> int:
         """Return a network's daily request quota per key (0: none), the default if unset."""

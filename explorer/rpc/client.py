@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from explorer.rpc.answers import result_of_sliced
+from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
 from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError, TransportError
@@ -95,6 +96,7 @@ class RpcClient(TypedCalls):
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        call_timeout: float = DEFAULT_CALL_TIMEOUT,
     ) -> None:
         """Use http if given (the caller closes it), else create and own one."""
         self.endpoint = endpoint
@@ -115,8 +117,10 @@ class RpcClient(TypedCalls):
         self._ids = itertools.count(1)
         self._in_flight: dict[tuple[str, str], _SharedCall] = {}
         self._sleep = sleep
+        self.call_timeout = call_timeout  # seconds a call may take, retries included
         self._serials = itertools.count(1)
         self.waits: dict[int, Attempt] = {}  # the calls being sent, by serial
+        self.stopped: tuple[Attempt, float] | None = None  # the last call given up, and when
         self.attempt_listeners: list[Callable[[Attempt], None]] = []  # a retry starts
         self.failure_listeners: list[Callable[[RpcError], None]] = []  # a call gave up
 
@@ -159,31 +163,54 @@ class RpcClient(TypedCalls):
             del self._in_flight[key]
 
     async def _send(self, method: str, params_json: str, resendable: bool) -> Any:
-        """Send with retries; count requests and failures; keep the key out of messages."""
+        """Send with retries within the call timeout; count requests and failures.
+
+        The key stays out of every message; a call given up (cancelled) is remembered in
+        `stopped`, when it had waited long enough to be shown as waiting.
+        """
         serial = next(self._serials)
         attempt = Attempt(method, 1, self.retry.attempts, time.monotonic())
         self.waits[serial] = attempt
         try:
-            for retry in itertools.count():
-                try:
-                    async with self._slots:
-                        return await self._attempt(method, params_json)
-                except RpcError as error:
-                    error.redact(self.endpoint.api_key)
-                    self.stats.record_failure(error.kind.value)
-                    delay = self.retry.delay(retry, error, resendable)
-                    if delay is None:
-                        for listener in self.failure_listeners:
-                            listener(error)
-                        raise
-                    attempt = Attempt(method, retry + 2, attempt.of, attempt.started, error.kind)
-                    self.waits[serial] = attempt
-                await self._sleep(delay)
-                for attempt_listener in self.attempt_listeners:
-                    attempt_listener(attempt)
-            raise AssertionError("unreachable")
+            async with asyncio.timeout(self.call_timeout):
+                return await self._send_retrying(method, params_json, resendable, serial)
+        except TimeoutError:
+            error = TransportError(
+                f"{self.endpoint.host} did not answer within {self.call_timeout:g} s"
+            )
+            self.stats.record_failure(error.kind.value)
+            for listener in self.failure_listeners:
+                listener(error)
+            raise error from None
+        except asyncio.CancelledError:
+            self.stopped = (self.waits.get(serial, attempt), time.monotonic())
+            raise
         finally:
             self.waits.pop(serial, None)
+
+    async def _send_retrying(
+        self, method: str, params_json: str, resendable: bool, serial: int
+    ) -> Any:
+        """Send, and again after each failure the retry policy allows."""
+        attempt = self.waits[serial]
+        for retry in itertools.count():
+            try:
+                async with self._slots:
+                    return await self._attempt(method, params_json)
+            except RpcError as error:
+                error.redact(self.endpoint.api_key)
+                self.stats.record_failure(error.kind.value)
+                delay = self.retry.delay(retry, error, resendable)
+                if delay is None:
+                    for listener in self.failure_listeners:
+                        listener(error)
+                    raise
+                attempt = Attempt(method, retry + 2, attempt.of, attempt.started, error.kind)
+                self.waits[serial] = attempt
+            await self._sleep(delay)
+            for attempt_listener in self.attempt_listeners:
+                attempt_listener(attempt)
+        raise AssertionError("unreachable")
 
     def longest_wait(self) -> Attempt | None:
         """Return the attempt of the call waiting longest for the node, if any is sent."""

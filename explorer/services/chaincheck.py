@@ -22,6 +22,7 @@ class Verification(enum.Enum):
     VERIFIED = "verified"
     MISMATCH = "mismatch"
     UNREACHABLE = "unreachable"
+    STOPPED = "stopped"  # the user stopped checking; Retry starts again
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class ChainCheck:
     error_message: str = ""
     attempt: int = 0  # tries so far of the current check
     retry_at: float | None = None  # monotonic time of the next try, while unreachable
+    started: float | None = None  # monotonic time the try under way began, while checking
 
     @property
     def verified(self) -> bool:
@@ -47,6 +49,17 @@ class ChainCheck:
     def settled(self) -> bool:
         """Tell whether the node answered the check, either way."""
         return self.verification in (Verification.VERIFIED, Verification.MISMATCH)
+
+    @property
+    def pending(self) -> bool:
+        """Tell whether the check is under way or will try again by itself."""
+        return self.verification in (Verification.CHECKING, Verification.UNREACHABLE)
+
+    def waited(self, now: float | None = None) -> float:
+        """Return the seconds the try under way has waited (0 when none is)."""
+        if self.started is None:
+            return 0.0
+        return max(0.0, (time.monotonic() if now is None else now) - self.started)
 
     def retry_in(self, now: float | None = None) -> float | None:
         """Return the seconds until the next try, while unreachable."""
@@ -87,8 +100,9 @@ class ChainChecker:
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def start(self) -> None:
-        """Start checking unless a check runs or has settled (idempotent)."""
-        if self._stopped or self._running or self._check.settled:
+        """Start checking unless a check runs, has settled or the user stopped it (idempotent)."""
+        stopped_by_user = self._check.verification is Verification.STOPPED
+        if self._stopped or self._running or self._check.settled or stopped_by_user:
             return
         self._task = asyncio.ensure_future(self._run())
 
@@ -99,6 +113,18 @@ class ChainChecker:
         if self._task is not None:
             self._task.cancel()
         self._task = asyncio.ensure_future(self._run())
+
+    def cancel(self) -> None:
+        """Stop checking at the user's word (the banner's Cancel): no try, no retry, until Retry."""
+        if self._stopped or not self._check.pending:
+            return
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        check = self._check
+        self._publish(
+            ChainCheck(Verification.STOPPED, check.expected_chain_id, attempt=check.attempt)
+        )
 
     def on_failure(self, error: RpcError) -> None:
         """Note a failed request: the node behind the URL may have changed, so check it again."""
@@ -122,7 +148,10 @@ class ChainChecker:
         """Probe until the node answers, waiting longer after each failure."""
         expected = self._check.expected_chain_id
         for attempt in range(1, 1_000_000):
-            self._publish(ChainCheck(Verification.CHECKING, expected, attempt=attempt))
+            started = time.monotonic()
+            self._publish(
+                ChainCheck(Verification.CHECKING, expected, attempt=attempt, started=started)
+            )
             try:
                 probe = await self._probe()
             except RpcError as error:

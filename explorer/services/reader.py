@@ -81,6 +81,7 @@ class ChainReader:
         self._cache = LruCache()
         self._just_read: dict[tuple[object, ...], tuple[float, Any]] = {}
         self._reading: dict[tuple[str, str, bool], asyncio.Future[Block | None]] = {}
+        self._waiters: dict[asyncio.Future[Block | None], int] = {}  # callers of each read
 
     def _recent(self, key: tuple[object, ...]) -> Any:
         """Return what was read for key in the last JUST_READ_SECONDS (search → page hand-off)."""
@@ -123,10 +124,19 @@ class ChainReader:
 
         Callers asking for the same block while it is being read share that read, up to the
         moment its answer is cached (the client's own joining ends when the answer arrives).
+        When the last of them is cancelled (Cancel, Esc, a page closed), so is the read.
         """
         if (known := self._known_block(selector, full)) is not None:
             return known
-        return await asyncio.shield(self._read(selector, full))
+        reading = self._read(selector, full)
+        self._waiters[reading] = self._waiters.get(reading, 0) + 1
+        try:
+            return await asyncio.shield(reading)
+        finally:
+            self._waiters[reading] -= 1
+            if not self._waiters[reading]:
+                del self._waiters[reading]
+                reading.cancel()  # the last caller stopped waiting: so do its retries
 
     def _known_block(self, selector: BlockSelector | str, full: bool) -> Block | None:
         """Return a block from the cache or just read, else None."""

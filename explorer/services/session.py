@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import httpx
 
+from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.client import ProbeResult, RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError, TransportError
@@ -31,6 +32,7 @@ class WaitBudget:
 
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT  # per request, to connect
     read_timeout: float = DEFAULT_TIMEOUT  # per request, between bytes of the answer
+    call_timeout: float = DEFAULT_CALL_TIMEOUT  # per call, every retry included (Settings)
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     page_deadline: float = 45.0  # a page's whole load, retries included
     check_deadline: float = 20.0  # one try of the chain check, retries included
@@ -70,6 +72,7 @@ class Session:
             retry=self.budget.retry,
             timeout=self.budget.read_timeout,
             connect_timeout=self.budget.connect_timeout,
+            call_timeout=self.budget.call_timeout,
         )
         self.earlier_today = 0  # requests this key spent today before this session
         self.daily_quota = 0  # requests a day this key may spend (0: none known)
@@ -82,6 +85,11 @@ class Session:
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
         self._wake_follower: asyncio.Event | None = None
+
+    def set_call_timeout(self, seconds: float) -> None:
+        """Give up on each later call after seconds, retries included (the Settings choice)."""
+        self.budget = replace(self.budget, call_timeout=seconds)
+        self.client.call_timeout = seconds
 
     @property
     def usage_id(self) -> str:

@@ -45,6 +45,7 @@ class HomeState(enum.Enum):
 UNCHECKED_MESSAGES: dict[Verification | None, str] = {
     Verification.MISMATCH: "This node serves another chain: nothing from it is shown here.",
     Verification.UNREACHABLE: "The node's chain id could not be checked yet: see the banner.",
+    Verification.STOPPED: "You stopped checking the node: nothing from it is shown here.",
     None: "Checking that the node serves this network's chain…",
 }
 

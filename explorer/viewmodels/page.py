@@ -39,6 +39,7 @@ class PageState(enum.Enum):
 
 
 WAITING_STATES = (PageState.LOADING, PageState.CHECKING)
+RECHECKED_ON_RETRY = (Verification.UNREACHABLE, Verification.MISMATCH, Verification.STOPPED)
 
 
 class PageViewModel(QObject):
@@ -176,7 +177,7 @@ class PageViewModel(QObject):
 
     def on_retry(self) -> None:
         """Load again after an error (checking the node's chain again first when it failed)."""
-        if self.session.check.verification in (Verification.UNREACHABLE, Verification.MISMATCH):
+        if self.session.check.verification in RECHECKED_ON_RETRY:
             self.session.checker.recheck()
         self.session.refresh_head()
         self.reload()
@@ -219,6 +220,9 @@ class PageViewModel(QObject):
         elif check.verification is Verification.UNREACHABLE and check.error_kind is not None:
             self.error_kind, self.error_message = check.error_kind, check.error_message
             self._set(PageState.ERROR)
+        elif check.verification is Verification.STOPPED:
+            self._cancelled_after = time.monotonic() - self._waiting_since
+            self._set(PageState.CANCELLED)
         else:
             self._set(PageState.CHECKING)
 

@@ -40,11 +40,12 @@ class Connection:
 
 @dataclass(frozen=True)
 class Banner:
-    """The warning strip above the tabs ('' text hides it); retry offers to check again."""
+    """The warning strip above the tabs ('' text hides it); retry checks again, cancel stops."""
 
     text: str = ""
     tone: Tone = Tone.WAITING
     retry: bool = False
+    cancel: bool = False
 
 
 class ShellViewModel(QObject):
@@ -87,6 +88,7 @@ class ShellViewModel(QObject):
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_REFRESH_MS)
         self._status_timer.timeout.connect(self._refresh_status)
+        self._status_timer.timeout.connect(self._refresh_banner)  # a check's wait grows
 
     def _get_status(self) -> str:
         return self._status
@@ -153,6 +155,11 @@ class ShellViewModel(QObject):
             self.session.checker.recheck()
             self.poller.poll_now()
 
+    def cancel_check(self) -> None:
+        """Stop checking the node's chain (the banner's Cancel); Retry starts again."""
+        if self.session is not None:
+            self.session.checker.cancel()
+
     def _on_check(self, check: ChainCheck) -> None:
         """Follow the session's chain check; the head is followed only while it is verified."""
         self._set_connection(Connection(check))
@@ -201,7 +208,8 @@ class ShellViewModel(QObject):
         banner = connection_banner(self._connection, self.session) or self._notice
         if self._lasting:
             text = "\n".join((banner.text, *self._lasting)).strip()
-            banner = Banner(text, banner.tone if banner.text else Tone.WAITING, banner.retry)
+            tone = banner.tone if banner.text else Tone.WAITING
+            banner = Banner(text, tone, banner.retry, banner.cancel)
         if banner != self._banner:
             self._banner = banner
             self.banner_changed.emit(banner)
@@ -213,7 +221,10 @@ class ShellViewModel(QObject):
             text = self._progress or "Not connected"
         else:
             parts = [check_text(self._connection)]
-            waiting = wait_text(session.longest_wait(), session.budget.slow_after)
+            slow_after = session.budget.slow_after
+            waiting = wait_text(session.longest_wait(), slow_after) or stopped_text(
+                session.client.stopped, slow_after
+            )
             if waiting:
                 parts.append(waiting)
             parts.append(head_text(self._head, self._head_read_at, self.poller.running))
@@ -254,6 +265,23 @@ def wait_text(attempt: Attempt | None, slow_after: float, now: float | None = No
     )
 
 
+STOPPED_NOTE_SECONDS = 10.0  # the status bar says a wait was stopped for this long
+
+
+def stopped_text(
+    stopped: tuple[Attempt, float] | None, slow_after: float, now: float | None = None
+) -> str:
+    """Return that the app stopped waiting for a slow call, for a while after it did ('')."""
+    if stopped is None:
+        return ""
+    attempt, at = stopped
+    waited = at - attempt.started
+    recent = (time.monotonic() if now is None else now) - at < STOPPED_NOTE_SECONDS
+    if not recent or (waited < slow_after and attempt.number == 1):
+        return ""
+    return f"stopped waiting for the node ({attempt.method}, after {waited:.0f} s)"
+
+
 def check_text(connection: Connection) -> str:
     """Return the status bar's words for the chain check."""
     check = connection.check
@@ -268,6 +296,8 @@ def check_text(connection: Connection) -> str:
         kind = check.error_kind.value if check.error_kind else "error"
         wait = check.retry_in()
         text = f"chain id not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
+    elif state is Verification.STOPPED:
+        text = "chain id not verified (you stopped checking)"
     else:
         text = "not connected"
     if connection.head_error is not None:
@@ -295,7 +325,26 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
         return Banner(
             f"{what} ({detail}). Nothing is shown as {network.name} until the node confirms "
             f"it serves chain {network.chain_id}; trying again by itself (try {check.attempt} "
-            "so far), or press Retry.",
+            "so far), or press Retry; Cancel stops trying.",
+            Tone.BAD,
+            retry=True,
+            cancel=True,
+        )
+    if check.verification is Verification.CHECKING and (
+        check.attempt > 1 or check.waited() >= session.budget.slow_after
+    ):
+        return Banner(
+            f"Checking that the node serves {network.name} (chain id {network.chain_id}): try "
+            f"{check.attempt}, waiting {check.waited():.0f} s for its answer. Nothing is shown "
+            "until it answers; Retry asks again now, Cancel stops checking.",
+            Tone.WAITING,
+            retry=True,
+            cancel=True,
+        )
+    if check.verification is Verification.STOPPED:
+        return Banner(
+            f"You stopped checking the node, so nothing from it is shown as {network.name}. "
+            "Retry checks again.",
             Tone.BAD,
             retry=True,
         )

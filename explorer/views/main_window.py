@@ -159,11 +159,14 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(False)
         self.banner_retry = QPushButton("Retry")
         self.banner_retry.setToolTip("Ask the node for its chain id again now")
+        self.banner_cancel = QPushButton("Cancel")
+        self.banner_cancel.setToolTip("Stop checking the node (Retry starts again)")
         self.banner_bar = QWidget()
         banner_row = QHBoxLayout(self.banner_bar)
         banner_row.setContentsMargins(0, 0, 0, 0)
         banner_row.addWidget(self.banner, 1)
         banner_row.addWidget(self.banner_retry, 0, Qt.AlignmentFlag.AlignTop)
+        banner_row.addWidget(self.banner_cancel, 0, Qt.AlignmentFlag.AlignTop)
         self.banner_bar.setVisible(False)
         self.search_message = plain_label("", wrap=True)
         self.search_message.setVisible(False)
@@ -199,6 +202,7 @@ class MainWindow(QMainWindow):
         escape.setContext(Qt.ShortcutContext.WidgetShortcut)
         escape.activated.connect(lambda: self.search.cancel())
         self.banner_retry.clicked.connect(self.shell.recheck)
+        self.banner_cancel.clicked.connect(self.shell.cancel_check)
         nav = self.navigator
         nav.tab_opened.connect(self._on_tab_opened)
         nav.tab_closed.connect(self._on_tab_closed)
@@ -238,6 +242,7 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(bool(banner.text))
         self.banner_bar.setVisible(bool(banner.text))
         self.banner_retry.setVisible(banner.retry)
+        self.banner_cancel.setVisible(banner.cancel)
         tone_palette(self.banner, banner.tone)
 
     def _show_search_message(self, *_: object) -> None:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
 from explorer.presentation.document import Tone
 from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
+from explorer.viewmodels.wait_option import CallTimeoutOption
 from explorer.views.network_form_panel import NetworkFormPanel
 from explorer.views.network_list_panel import NetworkListPanel
 from explorer.views.theme import plain_label, tone_palette
@@ -46,13 +48,39 @@ class KeyringOption(QWidget):
         self.note.setText(self.model.note)
 
 
+class CallTimeoutRow(QWidget):
+    """How long a call may wait for a node, in seconds, bound to its option's draft."""
+
+    def __init__(self, model: CallTimeoutOption, parent: QWidget | None = None) -> None:
+        """Build the spin box and its label."""
+        super().__init__(parent)
+        self.model = model
+        self.seconds = QSpinBox()
+        self.seconds.setRange(*model.seconds_range)
+        self.seconds.setSuffix(" s")
+        self.seconds.setValue(model.seconds)
+        self.seconds.setToolTip("A call the node does not answer, retries included, ends then")
+        self.seconds.valueChanged.connect(model.choose)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(plain_label("Give up on a call the node does not answer after"))
+        row.addWidget(self.seconds)
+        row.addStretch(1)
+
+
 class SettingsDialog(QDialog):
     """Binds the Settings view model to a list panel and a form panel; OK saves, Cancel drops."""
 
-    def __init__(self, model: NetworkSettingsViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        model: NetworkSettingsViewModel,
+        parent: QWidget | None = None,
+        call_timeout: CallTimeoutOption | None = None,
+    ) -> None:
         """Show the model's drafts, the current network selected."""
         super().__init__(parent)
         self.model = model
+        self.call_timeout = call_timeout
         self.setWindowTitle("Settings — Networks")
         self.resize(860, 540)
         self.list_panel = NetworkListPanel(model)
@@ -67,6 +95,9 @@ class SettingsDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.addLayout(body, 1)
         outer.addWidget(self.keyring_option)
+        if call_timeout is not None:
+            self.call_timeout_row = CallTimeoutRow(call_timeout)
+            outer.addWidget(self.call_timeout_row)
         outer.addWidget(self.buttons)
         self.list_panel.add_button.clicked.connect(self.form_panel.name_edit.setFocus)
         self.buttons.accepted.connect(self.accept)
@@ -75,6 +106,8 @@ class SettingsDialog(QDialog):
     def accept(self) -> None:
         """Save every draft and removal; on errors the model shows the first bad draft."""
         if self.model.accept():
+            if self.call_timeout is not None:
+                self.call_timeout.apply()
             super().accept()
 
     def reject(self) -> None:
