@@ -39,6 +39,7 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
+from explorer.services.genesis import GenesisBook
 from explorer.services.networks import DEVNET, Network
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
@@ -74,6 +75,7 @@ class Application:
 
     def __init__(self, settings: Settings, use_devnet: bool) -> None:
         self.settings = settings
+        self.genesis = GenesisBook(settings)  # which block 0 each network's node must have
         self.http = make_http_client()
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
@@ -162,14 +164,14 @@ class Application:
     def _connect(self, network: Network, info: str = "") -> None:
         """Open a session on a network whose endpoint is usable; otherwise say why."""
         endpoint = self.networks.endpoint_for(network)
-        if endpoint is None:
-            reason = self.networks.unavailable_reason(network)
-            self.shell.show_notice(f"{network.name} cannot be used: {reason}", Tone.BAD)
+        if endpoint is None:  # the old session ends: nothing of it is shown as this network
+            self._count_usage()
+            self.shell.set_no_session(network.name, self.networks.unavailable_reason(network))
             return
         current = self.shell.session
         if current is not None and current.endpoint == endpoint and current.network == network:
             return
-        self._open(Session(network, endpoint, self.http), info)
+        self._open(Session(network, endpoint, self.http, genesis=self.genesis), info)
 
     def _open(self, session: Session, info: str = "") -> None:
         """Show a new session, counting its key's requests across sessions and restarts."""
@@ -223,7 +225,7 @@ class Application:
 
     def _devnet_session(self, endpoint: Endpoint) -> Session:
         """Return a session on the devnet that knows its seeded tokens and Multicall3."""
-        session = Session(DEVNET, endpoint, self.http)
+        session = Session(DEVNET, endpoint, self.http, genesis=self.genesis)
         manifest = self.devnet_manifest()
         tokens = (manifest.get("token"), manifest.get("collectible"))
         session.extra_tokens = tuple(str(token) for token in tokens if token)

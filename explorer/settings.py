@@ -48,6 +48,7 @@ API_KEYS = "api_keys"
 OPEN_TABS = "ui/open_tabs"
 RECENT_SEARCHES = "search/recent"
 CUSTOM_NETWORKS = "networks/custom"
+GENESIS_PINS = "genesis"  # per endpoint and chain id: block 0's hash seen first (issue 19 §2)
 
 
 def url_v2(network: str) -> Key[bool]:
@@ -276,6 +277,14 @@ class Settings:
     def set_use_public_node(self, network: str, public: bool) -> None:
         """Store a network's public-node choice."""
         self.set(public_node(network), public)
+
+    def genesis_pin(self, pin_id: str) -> str:
+        """Return the genesis hash a custom endpoint gave at its first verification ('')."""
+        return str(self._store.value(f"{GENESIS_PINS}/{pin_id}", "") or "")
+
+    def set_genesis_pin(self, pin_id: str, genesis: str) -> None:
+        """Remember the genesis hash an endpoint gave at its first verification."""
+        self._put(f"{GENESIS_PINS}/{pin_id}", genesis)
 
     def call_timeout(self) -> int:
         """Return the seconds a call may take, retries included (kept within its range)."""

@@ -43,30 +43,50 @@ class _SharedCall:
 
 @dataclass(frozen=True)
 class ProbeResult:
-    """What a node says about itself: chain id, network id, client, latency."""
+    """What a node says about itself: chain id, network id, client, genesis hash, latency.
+
+    A chain is its chain id and its genesis block: genesis_hash is block 0's hash (lowercase
+    0x hex; None when the node does not have or give block 0).
+    """
 
     chain_id: int
     net_version: str
     client_version: str | None
     latency: float
     expected_chain_id: int | None
+    genesis_hash: str | None = None
+    expected_genesis: str | None = None  # the genesis the chosen network must have, if known
 
     @property
-    def matches(self) -> bool:
+    def ids_match(self) -> bool:
         """Tell whether chain id and network id both match the expected chain id."""
         expected = self.expected_chain_id
         return expected is None or (
             self.chain_id == expected and self.net_version.strip() == str(expected)
         )
 
+    @property
+    def matches(self) -> bool:
+        """Tell whether the ids match and the genesis block is the expected one (when known)."""
+        expected = self.expected_genesis
+        return self.ids_match and (expected is None or self.genesis_hash == expected)
+
     def mismatch(self) -> ChainMismatch | None:
         """Return the error to show when the node serves another chain, else None."""
-        if self.matches or self.expected_chain_id is None:
+        expected = self.expected_chain_id
+        if self.matches or expected is None:
             return None
+        if self.ids_match:
+            return ChainMismatch(
+                f"the node's genesis block is {self.genesis_hash or '(not given)'}, not "
+                f"{self.expected_genesis}: another chain with chain id {expected}",
+                expected=expected,
+                actual=self.chain_id,
+            )
         return ChainMismatch(
             f"the node serves chain {self.chain_id} (network {self.net_version}), "
-            f"not chain {self.expected_chain_id}",
-            expected=self.expected_chain_id,
+            f"not chain {expected}",
+            expected=expected,
             actual=self.chain_id,
         )
 
@@ -236,14 +256,39 @@ class RpcClient(TypedCalls):
             raise
         return await result_of_sliced(answer, self._url, request_id)
 
-    async def probe(self, expected_chain_id: int | None = None) -> ProbeResult:
-        """Read eth_chainId, net_version and web3_clientVersion; report whether they match."""
+    async def probe(
+        self, expected_chain_id: int | None = None, expected_genesis: str | None = None
+    ) -> ProbeResult:
+        """Read the chain id, network id, client version and genesis block's hash at once.
+
+        eth_chainId, net_version, web3_clientVersion and eth_getBlockByNumber("0x0", false)
+        go out together: one round trip.
+        """
         started = time.perf_counter()
-        chain_id, net_version, client_version = await asyncio.gather(
-            self.chain_id(), self.net_version(), self._client_version_if_told()
-        )  # all three at once: one round trip
+        chain_id, net_version, client_version, genesis = await asyncio.gather(
+            self.chain_id(),
+            self.net_version(),
+            self._client_version_if_told(),
+            self._genesis_if_told(),
+        )
         latency = time.perf_counter() - started
-        return ProbeResult(chain_id, net_version, client_version, latency, expected_chain_id)
+        return ProbeResult(
+            chain_id,
+            net_version,
+            client_version,
+            latency,
+            expected_chain_id,
+            genesis,
+            expected_genesis,
+        )
+
+    async def _genesis_if_told(self) -> str | None:
+        """Return block 0's hash, or None for a node that does not give it."""
+        try:
+            block = await self.get_block_by_number(0, False)
+        except NodeError:
+            return None
+        return None if block is None else block.hash
 
     async def _client_version_if_told(self) -> str | None:
         """Return web3_clientVersion, or None for a node that refuses to say."""

@@ -39,6 +39,16 @@ class ChainCheck:
     attempt: int = 0  # tries so far of the current check
     retry_at: float | None = None  # monotonic time of the next try, while unreachable
     started: float | None = None  # monotonic time the try under way began, while checking
+    genesis_hash: str | None = None  # block 0's hash as the node gave it, once it answered
+    expected_genesis: str | None = None  # the genesis the node must have, when known or pinned
+    genesis_known: bool = False  # expected_genesis is a public chain's, not a remembered one
+    reason: str = ""  # why the chain is checked again (a head that went back, a deep reorg…)
+
+    @property
+    def genesis_differs(self) -> bool:
+        """Tell whether the node's genesis block is not the one its chain id promises."""
+        wanted = self.expected_genesis
+        return wanted is not None and self.genesis_hash != wanted
 
     @property
     def verified(self) -> bool:
@@ -75,15 +85,30 @@ Probe = Callable[[], Awaitable[ProbeResult]]
 class ChainChecker:
     """Runs a session's chain check: until the node answers, again after a transport failure.
 
+    A chain is its chain id and its genesis block: the node must report the expected chain id
+    (and net_version) and the expected genesis hash — a public chain's, the one remembered
+    for this endpoint, or else the one it gave at this session's first verification, which
+    `on_pin` hears. `suspect(reason)` checks again at once, before anything odd is shown.
+
     Listeners hear every change of the verdict; `stop()` ends the check and silences them,
     so a replaced session's late answer never reaches anyone.
     """
 
     def __init__(
-        self, probe: Probe, expected_chain_id: int, delays: tuple[float, ...] = RETRY_DELAYS
+        self,
+        probe: Probe,
+        expected_chain_id: int,
+        delays: tuple[float, ...] = RETRY_DELAYS,
+        genesis: str | None = None,
+        genesis_known: bool = False,
+        on_pin: Callable[[str], None] | None = None,
     ) -> None:
         self._probe = probe
         self._delays = delays
+        self._genesis = genesis
+        self._genesis_known = genesis_known
+        self._on_pin = on_pin
+        self._reason = ""
         self._check = ChainCheck(expected_chain_id=expected_chain_id)
         self._listeners: list[CheckListener] = []
         self._task: asyncio.Task[None] | None = None
@@ -113,6 +138,18 @@ class ChainChecker:
         if self._task is not None:
             self._task.cancel()
         self._task = asyncio.ensure_future(self._run())
+
+    def suspect(self, reason: str) -> None:
+        """Check the chain again before what made it suspect is shown (idempotent while on).
+
+        The verdict turns to CHECKING at once, so that nothing waits on the old one.
+        """
+        if self._stopped or (self._running and self._reason):
+            return
+        self._reason = reason
+        expected = self._check.expected_chain_id
+        self._publish(ChainCheck(Verification.CHECKING, expected, attempt=1, reason=reason))
+        self.recheck()
 
     def cancel(self) -> None:
         """Stop checking at the user's word (the banner's Cancel): no try, no retry, until Retry."""
@@ -147,10 +184,13 @@ class ChainChecker:
     async def _run(self) -> None:
         """Probe until the node answers, waiting longer after each failure."""
         expected = self._check.expected_chain_id
+        reason = self._reason
         for attempt in range(1, 1_000_000):
             started = time.monotonic()
             self._publish(
-                ChainCheck(Verification.CHECKING, expected, attempt=attempt, started=started)
+                ChainCheck(
+                    Verification.CHECKING, expected, attempt=attempt, started=started, reason=reason
+                )
             )
             try:
                 probe = await self._probe()
@@ -164,22 +204,34 @@ class ChainChecker:
                         error_message=error.message,
                         attempt=attempt,
                         retry_at=time.monotonic() + delay,
+                        reason=reason,
                     )
                 )
                 await asyncio.sleep(delay)
                 continue
-            verdict = Verification.VERIFIED if probe.matches else Verification.MISMATCH
-            self._publish(
-                ChainCheck(
-                    verdict,
-                    expected,
-                    chain_id=probe.chain_id,
-                    net_version=probe.net_version,
-                    client_version=probe.client_version,
-                    attempt=attempt,
-                )
-            )
+            self._reason = ""
+            self._publish(self._verdict(probe, attempt))
             return
+
+    def _verdict(self, probe: ProbeResult, attempt: int) -> ChainCheck:
+        """Judge an answer: the ids, then the genesis block (pinned at a first verification)."""
+        wanted = self._genesis
+        same_chain = probe.ids_match and (wanted is None or probe.genesis_hash == wanted)
+        if same_chain and wanted is None and probe.genesis_hash is not None:
+            self._genesis = probe.genesis_hash  # this session's chain from now on
+            if self._on_pin is not None:
+                self._on_pin(probe.genesis_hash)
+        return ChainCheck(
+            Verification.VERIFIED if same_chain else Verification.MISMATCH,
+            self._check.expected_chain_id,
+            chain_id=probe.chain_id,
+            net_version=probe.net_version,
+            client_version=probe.client_version,
+            attempt=attempt,
+            genesis_hash=probe.genesis_hash,
+            expected_genesis=wanted if wanted is not None else self._genesis,
+            genesis_known=self._genesis_known,
+        )
 
     def _publish(self, check: ChainCheck) -> None:
         """Record a verdict and tell the listeners."""

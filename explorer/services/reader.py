@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -82,6 +82,7 @@ class ChainReader:
         self._just_read: dict[tuple[object, ...], tuple[float, Any]] = {}
         self._reading: dict[tuple[str, str, bool], asyncio.Future[Block | None]] = {}
         self._waiters: dict[asyncio.Future[Block | None], int] = {}  # callers of each read
+        self.suspect: Callable[[str], None] | None = None  # told when settled history changes
 
     def _recent(self, key: tuple[object, ...]) -> Any:
         """Return what was read for key in the last JUST_READ_SECONDS (search → page hand-off)."""
@@ -100,6 +101,10 @@ class ChainReader:
         """Record the newest head seen (from the head follower or a read)."""
         if self.head is None or number > self.head:
             self.head = number
+
+    def forget_head(self) -> None:
+        """Forget the head seen (it went back, or the chain is being checked again)."""
+        self.head = None
 
     def _settled(self, number: int | None) -> bool:
         """Tell whether a block number is deep enough that a reorganisation is unlikely."""
@@ -191,9 +196,19 @@ class ChainReader:
             await asyncio.sleep(0)
 
     def _remember_block(self, block: Block, full: bool) -> None:
-        """Cache a mined block by hash, and by number once settled."""
+        """Cache a mined block by hash, and by number once settled.
+
+        A settled height read again with another hash is not a reorganisation a chain has:
+        the node may have changed chain, and `suspect` is told.
+        """
         self._cache.put(("block", str(block.hash), full), block)
         if self._settled(block.number):
+            known = self._cache.get(("block", str(block.number), False)) or self._cache.get(
+                ("block", str(block.number), True)
+            )
+            if known is not None and known.hash != block.hash and self.suspect is not None:
+                depth = (self.head or 0) - (block.number or 0)
+                self.suspect(f"block #{block.number:,} changed {depth:,} blocks deep")
             self._cache.put(("block", str(block.number), full), block)
         if full and block.transactions and self._settled(block.number):
             for index, tx_hash in enumerate(block.transaction_hashes):

@@ -18,6 +18,7 @@ from explorer.rpc.errors import RpcError, TransportError
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker
+from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.tokens import MULTICALL3
@@ -61,8 +62,13 @@ class Session:
         http: httpx.AsyncClient | None = None,
         check_delays: tuple[float, ...] | None = None,
         budget: WaitBudget | None = None,
+        genesis: GenesisBook | None = None,
     ) -> None:
-        """Read network through endpoint (over http when given) within budget."""
+        """Read network through endpoint (over http when given) within budget.
+
+        genesis says which genesis block the node must have (and remembers the first one
+        seen); without it, the public chains' are known and others are pinned for the session.
+        """
         self.network = network
         self.endpoint = endpoint
         self.budget = budget or DEFAULT_BUDGET
@@ -80,8 +86,19 @@ class Session:
         self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
         delays = check_delays or self.budget.check_delays
-        self.checker = ChainChecker(self._probe, network.chain_id, delays)
+        book = genesis or GenesisBook()
+        expected = book.expected(network, endpoint)
+        self.checker = ChainChecker(
+            self._probe,
+            network.chain_id,
+            delays,
+            genesis=expected.hash,
+            genesis_known=expected.known,
+            on_pin=lambda found: book.remember(network, expected, found),
+        )
         self.client.failure_listeners.append(self.checker.on_failure)
+        self.reader.suspect = self.checker.suspect  # a settled block that changed
+        self.checker.listen(self._on_suspicion)
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
         self._wake_follower: asyncio.Event | None = None
@@ -124,6 +141,16 @@ class Session:
             raise TransportError(
                 f"{self.endpoint.host} did not answer within {seconds:g} s"
             ) from None
+
+    def _on_suspicion(self, check: ChainCheck) -> None:
+        """Forget the head while the chain is checked again for a reason (it may be another's)."""
+        if check.reason:
+            self.reader.forget_head()
+
+    async def reverify(self, reason: str) -> bool:
+        """Check the chain again before something odd is shown; tell whether it still is ours."""
+        self.checker.suspect(reason)
+        return (await self.settled_check()).verified
 
     async def settled_check(self) -> ChainCheck:
         """Start the chain check and wait until the node has answered it (either way)."""

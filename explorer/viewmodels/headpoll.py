@@ -108,7 +108,10 @@ class HeadPoller(QObject):
             if session is self.session:
                 self.head_failed.emit(error)
         else:
-            if session is self.session:
+            if session is self.session and event.number < self._newest:
+                back = f"the head went back from #{self._newest:,} to #{event.number:,}"
+                session.checker.suspect(back)  # checked before the lower head is shown
+            elif session is self.session:
                 if event.number > self._newest:
                     self._newest = event.number
                     self.head_changed.emit(event.number)

@@ -51,12 +51,14 @@ class App:
         nodes maps each network's name to its node (or a base URL) and expected chain id.
         """
         self.qtbot = qtbot
+        self.closed = False
         settings, self.notices = Settings.for_app()
         saved = NetworksViewModel(settings)
         for name, (node, chain_id) in nodes.items():
             url = node.url if isinstance(node, SwitchableNode) else node
             form = NetworkForm(name=name, url=url, chain_id=str(chain_id), api_key=API_KEY)
-            assert saved.save(form) == {}
+            if saved.network(f"custom:{name}") is None:  # not saved by an earlier start
+                assert saved.save(form) == {}
         settings.set_current_network(f"custom:{next(iter(nodes))}")
         self.settings = settings
         self.app = Application(settings, use_devnet=False)
@@ -118,7 +120,10 @@ class App:
         self.watch.follow(self.window)
 
     def close(self) -> None:
-        """Close the app as the user would (settings saved, sessions closed)."""
+        """Close the app as the user would (settings saved, sessions closed); once."""
+        if self.closed:
+            return
+        self.closed = True
         self.window.close()  # as the app quits: the window (and its pages' work) first
         run_in_qloop(self.qtbot, self.app.aclose())
         self.window.deleteLater()

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.rpc.errors import ErrorKind
 from explorer.services.chaincheck import Verification
-from explorer.viewmodels.home import UNCHECKED_MESSAGES
+from explorer.viewmodels.home_status import UNCHECKED_MESSAGES
 from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import UNVERIFIED_CAUSES

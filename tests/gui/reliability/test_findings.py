@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services import session as session_module
 from explorer.services.chaincheck import Verification
-from explorer.viewmodels.home import UNCHECKED_MESSAGES
+from explorer.viewmodels.home_status import UNCHECKED_MESSAGES
 from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import untrustworthy, visible_texts
