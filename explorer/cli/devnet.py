@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from explorer.cli.keysafe import KeySafeParser
 from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
 from explorer.devnet.profile import PoolPolicy, Profile, rules_for
@@ -41,9 +42,10 @@ def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
     def parse(text: str) -> int | float:
         value = kind(text)
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is not in [{low}, {high}]")
+            raise argparse.ArgumentTypeError(f"not in [{low}, {high}]")
         return value
 
+    parse.__name__ = kind.__name__  # argparse names it: "invalid int value"
     return parse
 
 
@@ -54,7 +56,7 @@ NON_NEGATIVE = _bounded(int, 0, 2**62)
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of `explorer devnet`."""
-    parser = argparse.ArgumentParser(
+    parser = KeySafeParser(
         prog="explorer devnet",
         description="Serve a local Rootstock devnet implementing the node access service.",
     )
