@@ -146,6 +146,8 @@ class Application:
     async def start(self) -> None:
         """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""
         await self._read_keyring()
+        self.networks.book.move_keys_out_of_entries()  # keys read: this reads no keyring
+        self._know_keys()
         network, info = (DEVNET, "") if self.use_devnet else self.networks.startup()
         if self.settings.keyring_error:
             info = f"The system keyring gave no API key ({self.settings.keyring_error}). {info}"
@@ -160,6 +162,11 @@ class Application:
         if unread:
             self.shell.show_progress("Reading the API keys from the system keyring…")
             await asyncio.to_thread(self.settings.read_keyring_keys, unread)
+
+    def _know_keys(self) -> None:
+        """Scrub every stored key, by value, from the log and reports (not only the one used)."""
+        for network in self.networks.networks:
+            SECRETS.add(self.settings.api_key(network.id))
 
     def _connect(self, network: Network, info: str = "") -> None:
         """Open a session on a network whose endpoint is usable; otherwise say why."""
@@ -193,6 +200,7 @@ class Application:
 
     def _on_network_choice(self, *_: object) -> None:
         """Follow the network the user picked (toolbar or Settings)."""
+        self._know_keys()  # a key saved in Settings is scrubbed from then on
         network = self.networks.current
         if network is DEVNET and self.devnet is None:
             self._starting = asyncio.ensure_future(self.start_devnet(""))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from explorer.diagnostics import Diagnostics
 from explorer.rpc.endpoint import Endpoint
 from explorer.screenshots_support import take_support_screenshots
 from explorer.services.activity import TRANSFER_TOPIC
+from explorer.services.files import PRIVATE_FILE
 from explorer.services.live import KEEP
 from explorer.services.routes import (
     HOME,
@@ -316,6 +319,9 @@ async def take_screenshots(
             written.append(path)
     app.setPalette(light)
     QTimer.singleShot(0, window.close)
+    for picture in written:  # every file the app writes is its owner's only
+        with contextlib.suppress(OSError):
+            os.chmod(picture, PRIVATE_FILE)
     return written
 
 

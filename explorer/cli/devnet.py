@@ -24,6 +24,7 @@ from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
 from explorer.devnet.profile import PoolPolicy, Profile, rules_for
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
+from explorer.services.files import write_private
 
 if TYPE_CHECKING:
     from explorer.devnet.node import DevnetNode
@@ -313,7 +314,7 @@ async def serve_until_stopped(options: Options) -> int:
         for name, port in options.ports().items():
             running[name] = await serve(nodes[name], config, HOST, port, tls)
         if args.manifest_file is not None:
-            args.manifest_file.write_text(json.dumps(manifests, indent=1))
+            write_private(args.manifest_file, json.dumps(manifests, indent=1))
         stop.serving = True
         _announce(running, () if config.is_rskj else options.keys)
         await stop.event.wait()

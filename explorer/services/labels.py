@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import platformdirs
 
 from explorer.chain.hexutil import parse_address
+from explorer.services.files import create_private, private_directory
 from explorer.services.label_entries import MAX_LABEL, Bookmark, clean_text
 from explorer.services.labels_file import ImportData, ImportReport
 from explorer.services.routes import Route
@@ -144,8 +145,8 @@ class LabelStore:
     def _open(self) -> None:
         """Connect, switch to WAL and create or check the schema (worker thread)."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
+            private_directory(self.path.parent)
+            db = sqlite3.connect(create_private(self.path), timeout=5, isolation_level=None)
         except (OSError, sqlite3.Error) as error:
             raise LabelStoreError(f"Cannot open the label database {self.path}: {error}") from None
         try:
