@@ -102,8 +102,13 @@ def check_text(connection: Connection) -> str:
     return text
 
 
-def connection_banner(connection: Connection, session: Session | None) -> Banner | None:
-    """Return the banner a verdict calls for, or None when it calls for none."""
+def connection_banner(
+    connection: Connection, session: Session | None, read_before: bool = False
+) -> Banner | None:
+    """Return the banner a verdict calls for, or None when it calls for none.
+
+    read_before: the node was confirmed earlier, so pages may show what was read then.
+    """
     check = connection.check
     if session is None:
         return None
@@ -120,9 +125,9 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
         what = UNVERIFIED_CAUSES.get(check.error_kind, "The node could not be asked")
         detail = check.error_message.rstrip(". ")
         return Banner(
-            f"{what} ({detail}). Nothing is shown as {network.name} until the node confirms "
-            f"it serves chain {network.chain_id}; trying again by itself (try {check.attempt} "
-            "so far), or press Retry; Cancel stops trying.",
+            f"{what} ({detail}). {nothing_new(read_before)} as {network.name} until the node "
+            f"confirms it serves chain {network.chain_id}; trying again by itself (try "
+            f"{check.attempt} so far), or press Retry; Cancel stops trying.",
             Tone.BAD,
             retry=True,
             cancel=True,
@@ -140,16 +145,17 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
     ):
         return Banner(
             f"Checking that the node serves {network.name} (chain id {network.chain_id}): try "
-            f"{check.attempt}, waiting {check.waited():.0f} s for its answer. Nothing is shown "
-            "until it answers; Retry asks again now, Cancel stops checking.",
+            f"{check.attempt}, waiting {check.waited():.0f} s for its answer. "
+            f"{nothing_new(read_before)} until it answers; Retry asks again now, Cancel stops "
+            "checking.",
             Tone.WAITING,
             retry=True,
             cancel=True,
         )
     if check.verification is Verification.STOPPED:
         return Banner(
-            f"You stopped checking the node, so nothing from it is shown as {network.name}. "
-            "Retry checks again.",
+            f"You stopped checking the node: {nothing_new(read_before).lower()} as "
+            f"{network.name}. Retry checks again.",
             Tone.BAD,
             retry=True,
         )
@@ -161,6 +167,13 @@ def connection_banner(connection: Connection, session: Session | None) -> Banner
             retry=True,
         )
     return None
+
+
+def nothing_new(read_before: bool) -> str:
+    """Say what is (not) shown while the node is unconfirmed: pages may hold what was read."""
+    if read_before:
+        return "What the pages show was read while it was confirmed; nothing new is shown"
+    return "Nothing is shown"
 
 
 def mismatch_text(check: ChainCheck, expected: int) -> str:

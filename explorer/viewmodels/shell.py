@@ -64,6 +64,7 @@ class ShellViewModel(QObject):
         self._notice = Banner()
         self._lasting: tuple[str, ...] = ()  # the app's start-up notices (first session only)
         self._connection = Connection()
+        self._verified_once = False  # the session's node was confirmed: pages may show data
         self._head: int | None = None
         self._head_read_at: float | None = None
         self._progress = ""
@@ -119,6 +120,7 @@ class ShellViewModel(QObject):
         """Bind a new session: check its chain, then follow the head once it is verified."""
         self._close_session()
         self.session, self._head, self._progress = session, None, ""
+        self._verified_once = False
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
         self.session_changed.emit()
@@ -164,6 +166,7 @@ class ShellViewModel(QObject):
 
     def _on_check(self, check: ChainCheck) -> None:
         """Follow the session's chain check; the head is followed only while it is verified."""
+        self._verified_once = self._verified_once or check.verified
         self._set_connection(Connection(check))
         session = self.session
         if session is None:
@@ -207,7 +210,8 @@ class ShellViewModel(QObject):
 
     def _refresh_banner(self) -> None:
         """Derive the banner from the verdict (it wins) or the app's notice."""
-        banner = connection_banner(self._connection, self.session) or self._notice
+        read_before = self.session is not None and self._verified_once
+        banner = connection_banner(self._connection, self.session, read_before) or self._notice
         if self._lasting:
             text = "\n".join((banner.text, *self._lasting)).strip()
             tone = banner.tone if banner.text else Tone.WAITING

@@ -258,9 +258,14 @@ class MainWindow(QMainWindow):
         """Open a route (from search or a link), in a new tab or the current one."""
         self.navigator.go(route, new_tab=new_tab)
 
-    def _page_widget(self, route: Route) -> QWidget:
-        """Return the widget of a route's page (it owns the page's view model)."""
+    def _page_widget(self, route: Route, replaced: QWidget | None = None) -> QWidget:
+        """Return the widget of a route's page (it owns the page's view model).
+
+        What the user typed on the page it replaces (Logs fields, a pasted transaction) is
+        kept, on the new network.
+        """
         model = self.shell.create_page(route)
+        carry_draft(replaced, model)
         if model is None:
             idle = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
             idle.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -301,7 +306,7 @@ class MainWindow(QMainWindow):
         old = self.tabs.widget(index)
         self.tabs.blockSignals(True)
         self.tabs.removeTab(index)
-        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.tabs.insertTab(index, self._page_widget(route, old), self._tab_title(route))
         self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
         self.tabs.setCurrentIndex(index)
         self.tabs.blockSignals(False)
@@ -351,6 +356,14 @@ class MainWindow(QMainWindow):
                     HISTORY_BUTTONS[button](self.navigator)
                 return True
         return super().eventFilter(watched, event)
+
+
+def carry_draft(old: QWidget | None, new: PageModel | None) -> None:
+    """Give a page rebuilt for a new network what the user typed on the old one."""
+    if isinstance(old, LogsView) and isinstance(new, LogsViewModel):  # noqa: SIM114 (types)
+        new.restore(old.model.draft())
+    elif isinstance(old, BroadcastView) and isinstance(new, BroadcastViewModel):
+        new.restore(old.model.draft())
 
 
 def page_view(

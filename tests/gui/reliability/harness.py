@@ -14,6 +14,7 @@ from explorer.services.session import Session, WaitBudget
 from explorer.settings import Settings
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.broadcast_view import BroadcastView
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
@@ -91,11 +92,11 @@ class App:
         """Return the settings file."""
         return Path(self.settings.path)
 
-    def open(self, route: Route) -> PageView | LogsView | HomeView:
+    def open(self, route: Route) -> PageView | LogsView | HomeView | BroadcastView:
         """Open a route in a new tab and return its view."""
         self.app.navigator.open_tab(route)
         view = self.window.tabs.currentWidget()
-        assert isinstance(view, PageView | LogsView | HomeView)
+        assert isinstance(view, PageView | LogsView | HomeView | BroadcastView)
         self.watch.follow(self.window)
         return view
 

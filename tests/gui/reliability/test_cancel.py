@@ -101,7 +101,7 @@ def test_a_silent_nodes_check_always_offers_retry_and_cancel(
     linger(qtbot, 2.5)  # the next tries would have been sent by now
     assert node.asked("eth_chainId") == asked
     assert app.window.banner.text() == (
-        "You stopped checking the node, so nothing from it is shown as Mine. Retry checks again."
+        "You stopped checking the node: nothing is shown as Mine. Retry checks again."
     )
     assert app.window.banner_retry.isVisible()
     assert not app.window.banner_cancel.isVisible()
