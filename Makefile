@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test check lint typecheck pytest bench devnet package package-tools clean
+.PHONY: run test check lint typecheck pytest guards bench devnet package package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml requirements.lock
 run: $(STAMP)
 	$(BIN)/explorer $(ARGS)
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) lint typecheck pytest guards
 
 # Lint and types alone, no pytest: seconds, for while you work.
 check: $(STAMP) lint typecheck
@@ -30,6 +30,10 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider --timeout=300
+
+# Each safety guard taken away in a scratch copy: its test must fail (tests/guards/catalogue.py).
+guards: $(STAMP)
+	$(BIN)/python -m tests.guards $(ARGS)
 
 bench: $(STAMP)
 	for b in bench/[a-z]*.py; do $(BIN)/python $$b || exit 1; done  # _*.py: helpers they start

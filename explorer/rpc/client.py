@@ -30,6 +30,7 @@ from explorer.rpc.transport import (
 from explorer.rpc.wrappers import TypedCalls
 
 DEFAULT_MAX_IN_FLIGHT = 8
+NODE_WORDS = frozenset({"web3_clientVersion", "net_version", "eth_protocolVersion"})  # shown
 _params_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 
 
@@ -149,8 +150,16 @@ class RpcClient(TypedCalls):
         return f"RpcClient({self.endpoint.redacted})"
 
     async def request(self, method: str, *args: Any) -> Any:
-        """Validate args against the method's spec (InvalidInput), send, return the raw result."""
-        return await self.call(method, method_spec(method).check(args))
+        """Validate args against the method's spec (InvalidInput), send, return the raw result.
+
+        A node's own words (its client, protocol and network ids) never carry the key back:
+        a key echoed there is replaced, as in error messages.
+        """
+        result = await self.call(method, method_spec(method).check(args))
+        secret = self.endpoint.api_key
+        if method in NODE_WORDS and secret and isinstance(result, str) and secret in result:
+            return result.replace(secret, "<key>")
+        return result
 
     async def call(self, method: str, params: Sequence[Any] = ()) -> Any:
         """Send one call with JSON params as given and return the raw result."""

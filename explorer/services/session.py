@@ -173,11 +173,7 @@ class Session:
         """Ask the node for its chain id, network id and client version (within the budget)."""
         async with self.deadline(self.budget.check_deadline):
             probe = await self.client.probe(self.network.chain_id)
-        self.last_latency = probe.latency
-        secret = self.endpoint.api_key
-        version = probe.client_version
-        if secret and version and secret in version:  # a node's own texts are not trusted
-            probe = replace(probe, client_version=version.replace(secret, "<key>"))
+        self.last_latency = probe.latency  # (a key echoed in its words is gone: the client)
         return probe
 
     async def read_head(self) -> HeadEvent:

@@ -18,6 +18,7 @@ from explorer.views.broadcast_view import BroadcastView
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
+from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import Watch
 from tests.gui.reliability.node import SwitchableNode
@@ -92,11 +93,11 @@ class App:
         """Return the settings file."""
         return Path(self.settings.path)
 
-    def open(self, route: Route) -> PageView | LogsView | HomeView | BroadcastView:
+    def open(self, route: Route) -> PageView | LogsView | HomeView | BroadcastView | NodeView:
         """Open a route in a new tab and return its view."""
         self.app.navigator.open_tab(route)
         view = self.window.tabs.currentWidget()
-        assert isinstance(view, PageView | LogsView | HomeView | BroadcastView)
+        assert isinstance(view, PageView | LogsView | HomeView | BroadcastView | NodeView)
         self.watch.follow(self.window)
         return view
 

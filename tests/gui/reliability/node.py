@@ -114,6 +114,7 @@ class SwitchableNode:
         self.held: frozenset[str] = frozenset()  # methods that wait for the gate
         self.latency = 0.0  # seconds every answer takes
         self.head: str | None = None  # what eth_blockNumber answers instead, when set
+        self.echo_path = False  # web3_clientVersion repeats the request's path (the key)
         self.gate = threading.Event()
         self._lock = threading.Lock()
         self.server = ScriptedServer(self._answer, port=port)
@@ -134,6 +135,8 @@ class SwitchableNode:
             mode, head = self.mode, self.head
         if head is not None and request.rpc_method == "eth_blockNumber":
             return result(head)(request)
+        if self.echo_path and request.rpc_method == "web3_clientVersion":
+            return result(f"RskJ/6.2.0/Linux{request.path}")(request)
         if mode is Mode.FLIPPING:
             return self.flipping(request)
         return ACTIONS[mode](request)
