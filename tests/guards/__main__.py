@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tests.guards.catalogue import GUARDS, Guard
@@ -23,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 COPIED = ("explorer", "tests", "resources", "pyproject.toml")
 BUDGET_SECONDS = 300.0  # `make test` runs this: five minutes at most
 TEST_TIMEOUT = 120
+WORKERS = int(os.environ.get("GUARDS_WORKERS", "1"))  # mutations tried at once (each its copy)
+WAIT_MS = 6000  # a reliability test's waits: they end in 2 s unmutated, never under a mutation
 
 
 def scratch_copy() -> Path:
@@ -45,6 +49,7 @@ def environment() -> dict[str, str]:
         "QT_QPA_PLATFORM": "offscreen",
         "QT_API": "pyside6",
         "PYTHONDONTWRITEBYTECODE": "1",
+        "EXPLORER_TEST_WAIT_MS": str(WAIT_MS),
     }
 
 
@@ -92,31 +97,51 @@ def check_imports(scratch: Path) -> None:
         raise SystemExit(f"guards: the scratch copy imports {found}, not its own code")
 
 
-def run(guards: list[Guard]) -> int:
-    """Run every guard's mutation; return 0 when each test failed as it must."""
+def try_guard(scratches: queue.Queue[Path], guard: Guard) -> tuple[bool, str]:
+    """Take one guard away in a free scratch copy and run its test; return (caught, report)."""
+    scratch = scratches.get()
+    began = time.monotonic()
+    try:
+        original = mutate(scratch, guard)
+        try:
+            code, last = run_test(scratch, guard.test)
+        finally:
+            (scratch / guard.path).write_text(original)
+    finally:
+        scratches.put(scratch)
+    caught = code == 1  # tests failed (not: a collection error, interrupted, none found)
+    verdict = "caught" if caught else f"NOT CAUGHT (pytest exit {code})"
+    report = (
+        f"{verdict:<8} {time.monotonic() - began:5.1f} s  {guard.name}\n"
+        f"      {guard.path}  ->  {guard.test}\n      {last}"
+    )
+    return caught, report
+
+
+def run(guards: list[Guard], workers: int = WORKERS) -> int:
+    """Run every guard's mutation, a few at once; return 0 when each test failed as it must.
+
+    Each worker has its own scratch copy, so that one mutation never meets another. The
+    tests mostly wait (for what a mutation keeps from happening), so a few run side by side.
+    """
     started = time.monotonic()
-    scratch = scratch_copy()
+    copies = [scratch_copy() for _ in range(max(1, min(workers, len(guards))))]
+    scratches: queue.Queue[Path] = queue.Queue()
     survivors: list[str] = []
     try:
-        check_imports(scratch)
-        for number, guard in enumerate(guards, 1):
-            began = time.monotonic()
-            original = mutate(scratch, guard)
-            try:
-                code, last = run_test(scratch, guard.test)
-            finally:
-                (scratch / guard.path).write_text(original)
-            killed = code == 1  # tests failed (not: collection error, interrupted, none found)
-            verdict = "caught" if killed else f"NOT CAUGHT (pytest exit {code})"
-            print(
-                f"{number:2}/{len(guards)} {verdict:<8} {time.monotonic() - began:5.1f} s  "
-                f"{guard.name}\n      {guard.path}  ->  {guard.test}\n      {last}",
-                flush=True,
-            )
-            if not killed:
-                survivors.append(guard.name)
+        for scratch in copies:
+            check_imports(scratch)
+            scratches.put(scratch)
+        with ThreadPoolExecutor(len(copies)) as pool:
+            results = pool.map(lambda guard: try_guard(scratches, guard), guards)
+            for number, (guard, outcome) in enumerate(zip(guards, results, strict=True), 1):
+                caught, report = outcome
+                print(f"{number:2}/{len(guards)} {report}", flush=True)
+                if not caught:
+                    survivors.append(guard.name)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        for scratch in copies:
+            shutil.rmtree(scratch, ignore_errors=True)
     took = time.monotonic() - started
     print(f"guards: {len(guards) - len(survivors)} of {len(guards)} caught in {took:.0f} s")
     if took > BUDGET_SECONDS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
@@ -36,6 +37,9 @@ FAST = WaitBudget(
     slow_after=0.3,
 )
 HEAD_POLL = 0.3
+#: How long a test waits for what it expects (ms). `make guards` shortens it: under a mutation
+#: the awaited state never comes, and the test should fail without waiting the full time.
+WAIT = int(os.environ.get("EXPLORER_TEST_WAIT_MS", "15000"))
 TEST_TIMEOUT = 1.0  # the Settings dialog's connection test
 BLOCK_ROUTE = block_route(0x1B4)
 TX_ROUTE = tx_route(TX_HASH)

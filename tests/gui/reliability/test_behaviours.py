@@ -20,11 +20,10 @@ from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import PAGE_ROUTES, App
+from tests.gui.reliability.harness import PAGE_ROUTES, WAIT, App
 from tests.gui.reliability.node import Mode
 from tests.helpers.settings import choose
 
-WAIT = 15_000
 UNVERIFIED: dict[Mode, ErrorKind] = {
     Mode.AUTH: ErrorKind.AUTH,
     Mode.RATE_LIMITED: ErrorKind.RATE_LIMITED,

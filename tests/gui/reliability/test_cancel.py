@@ -18,10 +18,8 @@ from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import BLOCK_ROUTE, FAST, TX_ROUTE, App
+from tests.gui.reliability.harness import BLOCK_ROUTE, FAST, TX_ROUTE, WAIT, App
 from tests.gui.reliability.node import Mode
-
-WAIT = 15_000
 
 
 def linger(qtbot: QtBot, seconds: float) -> None:

@@ -21,12 +21,11 @@ from explorer.services.network_forms import NetworkForm
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import every_text, files_with
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import App
+from tests.gui.reliability.harness import WAIT, App
 from tests.gui.reliability.node import Mode
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.settings import choose, type_into
 
-WAIT = 15_000
 SHORT = "shortKey9"  # nine characters: no pattern takes it for a key
 UNUSED = "otherKey7"  # a stored key of a network never opened
 

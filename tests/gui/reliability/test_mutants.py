@@ -10,12 +10,10 @@ from explorer.views.node_view import NodeView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import every_text
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import App
+from tests.gui.reliability.harness import WAIT, App
 from tests.gui.reliability.node import Mode
 from tests.helpers.rpc import API_KEY
 from tests.helpers.settings import choose
-
-WAIT = 15_000
 
 
 def settled_home(app: App, qtbot: QtBot) -> None:

@@ -10,12 +10,10 @@ from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import TX_ROUTE
+from tests.gui.reliability.harness import TX_ROUTE, WAIT
 from tests.gui.reliability.node import Mode
 from tests.helpers.settings import type_into
 from tests.helpers.testnet_node import TX_HASH
-
-WAIT = 15_000
 
 
 def test_a_search_waits_for_the_chain_check_and_says_so_only_while_it_does(
