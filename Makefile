@@ -49,7 +49,10 @@ PACKAGE_TOOLS := lintian:lintian desktop-file-validate:desktop-file-utils \
 	appstreamcli:appstream patchelf:patchelf xvfb-run:xvfb dpkg-deb:dpkg readelf:binutils \
 	icupkg:icu-devtools gcc:gcc
 # Libraries Qt's X11 plugin loads that a desktop has and a build machine may lack (the X11 start).
-PACKAGE_LIBS := libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1
+PACKAGE_LIBS := libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1 \
+	libxcb-cursor.so.0:libxcb-cursor0 libxcb-image.so.0:libxcb-image0 \
+	libxcb-render-util.so.0:libxcb-render-util0 libxcb-util.so.1:libxcb-util1 \
+	libxkbcommon-x11.so.0:libxkbcommon-x11-0
 
 package-tools:
 	@missing=""; for pair in $(PACKAGE_TOOLS); do \
