@@ -88,8 +88,8 @@ fi
 unmet=$(sed -n 's/^ explorer depends on \([^;]*\);.*/\1/p' "$WORK/bare-root.log" | tr '\n' ' ')
 [ "$unmet" = "libxcb-cursor0 " ] ||
     fail "on a root without libxcb-cursor0, dpkg found these missing: '$unmet' ($(tail -3 "$WORK/bare-root.log"))"
-echo "packaging: Depends ($depends) holds what the Qt plugins load; on a root without" \
-    "libxcb-cursor0 dpkg refuses the .deb for want of it alone"
+echo "packaging: Depends holds what the Qt plugins load: $depends"
+echo "packaging: on a root without libxcb-cursor0 dpkg refuses the .deb for want of it alone"
 cursor=$(ldconfig -p | sed -n 's/^\s*libxcb-cursor\.so\.0 (.*) => //p' | head -1)
 if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && command -v xvfb-run > /dev/null &&
     [ -n "$cursor" ] && unshare -m true 2> /dev/null; then
