@@ -13,9 +13,11 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.document import Tone
+from explorer.viewmodels.bitcoin_links import BitcoinLinksViewModel
 from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.wait_option import CallTimeoutOption
+from explorer.views.bitcoin_links_option import BitcoinLinksOption
 from explorer.views.network_form_panel import NetworkFormPanel
 from explorer.views.network_list_panel import NetworkListPanel
 from explorer.views.theme import plain_label, tone_palette
@@ -75,11 +77,13 @@ class SettingsDialog(QDialog):
         self,
         model: NetworkSettingsViewModel,
         parent: QWidget | None = None,
+        bitcoin: BitcoinLinksViewModel | None = None,
         call_timeout: CallTimeoutOption | None = None,
     ) -> None:
-        """Show the model's drafts, the current network selected."""
+        """Show the model's drafts, the current network selected (and the Bitcoin explorer)."""
         super().__init__(parent)
         self.model = model
+        self.bitcoin = BitcoinLinksOption(bitcoin) if bitcoin is not None else None
         self.call_timeout = call_timeout
         self.setWindowTitle("Settings — Networks")
         self.resize(860, 540)
@@ -95,6 +99,8 @@ class SettingsDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.addLayout(body, 1)
         outer.addWidget(self.keyring_option)
+        if self.bitcoin is not None:
+            outer.addWidget(self.bitcoin)
         if call_timeout is not None:
             self.call_timeout_row = CallTimeoutRow(call_timeout)
             outer.addWidget(self.call_timeout_row)
@@ -105,6 +111,8 @@ class SettingsDialog(QDialog):
 
     def accept(self) -> None:
         """Save every draft and removal; on errors the model shows the first bad draft."""
+        if self.bitcoin is not None and not self.bitcoin.model.accept():
+            return
         if self.model.accept():
             if self.call_timeout is not None:
                 self.call_timeout.apply()
