@@ -72,7 +72,7 @@ def stopped_text(
     attempt, at = stopped
     waited = at - attempt.started
     recent = (time.monotonic() if now is None else now) - at < STOPPED_NOTE_SECONDS
-    if not recent or (waited < slow_after and attempt.number == 1):
+    if not recent or waited < slow_after:  # a quick call ended by the app, not a wait stopped
         return ""
     return f"stopped waiting for the node ({attempt.method}, after {waited:.0f} s)"
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.presentation.home_cards import Card, Facts, chart_series, empty_cards, header_cards
 from explorer.presentation.series import Series
-from explorer.rpc.errors import RpcError
+from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.chaincheck import ChainCheck
 from explorer.services.live import LiveChain, poll_interval
 from explorer.services.session import Session
@@ -316,7 +316,9 @@ class HomeViewModel(QObject):
         """Mark the page stale, saying why."""
         if self.chain.newest is None:
             return
-        self._failure = f"the node did not answer ({error.kind.value}: {error.message})."
+        malformed = error.kind is ErrorKind.MALFORMED
+        said = "gave an answer that cannot be used" if malformed else "did not answer"
+        self._failure = f"the node {said} ({error.kind.value}: {error.message})."
         self._set_state(HomeState.STALE)
         self.summary_changed.emit()
 

@@ -44,6 +44,7 @@ class SearchViewModel(QObject):
         self._task: asyncio.Task[None] | None = None
         self._confirm_warning_for: str | None = None
         self._refused_unchecked = False  # "Not searching yet" is shown: it goes once checked
+        self._about_session = False  # the message is about the session's check (goes with it)
         self._stop_listening: Callable[[], None] | None = None
 
     def _get_message(self) -> str:
@@ -75,13 +76,14 @@ class SearchViewModel(QObject):
                 None if session is None else session.checker.listen(self._on_check)
             )
             self.cancel(quietly=True)
-            if self._refused_unchecked:
+            if self._about_session:
                 self._say("")
 
     def _on_check(self, check: ChainCheck) -> None:
         """Take back "Not searching yet" once the node is confirmed."""
         if check.verified and self._refused_unchecked and self._session is not None:
             self._say(f"{self._session.network.name} is confirmed: press Enter to search.")
+            self._about_session = True
 
     def cancel(self, quietly: bool = False) -> None:
         """Stop resolving the running search (Esc); say so unless quietly."""
@@ -94,7 +96,7 @@ class SearchViewModel(QObject):
 
     def _say(self, text: str) -> None:
         """Show an inline message (in place of any other)."""
-        self._refused_unchecked = False
+        self._refused_unchecked = self._about_session = False
         if text != self._message:
             self._message = text
             self.message_changed.emit(text)
@@ -120,7 +122,7 @@ class SearchViewModel(QObject):
                 f"Not searching yet: the node is not confirmed to serve {self.session.network.name}"
                 " (see the banner)."
             )
-            self._refused_unchecked = True
+            self._refused_unchecked = self._about_session = True
             return
         query = q.parse(text, self.session.network.chain_id)
         if isinstance(query, q.Invalid):

@@ -112,6 +112,7 @@ class SwitchableNode:
         self.mode = mode
         self.flipping = AlternatingChain(serve_blocks)
         self.held: frozenset[str] = frozenset()  # methods that wait for the gate
+        self.held_target: str | None = None  # only for this first parameter, when set
         self.latency = 0.0  # seconds every answer takes
         self.head: str | None = None  # what eth_blockNumber answers instead, when set
         self.echo_path = False  # web3_clientVersion repeats the request's path (the key)
@@ -126,7 +127,8 @@ class SwitchableNode:
 
     def _answer(self, request: Recorded) -> Reply:
         """Answer in the current mode (a held method first waits for the gate)."""
-        if request.rpc_method in self.held:
+        held_here = self.held_target is None or request.params[:1] == [self.held_target]
+        if request.rpc_method in self.held and held_here:
             while not (self.gate.wait(0.05) or self.server.closing.is_set()):
                 pass
         if self.latency:
@@ -146,18 +148,23 @@ class SwitchableNode:
         with self._lock:
             self.mode = mode
 
-    def hold(self, *methods: str) -> None:
-        """Make requests of these methods wait until release()."""
+    def hold(self, *methods: str, target: str | None = None) -> None:
+        """Make requests of these methods (about target only, when given) wait until release()."""
         self.gate.clear()
         self.held = frozenset(methods)
+        self.held_target = target
 
     def release(self) -> None:
         """Let held requests be answered."""
         self.gate.set()
 
-    def asked(self, method: str) -> int:
-        """Return how many requests of method arrived."""
-        return self.server.rpc_methods.count(method)
+    def asked(self, method: str, target: str | None = None) -> int:
+        """Return how many requests of method (about target, when given) arrived."""
+        return sum(
+            1
+            for request in self.server.requests
+            if request.rpc_method == method and (target is None or request.params[:1] == [target])
+        )
 
     def close(self) -> None:
         """Stop serving (hanging and held answers end)."""

@@ -49,16 +49,16 @@ def test_cancel_stops_the_request_and_its_retries(
     app = app_on({"Mine": (node, 31)})
     loaded_home(app, qtbot)
     counts = ("eth_getBlockTransactionCountByNumber", "eth_getUncleCountByBlockNumber")
-    node.hold("eth_getBlockByNumber", *counts)  # each try times out (0.4 s) and is tried again
+    node.hold("eth_getBlockByNumber", *counts, target="0x1b4")  # each try times out and again
     view = app.open(BLOCK_ROUTE)
     assert isinstance(view, PageView)
     qtbot.waitUntil(lambda: "attempt 2 of 4" in view.loading_text.text(), timeout=WAIT)
     qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
     assert view.model.state is PageState.CANCELLED
-    asked = node.asked("eth_getBlockByNumber")
+    asked = node.asked("eth_getBlockByNumber", "0x1b4")
     linger(qtbot, 2.0)  # two more tries would have been sent by now
-    assert node.asked("eth_getBlockByNumber") == asked
-    assert app.session.client.waits == {}  # or the head poll's, which is not held
+    assert node.asked("eth_getBlockByNumber", "0x1b4") == asked
+    assert [a.method for a in app.session.client.waits.values()] == []
     status = app.window.status_label.text()
     assert "stopped waiting for the node (eth_getBlockByNumber, after " in status
     assert "attempt" not in status
