@@ -18,12 +18,10 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import qasync
 from PySide6.QtCore import QByteArray, QTimer
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer import __version__
 from explorer import settings as keys
-from explorer.chain.bundled import read_text
 from explorer.crash import CrashReporter
 from explorer.devnet.process import (
     DevnetOptions,
@@ -54,7 +52,7 @@ from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.viewmodels.wait_option import CallTimeoutOption
-from explorer.views.about_dialog import AboutDialog
+from explorer.views.about_dialog import AboutDialog, add_help_menu, licence_texts
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
 from explorer.views.devnet_progress import DevnetProgressView
@@ -98,6 +96,7 @@ class Application:
         self.use_devnet = use_devnet
         self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
         self._starting: asyncio.Future[None] | None = None
+        self._standing_in = False  # the devnet is made current at start, in place of another
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
@@ -156,6 +155,10 @@ class Application:
         if self.settings.keyring_error:
             info = f"The system keyring gave no API key ({self.settings.keyring_error}). {info}"
         if network is DEVNET:
+            if not self.use_devnet and self.networks.current is not DEVNET:
+                self._standing_in = True  # the devnet stands in: the selector and what is saved
+                self.networks.set_current(DEVNET.id)  # say so (it starts here, not there)
+                self._standing_in = False
             await self.start_devnet(info)
             return
         self._connect(network, info)
@@ -205,6 +208,8 @@ class Application:
     def _on_network_choice(self, *_: object) -> None:
         """Follow the network the user picked (toolbar or Settings)."""
         self._know_keys()  # a key saved in Settings is scrubbed from then on
+        if self._standing_in:
+            return
         network = self.networks.current
         if network is DEVNET and self.devnet is None:
             self._starting = asyncio.ensure_future(self.start_devnet(""))
@@ -319,23 +324,6 @@ class Application:
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
-LICENCES = (
-    ("Licence", "licenses/LICENSE"),
-    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
-    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
-    ("GPL-3.0", "licenses/GPL-3.0.txt"),
-)
-
-
-def licence_texts() -> list[tuple[str, str]]:
-    """Return (tab title, text) of the licence and the notices bundled in resources/."""
-    return [(title, read_text(path)) for title, path in LICENCES]
-
-
-def add_help_menu(window: MainWindow) -> QAction:
-    """Give the window a Help menu with About; return the About action."""
-    menu = window.menuBar().addMenu("&Help")
-    return menu.addAction("&About Rootstock Explorer")
 
 
 def smoke_test(frame: QWidget) -> int:
@@ -348,18 +336,6 @@ def smoke_test(frame: QWidget) -> int:
     print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
     window.close()
     return 0
-
-
-async def until_home(app: Application, started: float) -> None:
-    """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
-    from explorer.screenshots import wait_for
-
-    ready = await wait_for(app.home_shows_blocks, timeout=DEVNET_START_TIMEOUT)
-    loop = asyncio.get_running_loop()
-    print(
-        f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
-    )
-    app.window.close()
 
 
 def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
@@ -403,7 +379,9 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
         if options.screenshot is not None:
             await app.screenshots(options.screenshot)
         elif options.until_home:
-            await until_home(app, started)
+            from explorer.screenshots import until_home  # benchmarks only: loaded then
+
+            await until_home(app, started, DEVNET_START_TIMEOUT)
         await closed.wait()
         starting.cancel()
         await app.aclose()

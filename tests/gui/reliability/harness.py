@@ -14,6 +14,7 @@ from explorer.services.routes import LOGS, Route, address_route, block_route, tx
 from explorer.services.session import Session, WaitBudget
 from explorer.settings import Settings
 from explorer.viewmodels.networks import NetworksViewModel
+from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.home_view import HomeView
@@ -103,6 +104,14 @@ class App:
         view = self.window.tabs.currentWidget()
         assert isinstance(view, PageView | LogsView | HomeView | BroadcastView | NodeView)
         self.watch.follow(self.window)
+        return view
+
+    def open_loaded(self, route: Route) -> PageView:
+        """Open a page in a new tab and wait until it has shown everything it reads."""
+        view = self.open(route)
+        assert isinstance(view, PageView)
+        self.qtbot.waitUntil(lambda: view.model.state is PageState.LOADED, timeout=WAIT)
+        self.qtbot.waitUntil(lambda: not view.model.busy, timeout=WAIT)  # e.g. its block's time
         return view
 
     def open_logs(self) -> LogsView:

@@ -7,15 +7,22 @@ before are marked, not mixed.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
+from explorer import app as app_module
+from explorer.app import Application
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.chaincheck import Verification
-from explorer.services.networks import TESTNET, TESTNET_GENESIS
+from explorer.services.networks import DEVNET, TESTNET, TESTNET_GENESIS
 from explorer.services.routes import tx_route
 from explorer.services.session import Session
+from explorer.settings import Settings
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
@@ -36,9 +43,7 @@ HEAD = 0x2EC6B8
 def live_home_and_a_page(app: App, qtbot: QtBot) -> tuple[HomeView, PageView]:
     """Open the transaction page, then show the home page, following the head live."""
     qtbot.waitUntil(lambda: app.session.check.verified, timeout=WAIT)
-    page = app.open(TX_ROUTE)
-    assert isinstance(page, PageView)
-    qtbot.waitUntil(lambda: page.model.state is PageState.LOADED, timeout=WAIT)
+    page = app.open_loaded(TX_ROUTE)
     app.window.tabs.setCurrentIndex(0)
     home = app.home()
     qtbot.waitUntil(lambda: home.model.blocks.rowCount() > 0, timeout=WAIT)
@@ -194,3 +199,27 @@ def test_a_public_network_must_have_its_known_genesis(qtbot: QtBot, qloop: objec
         run_in_qloop(qtbot, shell.session.aclose())
         other.close()
         real.close()
+
+
+def test_a_saved_network_that_cannot_be_used_is_not_what_the_selector_shows_at_start(
+    qtbot: QtBot, qloop: object, home: Path, fast: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Testnet saved, its key gone: the Local devnet stands in, and the selector says so.
+
+    What is saved is what is shown: the next start opens the devnet too. (The devnet child is
+    a stand-in that exits at once: its failure is said in the banner.)
+    """
+    monkeypatch.setattr(app_module, "devnet_command", lambda: [sys.executable, "-c", "pass"])
+    settings, _ = Settings.for_app()
+    settings.set_current_network(TESTNET.id)
+    application = Application(settings, use_devnet=False)
+    qtbot.addWidget(application.window)
+    try:
+        run_in_qloop(qtbot, application.start())
+        combo = application.window.network_combo
+        assert combo.currentData() == DEVNET.id
+        assert settings.current_network() == DEVNET.id
+        assert application.networks.current is DEVNET
+        assert application.window.banner.text().startswith("The local devnet did not start")
+    finally:
+        run_in_qloop(qtbot, application.aclose())

@@ -7,7 +7,6 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.chaincheck import Verification
 from explorer.viewmodels.page import PageState
-from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
 from tests.gui.reliability.harness import TX_ROUTE, WAIT
@@ -74,10 +73,7 @@ def test_the_banner_never_says_nothing_is_shown_over_a_page_that_shows_data(
     """The node goes away after a page loaded: the banner says what the page shows is older."""
     node = nodes(Mode.GOOD)
     app = app_on({"Mine": (node, 31)})
-    view = app.open(TX_ROUTE)
-    assert isinstance(view, PageView)
-    qtbot.waitUntil(lambda: view.model.state is PageState.LOADED, timeout=WAIT)
-    qtbot.waitUntil(lambda: not view.model.busy, timeout=WAIT)  # its block's time too
+    view = app.open_loaded(TX_ROUTE)
     node.switch(Mode.DOWN)  # the head poll fails: the chain is checked again, and fails
     qtbot.waitUntil(
         lambda: app.session.check.verification is Verification.UNREACHABLE, timeout=WAIT
