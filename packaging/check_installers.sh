@@ -77,9 +77,12 @@ grep -qE "(^|, )libxcb-cursor0(,|$)" <<< "$depends" || fail "Depends lacks libxc
     fail "the .deb carries its own libxcb-cursor (the system's must be used)"
 BARE=$WORK/root-without-xcb-cursor
 mkdir -p "$BARE/var/lib/dpkg/info" "$BARE/var/lib/dpkg/updates"
-for package in $(sed 's/([^)]*)//g; s/,/ /g' <<< "$depends"); do
-    [ "$package" = libxcb-cursor0 ] || dpkg-query -s "$package" 2> /dev/null || true
-    echo
+for package in $(sed 's/([^)]*)//g; s/,/ /g' <<< "$depends"); do # each stands in, but one
+    [ "$package" = libxcb-cursor0 ] || printf 'Package: %s\nStatus: install ok installed\n%s\n\n' \
+        "$package" "Version: 99999
+Architecture: all
+Maintainer: stand-in <stand-in@localhost>
+Description: stands in for the package (the check needs only its name)"
 done > "$BARE/var/lib/dpkg/status"
 if dpkg --root="$BARE" --force-not-root --force-script-chrootless --log=/dev/null -i "$deb" \
     > "$WORK/bare-root.log" 2>&1; then
