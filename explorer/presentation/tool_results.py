@@ -59,6 +59,8 @@ class ResultLine:
 
 
 Values = Mapping[str, str]
+#: The amounts the Units tool suggests; each works in its default unit (tests check).
+UNITS_EXAMPLES = ("1.5", "21,000")
 Result = tuple[ResultLine, ...]
 
 
@@ -94,7 +96,8 @@ def units_result(values: Values, chain_id: int | None) -> Result:
     """Return an amount in wei, gwei and RBTC, exactly."""
     amount = values.get("amount", "").strip()
     if not amount:
-        return (ResultLine("Amount", "type an amount, e.g. 1.5 or 21,000", Tone.MUTED),)
+        hint = "type an amount, e.g. " + " or ".join(UNITS_EXAMPLES)
+        return (ResultLine("Amount", hint, Tone.MUTED),)
     try:
         converted = convert_amount(amount, values.get("unit", "RBTC"))
     except ValueError as error:
@@ -227,7 +230,7 @@ TOOLS: dict[ToolKind, ToolSpec] = {
         "Units",
         (
             ToolInput("amount", "Amount", "1.5"),
-            ToolInput("unit", "Unit", choices=tuple(UNITS)),
+            ToolInput("unit", "Unit", choices=tuple(reversed(UNITS))),  # RBTC first
         ),
         units_result,
         "Exact decimal arithmetic: 1 RBTC = 10^18 wei = 10^9 gwei.",

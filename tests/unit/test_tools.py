@@ -61,8 +61,10 @@ def test_units_are_exact_both_ways() -> None:
         "RBTC": "1.5",
     }
     assert convert_amount("60", "gwei")["RBTC"] == "0.00000006"
-    with pytest.raises(ValueError, match="decimal places"):
+    with pytest.raises(ValueError, match="not a whole number of wei"):
         convert_amount("0.1", "wei")
+    with pytest.raises(ValueError, match="gwei has at most 9 decimal places"):
+        convert_amount("0.0000000001", "gwei")
     assert amount_query("1.5 tRBTC") == ("1.5", "RBTC")
     assert amount_query("21,000 gwei") == ("21,000", "gwei")
     assert amount_query("1.5") is None
