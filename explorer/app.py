@@ -82,13 +82,13 @@ class Application:
         self.shell.pages.quota_store = settings
         self.navigator = Navigator()
         self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
+        wire_view_models(self.shell, self.navigator, self.search)
         self.window = MainWindow(self.shell, self.navigator, self.search)
         self.window.attach_networks(self.networks, self._settings_dialog)
         self.labels = LabelsViewModel()
         self.bookmarks_dock = install_labels(self.window, self.labels)
         self.networks.current_changed.connect(self._on_network_choice)
         self.networks.networks_changed.connect(self._on_network_choice)
-        self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
         self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
@@ -128,10 +128,6 @@ class Application:
         self.settings.set(keys.WINDOW_GEOMETRY, geometry)
         self.settings.set_list(keys.OPEN_TABS, self.navigator.routes())
         self.settings.set_list(keys.RECENT_SEARCHES, self.search.recent_searches())
-
-    def _bind_search(self) -> None:
-        """Point the search at the current session."""
-        self.search.session = self.shell.session
 
     async def start(self) -> None:
         """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""
@@ -291,6 +287,17 @@ class Application:
         model = getattr(home, "model", None)
         blocks = getattr(model, "blocks", None)
         return blocks is not None and blocks.rowCount() > 0
+
+
+def wire_view_models(shell: ShellViewModel, navigator: Navigator, search: SearchViewModel) -> None:
+    """Connect the window's view models to one another (the window binds each to widgets).
+
+    A search opens its route in the navigator and runs on the shell's session; the search bar
+    shows the query of the page in front, as a browser's address bar does.
+    """
+    search.navigation_requested.connect(lambda route, new_tab: navigator.go(route, new_tab=new_tab))
+    navigator.location_changed.connect(search.show_route)
+    shell.session_changed.connect(lambda: setattr(search, "session", shell.session))
 
 
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------

@@ -59,6 +59,7 @@ class ResultLine:
 
 
 Values = Mapping[str, str]
+ENCODE_ARGUMENTS_EXAMPLE = "0x5aAeb6053F3e94c9b9A09F33669435E7EF1BEaEd\n1000"
 #: The amounts the Units tool suggests; each works in its default unit (tests check).
 UNITS_EXAMPLES = ("1.5", "21,000")
 Result = tuple[ResultLine, ...]
@@ -138,6 +139,9 @@ def abi_encode_result(values: Values, chain_id: int | None) -> Result:
     arguments = [line for line in values.get("arguments", "").splitlines() if line.strip()]
     try:
         function = function_signature(signature)
+        if function.params and not arguments and function.kind == "function":
+            wanted = ", ".join(p.type for p in function.params)
+            return (ResultLine("Arguments", f"type them, one a line: {wanted}", Tone.MUTED),)
         data = encode_call(signature, arguments, chain_id)
     except (SignatureSyntaxError, AbiInputError) as error:
         return _error(error)
@@ -245,7 +249,9 @@ TOOLS: dict[ToolKind, ToolSpec] = {
         "ABI encode",
         (
             ToolInput("signature", "Function", "transfer(address to, uint256 amount)"),
-            ToolInput("arguments", "Arguments, one a line", multiline=True),
+            ToolInput(
+                "arguments", "Arguments, one a line", ENCODE_ARGUMENTS_EXAMPLE, multiline=True
+            ),
         ),
         abi_encode_result,
         "Arrays and tuples are JSON arrays; addresses may carry a checksum.",

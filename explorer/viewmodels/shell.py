@@ -14,12 +14,13 @@ from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.retry import Attempt
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.networks import chain_name
-from explorer.services.routes import Route
+from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
 
+HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 HEAD_POLL_SECONDS = 60.0  # the head's heartbeat while no page follows it (home tab hidden)
 STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
 
@@ -218,6 +219,11 @@ class ShellViewModel(QObject):
         if text != self._status:
             self._status = text
             self.status_changed.emit(text)
+
+    @staticmethod
+    def idle_text(route: Route) -> str:
+        """Return what a tab says while there is no session to show its page on."""
+        return HOME_TEXT if route.page is Page.HOME else "Not connected yet."
 
     def create_page(self, route: Route) -> PageModel | None:
         """Return the view model of a route's page on the current session (None without one)."""

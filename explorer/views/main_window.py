@@ -20,20 +20,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.presentation.document import Tone
 from explorer.presentation.tool_results import TOOLS
-from explorer.services.routes import BROADCAST, LOGS, NODE, Page, Route, tool_route
+from explorer.services.routes import BROADCAST, LOGS, NODE, Route, tool_route
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.broadcast import BroadcastViewModel
 from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
-from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.navigator import Navigator, tab_title
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.node_page import NodePageViewModel
 from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
-from explorer.viewmodels.tools import ToolViewModel, tool_of
+from explorer.viewmodels.tools import ToolViewModel
 from explorer.viewmodels.tx_page import TxPageViewModel
 from explorer.views.address import AddressView
 from explorer.views.broadcast_view import BroadcastView
@@ -54,11 +53,14 @@ HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
     Qt.MouseButton.BackButton: Navigator.back,
     Qt.MouseButton.ForwardButton: Navigator.forward,
 }
-HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 
 
 class MainWindow(QMainWindow):
-    """Top-level window bound to the shell, navigator and search view models."""
+    """Top-level window bound to the shell, navigator and search view models.
+
+    It binds each view model to its widgets only; the view models are wired to one another
+    where they are made (explorer.app.wire_view_models).
+    """
 
     def __init__(
         self,
@@ -167,7 +169,6 @@ class MainWindow(QMainWindow):
         self.banner_bar.setVisible(False)
         self.search_message = plain_label("", wrap=True)
         self.search_message.setVisible(False)
-        tone_palette(self.search_message, Tone.BAD)
         self.tabs = QTabWidget()
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(False)
@@ -192,12 +193,13 @@ class MainWindow(QMainWindow):
         self.shell.session_changed.connect(self.reload_all)
         self.search.message_changed.connect(self._show_search_message)
         self.search.busy_changed.connect(self._show_search_message)
-        self.search.navigation_requested.connect(self.open_route)
+        self.search.text_changed.connect(self._show_search_text)
+        self.search_bar.textEdited.connect(self.search.edit)
         self.search_bar.returnPressed.connect(lambda: self.search.on_submit(self.search_bar.text()))
         self.stop_search_action.triggered.connect(lambda: self.search.cancel())
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search_bar)
         escape.setContext(Qt.ShortcutContext.WidgetShortcut)
-        escape.activated.connect(lambda: self.search.cancel())
+        escape.activated.connect(self.search.on_escape)
         self.banner_retry.clicked.connect(self.shell.recheck)
         nav = self.navigator
         nav.tab_opened.connect(self._on_tab_opened)
@@ -242,12 +244,17 @@ class MainWindow(QMainWindow):
 
     def _show_search_message(self, *_: object) -> None:
         """Show what the search is doing (busy, with its stop button) or its last message."""
-        busy = self.search.busy
-        text = self.search.busy_text if busy else self.search.message
+        text, tone = self.search.notice
         self.search_message.setText(text)
         self.search_message.setVisible(bool(text))
-        tone_palette(self.search_message, Tone.WAITING if busy else Tone.BAD)
-        self.stop_search_action.setVisible(busy)
+        tone_palette(self.search_message, tone)
+        self.stop_search_action.setVisible(self.search.busy)
+
+    def _show_search_text(self, text: str) -> None:
+        """Show the current page's query in the search bar (its cursor at the start)."""
+        if self.search_bar.text() != text:
+            self.search_bar.setText(text)
+            self.search_bar.setCursorPosition(0)
 
     def open_route(self, route: Route, new_tab: bool) -> None:
         """Open a route (from search or a link), in a new tab or the current one."""
@@ -257,7 +264,7 @@ class MainWindow(QMainWindow):
         """Return the widget of a route's page (it owns the page's view model)."""
         model = self.shell.create_page(route)
         if model is None:
-            idle = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
+            idle = plain_label(self.shell.idle_text(route))
             idle.setAlignment(Qt.AlignmentFlag.AlignCenter)
             return idle
         view = page_view(model)
@@ -267,22 +274,9 @@ class MainWindow(QMainWindow):
             view.model.tracking_started.connect(self.navigator.open_tab)
         return view
 
-    @staticmethod
-    def _tab_title(route: Route) -> str:
-        """Return a short tab title for a route."""
-        if route.page is Page.HOME:
-            return "Home"
-        if route.page in (Page.LOGS, Page.NODE, Page.BROADCAST):
-            return str(route.page.value).capitalize()
-        if route.page is Page.TOOL:
-            return TOOLS[tool_of(route)[0]].title
-        target = route.target
-        short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
-        return f"{route.page.value.capitalize()} {short}"
-
     def _on_tab_opened(self, index: int, route: Route) -> None:
         """Add a tab's widget."""
-        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.tabs.insertTab(index, self._page_widget(route), tab_title(route))
         self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
 
     def _on_tab_closed(self, index: int) -> None:
@@ -296,7 +290,7 @@ class MainWindow(QMainWindow):
         old = self.tabs.widget(index)
         self.tabs.blockSignals(True)
         self.tabs.removeTab(index)
-        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.tabs.insertTab(index, self._page_widget(route), tab_title(route))
         self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
         self.tabs.setCurrentIndex(index)
         self.tabs.blockSignals(False)
