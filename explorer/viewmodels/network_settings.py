@@ -283,6 +283,8 @@ class NetworkSettingsViewModel(QObject):
         if form != self.draft:
             self._forms[self._shown] = form
             self.draft_changed.emit(form)
+            if self._probe_state is ProbeState.DONE:  # its report was about other values
+                self._set_probe(ProbeState.IDLE, None)
         self._refresh()
 
     def _refresh(self) -> None:
