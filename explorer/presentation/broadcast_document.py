@@ -194,10 +194,7 @@ def answer_section(result: SendResult) -> Section:
         text = f"the node answered {result.node_hash}, not {decoded}: followed by both"
         tone = Tone.BAD
     elif answer is Answer.REFUSED and isinstance(error, NodeError):
-        text = f"refused: {error.node_message} (node error {error.code})"
-        if error.failure is not None:
-            text += f" — {error.failure.human}"
-        tone = Tone.BAD
+        text, tone = f"refused: {refusal_text(result)}", Tone.BAD
     elif answer is Answer.UNKNOWN:
         text = (
             "no answer: the connection failed after the transaction was sent, so it may have "
@@ -206,8 +203,17 @@ def answer_section(result: SendResult) -> Section:
         )
         tone = Tone.WAITING
     else:
-        text, tone = f"not sent: {error.message if error else 'the node was not reached'}", Tone.BAD
+        text, tone = f"not sent: {refusal_text(result)}", Tone.BAD
     return Section("The node's answer", (fmt.text_field("Answer", text, tone),))
+
+
+def refusal_text(result: SendResult) -> str:
+    """Return why the node did not take the transaction, in its own words first."""
+    error = result.error
+    if not isinstance(error, NodeError):
+        return error.message if error else "the node was not reached"
+    text = f"{error.node_message} (node error {error.code})"
+    return text + (f" — {error.failure.human}" if error.failure is not None else "")
 
 
 def confirmation_text(tx: SignedTx, network: Network) -> str:

@@ -20,6 +20,7 @@ from explorer.presentation.broadcast_document import (
     check_section,
     confirmation_text,
     decoded_section,
+    refusal_text,
 )
 from explorer.presentation.document import Document, Field, Section, Tone
 from explorer.presentation.missing import TxSupport
@@ -232,15 +233,17 @@ class BroadcastViewModel(QObject):
             text, tone = self.confirmation, Tone.WAITING
         elif self._stage is Stage.CHECKING and not self.session.check.verified:
             text = f"Decoded. Waiting for the node to confirm it serves {network.name}…"
+        elif self._stage is Stage.FAILED and self.result is not None:
+            text = f"Not taken by the node: {refusal_text(self.result)}"
         sections: list[Section] = []
+        if self.result is not None:  # the answer first: it is what the user waits for
+            sections.append(answer_section(self.result))
         if self.tx is not None:
             sections.append(decoded_section(self.tx, network))
             sections.append(check_section(self.check, network))
             if self.check_error:
                 error = Field("Checks", self.check_error, tone=Tone.BAD)
                 sections.append(Section("Not checked", (error,)))
-        if self.result is not None:
-            sections.append(answer_section(self.result))
         if self.notice:
             sections.append(Section("Note", (Field("Note", self.notice, tone=Tone.WAITING),)))
         headline = Field("Status", text, tone=tone)
