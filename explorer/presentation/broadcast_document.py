@@ -86,7 +86,7 @@ def issue_sentence(issue: Issue, check: BroadcastCheck, currency: str) -> str:
     if issue is Issue.NO_CHAIN_ID:
         return "it carries no chain id: anyone can replay it on another chain"
     if issue is Issue.NOT_SIMULATED:
-        return "a contract creation is not dry-run: the service's call object needs a `to` (§2.2)"
+        return "a contract creation is not dry-run: a dry run needs a recipient address"
     return _execution_sentence(issue, check)
 
 
