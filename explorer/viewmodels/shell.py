@@ -19,6 +19,7 @@ from explorer.services.session import Session
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
+from explorer.viewmodels.request_count import RequestCount
 
 HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 HEAD_POLL_SECONDS = 60.0  # the head's heartbeat while no page follows it (home tab hidden)
@@ -87,6 +88,8 @@ class ShellViewModel(QObject):
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_REFRESH_MS)
         self._status_timer.timeout.connect(self._refresh_status)
+        self.requests = RequestCount(self)  # the count shows as requests are made
+        self.requests.changed.connect(self._refresh_status)
 
     def _get_status(self) -> str:
         return self._status
@@ -139,6 +142,7 @@ class ShellViewModel(QObject):
             self._lasting = ()
         self.poller.bind(None)
         self.session, self._head, self._progress = session, None, ""
+        self.requests.follow(session)
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
         self.session_changed.emit()
@@ -211,7 +215,7 @@ class ShellViewModel(QObject):
             waiting = wait_text(session.longest_wait(), session.budget.slow_after)
             if waiting:
                 parts.append(waiting)
-            parts.append(head_text(self._head, self._head_read_at, self.poller.running))
+            parts.append(head_text(self._head, self._head_read_at, self.poller.interval))
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
             parts.append(f"{session.requests_today:,} requests today")
@@ -232,11 +236,17 @@ class ShellViewModel(QObject):
         return self.pages.create(self.session, route)
 
 
-def head_text(head: int | None, read_at: float | None, followed: bool) -> str:
-    """Return the status bar's head: `head #N`, with the time it was read when not followed."""
+def head_text(
+    head: int | None, read_at: float | None, interval: float | None, now: float | None = None
+) -> str:
+    """Return the status bar's head: `head #N`, with the time it was read once that is old.
+
+    It is old when no read came for two poll intervals (the poll stopped, or fails).
+    """
     if head is None:
         return "head —"
-    if followed or read_at is None:
+    now = time.time() if now is None else now
+    if read_at is None or (interval is not None and now - read_at <= 2 * interval + 1):
         return f"head #{head:,}"
     return f"head #{head:,} (read {time.strftime('%H:%M:%S', time.localtime(read_at))})"
 
