@@ -81,7 +81,7 @@ class Application:
         self.shell.pages.support = TxSupport(SeenStore(), elsewhere, self.networks.set_current)
         self.shell.pages.quota_store = settings
         self.navigator = Navigator()
-        self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
+        self.search = SearchViewModel(list(settings.get(keys.RECENT_SEARCHES)))
         wire_view_models(self.shell, self.navigator, self.search)
         self.window = MainWindow(self.shell, self.navigator, self.search)
         self.window.attach_networks(self.networks, self._settings_dialog)
@@ -114,7 +114,7 @@ class Application:
         geometry = self.settings.get(keys.WINDOW_GEOMETRY)
         if geometry:
             self.window.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
-        for text in self.settings.get_list(keys.OPEN_TABS)[:20]:
+        for text in self.settings.get(keys.OPEN_TABS)[:20]:
             try:
                 self.navigator.go(Route.parse(text), new_tab=True)
             except ValueError:
@@ -126,8 +126,8 @@ class Application:
         """Remember geometry, open tabs and recent searches."""
         geometry = bytes(self.window.saveGeometry().toBase64().data()).decode()
         self.settings.set(keys.WINDOW_GEOMETRY, geometry)
-        self.settings.set_list(keys.OPEN_TABS, self.navigator.routes())
-        self.settings.set_list(keys.RECENT_SEARCHES, self.search.recent_searches())
+        self.settings.set(keys.OPEN_TABS, tuple(self.navigator.routes()))
+        self.settings.set(keys.RECENT_SEARCHES, tuple(self.search.recent_searches()))
 
     async def start(self) -> None:
         """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""

@@ -193,9 +193,12 @@ def _signature(tx: Transaction) -> Section:
         "Signature",
         (
             fmt.text_field("Chain id from v", chain),
-            fmt.text_field("v", "null" if tx.v is None else hex(tx.v)),
-            fmt.text_field("r", "null" if tx.r is None else hex(tx.r)),
-            fmt.text_field("s", "null" if tx.s is None else hex(tx.s)),
+            *(
+                fmt.text_field(name, hex(value))
+                if value is not None
+                else fmt.text_field(name, "not given by the node", Tone.MUTED)
+                for name, value in (("v", tx.v), ("r", tx.r), ("s", tx.s))
+            ),
         ),
     )
 
@@ -213,8 +216,8 @@ def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
         fmt.block_field("Block number", receipt.block_number),
         fmt.quantity_field("Transaction index", receipt.transaction_index),
         fmt.address_field("From", receipt.sender, chain_id),
-        fmt.address_field("To", receipt.to, chain_id, empty="null (contract creation)"),
-        fmt.address_field("Contract address", receipt.contract_address, chain_id, empty="null"),
+        fmt.address_field("To", receipt.to, chain_id, empty="none (a contract creation)"),
+        fmt.address_field("Contract address", receipt.contract_address, chain_id, empty="none"),
         fmt.quantity_field("Gas used", receipt.gas_used),
         fmt.quantity_field("Cumulative gas used", receipt.cumulative_gas_used),
     ]

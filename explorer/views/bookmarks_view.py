@@ -310,8 +310,10 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     toggle = dock.toggleViewAction()
     toggle.setText("Bookmarks")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    toggle.setToolTip("Show or hide your bookmarks and address labels (Ctrl+Shift+B)")
     window.icons.set_icon(toggle, "bookmark")
     window.toolbar.addAction(toggle)
+    window.name_button(toggle, with_text=True)
 
     def bookmark_current() -> None:
         """Bookmark the current tab's page."""

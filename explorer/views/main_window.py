@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QTabWidget,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
             (self.broadcast_action, "broadcast"),
         ):
             self.icons.set_icon(action, icon)
+            self.name_button(action, with_text=icon not in ("back", "forward"))
         self.search_bar = QLineEdit()
         self.search_bar.setPlaceholderText(
             "Search by block number, transaction or block hash, address, or name.rsk"
@@ -141,6 +143,7 @@ class MainWindow(QMainWindow):
         after_logs = self.toolbar.actions()[self.toolbar.actions().index(self.logs_action) + 1]
         self.toolbar.insertAction(after_logs, self.node_action)
         self.icons.set_icon(self.node_action, "node")
+        self.name_button(self.node_action, with_text=True)
         self.tools_menu = self.menuBar().addMenu("&Tools")
         self.tools_menu.addAction(self.node_action)
         self.tools_menu.addSeparator()
@@ -226,8 +229,19 @@ class MainWindow(QMainWindow):
         self.network_combo.setToolTip("Network")
         self.toolbar.addWidget(self.network_combo)
         self.settings_action = self.toolbar.addAction("Settings…", lambda: open_settings().exec())
+        self.settings_action.setToolTip("Settings: networks, API keys, the keyring (Ctrl+,)")
         self.icons.set_icon(self.settings_action, "settings")
+        self.name_button(self.settings_action)
         QShortcut(QKeySequence("Ctrl+,"), self).activated.connect(self.settings_action.trigger)
+
+    def name_button(self, action: QAction, *, with_text: bool = False) -> None:
+        """Give a toolbar action's button an accessible name, and its text beside the icon."""
+        button = self.toolbar.widgetForAction(action)
+        if button is None:
+            return
+        button.setAccessibleName(action.text().replace("&", "").removesuffix("…"))
+        if with_text and isinstance(button, QToolButton):
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
 
     def focus_search(self) -> None:
         """Put the cursor in the search bar with its text selected."""

@@ -304,7 +304,7 @@ def test_user_tokens_persist_in_the_store(
     assert "not an address" in tokens.error.text()
     tokens.edit.setText(manifest["token"].upper().replace("0X", "0x"))
     tokens.on_add()
-    assert store.get_list("tokens/devnet") == [manifest["token"]]
+    assert store.tokens("devnet") == [manifest["token"]]
     assert tokens.edit.text() == ""
     assert tokens.error.text() == ""
     again = open_address(qtbot, session, holder_of(manifest), store=store)
@@ -317,7 +317,7 @@ def test_user_tokens_persist_in_the_store(
     assert "Only tokens you added" in again.tokens_tab.error.text()
     select_token_row(again, names.index("Devnet Token (DVT)"))
     again.tokens_tab.on_remove()
-    assert store.get_list("tokens/devnet") == []
+    assert store.tokens("devnet") == []
 
 
 def test_activity_scan_streams_then_reopens_from_cache(

@@ -29,12 +29,12 @@ Units = dict[str, tuple[int, str]]  # token address -> (decimals, symbol)
 class TokenStore(Protocol):
     """Where user-added tokens are kept (explorer.settings.Settings fits)."""
 
-    def get_list(self, name: str) -> list[str]:
-        """Return a stored list of strings."""
+    def tokens(self, network: str) -> list[str]:
+        """Return the token contracts the user added on a network."""
         ...
 
-    def set_list(self, name: str, values: list[str]) -> None:
-        """Store a list of strings."""
+    def set_tokens(self, network: str, tokens: list[str]) -> None:
+        """Store the token contracts the user added on a network."""
         ...
 
 
@@ -44,13 +44,13 @@ class MemoryTokenStore:
     def __init__(self) -> None:
         self._lists: dict[str, list[str]] = {}
 
-    def get_list(self, name: str) -> list[str]:
-        """Return a stored list of strings."""
-        return list(self._lists.get(name, []))
+    def tokens(self, network: str) -> list[str]:
+        """Return the token contracts the user added on a network."""
+        return list(self._lists.get(network, []))
 
-    def set_list(self, name: str, values: list[str]) -> None:
-        """Store a list of strings."""
-        self._lists[name] = list(values)
+    def set_tokens(self, network: str, tokens: list[str]) -> None:
+        """Store the token contracts the user added on a network."""
+        self._lists[network] = list(tokens)
 
 
 def token_name(entry: TokenBalance, chain_id: int) -> str:
@@ -164,14 +164,9 @@ class TokensViewModel(Tool):
     input_error = qproperty(_get_input_error, input_error_changed)
 
     @property
-    def store_key(self) -> str:
-        """Return the settings name of this network's user-added tokens."""
-        return f"tokens/{self.session.network.id}"
-
-    @property
     def user_tokens(self) -> list[str]:
         """Return the tokens the user added on this network."""
-        return self.store.get_list(self.store_key)
+        return self.store.tokens(self.session.network.id)
 
     def load(self, block: BlockSelector | None = None) -> None:
         """(Re)read the balances, at block when given, else at the block read last."""
@@ -214,7 +209,7 @@ class TokensViewModel(Tool):
         self._set_input_error("")
         tokens = self.user_tokens
         if token not in tokens:
-            self.store.set_list(self.store_key, [*tokens, token])
+            self.store.set_tokens(self.session.network.id, [*tokens, token])
         self.token_added.emit()
         self.load()
 
@@ -228,7 +223,8 @@ class TokensViewModel(Tool):
             self._set_input_error("Only tokens you added can be removed.")
             return
         self._set_input_error("")
-        self.store.set_list(self.store_key, [t for t in self.user_tokens if t != token])
+        kept = [t for t in self.user_tokens if t != token]
+        self.store.set_tokens(self.session.network.id, kept)
         self.load()
 
     def _set_input_error(self, text: str) -> None:
