@@ -18,12 +18,10 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import qasync
 from PySide6.QtCore import QByteArray, QTimer
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer import __version__
 from explorer import settings as keys
-from explorer.chain.bundled import read_text
 from explorer.crash import CrashReporter
 from explorer.devnet.process import (
     DevnetOptions,
@@ -51,13 +49,14 @@ from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
-from explorer.views.about_dialog import AboutDialog
+from explorer.views.about_dialog import AboutDialog, licence_texts
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
 from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
+from explorer.views.theme import apply_theme
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
 #: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
@@ -96,7 +95,8 @@ class Application:
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
-        self.about_action = add_help_menu(self.window)
+        self.system_palette = QApplication.palette()  # View > Theme > System
+        self.window.theme_chosen.connect(self.set_theme)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
 
@@ -272,6 +272,12 @@ class Application:
             await self.devnet.stop()
         await self.http.aclose()
 
+    def set_theme(self, name: str) -> None:
+        """Use a colour theme (system, light or dark) now and at the next start."""
+        apply_theme(name, self.system_palette)
+        self.window.show_theme(name)
+        self.settings.set(keys.THEME, name)
+
     def about_dialog(self) -> AboutDialog:
         """Return the About dialog: versions, the licence and the third-party notices."""
         return AboutDialog(app_icon(), versions(), licence_texts(), self.window)
@@ -303,23 +309,6 @@ def wire_view_models(shell: ShellViewModel, navigator: Navigator, search: Search
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
-LICENCES = (
-    ("Licence", "licenses/LICENSE"),
-    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
-    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
-    ("GPL-3.0", "licenses/GPL-3.0.txt"),
-)
-
-
-def licence_texts() -> list[tuple[str, str]]:
-    """Return (tab title, text) of the licence and the notices bundled in resources/."""
-    return [(title, read_text(path)) for title, path in LICENCES]
-
-
-def add_help_menu(window: MainWindow) -> QAction:
-    """Give the window a Help menu with About; return the About action."""
-    menu = window.menuBar().addMenu("&Help")
-    return menu.addAction("&About Rootstock Explorer")
 
 
 def smoke_test(frame: QWidget) -> int:
@@ -370,7 +359,9 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     reporter.parent_window = app.window
     app.diagnostics = found
     found.endpoint = app.endpoint_text
-    app.about_action.triggered.connect(lambda: app.about_dialog().show())
+    app.window.help.about.triggered.connect(lambda: app.about_dialog().show())
+    if options.screenshot is None:  # pictures are taken in both themes, from the default
+        app.set_theme(app.settings.get(keys.THEME))
     if not app.settings.get(keys.WINDOW_GEOMETRY):
         app.window.setGeometry(frame.geometry())  # where the first frame was put
     app.window.show()

@@ -314,6 +314,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     window.icons.set_icon(toggle, "bookmark")
     window.toolbar.addAction(toggle)
     window.name_button(toggle, with_text=True)
+    window.menus.view.addAction(toggle)
 
     def bookmark_current() -> None:
         """Bookmark the current tab's page."""
@@ -325,7 +326,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     dock.bookmark_page_action = QAction("Bookmark this page", window)
     dock.bookmark_page_action.setShortcut(QKeySequence("Ctrl+D"))
     dock.bookmark_page_action.triggered.connect(bookmark_current)
-    window.addAction(dock.bookmark_page_action)
+    window.menus.view.addAction(dock.bookmark_page_action)
 
     def follow_session() -> None:
         """Open the labels of the session's network."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCompleter,
@@ -23,32 +23,25 @@ from PySide6.QtWidgets import (
 
 from explorer.presentation.tool_results import TOOLS
 from explorer.services.routes import BROADCAST, LOGS, NODE, Route, tool_route
-from explorer.viewmodels.address import AddressPageViewModel
-from explorer.viewmodels.broadcast import BroadcastViewModel
-from explorer.viewmodels.home import HomeViewModel
-from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.navigator import Navigator, tab_title
 from explorer.viewmodels.networks import NetworksViewModel
-from explorer.viewmodels.node_page import NodePageViewModel
-from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
-from explorer.viewmodels.tools import ToolViewModel
-from explorer.viewmodels.tx_page import TxPageViewModel
-from explorer.views.address import AddressView
 from explorer.views.broadcast_view import BroadcastView
-from explorer.views.home_view import HomeView
+from explorer.views.help_dialog import (
+    OTHER_SHORTCUTS,
+    GuideDialog,
+    ShortcutsDialog,
+    menu_shortcuts,
+)
 from explorer.views.icons import PAGE_ICONS, palette_icons
-from explorer.views.logs_view import LogsView
+from explorer.views.main_menus import THEMES, add_help, build_menus
 from explorer.views.network_combo import network_combo
-from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
+from explorer.views.page_views import PAGE_VIEWS, page_view
 from explorer.views.theme import plain_label, tone_palette
-from explorer.views.tools_view import ToolView
-from explorer.views.tx_page_view import TxPageView
 
 TITLE = "Rootstock Explorer"
-PAGE_VIEWS = (PageView, LogsView, HomeView, NodeView, ToolView, BroadcastView)
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
 HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
     Qt.MouseButton.BackButton: Navigator.back,
@@ -61,7 +54,12 @@ class MainWindow(QMainWindow):
 
     It binds each view model to its widgets only; the view models are wired to one another
     where they are made (explorer.app.wire_view_models).
+
+    Signals:
+        theme_chosen(str): View > Theme: "system", "light" or "dark".
     """
+
+    theme_chosen = Signal(str)
 
     def __init__(
         self,
@@ -76,7 +74,9 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(TITLE)
         self.resize(1200, 800)
         self._build_toolbar()
+        self.menus = build_menus(self, self.navigator, self.focus_search)
         self._build_tools_menu()
+        self.help = add_help(self)
         self._build_body()
         self._build_status_bar()
         self._bind()
@@ -204,6 +204,10 @@ class MainWindow(QMainWindow):
         escape.setContext(Qt.ShortcutContext.WidgetShortcut)
         escape.activated.connect(self.search.on_escape)
         self.banner_retry.clicked.connect(self.shell.recheck)
+        self.help.guide.triggered.connect(lambda: GuideDialog(self).show())
+        self.help.shortcuts.triggered.connect(self.show_shortcuts)
+        for name, action in self.menus.themes.items():
+            action.triggered.connect(lambda _=False, name=name: self.theme_chosen.emit(name))
         nav = self.navigator
         nav.tab_opened.connect(self._on_tab_opened)
         nav.tab_closed.connect(self._on_tab_closed)
@@ -211,14 +215,6 @@ class MainWindow(QMainWindow):
         nav.route_changed.connect(self._on_route_changed)
         self.tabs.currentChanged.connect(nav.set_current)
         self.tabs.tabCloseRequested.connect(nav.close_tab)
-        for keys, slot in (
-            ("Ctrl+L", self.focus_search),
-            ("Alt+Left", nav.back),
-            ("Alt+Right", nav.forward),
-            ("Ctrl+T", lambda: nav.open_tab()),
-            ("Ctrl+W", lambda: nav.close_tab(nav.current_index)),
-        ):
-            QShortcut(QKeySequence(keys), self).activated.connect(slot)
         self._show_banner(self.shell.banner)
 
     def attach_networks(
@@ -230,9 +226,22 @@ class MainWindow(QMainWindow):
         self.toolbar.addWidget(self.network_combo)
         self.settings_action = self.toolbar.addAction("Settings…", lambda: open_settings().exec())
         self.settings_action.setToolTip("Settings: networks, API keys, the keyring (Ctrl+,)")
+        self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
         self.icons.set_icon(self.settings_action, "settings")
         self.name_button(self.settings_action)
-        QShortcut(QKeySequence("Ctrl+,"), self).activated.connect(self.settings_action.trigger)
+        self.menus.file.insertAction(self.menus.quit, self.settings_action)
+        self.menus.file.insertSeparator(self.menus.quit)
+
+    def show_theme(self, name: str) -> None:
+        """Tick the theme in use in View > Theme."""
+        self.menus.themes.get(name, self.menus.themes[THEMES[0][0]]).setChecked(True)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """Open Help > Keyboard shortcuts: every menu's, then the others."""
+        menus = (self.menus.file, self.menus.view, self.menus.go, self.tools_menu, self.help.menu)
+        dialog = ShortcutsDialog([*menu_shortcuts(menus), *OTHER_SHORTCUTS], self)
+        dialog.show()
+        return dialog
 
     def name_button(self, action: QAction, *, with_text: bool = False) -> None:
         """Give a toolbar action's button an accessible name, and its text beside the icon."""
@@ -354,24 +363,3 @@ class MainWindow(QMainWindow):
                     HISTORY_BUTTONS[button](self.navigator)
                 return True
         return super().eventFilter(watched, event)
-
-
-def page_view(
-    model: PageModel,
-) -> PageView | LogsView | HomeView | NodeView | ToolView | BroadcastView:
-    """Return the view that binds a page's view model."""
-    if isinstance(model, HomeViewModel):
-        return HomeView(model)
-    if isinstance(model, ToolViewModel):
-        return ToolView(model)
-    if isinstance(model, NodePageViewModel):
-        return NodeView(model)
-    if isinstance(model, LogsViewModel):
-        return LogsView(model)
-    if isinstance(model, BroadcastViewModel):
-        return BroadcastView(model)
-    if isinstance(model, TxPageViewModel):
-        return TxPageView(model)
-    if isinstance(model, AddressPageViewModel):
-        return AddressView(model)
-    return PageView(model)

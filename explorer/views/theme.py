@@ -126,3 +126,17 @@ def monospace(widget: W) -> W:
     font.setPointSizeF(widget.font().pointSizeF())
     widget.setFont(font)
     return widget
+
+
+def apply_theme(name: str, system: QPalette) -> None:
+    """Colour the whole app light, dark or as the system does; toned texts follow."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    if name == "dark":
+        palette = dark_palette()
+    elif name == "light":
+        palette = app.style().standardPalette()
+    else:
+        palette = system
+    app.setPalette(palette)
+    retone(app.allWidgets())
