@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from explorer.presentation.home_cards import CardId
@@ -20,6 +21,7 @@ from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
+from explorer.views.widgets.hashlabel import HashLabel
 from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.gui import field_text, wait_loaded
 from tests.helpers.pool import pending_transfer
@@ -366,3 +368,19 @@ def shown_requests(window: MainWindow) -> list[int]:
     assert isinstance(home, HomeView)
     card = {c.id: c for c in home.model.cards}[CardId.REQUESTS].value
     return [int(status.group(1).replace(",", "")) if status else -1, int(card.replace(",", ""))]
+
+
+def test_the_block_hash_has_a_copy_button(qtbot: QtBot, window: MainWindow) -> None:
+    """The block page's own hash is shown whole on hover and copied with one click."""
+    window.navigator.go(block_route(12))
+    page = wait_loaded(qtbot, window)
+    document = page.model.document
+    assert document is not None
+    block_hash = document.raw["hash"]
+    shown = page.document_view.value_labels["Hash"]
+    value = shown.parentWidget()
+    assert isinstance(value, HashLabel)
+    assert value.copy_button.isVisible()
+    qtbot.mouseClick(value.copy_button, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == block_hash
+    assert value.route() is None  # the page it is on: not a link
