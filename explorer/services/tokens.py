@@ -19,6 +19,7 @@ from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
 
 MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
+NO_CONTRACT = "no token contract at this address"
 ERC721_INTERFACE = bytes.fromhex("80ac58cd")
 
 
@@ -206,7 +207,7 @@ def _balance(target: str, outcomes: Sequence[CallOutcome]) -> TokenBalance:
     if amount is not None:
         return TokenBalance(info, amount)
     if balance.output == b"":
-        return TokenBalance(info, None, "no token contract at this address")
+        return TokenBalance(info, None, NO_CONTRACT)
     return TokenBalance(info, None, balance.error or "balanceOf gave no number")
 
 

@@ -16,7 +16,13 @@ from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.routes import address_route
 from explorer.services.session import Session
-from explorer.services.tokens import MULTICALL3, TokenBalance, TokenReader, known_tokens
+from explorer.services.tokens import (
+    MULTICALL3,
+    NO_CONTRACT,
+    TokenBalance,
+    TokenReader,
+    known_tokens,
+)
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.observable import qproperty
@@ -188,6 +194,8 @@ class TokensViewModel(Tool):
         except RpcError as error:
             self._publish(f"Could not read token balances: {error.message}")
             return
+        user = set(self.user_tokens)  # a known token missing on this chain is left out
+        balances = [b for b in balances if b.error != NO_CONTRACT or b.token.address in user]
         self.table.set_balances(balances)
         self.units_changed.emit(
             {
@@ -197,7 +205,7 @@ class TokensViewModel(Tool):
             }
         )
         used = "one Multicall3 request" if self.reader.multicall_used > before else "single calls"
-        self._publish(f"{len(tokens)} token(s), read with {used}.")
+        self._publish(f"{len(balances)} token(s), read with {used}.")
 
     def add(self, text: str) -> None:
         """Add a token by address (kept in the store) and reload, or say why it is not one."""
