@@ -8,6 +8,7 @@ from __future__ import annotations
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_gwei, format_rbtc
 from explorer.presentation import format as fmt
+from explorer.presentation.arguments import argument_fields
 from explorer.presentation.diagnosis_document import nonces_text
 from explorer.presentation.document import Field, Kind, Section, Tone
 from explorer.presentation.simulation import describe_simulation
@@ -17,10 +18,14 @@ from explorer.services.diagnosis import PRICE_BUMP_PERCENT
 from explorer.services.estimate import SPEC_RULE
 from explorer.services.networks import Network
 from explorer.services.rawtx import SignedTx
+from explorer.services.token_units import Units
 
 
-def decoded_section(tx: SignedTx, network: Network) -> Section:
-    """Return what the pasted bytes say, decoded here: nothing has been sent."""
+def decoded_section(tx: SignedTx, network: Network, units: Units | None = None) -> Section:
+    """Return what the pasted bytes say, decoded here: nothing has been sent.
+
+    A token amount among the arguments reads in the token's units once they are known.
+    """
     chain = "none: signed before EIP-155 (valid on any chain)"
     if tx.chain_id is not None:
         chain = f"{tx.chain_id} (EIP-155, from v = {tx.v})"
@@ -44,9 +49,7 @@ def decoded_section(tx: SignedTx, network: Network) -> Section:
     method = tx.method
     if method is not None:
         fields.append(fmt.text_field("Method", method.signature))
-        fields += [
-            fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in method.params
-        ]
+        fields += argument_fields(method, tx.to, units or {}, network.chain_id)
     elif tx.to is not None and tx.data:
         selector = "0x" + tx.data[:4].hex()
         fields.append(fmt.text_field("Method", f"unknown selector {selector}", Tone.MUTED))

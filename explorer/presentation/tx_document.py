@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from explorer.chain.abi import decode_call, decode_log
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
 from explorer.presentation import format as fmt
+from explorer.presentation.arguments import argument_fields
 from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.rpc.nodefailures import NodeFailure
 from explorer.services.diagnosis import PendingDiagnosis
 from explorer.services.routes import tx_at_route
+from explorer.services.token_units import Units
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class TxFacts:
     complete: bool = True  # False while the block time and revert reason are still being read
     diagnosis: PendingDiagnosis | None = None  # why a pending one waits, once read
     block_size: int | None = None  # transactions in its block, for previous / next
+    units: Units = field(default_factory=dict)  # the decimals and symbols of its tokens
 
 
 def status_field(facts: TxFacts, currency: str = "RBTC") -> Field:
@@ -74,10 +77,10 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     sections = [_overview(facts, chain_id, currency, now)]
     if tx.is_pending:
         sections.append(pending_section(facts.diagnosis, currency, now))
-    sections += [_input(tx), _signature(tx)]
+    sections += [_input(tx, facts.units, chain_id), _signature(tx)]
     if facts.receipt is not None:
         sections.append(_receipt(facts.receipt, chain_id, currency))
-        sections.append(_logs(facts.receipt.logs, chain_id))
+        sections.append(_logs(facts.receipt.logs, chain_id, facts.units))
     raw = {"transaction": dict(tx.raw)}
     if facts.receipt is not None:
         raw["receipt"] = dict(facts.receipt.raw)
@@ -163,7 +166,7 @@ def neighbour_fields(facts: TxFacts) -> list[Field]:
     return [previous, following]
 
 
-def _input(tx: Transaction) -> Section:
+def _input(tx: Transaction, units: Units, chain_id: int) -> Section:
     """Return the input decoded with the bundled signature table, plus the raw hex."""
     fields: list[Field] = []
     if not tx.input:
@@ -171,7 +174,7 @@ def _input(tx: Transaction) -> Section:
     call = None if tx.is_contract_creation else decode_call(tx.input)
     if call is not None:
         fields.append(fmt.text_field("Method", call.signature))
-        fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in call.params]
+        fields += argument_fields(call, tx.to, units, chain_id)
     elif tx.is_contract_creation:
         fields.append(fmt.text_field("Method", "contract creation code", Tone.MUTED))
     else:
@@ -233,14 +236,14 @@ def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
     return Section("Receipt", tuple(fields))
 
 
-def log_fields(log: Log, chain_id: int) -> list[Field]:
+def log_fields(log: Log, chain_id: int, units: Units | None = None) -> list[Field]:
     """Return one log: its emitter, the decoded event when known, raw topics and data."""
     index = "?" if log.log_index is None else str(log.log_index)
     fields = [fmt.address_field(f"Log {index} · emitted by", log.address, chain_id)]
     event = decode_log(log.topics, log.data)
     if event is not None:
         fields.append(fmt.text_field("  Event", event.signature))
-        fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in event.params]
+        fields += argument_fields(event, log.address, units or {}, chain_id)
     else:
         fields.append(fmt.text_field("  Event", "unknown event", Tone.MUTED))
     fields += [fmt.text_field(f"  topic {i}", topic) for i, topic in enumerate(log.topics)]
@@ -248,8 +251,8 @@ def log_fields(log: Log, chain_id: int) -> list[Field]:
     return fields
 
 
-def _logs(logs: tuple[Log, ...], chain_id: int) -> Section:
+def _logs(logs: tuple[Log, ...], chain_id: int, units: Units) -> Section:
     """Return the receipt's logs."""
     if not logs:
         return Section("Logs", (), note="This transaction emitted no logs.")
-    return Section("Logs", tuple(f for log in logs for f in log_fields(log, chain_id)))
+    return Section("Logs", tuple(f for log in logs for f in log_fields(log, chain_id, units)))

@@ -19,7 +19,6 @@ from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
-from explorer.services.tokens import MULTICALL3
 
 HeadListener = Callable[[int], None]
 ErrorListener = Callable[[RpcError], None]
@@ -74,7 +73,6 @@ class Session:
         self.earlier_today = 0  # requests this key spent today before this session
         self.daily_quota = 0  # requests a day this key may spend (0: none known)
         self.extra_tokens: tuple[str, ...] = ()
-        self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
         delays = check_delays or self.budget.check_delays
         self.checker = ChainChecker(self._probe, network.chain_id, delays)
@@ -82,6 +80,16 @@ class Session:
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
         self._wake_follower: asyncio.Event | None = None
+
+    @property
+    def multicall(self) -> str:
+        """Return where Multicall3 is on this network (the devnet's differs)."""
+        return self.reader.token_units.multicall
+
+    @multicall.setter
+    def multicall(self, address: str) -> None:
+        """Say where Multicall3 is on this network."""
+        self.reader.token_units.multicall = address
 
     @property
     def usage_id(self) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.presentation.arguments import amount_index
 from explorer.presentation.broadcast_document import (
     answer_section,
     check_section,
@@ -154,8 +155,14 @@ class BroadcastViewModel(QObject):
 
     async def _checks(self, tx: SignedTx) -> None:
         """Read what the node will judge the transaction by."""
+        reader = self.session.reader
+        method = tx.method
+        moves = tx.to is not None and method is not None and amount_index(method) is not None
+        tokens = [tx.to] if tx.to is not None and moves else []
         try:
-            self.check = await check_before_sending(self.session.reader, tx)
+            self.check, _ = await asyncio.gather(
+                check_before_sending(reader, tx), reader.token_units.read(tokens)
+            )
         except RpcError as error:
             self.check_error = f"The checks could not be made ({error.kind.value}): {error.message}"
         self._move(Stage.READY)
@@ -239,7 +246,8 @@ class BroadcastViewModel(QObject):
         if self.result is not None:  # the answer first: it is what the user waits for
             sections.append(answer_section(self.result))
         if self.tx is not None:
-            sections.append(decoded_section(self.tx, network))
+            units = self.session.reader.token_units.known([self.tx.to or ""])
+            sections.append(decoded_section(self.tx, network, units))
             sections.append(check_section(self.check, network))
             if self.check_error:
                 error = Field("Checks", self.check_error, tone=Tone.BAD)

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from explorer.presentation.home_cards import CardId
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
-from explorer.services.routes import Route, block_route, tx_route
+from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.services.session import Session
 from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.roles import ROUTE_ROLE
@@ -21,6 +21,7 @@ from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
+from explorer.views.widgets.address import AddressLabel
 from explorer.views.widgets.hashlabel import HashLabel
 from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.gui import field_text, wait_loaded
@@ -384,3 +385,35 @@ def test_the_block_hash_has_a_copy_button(qtbot: QtBot, window: MainWindow) -> N
     qtbot.mouseClick(value.copy_button, Qt.MouseButton.LeftButton)
     assert QApplication.clipboard().text() == block_hash
     assert value.route() is None  # the page it is on: not a link
+
+
+def test_token_amounts_read_in_the_tokens_units_and_arguments_link(
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """A token transfer's input and log say `1,000,000 DVT` (raw on hover), not base units.
+
+    The decimals and symbol are read once for the session: a second page asks nothing more.
+    The addresses among the arguments are links with labels.
+    """
+    session = window.shell.session
+    assert session is not None
+    window.navigator.go(tx_route(devnet_manifest["token_transfer"]))
+    page = wait_loaded(qtbot, window)
+    amount = page.document_view.value_labels["  amount (uint256)"]
+    assert amount.text() == "1,000,000 DVT"
+    assert amount.toolTip() == f"{10**24:,} (raw)"
+    assert field_text(page, "  value (uint256)") == "1,000,000 DVT"  # the Transfer log
+    receiver = page.document_view.value_labels["  to (address)"]
+    value = receiver.parentWidget()
+    assert isinstance(value, AddressLabel)
+    assert value.route() == address_route(value.address)
+    document = page.model.document
+    assert document is not None
+    assert document.raw["transaction"]["input"].endswith(f"{10**24:064x}")  # raw in Raw JSON
+    calls = session.client.stats.by_method["eth_call"]
+    window.navigator.go(tx_route(devnet_manifest["approval"]))
+    page = wait_loaded(qtbot, window)
+    amounts = [k for k in page.document_view.value_labels if k.endswith("(uint256)")]
+    assert amounts
+    assert all(field_text(page, label).endswith(" DVT") for label in amounts)
+    assert session.client.stats.by_method["eth_call"] == calls  # units read once
