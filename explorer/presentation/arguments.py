@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from explorer.chain.abi import DecodedCall, DecodedEvent, DecodedParam, decode_call, decode_log
-from explorer.chain.records import Log, Receipt, Transaction
+from explorer.chain.records import Receipt, Transaction
 from explorer.presentation import format as fmt
 from explorer.presentation.document import Field, Kind
 from explorer.services.token_units import TOKEN_AMOUNTS, TokenUnit, Units
@@ -64,24 +62,3 @@ def argument_field(
     if unit is not None and isinstance(value, int) and not isinstance(value, bool):
         return Field(label, unit.amount(value), Kind.AMOUNT, value, f"{value:,} (raw)")
     return fmt.text_field(label, param.text)
-
-
-def log_argument_texts(
-    log: Log, units: Units, brief: bool = False
-) -> Sequence[tuple[str, str]] | None:
-    """Return (name, text) of a log's decoded arguments, amounts in units; None if unknown."""
-    event = decode_log(log.topics, log.data)
-    if event is None:
-        return None
-    unit = units.get(log.address.lower())
-    amount_at = amount_index(event) if unit is not None else None
-    texts: list[tuple[str, str]] = []
-    for index, param in enumerate(event.params):
-        text = param.text
-        if index == amount_at and unit is not None and isinstance(param.value, int):
-            text = unit.amount(param.value)
-        elif brief and (param.type == "address" or param.hashed):
-            text = text.split(" ")[0]
-            text = f"{text[:6]}…{text[-4:]}"
-        texts.append((param.name or param.type, text))
-    return texts

@@ -6,6 +6,8 @@ import asyncio
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from eth_utils.abi import event_signature_to_log_topic
+
 from explorer.chain.hexutil import parse_address
 from explorer.chain.units import format_units
 from explorer.rpc.errors import RpcError
@@ -21,7 +23,7 @@ from explorer.services.tokens import (
 
 #: The canonical signatures whose argument at the index is an amount of the called or emitting
 #: contract's token (ERC-20, and ERC-677's transferAndCall; WRBTC's Deposit and Withdrawal).
-TOKEN_AMOUNTS: dict[str, int] = {
+TOKEN_AMOUNT_CALLS: dict[str, int] = {
     "transfer(address,uint256)": 1,
     "transferFrom(address,address,uint256)": 2,
     "approve(address,uint256)": 1,
@@ -32,11 +34,18 @@ TOKEN_AMOUNTS: dict[str, int] = {
     "burnFrom(address,uint256)": 1,
     "transferAndCall(address,uint256,bytes)": 1,
     "withdraw(uint256)": 0,
+}
+TOKEN_AMOUNT_EVENTS: dict[str, int] = {
     "Transfer(address,address,uint256)": 2,
     "Approval(address,address,uint256)": 2,
     "Deposit(address,uint256)": 1,
     "Withdrawal(address,uint256)": 1,
 }
+TOKEN_AMOUNTS = {**TOKEN_AMOUNT_CALLS, **TOKEN_AMOUNT_EVENTS}
+#: The topic0 of each of those events (an emitter of one may be a token worth asking about).
+AMOUNT_TOPICS = frozenset(
+    "0x" + event_signature_to_log_topic(signature).hex() for signature in TOKEN_AMOUNT_EVENTS
+)
 
 
 @dataclass(frozen=True)

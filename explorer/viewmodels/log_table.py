@@ -15,7 +15,9 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from explorer.chain.abi import DecodedParam, decode_log
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.records import Log
+from explorer.presentation.arguments import amount_index
 from explorer.services.routes import Route, address_route, block_route, tx_route
+from explorer.services.token_units import TokenUnit, Units
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.roles import ROUTE_ROLE
 
@@ -102,6 +104,7 @@ class LogTableModel(BatchedTableModel):
     def __init__(self, chain_id: int | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.chain_id = chain_id
+        self.units: dict[str, TokenUnit] = {}  # token contract -> its decimals and symbol
         self._raw: list[bytes] = []
         self._blocks: list[int] = []
         self._cache: OrderedDict[int, _Shown] = OrderedDict()
@@ -184,14 +187,31 @@ class LogTableModel(BatchedTableModel):
             self._cache.popitem(last=False)
         return shown
 
+    def add_units(self, units: Units) -> None:
+        """Learn tokens' decimals and symbols: their amounts read in them from now on."""
+        fresh = {a: u for a, u in units.items() if self.units.get(a) != u}
+        if fresh:
+            self.units.update(fresh)
+            self._cache.clear()
+            if self._shown:
+                last = self.index(self._shown - 1, Column.ARGS)
+                self.dataChanged.emit(self.index(0, Column.ARGS), last)
+
     def _format(self, log: Log) -> _Shown:
         """Return the cell texts (shortened) and tooltips (full) of a log's row."""
         decoded = decode_log(log.topics, log.data)
         event = brief = full = ""
         if decoded is not None:
             event = decoded.name
-            full = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
-            brief = ", ".join(f"{p.name or p.type}: {_brief(p)}" for p in decoded.params)
+            unit = self.units.get(log.address)
+            at = amount_index(decoded) if unit is not None else None
+            texts = [
+                unit.amount(p.value) if i == at and unit and isinstance(p.value, int) else None
+                for i, p in enumerate(decoded.params)
+            ]
+            pairs = list(zip(decoded.params, texts, strict=True))
+            full = ", ".join(f"{p.name or p.type}: {text or p.text}" for p, text in pairs)
+            brief = ", ".join(f"{p.name or p.type}: {text or _brief(p)}" for p, text in pairs)
         topics = [*log.topics, "", "", "", ""][:4]
         data = "0x" + log.data.hex()
         tx = log.transaction_hash or ""

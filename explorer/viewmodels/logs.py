@@ -17,6 +17,7 @@ from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
+from explorer.services.token_units import AMOUNT_TOPICS
 from explorer.viewmodels.log_export import ExportState, LogExportViewModel
 from explorer.viewmodels.log_table import LogTableModel, compact
 from explorer.viewmodels.observable import qproperty
@@ -74,6 +75,8 @@ class LogsViewModel(QObject):
         self.scanner: LogScanner | None = None
         self._task: asyncio.Task[None] | None = None
         self._awaiting_check = False  # a scan waits for the chain check (it fails by itself)
+        self._units_asked: set[str] = set()
+        self._unit_tasks: set[asyncio.Future[None]] = set()
         self._stop_listening = session.checker.listen(self._on_check)
 
     def _get_errors(self) -> dict[Field, str]:
@@ -202,6 +205,7 @@ class LogsViewModel(QObject):
                     raws.extend(compact(log) for log in batch[first : first + APPEND_SLICE])
                     await asyncio.sleep(0)
                 self.table.add_compact(raws, [log.block_number or 0 for log in batch])
+                self._read_units(batch)
         except asyncio.CancelledError:
             self._set_message("cancelled")
             self._set(ScanState.CANCELLED)
@@ -217,6 +221,20 @@ class LogsViewModel(QObject):
         if failed:
             self._set_message(f"{failed} block range(s) failed; Retry scans them again")
         self._set(ScanState.DONE)
+
+    def _read_units(self, batch: list[Log]) -> None:
+        """Ask the units of the tokens whose amounts the batch's events carry (once each)."""
+        emitters = {log.address for log in batch if log.topics and log.topics[0] in AMOUNT_TOPICS}
+        new = emitters - self._units_asked
+        if new:
+            self._units_asked |= new
+            task = asyncio.ensure_future(self._add_units(new))
+            self._unit_tasks.add(task)
+            task.add_done_callback(self._unit_tasks.discard)
+
+    async def _add_units(self, tokens: set[str]) -> None:
+        """Read tokens' units (the reader keeps them) and show amounts in them."""
+        self.table.add_units(await self.session.reader.token_units.read(tokens))
 
     def _on_progress(self, progress: ScanProgress | None) -> None:
         """Keep the scanner's latest progress."""
@@ -262,4 +280,6 @@ class LogsViewModel(QObject):
         """Cancel the scan and any export; stop following the chain check (it is closing)."""
         self._stop_listening()
         self.cancel()
+        for task in self._unit_tasks:
+            task.cancel()
         self.export.dispose()

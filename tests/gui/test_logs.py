@@ -30,10 +30,10 @@ from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 from tests.helpers.devnet import PROFILES, Devnet
+from tests.helpers.logs_node import answer_logs
 from tests.helpers.qt import run_in_qloop
-from tests.helpers.scripted_server import ScriptedServer, html
+from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, html
 from tests.helpers.testnet_node import serve_testnet
-from tests.services.test_logscan import answer_logs
 
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 ADDRESS = "0x" + "ab" * 20
@@ -197,6 +197,10 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
         {"fromBlock": hex(1800), "toBlock": hex(2400), "address": token, "topics": [TRANSFER]},
     )
     assert model.table.total == len(expected) > 20
+    arguments = model.table.index(0, Column.ARGS)
+    qtbot.waitUntil(lambda: str(arguments.data()).endswith(" DVT"), timeout=10_000)  # amounts
+    assert ", value: " in str(arguments.data())  # in the token's units, its decimals read once
+    assert session.client.stats.by_method["eth_call"] <= 2
     assert view.progress.value() == 1000
     assert "logs" in view.progress_label.text()
     assert view.export_json_button.isEnabled()
@@ -249,8 +253,16 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: QtB
     session.client.retry = RetryPolicy(attempts=1)
     node.fallback = serve_testnet  # the chain check first (a scan waits for it)
     assert run_in_qloop(qtbot, session.settled_check()).verified
-    node.fallback = answer_logs
-    node.script(answer_logs, html(502))
+    ranges_asked = itertools.count()
+
+    def second_range_fails(request: Recorded) -> Reply:
+        """Answer logs, but the second eth_getLogs with a gateway's error page."""
+        if request.rpc_method == "eth_getLogs" and next(ranges_asked) == 1:
+            return html(502)(request)
+        reply: Reply = answer_logs(request)
+        return reply
+
+    node.fallback = second_range_fails  # other calls (a token's units) go by as they come
     model = LogsViewModel(session, concurrency=1)
     view = LogsView(model)
     qtbot.addWidget(view)
