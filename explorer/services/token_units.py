@@ -82,6 +82,10 @@ class TokenUnits:
         found = ((address.lower(), self._known.get(address.lower())) for address in addresses)
         return {address: unit for address, unit in found if unit is not None}
 
+    def remember(self, units: Units) -> None:
+        """Keep units read another way (the Tokens tab reads them with the balances)."""
+        self._known.update((address.lower(), unit) for address, unit in units.items())
+
     async def read(self, addresses: Iterable[str]) -> dict[str, TokenUnit]:
         """Return the units of these contracts, reading those never read (one request)."""
         wanted = list(dict.fromkeys(parse_address(a) for a in addresses))

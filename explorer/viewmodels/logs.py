@@ -204,7 +204,7 @@ class LogsViewModel(QObject):
                 for first in range(0, len(batch), APPEND_SLICE):
                     raws.extend(compact(log) for log in batch[first : first + APPEND_SLICE])
                     await asyncio.sleep(0)
-                self.table.add_compact(raws, [log.block_number or 0 for log in batch])
+                self.table.add_compact(raws, [log.block_number or 0 for log in batch], batch)
                 self._read_units(batch)
         except asyncio.CancelledError:
             self._set_message("cancelled")

@@ -33,6 +33,7 @@ from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
 from explorer.views.widgets.menus import set_entity_actions
+from explorer.views.widgets.sortable import make_sortable
 
 if TYPE_CHECKING:
     from explorer.views.main_window import MainWindow
@@ -158,6 +159,7 @@ class BookmarksView(QDockWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setStretchLastSection(True)
+        make_sortable(self.table)
         for view in (self.list, self.table):
             view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

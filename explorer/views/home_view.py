@@ -28,6 +28,7 @@ from explorer.viewmodels.roles import TONE_ROLE
 from explorer.views.charts import Chart, ChartKind
 from explorer.views.theme import plain_label, plain_tooltip, tone_colour
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 HINT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 CARD_COLUMNS = 4
@@ -110,11 +111,11 @@ def table(model: QAbstractItemModel, widest: tuple[str, ...]) -> QTableView:
     view.verticalHeader().setDefaultSectionSize(22)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    cells, titles = view.fontMetrics(), header.fontMetrics()
+    make_sortable(view)  # the titles leave room for the sort arrow
+    cells = view.fontMetrics()
     for column, text in enumerate(widest):
-        title = str(model.headerData(column, Qt.Orientation.Horizontal))
-        width = max(cells.horizontalAdvance(text), titles.horizontalAdvance(title))
-        view.setColumnWidth(column, width + CELL_PADDING)
+        title = header.sectionSizeFromContents(column).width()
+        view.setColumnWidth(column, max(cells.horizontalAdvance(text) + CELL_PADDING, title))
     header.setStretchLastSection(True)
     return view
 

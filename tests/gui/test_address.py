@@ -341,11 +341,13 @@ def test_activity_scan_streams_then_reopens_from_cache(
     again = open_address(qtbot, session, holder, cache=cache)
     qtbot.waitUntil(lambda: "read with" in again.tokens_tab.status.text(), timeout=30_000)
     requests = session.client.stats.today
+    before = dict(session.client.stats.by_method)
     assert activity.scan_range is not None
     again.address_model.activity.start(ActivityKind.TRANSFERS, "0", str(activity.scan_range[1]))
     qtbot.waitUntil(lambda: again.address_model.activity.complete, timeout=10_000)
     assert "(cached)" in again.activity_tab.status.text()
     assert len(again.address_model.activity.table.items) == len(table.items)
+    assert session.client.stats.by_method == before
     assert session.client.stats.today == requests
 
 
@@ -403,3 +405,23 @@ def test_activity_finds_transactions_and_emitted_events(
     assert transfer
     assert transfer[0].detail.startswith("Transfer(")
     assert all(i.contract == manifest["token"] for i in emitted)
+
+
+def test_activity_transactions_show_values_in_the_networks_currency(
+    qtbot: QtBot, session: Session, manifest: dict[str, Any], devnet: Devnet
+) -> None:
+    """Plain transfers read `1 tRBTC`, never wei; the Contract column does not repeat the
+    counterparty (it said the same address twice)."""
+    tx = raw_rpc(devnet, "eth_getTransactionByHash", manifest["plain_transfer"])
+    block, sender = int(tx["blockNumber"], 16), tx["from"]
+    view = open_address(qtbot, session, sender, cache=ActivityCache())
+    activity = view.address_model.activity
+    activity.start(ActivityKind.TRANSACTIONS, str(block), str(block))
+    qtbot.waitUntil(lambda: activity.complete, timeout=30_000)
+    table = activity.table
+    assert table.rowCount() >= 1
+    details = [str(table.index(row, 5).data()) for row in range(table.rowCount())]
+    assert all(d.endswith(" tRBTC") for d in details), details
+    assert not any("wei" in d for d in details)
+    assert {str(table.index(row, 4).data()) for row in range(table.rowCount())} == {""}
+    assert str(table.index(0, 3).data()).startswith("0x")  # the counterparty is there

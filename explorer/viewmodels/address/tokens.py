@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -16,6 +17,7 @@ from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.routes import address_route
 from explorer.services.session import Session
+from explorer.services.token_units import TokenUnit
 from explorer.services.tokens import (
     MULTICALL3,
     NO_CONTRACT,
@@ -27,6 +29,7 @@ from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
 Index = QModelIndex | QPersistentModelIndex
 Units = dict[str, tuple[int, str]]  # token address -> (decimals, symbol)
@@ -98,13 +101,31 @@ class TokenTableModel(BatchedTableModel):
         super().__init__(parent)
         self._chain_id = chain_id
         self.balances: list[TokenBalance] = []
+        self.sorting = SortOrder()  # as read: the known tokens first
 
     def set_balances(self, balances: Sequence[TokenBalance]) -> None:
-        """Show these balances, every row at once."""
+        """Show these balances, every row at once (in the order a header click chose)."""
         self.beginResetModel()
+        column, descending = self.sorting.column, self.sorting.descending
         self.balances = list(balances)
+        if column >= 0:
+            key = functools.partial(self._key, TokenColumn(column))
+            self.balances = sorted_rows(balances, key, descending)
         self._shown = len(self.balances)
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the tokens by a column (a header click)."""
+        self.sorting = SortOrder.of(column, order)
+        self.set_balances(self.balances)
+
+    def _key(self, column: TokenColumn, entry: TokenBalance) -> Key:
+        """Return a token's key in a column: balances by amount, the rest as read."""
+        if column is TokenColumn.BALANCE:
+            if entry.balance is None:
+                return None
+            return entry.balance / 10 ** (entry.token.decimals or 0)
+        return text_key(self._text(entry, column))
 
     def available(self) -> int:
         """Return how many balances there are."""
@@ -139,7 +160,7 @@ class TokensViewModel(Tool):
     Signals (besides Tool's: the result is the status line):
         input_error_changed(str): why a typed or chosen token was refused, or "".
         token_added: a typed token was added (the view clears its field).
-        units_changed(object): decimals and symbols of the read tokens ({address: (d, symbol)}).
+        units_changed(object): decimals and symbols of the read tokens ({address: TokenUnit}).
     """
 
     input_error_changed = Signal(str)
@@ -197,13 +218,13 @@ class TokensViewModel(Tool):
         user = set(self.user_tokens)  # a known token missing on this chain is left out
         balances = [b for b in balances if b.error != NO_CONTRACT or b.token.address in user]
         self.table.set_balances(balances)
-        self.units_changed.emit(
-            {
-                b.token.address: (b.token.decimals, b.token.symbol or "")
-                for b in balances
-                if b.token.decimals is not None
-            }
-        )
+        units = {
+            b.token.address: TokenUnit(b.token.decimals, b.token.symbol or "")
+            for b in balances
+            if b.token.decimals is not None
+        }
+        self.session.reader.token_units.remember(units)  # no page reads them again
+        self.units_changed.emit(units)
         used = "one Multicall3 request" if self.reader.multicall_used > before else "single calls"
         self._publish(f"{len(balances)} token(s), read with {used}.")
 
