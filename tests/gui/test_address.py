@@ -410,8 +410,10 @@ def test_activity_finds_transactions_and_emitted_events(
 def test_activity_transactions_show_values_in_the_networks_currency(
     qtbot: QtBot, session: Session, manifest: dict[str, Any], devnet: Devnet
 ) -> None:
-    """Plain transfers read `1 tRBTC`, never wei; the Contract column does not repeat the
-    counterparty (it said the same address twice)."""
+    """Plain transfers read `1 tRBTC`, never wei; no Contract repeating the counterparty.
+
+    They read `value 1,000,000,000,000,000,000 wei`, and the counterparty showed twice.
+    """
     tx = raw_rpc(devnet, "eth_getTransactionByHash", manifest["plain_transfer"])
     block, sender = int(tx["blockNumber"], 16), tx["from"]
     view = open_address(qtbot, session, sender, cache=ActivityCache())
