@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import functools
 import heapq
 import itertools
 import json
@@ -17,23 +16,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from explorer.chain.signatures import bundled_table
+from explorer.chain.abi import event_name_of
 
 Key = tuple[Any, ...]
 SLICE_SECONDS = 0.008  # work done between two turns of the GUI thread's event loop
 CHUNK = 4096  # rows sorted at once before the sorted runs are merged
 BLOCK, TX, LOG_INDEX, ADDRESS, EVENT, ARGS, TOPIC0, TOPIC1, TOPIC2, TOPIC3, DATA = range(11)
-
-
-@functools.lru_cache(maxsize=1024)
-def event_name(topic0: str, topics: int) -> str:
-    """Return the name of the event a topic0 (and its number of topics) stands for, or ''."""
-    try:
-        key = bytes.fromhex(topic0.removeprefix("0x"))
-    except ValueError:
-        return ""
-    names = [s.name for s in bundled_table().events.get(key, ()) if s.indexed_count == topics - 1]
-    return names[0] if names else ""
 
 
 def row_key(raw: dict[str, Any], column: int) -> Key:
@@ -45,9 +33,9 @@ def row_key(raw: dict[str, Any], column: int) -> Key:
     if column == LOG_INDEX:
         return (index, block)
     if column == EVENT:
-        value: Any = event_name(topics[0], len(topics)) if topics else ""
+        value: Any = event_name_of(topics[0], len(topics)) if topics else ""
     elif column == ARGS:  # by event, then the arguments' bytes (amounts by size: fixed width)
-        value = (event_name(topics[0], len(topics)) if topics else "", topics[1:], raw["data"])
+        value = (event_name_of(topics[0], len(topics)) if topics else "", topics[1:], raw["data"])
     elif TOPIC0 <= column <= TOPIC3:
         value = topics[column - TOPIC0] if column - TOPIC0 < len(topics) else ""
     else:
@@ -85,14 +73,11 @@ class Slicer:
 
 def ordered_now(
     raws: Sequence[bytes], column: int, descending: bool
-) -> tuple[list[bytes], list[Key]]:
-    """Return rows ordered by a column and their keys, at once (a small table)."""
-    keyed = sorted(
-        ((row_key(json.loads(raw), column), raw) for raw in raws),
-        key=lambda row: row[0],
-        reverse=descending,
-    )
-    return [raw for _, raw in keyed], [key for key, _ in keyed]
+) -> tuple[list[int], list[Key]]:
+    """Return the order of rows by a column (row numbers) and their keys, at once."""
+    keys = [row_key(json.loads(raw), column) for raw in raws]
+    order = sorted(range(len(raws)), key=keys.__getitem__, reverse=descending)
+    return order, [keys[row] for row in order]
 
 
 async def ordered(

@@ -16,6 +16,7 @@ from explorer.chain.abi import DecodedParam, decode_log
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.records import Log
 from explorer.presentation.arguments import amount_index
+from explorer.services.logexport import csv_line
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.services.token_units import TokenUnit, Units
 from explorer.viewmodels.batched_table import BatchedTableModel
@@ -112,6 +113,7 @@ class LogTableModel(BatchedTableModel):
         self.units: dict[str, TokenUnit] = {}  # token contract -> its decimals and symbol
         self.sorting = self.default_sort
         self._raw: list[bytes] = []
+        self._lines: list[str] = []  # each row's CSV line, made as it arrived ('' if not)
         self._keys: list[Key] = []
         self._cache: OrderedDict[int, _Shown] = OrderedDict()
         self._sorting_task: asyncio.Task[None] | None = None
@@ -129,20 +131,26 @@ class LogTableModel(BatchedTableModel):
         """Drop every row."""
         self._stop_sorting()
         self.beginResetModel()
-        self._raw, self._keys, self._shown = [], [], 0
+        self._raw, self._lines, self._keys, self._shown = [], [], [], 0
         self._cache.clear()
         self.endResetModel()
 
     def add_logs(self, logs: Sequence[Log]) -> None:
-        """Add logs, each at its place in the order shown."""
+        """Add logs, each at its place in the order shown (with its CSV line, made now)."""
         if logs:
-            raws = [compact(log) for log in logs]
-            self.add_compact(raws, [log.block_number or 0 for log in logs], logs)
+            raws, lines = [compact(log) for log in logs], [csv_line(log) for log in logs]
+            self.add_compact(raws, [log.block_number or 0 for log in logs], logs, lines)
 
     def add_compact(
-        self, raws: Sequence[bytes], blocks: Sequence[int], logs: Sequence[Log] | None = None
+        self,
+        raws: Sequence[bytes],
+        blocks: Sequence[int],
+        logs: Sequence[Log] | None = None,
+        lines: Sequence[str] | None = None,
     ) -> None:
         """Add rows in compact form (node JSON bytes), with their blocks (and logs, if parsed).
+
+        lines are the rows' CSV lines when they were made (logexport.csv_line).
 
         In block order (the default) a batch of consecutive blocks goes in at once; in another
         order each row goes to its place.
@@ -156,29 +164,32 @@ class LogTableModel(BatchedTableModel):
         else:
             parsed = (log.raw for log in logs) if logs else (json.loads(raw) for raw in raws)
             keys = [row_key(dict(item), column) for item in parsed]
-        rows = sorted(zip(keys, raws, strict=True), key=lambda row: row[0], reverse=descending)
+        made = lines if lines is not None else [""] * len(raws)
+        rows = sorted(zip(keys, raws, made, strict=True), key=lambda r: r[0], reverse=descending)
         at = place(self._keys, rows[0][0], descending)
         if at == place(self._keys, rows[-1][0], descending):
-            self._insert(at, [row for _, row in rows], [key for key, _ in rows])
+            self._insert(at, rows)
             return
         self.beginResetModel()  # rows land in many places: shown again from the top
-        for key, raw in rows:
+        for key, raw, line in rows:
             at = place(self._keys, key, descending)
             self._keys.insert(at, key)
             self._raw.insert(at, raw)
+            self._lines.insert(at, line)
         self._cache.clear()
         self._shown = min(max(self._shown, BATCH), len(self._raw))
         self.endResetModel()
 
-    def _insert(self, at: int, raws: list[bytes], keys: list[Key]) -> None:
+    def _insert(self, at: int, rows: list[tuple[Key, bytes, str]]) -> None:
         """Insert rows together at a place: in sight when they land among the rows shown.
 
         As many rows stay shown as before (at least a BATCH): rows that land on top (newest
         first) push the bottom ones out of sight, to be fetched again by scrolling.
         """
-        count, shown = len(raws), self._shown
-        self._raw[at:at] = raws
-        self._keys[at:at] = keys
+        count, shown = len(rows), self._shown
+        self._keys[at:at] = [key for key, _, _ in rows]
+        self._raw[at:at] = [raw for _, raw, _ in rows]
+        self._lines[at:at] = [line for _, _, line in rows]
         if at < len(self._raw) - count:
             self._cache.clear()  # rows from `at` on moved down
         keep = max(shown, min(BATCH, len(self._raw)))
@@ -197,23 +208,28 @@ class LogTableModel(BatchedTableModel):
         self.sorting = SortOrder.of(column, order)
         self._stop_sorting()
         if len(self._raw) <= SORT_AT_ONCE:
-            self._apply(*ordered_now(self._raw, column, self.sorting.descending))
+            rows, keys = ordered_now(self._raw, column, self.sorting.descending)
+            self._apply(rows, keys)
         else:
             self._sorting_task = asyncio.ensure_future(self._sort_in_slices())
 
     async def _sort_in_slices(self) -> None:
         """Order the rows a slice per turn; rows added meanwhile are ordered too."""
         while True:
-            raws = list(self._raw)
-            order, keys = await ordered(raws, self.sorting.column, self.sorting.descending)
-            if len(self._raw) == len(raws):
-                self._apply([raws[i] for i in order], keys)
+            count = len(self._raw)
+            order, keys = await ordered(
+                list(self._raw), self.sorting.column, self.sorting.descending
+            )
+            if len(self._raw) == count:  # no rows came meanwhile (else order them all again)
+                self._apply(order, keys)
                 return
 
-    def _apply(self, raws: list[bytes], keys: list[Key]) -> None:
-        """Show rows in a new order."""
+    def _apply(self, order: list[int], keys: list[Key]) -> None:
+        """Show the rows in a new order (their row numbers now, in it)."""
         self.beginResetModel()
-        self._raw, self._keys = raws, keys
+        self._raw = [self._raw[row] for row in order]
+        self._lines = [self._lines[row] for row in order]
+        self._keys = keys
         self._cache.clear()
         self.endResetModel()
 
@@ -315,6 +331,10 @@ class LogTableModel(BatchedTableModel):
         if column is Column.TX and log.transaction_hash:
             return tx_route(log.transaction_hash)
         return None
+
+    def csv_lines(self) -> list[str]:
+        """Return every row's CSV line as made when it arrived ('' where it was not)."""
+        return list(self._lines)
 
     def snapshot(self) -> list[bytes]:
         """Return every row's node JSON (immutable bytes: safe to hand to another thread)."""

@@ -14,6 +14,7 @@ from explorer.presentation import format as fmt
 from explorer.presentation.log_form import Field, check_fields, query_of
 from explorer.rpc.errors import ChainMismatch, RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
+from explorer.services.logexport import csv_line
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
@@ -201,10 +202,14 @@ class LogsViewModel(QObject):
             await self._chain_confirmed()
             async for batch in batches:
                 raws: list[bytes] = []
+                lines: list[str] = []  # made now, so a CSV export only writes them
                 for first in range(0, len(batch), APPEND_SLICE):
-                    raws.extend(compact(log) for log in batch[first : first + APPEND_SLICE])
+                    part = batch[first : first + APPEND_SLICE]
+                    raws.extend(compact(log) for log in part)
+                    lines.extend(csv_line(log) for log in part)
                     await asyncio.sleep(0)
-                self.table.add_compact(raws, [log.block_number or 0 for log in batch], batch)
+                blocks = [log.block_number or 0 for log in batch]
+                self.table.add_compact(raws, blocks, batch, lines)
                 self._read_units(batch)
         except asyncio.CancelledError:
             self._set_message("cancelled")

@@ -16,11 +16,12 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QTableView
 from pytestqt.qtbot import QtBot
 
+from explorer.chain.records import Log
 from explorer.presentation.format import duration_text
 from explorer.presentation.log_form import Field, check_fields
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
-from explorer.services.logexport import ExportFormat
+from explorer.services.logexport import ExportFormat, csv_fields
 from explorer.services.networks import DEVNET
 from explorer.services.routes import Route
 from explorer.services.session import Session
@@ -267,10 +268,12 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     assert routes == [(Route.parse(f"tx/{newest_first[0]['transactionHash']}"), False)]
     assert exported(qtbot, model, tmp_path / "logs.json", ExportFormat.JSON) == len(expected)
     assert json.loads((tmp_path / "logs.json").read_text()) == newest_first
+    assert all(model.table.csv_lines())  # made as the rows came: the export only writes them
     exported(qtbot, model, tmp_path / "logs.csv", ExportFormat.CSV)
     rows = list(csv.reader((tmp_path / "logs.csv").read_text().splitlines()))
     assert len(rows) == len(expected) + 1
     assert rows[1][1] == newest_first[0]["transactionHash"]
+    assert rows[1:] == [csv_fields(Log.from_json(log)) for log in newest_first]
 
 
 def exported(qtbot: QtBot, model: LogsViewModel, path: Path, fmt: ExportFormat) -> int | None:
