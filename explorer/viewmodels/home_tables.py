@@ -41,6 +41,7 @@ class RowsModel(QAbstractTableModel, Generic[R]):
     """
 
     headers: tuple[str, ...] = ()
+    header_tips: tuple[str | None, ...] = ()  # what a short title means, by column
     default_sort = SortOrder()  # newest first (subclasses name their time column)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -94,9 +95,13 @@ class RowsModel(QAbstractTableModel, Generic[R]):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        """Return the column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+        """Return the column titles, and what a short one means on hover."""
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.headers[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.header_tips[section] if section < len(self.header_tips) else None
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -130,14 +135,20 @@ class BlockRow:
 class LatestBlocksModel(RowsModel[BlockRow]):
     """The newest blocks first; a replaced block is marked with the hash it replaced."""
 
-    headers = ("Block", "Age", "Txs", "Gas used", "Miner", "Note")
+    headers = ("Block", "Age", "Txs", "Gas", "Miner", "Note")
     AGE = 1
     NOTE = 5
+    header_tips = (None, None, "Transactions in the block", "Gas used, share of the block's limit")
     default_sort = SortOrder(0)
 
     def __init__(self, chain_id: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._chain_id = chain_id
+
+    @property
+    def has_notes(self) -> bool:
+        """Tell whether a block shown was replaced (a reorganisation): the Note column shows."""
+        return any(row.replaced is not None for row in self.rows)
 
     @property
     def blocks(self) -> list[Block]:

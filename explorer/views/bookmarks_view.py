@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QHBoxLayout,
+    QGridLayout,
     QInputDialog,
     QLineEdit,
     QListView,
@@ -177,7 +177,7 @@ class BookmarksView(QDockWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(bookmarks_page, "Bookmarks")
         self.tabs.addTab(self.table, "Labels")
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two by two: the panel stays narrow beside the pages
         self.rename_button = QPushButton("Rename…")
         self.remove_button = QPushButton("Remove")
         self.import_button = QPushButton("Import…")
@@ -186,13 +186,10 @@ class BookmarksView(QDockWidget):
         self.remove_button.clicked.connect(self.on_remove)
         self.import_button.clicked.connect(self.on_import)
         self.export_button.clicked.connect(self.on_export)
-        for button in (
-            self.rename_button,
-            self.remove_button,
-            self.import_button,
-            self.export_button,
+        for index, button in enumerate(
+            (self.rename_button, self.remove_button, self.import_button, self.export_button)
         ):
-            buttons.addWidget(button)
+            buttons.addWidget(button, index // 2, index % 2)
         self.message_label = plain_label("", selectable=False)
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
