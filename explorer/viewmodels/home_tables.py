@@ -14,7 +14,7 @@ from explorer.chain.known import REMASC, known_label
 from explorer.chain.records import Block, Transaction
 from explorer.chain.units import format_rbtc
 from explorer.presentation.document import Tone
-from explorer.presentation.format import age
+from explorer.presentation.format import age, brief_amount
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.viewmodels.batched_table import Index
 from explorer.viewmodels.roles import ROUTE_ROLE, TONE_ROLE
@@ -240,7 +240,10 @@ class LatestTransactionsModel(RowsModel[TxRow]):
             if tx.to is None:
                 return Cell("(contract creation)", tx_route(tx.hash))
             return self._address(tx.to)
-        return Cell(format_rbtc(tx.value, self._currency), tx_route(tx.hash), f"{tx.value:,} wei")
+        exact = format_rbtc(tx.value, self._currency)
+        return Cell(
+            brief_amount(tx.value, self._currency), tx_route(tx.hash), f"{exact}\n{tx.value:,} wei"
+        )
 
     def sort_key(self, row: TxRow, column: int) -> Key:
         """Return a transaction's key in a column (newest first among equals)."""

@@ -35,7 +35,7 @@ CARD_COLUMNS = 4
 # The widest text each column usually holds; None: an address or hash, elided in the middle,
 # its column sharing what the others leave (so the tables fit beside the bookmarks panel).
 WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", None, None)
-WIDEST_TX = (None, "999 days ago", None, None, "0.000123456 tRBTC")
+WIDEST_TX = (None, "999 days ago", None, None, "≈0.000123 tRBTC")
 CELL_PADDING = 12
 CHART_KINDS = (ChartKind.LINE, ChartKind.BARS, ChartKind.BARS, ChartKind.LINE)
 
