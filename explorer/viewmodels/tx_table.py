@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Qt
 
 from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.chain.units import format_rbtc
+from explorer.presentation.format import brief_amount
 from explorer.presentation.tx_text import address_text, method_text, status_text
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
@@ -159,20 +160,23 @@ class BlockTransactionsModel(BatchedTableModel):
         if column is Column.TO:
             return self._address(tx.to)
         if column is Column.VALUE:
-            return format_rbtc(tx.value, self._network.currency)
+            return brief_amount(tx.value, self._network.currency)
         if column is Column.METHOD:
             return method_text(tx)
         receipt = self._receipt(tx)
         if receipt is None:
             return "…"
         if column is Column.FEE:
-            return format_rbtc(receipt.fee(tx.gas_price), self._network.currency)
+            return brief_amount(receipt.fee(tx.gas_price), self._network.currency)
         return status_text(receipt)
 
     def _tooltip(self, tx: Transaction, column: Column) -> str | None:
         """Return a cell's tooltip (exact wei for amounts, full hashes)."""
         if column is Column.VALUE:
-            return f"{tx.value:,} wei"
+            return f"{format_rbtc(tx.value, self._network.currency)}\n{tx.value:,} wei"
+        if column is Column.FEE and (receipt := self._receipts.get(tx.hash)) is not None:
+            fee = receipt.fee(tx.gas_price)
+            return f"{format_rbtc(fee, self._network.currency)}\n{fee:,} wei"
         if column in (Column.HASH, Column.FROM, Column.TO):
             return self._text(tx, column)
         return None

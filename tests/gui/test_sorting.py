@@ -49,6 +49,8 @@ def check_sorts(qtbot: QtBot, table: QTableView) -> None:
     model = table.model()
     assert table.isSortingEnabled()
     for column in range(model.columnCount()):
+        if table.isColumnHidden(column):  # the home's Note, until a block is replaced
+            continue
         title = str(model.headerData(column, Qt.Orientation.Horizontal))
         table.scrollTo(model.index(0, column))
         for _ in range(2):  # the first click sorts one way, the second the other
