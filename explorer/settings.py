@@ -45,6 +45,14 @@ RECENT_SEARCHES = Key("search/recent", (), "What was searched lately, newest fir
 KEYS_IN_KEYRING = Key("secrets/keyring", False, "API keys are kept in the system keyring")
 CUSTOM_NETWORKS = Key("networks/custom", (), "The user's endpoints, one JSON object each (no key)")
 USE_PUBLIC_NODE = Key("network/use_public_node", False, "Before per-network choices: public node")
+# Bitcoin explorer links (the peg's pages): where "Open in a Bitcoin explorer" goes, one URL
+# template per Bitcoin network; {kind} is tx, address or block and {id} the txid, address or hash.
+MEMPOOL = "https://mempool.space/"
+BTC_EXPLORER_MAIN = Key("bitcoin/explorer_main", MEMPOOL + "{kind}/{id}", "Bitcoin main")
+BTC_EXPLORER_TEST = Key(
+    "bitcoin/explorer_test", MEMPOOL + "testnet/{kind}/{id}", "Bitcoin test links"
+)
+BTC_EXPLORERS = {"main": BTC_EXPLORER_MAIN, "test": BTC_EXPLORER_TEST}
 API_KEYS = "api_keys"  # the group of the API keys below
 NETWORK_GROUP = "networks"  # the group of the per-network choices below
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from explorer.cli.devnet_output import CHAIN_IDS, DevnetOutput, print_accounts
 from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
 from explorer.devnet.profile import PoolPolicy, Profile, rules_for
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 HOST = "127.0.0.1"
 EXIT_STOPPED_WHILE_LOADING = 3
 PREBUILD_AFTER_SECONDS = 4.0
-CHAIN_IDS = {"testnet": 31, "mainnet": 30}
 NETWORK_FLAGS = {"testnet": "test", "mainnet": "main"}
 NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet", "mainnet")}
 
@@ -131,14 +131,20 @@ def build_parser() -> argparse.ArgumentParser:
     add("--tls-key", type=Path, default=None, help="the certificate's private key (PEM)")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
     add("--manifest-file", type=Path, default=None, help="write the seed manifests here (JSON)")
+    add(
+        "--accounts",
+        action="store_true",
+        help="list the funded accounts and their private keys (public: devnet only), then exit",
+    )
+    add(
+        "--json-lines",
+        action="store_true",
+        help="print machine-readable `PROGRESS {json}` and `READY {json}` lines on stdout "
+        "(the sentences go to stderr)",
+    )
     add("--prebuild-only", action="store_true", help=argparse.SUPPRESS)
     add("--verbose", action="store_true", help="log every request (API keys redacted)")
     return parser
-
-
-def emit(tag: str, payload: object) -> None:
-    """Print one machine-readable line (`TAG {json}`) and flush it."""
-    print(f"{tag} {json.dumps(payload)}", flush=True)
 
 
 @dataclass(frozen=True)
@@ -147,6 +153,7 @@ class Options:
 
     args: argparse.Namespace
     keys: tuple[str, ...]
+    output: DevnetOutput
 
     def ports(self) -> dict[str, int]:
         """Return the requested port of each network to serve."""
@@ -160,7 +167,7 @@ async def _open(name: str, options: Options) -> DevnetNode:
     args = options.args
 
     def progress(stage: str, fraction: float) -> None:
-        emit("PROGRESS", {"network": name, "stage": stage, "fraction": round(fraction, 3)})
+        options.output.progress(name, stage, fraction)
 
     def build() -> DevnetNode:
         from explorer.devnet.node import open_node  # heavy (py-evm): load on use
@@ -238,10 +245,14 @@ async def _relay_lines(stream: asyncio.StreamReader) -> None:
 
 
 async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subprocess.Process:
-    """Load or build a network's snapshot in a helper process, on another core, meanwhile."""
+    """Load or build a network's snapshot in a helper process, on another core, meanwhile.
+
+    It reports its progress as this process does (sentences, or JSON lines), copied to ours.
+    """
     cache_dir = args.cache_dir or default_cache_dir()
     flags = ["--prebuild-only", "--stop-on-stdin-eof", "--cache-dir", str(cache_dir)]
     flags += ["--network", NETWORK_FLAGS[name]]
+    flags += ["--json-lines"] if args.json_lines else []
     return await asyncio.create_subprocess_exec(
         *devnet_command(),
         *flags,
@@ -313,7 +324,9 @@ async def serve_until_stopped(options: Options) -> int:
         if args.manifest_file is not None:
             args.manifest_file.write_text(json.dumps(manifests, indent=1))
         stop.serving = True
-        _announce(running, () if config.is_rskj else options.keys)
+        base_urls = {name: network.base_url() for name, network in running.items()}
+        keys = () if config.is_rskj else options.keys
+        options.output.ready(base_urls, keys, config.profile.value)
         await stop.event.wait()
     finally:
         for network in running.values():
@@ -330,29 +343,31 @@ def _tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
     return context
 
 
-def _announce(running: dict[str, RunningNetwork], keys: tuple[str, ...]) -> None:
-    """Print the URLs to paste into the app (with each key, or bare), then the READY line."""
-    for name, network in running.items():
-        for path in [f"/{key}" for key in keys] or [""]:
-            print(f"{name} (chain id {CHAIN_IDS[name]}): {network.base_url()}{path}", flush=True)
-    emit("READY", {name: network.base_url() for name, network in running.items()})
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run `explorer devnet`; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.traffic and args.block_time <= 0:
         parser.error("--traffic needs --block-time (blocks mined on an interval)")
+    output = DevnetOutput(json_lines=args.json_lines)
+    if args.accounts:
+        from explorer.devnet.accounts import funded_accounts
+        from explorer.devnet.seed import FULL
+
+        try:
+            print_accounts(output, funded_accounts(FULL.users))
+        except BrokenPipeError:  # `explorer devnet --accounts | head`
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     keys = tuple(args.key)
     if args.prebuild_only:
-        return asyncio.run(prebuild_only(Options(args, keys)))
+        return asyncio.run(prebuild_only(Options(args, keys, output)))
     if not keys and args.profile == Profile.SERVICE.value:
         keys = (secrets.token_hex(16),)
-        print(f"No --key given; generated API key: {keys[0]}", flush=True)
+        output.say(f"No --key given; generated API key: {keys[0]}")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     try:
-        return asyncio.run(serve_until_stopped(Options(args, keys)))
+        return asyncio.run(serve_until_stopped(Options(args, keys, output)))
     except OSError as exc:
         print(f"explorer devnet: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -13,7 +13,9 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from explorer.chain.abi import DecodedParam, decode_log
+from explorer.chain.bridge_logs import system_event_name
 from explorer.chain.checksum import to_checksum_address
+from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log
 from explorer.presentation.arguments import amount_index
 from explorer.services.logexport import csv_line
@@ -25,6 +27,7 @@ from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.viewmodels.sorting import SortOrder
 
 BATCH = 1000
+SYSTEM_CONTRACTS = (BRIDGE, REMASC)
 CACHE_ROWS = 1024
 SORT_AT_ONCE = 5000  # rows ordered at once on a header click; more a slice per loop turn
 DATA_CHARS = 74
@@ -303,6 +306,8 @@ class LogTableModel(BatchedTableModel):
             pairs = list(zip(decoded.params, texts, strict=True))
             full = ", ".join(f"{p.name or p.type}: {text or p.text}" for p, text in pairs)
             brief = ", ".join(f"{p.name or p.type}: {text or _brief(p)}" for p, text in pairs)
+        elif log.address in SYSTEM_CONTRACTS:  # the Bridge's RLP events, REMASC's payments
+            event = system_event_name(log.address, log.topics, log.data) or ""
         topics = [*log.topics, "", "", "", ""][:4]
         data = "0x" + log.data.hex()
         tx = log.transaction_hash or ""

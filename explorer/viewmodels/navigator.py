@@ -165,4 +165,5 @@ def tab_title(route: Route) -> str:
         return str(route.page.value).capitalize()
     target = route.target
     short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
-    return f"{route.page.value.capitalize()} {short}"
+    name = "Peg-in" if route.page is Page.PEGIN else route.page.value.capitalize()
+    return f"{name} {short}"

@@ -27,6 +27,7 @@ from explorer.viewmodels.navigator import Navigator, tab_title
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
+from explorer.views.bridge_action import add_bridge_action
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.help_dialog import (
     OTHER_SHORTCUTS,
@@ -149,6 +150,8 @@ class MainWindow(QMainWindow):
         self.tools_menu.addSeparator()
         for kind, spec in TOOLS.items():
             self.tools_menu.addAction(spec.title, self._opener(tool_route(kind.value)))
+        self.bridge_action = add_bridge_action(self, self.tools_menu, self.icons)
+        self.name_button(self.bridge_action, with_text=True)
 
     def _opener(self, route: Route) -> Callable[[], object]:
         """Return a slot that opens route in a new tab."""
