@@ -68,20 +68,10 @@ def csv_fields(log: Log) -> list[str]:
 def csv_line(log: Log) -> str:
     """Return a log's CSV row as one line, made once as the log arrives (exports are instant).
 
-    No field needs quoting: numbers, hex and event names (identifiers), the same row the csv
-    module writes. The event's name is the bundled table's for its topic0.
+    No field needs quoting (numbers, hex and event names, which are identifiers): the same row
+    the csv module writes.
     """
-    topics = [*log.topics, "", "", "", ""][:4]
-    fields = (
-        "" if log.block_number is None else str(log.block_number),
-        log.transaction_hash or "",
-        "" if log.log_index is None else str(log.log_index),
-        log.address,
-        *topics,
-        "0x" + log.data.hex(),
-        event_name(log.topics, log.data),
-    )
-    return ",".join(fields) + "\n"
+    return ",".join(csv_fields(log)) + "\n"
 
 
 class LogWriter:

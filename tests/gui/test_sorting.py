@@ -31,6 +31,7 @@ def texts(model: QAbstractItemModel, column: int) -> list[str]:
 
 def reading(text: str) -> tuple[int, Any]:
     """Return how a person reads a cell: a number (its leading figure) or text."""
+    text = text.lstrip("≈<")  # a rounded value, or one too small to show, is still a number
     match = NUMBER.match(text) if not text.startswith("0x") else None
     if match and match.group().replace(",", "").replace(".", "").lstrip("-"):
         return (0, float(match.group().replace(",", "")))
