@@ -54,6 +54,7 @@ from explorer.views.about_dialog import AboutDialog, licence_texts
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
 from explorer.views.devnet_progress import DevnetProgressView
+from explorer.views.help_dialog import GuideDialog
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
@@ -254,6 +255,8 @@ class Application:
             "settings": self._settings_dialog,
             "about": self.about_dialog,
             "devnet-progress": sample_progress_view,
+            "guide": lambda: GuideDialog(self.window),
+            "shortcuts": self.window.show_shortcuts,
         }
         if self.diagnostics is not None:
             dialogs["crash-report"] = partial(sample_crash_dialog, self.diagnostics, self.window)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -67,8 +68,9 @@ class ShortcutsDialog(QDialog):
             self.table.setItem(row, 1, QTableWidgetItem(action))
         self.table.resizeColumnToContents(0)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(-1, self.table.horizontalHeader().sortIndicatorOrder())
+        header = self.table.horizontalHeader()
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # the menus' order first
+        self.table.setSortingEnabled(True)  # a header click sorts
         _lay_out(self, self.table)
 
 

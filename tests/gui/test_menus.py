@@ -87,6 +87,9 @@ def test_help_opens_the_guide_and_every_shortcut(qtbot: QtBot, app: Application)
     table = dialog.table
     cells = [(table.item(r, 1), table.item(r, 0)) for r in range(table.rowCount())]
     rows = {what.text(): keys.text() for what, keys in cells if what and keys}
+    first = table.item(0, 1)
+    assert first is not None
+    assert first.text() == "New tab"  # in the menus' order, File first
     assert rows["Quit"] == "Ctrl+Q"
     assert rows["New tab"] == "Ctrl+T"
     assert rows["Settings"] == "Ctrl+,"
