@@ -175,9 +175,8 @@ async def run(options: argparse.Namespace, query: LogQuery) -> int:
         chosen = network or custom_network(endpoint.host, 0)
         async with command_session(chosen, endpoint, not options.no_cache) as session:
             if session.cache is not None:
-                answered = await probe_or_saved(
-                    session, None if network is None else chosen.chain_id
-                )
+                expected = (chosen.chain_id, chosen.genesis_hash) if network else (None, None)
+                answered = await probe_or_saved(session, *expected)
                 if isinstance(answered, Offline):
                     print(answered.first_line(), file=sys.stderr)
                 elif network is not None and (mismatch := answered.mismatch()) is not None:

@@ -104,7 +104,9 @@ async def _report(
 ) -> int:
     """Probe the node (or fall back on saved data), then resolve and render the query."""
     any_chain = bool(options.endpoint and not options.chain_id)
-    answered = await probe_or_saved(session, None if any_chain else session.network.chain_id)
+    expected = None if any_chain else session.network.chain_id
+    genesis = None if any_chain else session.network.genesis_hash
+    answered = await probe_or_saved(session, expected, genesis)
     network = session.network
     if isinstance(answered, Offline):
         out.append(answered.first_line())
@@ -124,8 +126,7 @@ async def _report(
     if resolution.route is None:
         out.append(f"not found: {resolution.message}")
         return EXIT_NOT_FOUND
-    if resolution.warning:
-        out.append(f"note: {resolution.warning}")
+    out += [f"note: {said}" for said in (resolution.warning, resolution.note) if said]
     route = resolution.route
     if route.page is Page.TX:
         return await _transaction(session, route, options, out, support)

@@ -32,7 +32,6 @@ from explorer.services.cache_logs import LogCoverage
 from explorer.services.cache_reorg import Reorganised, ReorgWatch
 from explorer.services.cache_schema import Row
 from explorer.services.cache_store import ChainIdentity, ChainStore
-from explorer.services.chaincheck import ChainCheck
 
 CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks
@@ -107,13 +106,7 @@ class SessionCache:
 
     # --- which chain, online or offline ----------------------------------------------------
 
-    def read_genesis_early(self) -> None:
-        """Start reading the genesis hash now (beside the chain check), once per session."""
-        if self._genesis is None:
-            self._genesis = asyncio.ensure_future(self._read_genesis(None))
-            self._genesis.add_done_callback(lambda done: done.cancelled() or done.exception())
-
-    async def _read_genesis(self, check: ChainCheck | None) -> str:
+    async def _read_genesis(self, check: object | None) -> str:
         """Return the genesis hash (the check's, or block 0 read from the node)."""
 
         async def block_zero() -> Any:
@@ -121,14 +114,14 @@ class SessionCache:
 
         return await genesis_hash(check, block_zero)
 
-    def go_online(self, chain_id: int, check: ChainCheck | None = None) -> asyncio.Future[None]:
+    def go_online(self, chain_id: int, check: object | None = None) -> asyncio.Future[None]:
         """Use the chain's saved data now that the node is verified to serve chain_id."""
         if self.mode is CacheMode.ONLINE:
             return self._opening or _done()
         self._opening = asyncio.ensure_future(self._open_online(chain_id, check))
         return self._opening
 
-    async def _open_online(self, chain_id: int, check: ChainCheck | None) -> None:
+    async def _open_online(self, chain_id: int, check: object | None) -> None:
         """Read the genesis hash, open the chain's store and remember the endpoint served it."""
         try:
             if self._genesis is None or (self._genesis.done() and self._genesis.exception()):

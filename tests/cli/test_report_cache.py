@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.test_report_cli import explorer
 from tests.helpers.cache import CHECK, beyond_check, sent
+from tests.helpers.cli import explorer
 from tests.helpers.devnet import Devnet, shared_loop
 from tests.helpers.relay import Relay
 
