@@ -12,6 +12,7 @@ from explorer.chain.hexutil import parse_address
 from explorer.chain.units import format_units
 from explorer.rpc.errors import RpcError
 from explorer.rpc.wrappers import TypedCalls
+from explorer.services.cache import SessionCache, saved_data_of
 from explorer.services.tokens import (
     DECIMALS,
     MULTICALL3,
@@ -61,6 +62,7 @@ class TokenUnit:
 
 
 Units = Mapping[str, TokenUnit]  # contract (lowercase) -> its unit
+UNITS_RECORD = "token units"  # the saved data's kind of record for them
 
 
 class TokenUnits:
@@ -100,17 +102,39 @@ class TokenUnits:
         return self.known(wanted)
 
     async def _read(self, addresses: list[str]) -> None:
-        """Read decimals and symbol of each contract; a failed read is asked again later."""
-        calls = [(address, data) for address in addresses for data in (DECIMALS, SYMBOL)]
+        """Read decimals and symbol of each contract; a failed read is asked again later.
+
+        Units kept in the saved data (a token's decimals and symbol do not change) are taken
+        from there; the node is asked only for the others, which are kept in turn.
+        """
+        saved = saved_data_of(self.client)
         try:
+            asked = [a for a in addresses if not await self._saved_unit(saved, a)]
+            if not asked:
+                return
+            calls = [(address, data) for address in asked for data in (DECIMALS, SYMBOL)]
             outcomes = await TokenReader(self.client, self.multicall).calls(calls)
         except RpcError:
             return
         finally:
             for address in addresses:
                 self._reading.pop(address, None)
-        for index, address in enumerate(addresses):
+        for index, address in enumerate(asked):
             places = decoded_value("uint8", outcomes[2 * index])
             symbol = decoded_text(outcomes[2 * index + 1]) or ""
             unit = TokenUnit(places, symbol) if isinstance(places, int) else None
             self._known[address] = unit
+            if saved is not None:
+                saved.keep_record(UNITS_RECORD, address, {"decimals": places, "symbol": symbol})
+
+    async def _saved_unit(self, saved: SessionCache | None, address: str) -> bool:
+        """Take a contract's unit from the saved data; tell whether it was there."""
+        kept = await saved.record(UNITS_RECORD, address) if saved is not None else None
+        if not isinstance(kept, dict):
+            return False
+        places, symbol = kept.get("decimals"), kept.get("symbol")
+        unit = None
+        if isinstance(places, int) and isinstance(symbol, str):
+            unit = TokenUnit(places, symbol)
+        self._known[address] = unit
+        return True

@@ -84,7 +84,9 @@ def test_a_network_that_cannot_be_used_closes_the_old_session(
     asked = len(node.server.requests)
     qtbot.wait(1_000)  # the old session's head poll and check would have asked by now
     assert len(node.server.requests) == asked
-    assert old.client.stats.today == 0  # counted into the key's day when the session ended
+    run_in_qloop(qtbot, app.app.saved.drain())  # counted into the key's day as it ended
+    counted = run_in_qloop(qtbot, app.app.saved.usage.today(old.usage_id))
+    assert counted == old.client.stats.today > 0
     shown = " ".join(visible_texts(app.window, (app.window.search_bar,)))
     assert "0x359f" not in shown
     assert "3,065,528" not in shown
