@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test check lint typecheck pytest bench devnet package package-tools clean
+.PHONY: run test check lint typecheck pytest bench devnet devnet-recent package package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ bench: $(STAMP)
 
 devnet: $(STAMP)
 	$(BIN)/explorer devnet $(ARGS)
+
+# After a change to the devnet's seeded history (a test says so): build it once, timed, and ship
+# its newest blocks and build profile in explorer/devnet/recent/ (~60 KB; docs/devnet.md).
+devnet-recent: $(STAMP)
+	$(BIN)/python -m explorer.devnet.recent
 
 # The checkers and tools of the package build, from Debian's packages where apt-get exists:
 # lintian, desktop-file-validate, appstreamcli, patchelf (RUNPATHs), xvfb-run (an X11 start),

@@ -30,6 +30,7 @@ from explorer.devnet.process import (
     DevnetProcess,
     DevnetStartError,
     default_cache_dir,
+    default_chain_dir,
     devnet_command,
 )
 from explorer.diagnostics import SECRETS, Diagnostics, versions
@@ -44,7 +45,7 @@ from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
-from explorer.viewmodels.devnet_start import DevnetStartViewModel
+from explorer.viewmodels.devnet_start import DevnetStartViewModel, StartState
 from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
@@ -91,7 +92,9 @@ class Application:
         self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
-        self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
+        self.manifests: dict[str, Any] = {}  # the devnet's seed manifests, by network
+        #: More `explorer devnet` options: the chain kept across restarts, by default.
+        self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
         self._starting: asyncio.Future[None] | None = None
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
@@ -193,20 +196,23 @@ class Application:
         self.shell.show_network(DEVNET.name)
         self.shell.show_progress("Starting the local devnet…")
         self.devnet_start.start()
-        command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
-        self.devnet = DevnetProcess(
-            replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
-            on_progress=self._on_devnet_progress,
-            command=command,
-        )
-        SECRETS.add(self.devnet.key)
-        try:
-            await self.devnet.start(timeout=DEVNET_START_TIMEOUT)
-        except (DevnetStartError, TimeoutError, OSError) as error:
-            self.shell.show_notice(f"The local devnet did not start: {error}", Tone.BAD)
-            self.shell.show_progress("Devnet failed")
-            self.devnet_start.fail(f"The local devnet did not start: {error}")
-            return
+        with tempfile.TemporaryDirectory(prefix="explorer-") as folder:  # gone once read
+            manifest_file = Path(folder) / "devnet-manifest.json"
+            command = [*devnet_command(), "--manifest-file", str(manifest_file)]
+            self.devnet = DevnetProcess(
+                replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
+                on_progress=self._on_devnet_progress,
+                command=[*command, *self.devnet_arguments],
+            )
+            SECRETS.add(self.devnet.key)
+            try:
+                await self.devnet.start(timeout=DEVNET_START_TIMEOUT)
+            except (DevnetStartError, TimeoutError, OSError) as error:
+                self.shell.show_notice(f"The local devnet did not start: {error}", Tone.BAD)
+                self.shell.show_progress("Devnet failed")
+                self.devnet_start.fail(f"The local devnet did not start: {error}")
+                return
+            self.manifests = read_manifests(manifest_file)
         self.devnet_start.finish()
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
         self.networks.set_devnet_endpoint(endpoint)
@@ -223,17 +229,23 @@ class Application:
 
     def devnet_manifest(self, network: str = "testnet") -> dict[str, Any]:
         """Return a devnet network's seed manifest ({} when unknown)."""
-        try:
-            manifests = json.loads(self.manifest_file.read_text())
-        except (OSError, ValueError):
-            return {}
-        found = manifests.get(network) if isinstance(manifests, dict) else None
+        found = self.manifests.get(network)
         return found if isinstance(found, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
-        """Show devnet start-up progress in the status bar and the progress view."""
-        self.shell.show_progress(f"Starting the local devnet ({network}): {stage} {fraction:.0%}")
+        """Show the devnet's start in the progress view and the status bar.
+
+        Once it serves its newest blocks, the older history built behind shows in the banner.
+        """
+        filling = self.devnet_start.state is StartState.FILLING
         self.devnet_start.on_progress(network, stage, fraction)
+        if self.devnet_start.state is StartState.FILLING:
+            self.shell.show_notice(self.devnet_start.stage, Tone.WAITING)
+        elif filling:
+            self.shell.show_notice("")  # the whole chain is served now
+        else:
+            done = stage if "snapshot" in stage else f"{fraction:.0%} of its history built"
+            self.shell.show_progress(f"Starting the local devnet ({network}): {done}")
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""
@@ -304,6 +316,15 @@ LICENCES = (
 )
 
 
+def read_manifests(path: Path) -> dict[str, Any]:
+    """Return the devnet's seed manifests by network, as its child wrote them ({} if unread)."""
+    try:
+        manifests = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return manifests if isinstance(manifests, dict) else {}
+
+
 def licence_texts() -> list[tuple[str, str]]:
     """Return (tab title, text) of the licence and the notices bundled in resources/."""
     return [(title, read_text(path)) for title, path in LICENCES]
@@ -356,8 +377,10 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
     app = Application(settings, use_devnet=options.devnet or options.until_home)
     if options.screenshot is not None:  # the support desk's pictures look on the main network
-        app.devnet_networks = "both"  # and see their transactions first in this run
-        app.shell.pages.support.store = SeenStore(Path(tempfile.mkdtemp()) / "seen.sqlite")
+        app.devnet_networks = "both"  # (a throwaway profile: explorer/throwaway.py)
+        app.devnet_arguments = ("--also-read", str(options.read_devnet_cache))
+    elif options.reset_devnet:
+        app.devnet_arguments += ("--reset-chain",)
     app.shell.show_startup_notices(notices)
     # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
     reporter.parent_window = app.window

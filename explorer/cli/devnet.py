@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -19,9 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from explorer.cli.devnet_start import (
+    add_start_options,
+    keep_chains,
+    lower_priority,
+    open_filling,
+    reset_chains,
+    stop_filling,
+)
 from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
-from explorer.devnet.profile import PoolPolicy, Profile, rules_for
+from explorer.devnet.profile import NodeRules, PoolPolicy, Profile, rules_for
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
 
 if TYPE_CHECKING:
@@ -131,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--tls-key", type=Path, default=None, help="the certificate's private key (PEM)")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
     add("--manifest-file", type=Path, default=None, help="write the seed manifests here (JSON)")
+    add_start_options(add)
     add("--prebuild-only", action="store_true", help=argparse.SUPPRESS)
     add("--verbose", action="store_true", help="log every request (API keys redacted)")
     return parser
@@ -165,21 +175,14 @@ async def _open(name: str, options: Options) -> DevnetNode:
     def build() -> DevnetNode:
         from explorer.devnet.node import open_node  # heavy (py-evm): load on use
 
-        pool = PoolPolicy(
-            expiry_blocks=args.pool_expiry_blocks, expiry_seconds=args.pool_expiry_seconds
-        )
-        rules = rules_for(
-            Profile(args.profile),
-            max_log_blocks=args.max_log_blocks,
-            max_logs=args.max_logs,
-            pool=pool,
-        )
         node = open_node(
             CHAIN_IDS[name],
             cache_dir=args.cache_dir or default_cache_dir(),
             instant_mining=args.block_time <= 0,
-            rules=rules,
+            rules=_rules(args),
             progress=progress,
+            kept_dir=None if args.prebuild_only else args.keep_chain,
+            also_read=tuple(args.also_read),
         )
         _liven(node, args)
         return node
@@ -189,6 +192,16 @@ async def _open(name: str, options: Options) -> DevnetNode:
         return await asyncio.get_running_loop().run_in_executor(executor, build)
     finally:
         executor.shutdown(wait=False)
+
+
+def _rules(args: argparse.Namespace) -> NodeRules:
+    """Return the node rules the options ask for."""
+    pool = PoolPolicy(
+        expiry_blocks=args.pool_expiry_blocks, expiry_seconds=args.pool_expiry_seconds
+    )
+    return rules_for(
+        Profile(args.profile), max_log_blocks=args.max_log_blocks, max_logs=args.max_logs, pool=pool
+    )
 
 
 def _liven(node: DevnetNode, args: argparse.Namespace) -> None:
@@ -251,29 +264,51 @@ async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subpro
     )
 
 
-async def _open_all(options: Options) -> dict[str, DevnetNode]:
+async def _open_shipped(options: Options) -> dict[str, Any]:
+    """Open the networks served from their shipped newest blocks while the rest is built."""
+    nodes: dict[str, Any] = {}
+    for name in options.ports():
+        node = await open_filling(
+            CHAIN_IDS[name],
+            options.args,
+            _rules(options.args),
+            functools.partial(_open, name, options),
+            functools.partial(_start_prebuild, name, options.args),
+            _relay_lines,
+        )
+        if node is not None:
+            nodes[name] = node
+    return nodes
+
+
+async def _open_all(options: Options) -> dict[str, Any]:
     """Open the networks; while a slow (cold) first one builds, a helper builds the other."""
-    first, *others = options.ports()
+    nodes = await _open_shipped(options)
+    rest = [name for name in options.ports() if name not in nodes]
+    if not rest:
+        return nodes
+    first, *others = rest
     opening = asyncio.ensure_future(_open(first, options))
     helper = None
     if others:
         done, _ = await asyncio.wait({opening}, timeout=PREBUILD_AFTER_SECONDS)
         helper = None if done else await _start_prebuild(others[-1], options.args)
     relay = asyncio.create_task(_relay_lines(helper.stdout)) if helper and helper.stdout else None
-    nodes = {first: await opening}
+    nodes[first] = await opening
     if helper is not None:
         await helper.wait()  # the snapshot is saved now (if the helper failed, open_node builds)
     for name in others:
         nodes[name] = await _open(name, options)
     if relay is not None:
         await relay
-    return nodes
+    return {name: nodes[name] for name in options.ports()}
 
 
 async def prebuild_only(options: Options) -> int:
     """Load or build the selected networks' snapshots, then exit (helper mode)."""
     if options.args.stop_on_stdin_eof:
         _watch_stdin(StopRequest())
+    lower_priority()
     for name in options.ports():
         await _open(name, options)
     return 0
@@ -318,6 +353,8 @@ async def serve_until_stopped(options: Options) -> int:
     finally:
         for network in running.values():
             await network.close()
+        await stop_filling(nodes)
+        keep_chains(nodes, args)
     return 0
 
 
@@ -345,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.traffic and args.block_time <= 0:
         parser.error("--traffic needs --block-time (blocks mined on an interval)")
     keys = tuple(args.key)
+    reset_chains(args, [CHAIN_IDS[name] for name in NETWORK_CHOICES[args.network]])
     if args.prebuild_only:
         return asyncio.run(prebuild_only(Options(args, keys)))
     if not keys and args.profile == Profile.SERVICE.value:

@@ -34,6 +34,11 @@ def default_cache_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_cache_dir("explorer")) / "devnet"
 
 
+def default_chain_dir() -> Path:
+    """Return where the app's devnet keeps its chain across restarts (the user's data)."""
+    return Path(platformdirs.user_data_dir("explorer")) / "devnet"
+
+
 def devnet_command() -> list[str]:
     """Return the command that runs `explorer devnet` with this interpreter (or frozen build)."""
     if getattr(sys, "frozen", False):

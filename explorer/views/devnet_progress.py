@@ -33,7 +33,7 @@ class DevnetProgressView(QWidget):
         self.bar = QProgressBar()
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(False)
-        self.blocks = plain_label("", selectable=False)
+        self.done = plain_label("", selectable=False)
         self.eta = plain_label("", selectable=False)
         cache = model.cache_dir or "your cache folder"
         self.explanation = plain_label(EXPLANATION.format(cache=cache), wrap=True)
@@ -42,7 +42,7 @@ class DevnetProgressView(QWidget):
             COLUMN_WIDTH
         )  # a fixed width lets the wrapped labels take their height
         layout = QVBoxLayout(column)
-        for widget in (self.title, self.stage, self.bar, self.blocks, self.eta):
+        for widget in (self.title, self.stage, self.bar, self.done, self.eta):
             layout.addWidget(widget)
         layout.addSpacing(12)
         layout.addWidget(self.explanation)
@@ -66,7 +66,7 @@ class DevnetProgressView(QWidget):
         self.stage.setText(model.stage)
         self.bar.setValue(round(model.fraction * 1000))
         self.bar.setRange(0, 0 if model.state is StartState.STARTING else 1000)  # busy until known
-        self.blocks.setText(model.blocks)
+        self.done.setText(model.done)
         self.eta.setText(model.eta)
         self.setVisible(model.state in SHOWN)
         if self.isVisible() and self.parentWidget() is not None:
