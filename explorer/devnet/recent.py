@@ -26,6 +26,7 @@ from explorer.devnet.node import DevnetNode
 from explorer.devnet.profile import NodeRules
 from explorer.devnet.seed import FULL, SeedSize
 from explorer.devnet.snapshot import (
+    Snapshot,
     build_snapshot,
     prune_stale,
     save_snapshot,
@@ -69,6 +70,12 @@ def load_recent(
     return recent
 
 
+def recent_of(snapshot: Snapshot, chain_id: int, size: SeedSize = FULL) -> RecentBlocks:
+    """Return the newest blocks and the manifest of a seeded history's snapshot."""
+    newest = tuple(snapshot.blocks[-RECENT_COUNT:])
+    return RecentBlocks(seed_key(chain_id, size), newest, snapshot.manifest)
+
+
 def write_recent(
     chain_id: int, cache_dir: Path, size: SeedSize = FULL, directory: Path = RECENT_DIR
 ) -> Path:
@@ -83,12 +90,9 @@ def write_recent(
     save_snapshot(cached, snapshot)
     prune_stale(cached, chain_id, size)
     path = recent_path(chain_id, size, directory)
-    recent = RecentBlocks(
-        seed_key(chain_id, size), tuple(snapshot.blocks[-RECENT_COUNT:]), snapshot.manifest
-    )
     path.parent.mkdir(parents=True, exist_ok=True)
     with lzma.open(path, "wb", preset=9 | lzma.PRESET_EXTREME) as handle:
-        pickle.dump(recent, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(recent_of(snapshot, chain_id, size), handle, protocol=pickle.HIGHEST_PROTOCOL)
     for stale in directory.glob(f"devnet-{chain_id}-{size.name}-*{RECENT_SUFFIX}"):
         if stale != path:
             stale.unlink()
