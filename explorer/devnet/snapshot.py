@@ -64,12 +64,14 @@ def build_snapshot(
     size: SeedSize,
     progress: Progress | None = None,
     stopwatch: Stopwatch | None = None,
+    profile: BuildProfile | None = None,
 ) -> Snapshot:
     """Build the seeded history from scratch; progress is the part of its time done.
 
-    The part done is read off the measured build profile (buildprofile.py) when there is one.
+    The part done is read off the measured build profile (buildprofile.py; the shipped one by
+    default) when there is one.
     """
-    profile = BuildProfile.load(size)
+    profile = profile or BuildProfile.load(size)
 
     def report(stage: str, fraction: float) -> None:
         number = builder.ledger.head.number

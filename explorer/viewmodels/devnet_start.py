@@ -15,8 +15,8 @@ LOADED = "loaded the snapshot"  # the child's word once the whole chain is serve
 
 
 def rough_duration(seconds: float) -> str:
-    """Return a rounded duration: '40 s', '2 min' (a coarse estimate does not flicker)."""
-    if seconds < 60:
+    """Return a rounded duration: '40 s', '95 s', '3 min' (a coarse estimate does not flicker)."""
+    if seconds < 120:
         return f"{max(5 * round(seconds / 5), 5)} s"
     return f"{round(seconds / 60)} min"
 

@@ -8,11 +8,18 @@ from typing import Any
 
 import pytest
 
+from explorer.devnet.buildprofile import BuildProfile, Stopwatch
 from explorer.devnet.filling import FillingNode, NotYetLoaded, when_loaded
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.recent import RECENT_COUNT, recent_node, recent_of
 from explorer.devnet.seed import SMALL
-from explorer.devnet.snapshot import forget_kept, keep_chain, load_snapshot, snapshot_path
+from explorer.devnet.snapshot import (
+    build_snapshot,
+    forget_kept,
+    keep_chain,
+    load_snapshot,
+    snapshot_path,
+)
 from tests.devnet.node.test_node_transactions import send, sign
 
 
@@ -113,3 +120,18 @@ def test_a_kept_chain_is_served_again_and_a_reset_forgets_it(
     assert list(tmp_path.iterdir()) == []
     fresh = open_node(31, cache_dir=small_cache, seed=SMALL, kept_dir=tmp_path)
     assert fresh.head_number == seeded
+
+
+def test_the_build_reports_the_part_of_its_measured_time_done(tmp_path: Path) -> None:
+    stopwatch = Stopwatch()
+    build_snapshot(31, SMALL, stopwatch=stopwatch)
+    stopwatch.save(SMALL, tmp_path)
+    profile = BuildProfile.load(SMALL, tmp_path)
+    assert profile is not None
+    assert profile.numbers == [0, *range(100, SMALL.head + 1, 100)]
+    reported: list[tuple[str, float]] = []
+    build_snapshot(31, SMALL, lambda stage, done: reported.append((stage, done)), profile=profile)
+    assert reported == [
+        (f"building block {n:,} of {SMALL.head:,}", profile.share(n)) for n in profile.numbers[1:]
+    ]
+    assert profile.share(50) == pytest.approx(profile.shares[1] / 2)
