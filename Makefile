@@ -13,7 +13,10 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install -q -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
+# Qt's X11 plugin needs a few system libraries a fresh desktop may lack: installed with
+# apt-get as root, else the exact install line is printed and the start stops (explorer/qtdeps.py).
 run: $(STAMP)
+	$(BIN)/python -m explorer.qtdeps --install
 	$(BIN)/explorer $(ARGS)
 
 test: $(STAMP) lint typecheck pytest
