@@ -15,7 +15,14 @@ import httpx
 from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
-from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError, TransportError
+from explorer.rpc.errors import (
+    AuthError,
+    ChainMismatch,
+    InvalidInput,
+    NodeError,
+    RpcError,
+    TransportError,
+)
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.stats import RequestStats
@@ -206,7 +213,15 @@ class RpcClient(TypedCalls):
             if not error.maybe_sent:
                 self.stats.record_unsent(day)
             raise
-        return await result_of_sliced(answer, self._url, request_id)
+        try:
+            return await result_of_sliced(answer, self._url, request_id)
+        except AuthError as error:
+            if error.status != 401 or self.endpoint.api_key:
+                raise
+            raise AuthError(
+                f"{self._url.host} asks for an API key (HTTP 401) and none was given",
+                status=401,
+            ) from None
 
     async def probe(self, expected_chain_id: int | None = None) -> ProbeResult:
         """Read eth_chainId, net_version and web3_clientVersion; report whether they match."""
