@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -45,7 +43,7 @@ from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
-from explorer.viewmodels.devnet_start import DevnetStartViewModel, StartState
+from explorer.viewmodels.devnet_start import DevnetStartViewModel
 from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
@@ -65,6 +63,7 @@ from explorer.views.settings_dialog import SettingsDialog
 APP_DEVNET = DevnetOptions(
     network="test",
     block_time=5.0,
+    niceness=5,  # it serves the window: the window goes first on a busy machine
     extra_arguments=("--traffic", "--pool-expiry-blocks", "1000000", "--pool-expiry-seconds", "0"),
 )
 
@@ -92,7 +91,6 @@ class Application:
         self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
-        self.manifests: dict[str, Any] = {}  # the devnet's seed manifests, by network
         #: More `explorer devnet` options: the chain kept across restarts, by default.
         self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
         self._starting: asyncio.Future[None] | None = None
@@ -196,23 +194,19 @@ class Application:
         self.shell.show_network(DEVNET.name)
         self.shell.show_progress("Starting the local devnet…")
         self.devnet_start.start()
-        with tempfile.TemporaryDirectory(prefix="explorer-") as folder:  # gone once read
-            manifest_file = Path(folder) / "devnet-manifest.json"
-            command = [*devnet_command(), "--manifest-file", str(manifest_file)]
-            self.devnet = DevnetProcess(
-                replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
-                on_progress=self._on_devnet_progress,
-                command=[*command, *self.devnet_arguments],
-            )
-            SECRETS.add(self.devnet.key)
-            try:
-                await self.devnet.start(timeout=DEVNET_START_TIMEOUT)
-            except (DevnetStartError, TimeoutError, OSError) as error:
-                self.shell.show_notice(f"The local devnet did not start: {error}", Tone.BAD)
-                self.shell.show_progress("Devnet failed")
-                self.devnet_start.fail(f"The local devnet did not start: {error}")
-                return
-            self.manifests = read_manifests(manifest_file)
+        self.devnet = DevnetProcess(
+            replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
+            on_progress=self._on_devnet_progress,
+            command=[*devnet_command(), *self.devnet_arguments],
+        )
+        SECRETS.add(self.devnet.key)
+        try:
+            await self.devnet.start(timeout=DEVNET_START_TIMEOUT)
+        except (DevnetStartError, TimeoutError, OSError) as error:
+            self.shell.show_notice(f"The local devnet did not start: {error}", Tone.BAD)
+            self.shell.show_progress("Devnet failed")
+            self.devnet_start.fail(f"The local devnet did not start: {error}")
+            return
         self.devnet_start.finish()
         endpoint = Endpoint.parse(self.devnet.url("testnet"))
         self.networks.set_devnet_endpoint(endpoint)
@@ -229,7 +223,7 @@ class Application:
 
     def devnet_manifest(self, network: str = "testnet") -> dict[str, Any]:
         """Return a devnet network's seed manifest ({} when unknown)."""
-        found = self.manifests.get(network)
+        found = self.devnet.manifests.get(network) if self.devnet is not None else None
         return found if isinstance(found, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
@@ -237,15 +231,11 @@ class Application:
 
         Once it serves its newest blocks, the older history built behind shows in the banner.
         """
-        filling = self.devnet_start.state is StartState.FILLING
         self.devnet_start.on_progress(network, stage, fraction)
-        if self.devnet_start.state is StartState.FILLING:
-            self.shell.show_notice(self.devnet_start.stage, Tone.WAITING)
-        elif filling:
-            self.shell.show_notice("")  # the whole chain is served now
+        if self.devnet_start.notice is not None:
+            self.shell.show_notice(self.devnet_start.notice, Tone.WAITING)
         else:
-            done = stage if "snapshot" in stage else f"{fraction:.0%} of its history built"
-            self.shell.show_progress(f"Starting the local devnet ({network}): {done}")
+            self.shell.show_progress(self.devnet_start.status)
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""
@@ -314,15 +304,6 @@ LICENCES = (
     ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
     ("GPL-3.0", "licenses/GPL-3.0.txt"),
 )
-
-
-def read_manifests(path: Path) -> dict[str, Any]:
-    """Return the devnet's seed manifests by network, as its child wrote them ({} if unread)."""
-    try:
-        manifests = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return manifests if isinstance(manifests, dict) else {}
 
 
 def licence_texts() -> list[tuple[str, str]]:

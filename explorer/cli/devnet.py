@@ -25,7 +25,7 @@ from explorer.cli.devnet_start import (
     keep_chains,
     lower_priority,
     open_filling,
-    reset_chains,
+    prepare,
     stop_filling,
 )
 from explorer.devnet.envelope import big_stack_executor
@@ -382,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.traffic and args.block_time <= 0:
         parser.error("--traffic needs --block-time (blocks mined on an interval)")
     keys = tuple(args.key)
-    reset_chains(args, [CHAIN_IDS[name] for name in NETWORK_CHOICES[args.network]])
+    prepare(args, [CHAIN_IDS[name] for name in NETWORK_CHOICES[args.network]])
     if args.prebuild_only:
         return asyncio.run(prebuild_only(Options(args, keys)))
     if not keys and args.profile == Profile.SERVICE.value:

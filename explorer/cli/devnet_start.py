@@ -42,6 +42,14 @@ def add_start_options(add: Callable[..., Any]) -> None:
         help="with --keep-chain: forget the kept chain and serve the seeded history again",
     )
     add("--also-read", type=Path, action="append", default=[], help=argparse.SUPPRESS)
+    add(
+        "--niceness",
+        type=int,
+        default=0,
+        choices=range(20),
+        metavar="N",
+        help="run at a lower priority (os.nice), e.g. behind a window on the same machine",
+    )
 
 
 def snapshot_places(args: argparse.Namespace, chain_id: int) -> list[Path]:
@@ -129,8 +137,11 @@ def keep_chains(nodes: dict[str, Any], args: argparse.Namespace) -> None:
         keep_chain(node, args.keep_chain)
 
 
-def reset_chains(args: argparse.Namespace, chain_ids: list[int]) -> None:
-    """Forget the kept chains (--reset-chain)."""
+def prepare(args: argparse.Namespace, chain_ids: list[int]) -> None:
+    """Lower the priority (--niceness) and forget the kept chains (--reset-chain)."""
+    if args.niceness:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(args.niceness)
     if args.reset_chain and args.keep_chain is not None:
         from explorer.devnet.snapshot import forget_kept
 

@@ -54,6 +54,7 @@ class DevnetStartViewModel(QObject):
         self._done = ""
         self._eta = ""
         self._building_since: tuple[float, float] | None = None  # (time, fraction) at start
+        self._filled = False  # the older history was just filled in (clear the banner)
 
     def _get_state(self) -> StartState:
         return self._state
@@ -81,8 +82,23 @@ class DevnetStartViewModel(QObject):
         self._building_since = None
         self._set(StartState.STARTING, "Starting the local devnet…", 0.0, "", "")
 
+    @property
+    def notice(self) -> str | None:
+        """Return the banner's text while the older history is built ('' once done), else None."""
+        if self._state is StartState.FILLING:
+            return self._stage
+        return "" if self._filled else None
+
+    @property
+    def status(self) -> str:
+        """Return the status bar's text while the devnet starts."""
+        if self._state is StartState.BUILDING:
+            return f"Local devnet: {self._fraction:.0%} of its history built"
+        return self._stage
+
     def on_progress(self, network: str, stage: str, fraction: float) -> None:
         """Take one progress line of the child."""
+        self._filled = False
         if self._state in (StartState.READY, StartState.FILLING):
             self._fill_behind(network, stage, fraction)
             return
@@ -99,6 +115,7 @@ class DevnetStartViewModel(QObject):
     def _fill_behind(self, network: str, stage: str, fraction: float) -> None:
         """Take progress of the older history built while the newest blocks are served."""
         if stage == LOADED:
+            self._filled = self._state is StartState.FILLING  # the banner is cleared once
             self._set(StartState.READY, "The local devnet is ready", 1.0, "", "")
             return
         text = (

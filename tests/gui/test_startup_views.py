@@ -82,8 +82,21 @@ def test_the_older_history_built_behind_the_newest_blocks_does_not_cover_the_pag
     assert not view.isVisible()
     assert "41%" in model.stage
     assert "older history" in model.stage
+    assert model.notice == model.stage  # the banner says it, over the home page's blocks
     model.on_progress("testnet", "loaded the snapshot", 1.0)
     assert model.state is StartState.READY
+    assert model.notice == ""  # the banner is cleared, once
+    model.on_progress("testnet", "loaded the snapshot", 1.0)
+    assert model.notice is None
+
+
+def test_the_status_bar_says_what_the_bar_says() -> None:
+    model = clock(0.0, 1.0)
+    model.start()
+    assert model.status == "Starting the local devnet…"
+    model.on_progress("testnet", "building block 1,700 of 12,000", 0.41)
+    assert model.status == "Local devnet: 41% of its history built"
+    assert model.notice is None
 
 
 #: When each hundredth block was built on a real first start on a busy two-core machine
