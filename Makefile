@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test check lint typecheck pytest bench devnet devnet-recent package package-tools clean
+.PHONY: run test check lint typecheck pytest bench devnet devnet-recent readme-screenshots package \
+	package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,6 +40,13 @@ bench: $(STAMP)
 
 devnet: $(STAMP)
 	$(BIN)/explorer devnet $(ARGS)
+
+# The README's two pictures, made by --screenshot (tests/e2e/test_first_contact.py compares them).
+readme-screenshots: $(STAMP)
+	rm -rf build/readme-screenshots
+	QT_QPA_PLATFORM=offscreen $(BIN)/explorer --devnet --screenshot build/readme-screenshots
+	cp build/readme-screenshots/home-light.png docs/images/home.png
+	cp build/readme-screenshots/tx-success-light.png docs/images/transaction.png
 
 # After a change to the devnet's seeded history (a test says so): build it once, timed, and ship
 # its newest blocks and build profile in explorer/devnet/recent/ (~60 KB; docs/devnet.md).
