@@ -275,7 +275,7 @@ class Application:
         if session is not None:
             await session.aclose()
         if self.devnet is not None:
-            await self.devnet.stop()
+            await self.devnet.stop(grace=DEVNET_STOP_GRACE)  # it saves its chain as it stops
         await self.http.aclose()
 
     def about_dialog(self) -> AboutDialog:
@@ -298,6 +298,7 @@ class Application:
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
+DEVNET_STOP_GRACE = 30.0
 LICENCES = (
     ("Licence", "licenses/LICENSE"),
     ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),

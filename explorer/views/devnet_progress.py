@@ -1,4 +1,4 @@
-"""The first-start view: what the local devnet is doing, blocks built and time left."""
+"""The first-start view: what the local devnet is doing, the part built and the time left."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from explorer.views.theme import plain_label
 
 EXPLANATION = (
     "The local devnet is a demo chain that runs on this computer, with accounts, tokens, "
-    "contracts and a long history. Its first start builds that history once and keeps it "
-    "in {cache}; later starts load it in about a second."
+    "contracts and a long history. This start builds that history once and keeps it in "
+    "{cache}; later starts load it in a few seconds, and the chain keeps what is sent to it."
 )
 SHOWN = (StartState.STARTING, StartState.BUILDING)
 COLUMN_WIDTH = 560

@@ -10,7 +10,7 @@ from explorer.devnet.buildprofile import BuildProfile
 from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.devnet.recent import RECENT_COUNT, RecentBlocks, load_recent, recent_path
 from explorer.devnet.seed import FULL
-from tests.helpers.devnet import LoopThread
+from tests.helpers.devnet import START_TIMEOUT, LoopThread, devnet_cache_dir
 from tests.helpers.devnet_client import RawRpc
 
 STALE = (
@@ -66,3 +66,36 @@ def test_a_cold_devnet_serves_the_newest_blocks_before_it_builds_the_rest(
     assert "loaded the snapshot" not in at_ready  # served before the whole chain was there
     assert not any(stage.startswith("building block 12,000") for stage in at_ready)
     assert head["hash"] == "0x" + shipped().blocks[-1].hash.hex()
+
+
+def test_a_restart_keeps_the_chain_and_a_reset_forgets_it(
+    devnet_loop: LoopThread, tmp_path: Path
+) -> None:
+    kept = tmp_path / "kept"
+
+    def start(*extra: str) -> tuple[DevnetProcess, RawRpc, httpx.Client]:
+        options = DevnetOptions(
+            cache_dir=devnet_cache_dir(),
+            network="test",
+            extra_arguments=("--keep-chain", str(kept), *extra),
+        )
+        process = DevnetProcess(options)
+        devnet_loop.run(process.start(START_TIMEOUT))
+        client = httpx.Client(timeout=60)
+        return process, RawRpc(client, process.url("testnet")), client
+
+    def head(*extra: str, mine: int = 0) -> int:
+        process, rpc, client = start(*extra)
+        try:
+            for _ in range(mine):
+                rpc("evm_mine")
+            return int(rpc("eth_blockNumber"), 16)
+        finally:
+            client.close()
+            devnet_loop.run(process.stop(grace=30))  # it saves the chain as it stops
+
+    seeded = head()
+    assert head(mine=2) == seeded + 2
+    assert list(kept.glob("devnet-31-full-*.chain.pickle"))
+    assert head() == seeded + 2  # the restart serves the kept chain
+    assert head("--reset-chain") == seeded
