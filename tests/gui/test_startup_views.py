@@ -67,15 +67,21 @@ def test_the_view_covers_the_page_area_while_starting_only(qtbot: QtBot) -> None
     assert not view.isVisible()
 
 
-def test_the_older_history_built_behind_the_newest_blocks_does_not_cover_the_page(
-    qtbot: QtBot,
-) -> None:
+def shown_view(qtbot: QtBot) -> tuple[DevnetStartViewModel, DevnetProgressView, QWidget]:
+    """Return a started model, its view and the page area it covers, on screen."""
     area = QWidget()
     qtbot.addWidget(area)
     model = clock()
     view = DevnetProgressView(model, area)
     area.show()
     model.start()
+    return model, view, area
+
+
+def test_the_older_history_built_behind_the_newest_blocks_does_not_cover_the_page(
+    qtbot: QtBot,
+) -> None:
+    model, view, _area = shown_view(qtbot)
     model.finish()  # serving the shipped newest blocks
     model.on_progress("testnet", "building block 2,100 of 12,000", 0.41)
     assert model.state is StartState.FILLING
@@ -84,7 +90,7 @@ def test_the_older_history_built_behind_the_newest_blocks_does_not_cover_the_pag
     assert "older history" in model.stage
     assert model.notice == model.stage  # the banner says it, over the home page's blocks
     model.on_progress("testnet", "loaded the snapshot", 1.0)
-    assert model.state is StartState.READY
+    assert model.state.value == StartState.READY.value  # (mypy: state changed since)
     assert model.notice == ""  # the banner is cleared, once
     model.on_progress("testnet", "loaded the snapshot", 1.0)
     assert model.notice is None
@@ -141,12 +147,7 @@ def test_the_time_left_does_not_swing_on_a_real_build() -> None:
 
 
 def test_a_failed_start_hides_the_view(qtbot: QtBot) -> None:
-    area = QWidget()
-    qtbot.addWidget(area)
-    model = clock()
-    view = DevnetProgressView(model, area)
-    area.show()
-    model.start()
+    model, view, _area = shown_view(qtbot)
     model.fail("The local devnet did not start: exited")
     assert not view.isVisible()
     assert model.state is StartState.FAILED
