@@ -103,7 +103,7 @@ smoke() { # smoke NAME EXE: the window, the devnet child, rpc, report and logs, 
     local started ready key=installed-smoke-key-0123456789
     started=$(now)
     coproc DEVNET { exec "$exe" devnet --network test --testnet-port 0 --key "$key" \
-        --stop-on-stdin-eof --manifest-file "$run/manifest.json"; }
+        --stop-on-stdin-eof --json-lines --manifest-file "$run/manifest.json"; }
     local devnet_pid=$DEVNET_PID devnet_in=${DEVNET[1]} line url=""
     while read -r line <&"${DEVNET[0]}"; do
         case "$line" in READY*) url=$(sed -n 's/.*"testnet": "\([^"]*\)".*/\1/p' <<< "$line"); break ;; esac

@@ -9,7 +9,7 @@ from pathlib import Path
 from explorer.rpc.methods import METHODS
 
 PACKAGE = Path(__file__).resolve().parents[1] / "explorer"
-WINDOW_LAYERS = ("services", "viewmodels", "views")
+WINDOW_LAYERS = ("services", "presentation", "viewmodels", "views")
 
 
 def wrapper_names() -> dict[str, str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
 import gc
 import json
 import logging
@@ -20,17 +19,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from explorer.cli.devnet_output import CHAIN_IDS, DevnetOutput, print_accounts
 from explorer.cli.devnet_start import (
     add_start_options,
     keep_chains,
     lower_priority,
-    open_filling,
+    node_rules,
+    open_shipped,
     prepare,
     stop_filling,
 )
 from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
-from explorer.devnet.profile import NodeRules, PoolPolicy, Profile, rules_for
+from explorer.devnet.profile import Profile
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
 
 if TYPE_CHECKING:
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
 HOST = "127.0.0.1"
 EXIT_STOPPED_WHILE_LOADING = 3
 PREBUILD_AFTER_SECONDS = 4.0
-CHAIN_IDS = {"testnet": 31, "mainnet": 30}
 NETWORK_FLAGS = {"testnet": "test", "mainnet": "main"}
 NETWORK_CHOICES = {"test": ("testnet",), "main": ("mainnet",), "both": ("testnet", "mainnet")}
 
@@ -140,15 +140,21 @@ def build_parser() -> argparse.ArgumentParser:
     add("--tls-key", type=Path, default=None, help="the certificate's private key (PEM)")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")
     add("--manifest-file", type=Path, default=None, help="write the seed manifests here (JSON)")
+    add(
+        "--accounts",
+        action="store_true",
+        help="list the funded accounts and their private keys (public: devnet only), then exit",
+    )
+    add(
+        "--json-lines",
+        action="store_true",
+        help="print machine-readable `PROGRESS {json}` and `READY {json}` lines on stdout "
+        "(the sentences go to stderr)",
+    )
     add_start_options(add)
     add("--prebuild-only", action="store_true", help=argparse.SUPPRESS)
     add("--verbose", action="store_true", help="log every request (API keys redacted)")
     return parser
-
-
-def emit(tag: str, payload: object) -> None:
-    """Print one machine-readable line (`TAG {json}`) and flush it."""
-    print(f"{tag} {json.dumps(payload)}", flush=True)
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,7 @@ class Options:
 
     args: argparse.Namespace
     keys: tuple[str, ...]
+    output: DevnetOutput
 
     def ports(self) -> dict[str, int]:
         """Return the requested port of each network to serve."""
@@ -170,7 +177,7 @@ async def _open(name: str, options: Options) -> DevnetNode:
     args = options.args
 
     def progress(stage: str, fraction: float) -> None:
-        emit("PROGRESS", {"network": name, "stage": stage, "fraction": round(fraction, 3)})
+        options.output.progress(name, stage, fraction)
 
     def build() -> DevnetNode:
         from explorer.devnet.node import open_node  # heavy (py-evm): load on use
@@ -179,7 +186,7 @@ async def _open(name: str, options: Options) -> DevnetNode:
             CHAIN_IDS[name],
             cache_dir=args.cache_dir or default_cache_dir(),
             instant_mining=args.block_time <= 0,
-            rules=_rules(args),
+            rules=node_rules(args),
             progress=progress,
             kept_dir=None if args.prebuild_only else args.keep_chain,
             also_read=tuple(args.also_read),
@@ -192,16 +199,6 @@ async def _open(name: str, options: Options) -> DevnetNode:
         return await asyncio.get_running_loop().run_in_executor(executor, build)
     finally:
         executor.shutdown(wait=False)
-
-
-def _rules(args: argparse.Namespace) -> NodeRules:
-    """Return the node rules the options ask for."""
-    pool = PoolPolicy(
-        expiry_blocks=args.pool_expiry_blocks, expiry_seconds=args.pool_expiry_seconds
-    )
-    return rules_for(
-        Profile(args.profile), max_log_blocks=args.max_log_blocks, max_logs=args.max_logs, pool=pool
-    )
 
 
 def _liven(node: DevnetNode, args: argparse.Namespace) -> None:
@@ -251,10 +248,14 @@ async def _relay_lines(stream: asyncio.StreamReader) -> None:
 
 
 async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subprocess.Process:
-    """Load or build a network's snapshot in a helper process, on another core, meanwhile."""
+    """Load or build a network's snapshot in a helper process, on another core, meanwhile.
+
+    It reports its progress as this process does (sentences, or JSON lines), copied to ours.
+    """
     cache_dir = args.cache_dir or default_cache_dir()
     flags = ["--prebuild-only", "--stop-on-stdin-eof", "--cache-dir", str(cache_dir)]
     flags += ["--network", NETWORK_FLAGS[name]]
+    flags += ["--json-lines"] if args.json_lines else []
     return await asyncio.create_subprocess_exec(
         *devnet_command(),
         *flags,
@@ -264,26 +265,16 @@ async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subpro
     )
 
 
-async def _open_shipped(options: Options) -> dict[str, Any]:
-    """Open the networks served from their shipped newest blocks while the rest is built."""
-    nodes: dict[str, Any] = {}
-    for name in options.ports():
-        node = await open_filling(
-            CHAIN_IDS[name],
-            options.args,
-            _rules(options.args),
-            functools.partial(_open, name, options),
-            functools.partial(_start_prebuild, name, options.args),
-            _relay_lines,
-        )
-        if node is not None:
-            nodes[name] = node
-    return nodes
-
-
 async def _open_all(options: Options) -> dict[str, Any]:
     """Open the networks; while a slow (cold) first one builds, a helper builds the other."""
-    nodes = await _open_shipped(options)
+    chain_ids = {name: CHAIN_IDS[name] for name in options.ports()}
+    nodes: dict[str, Any] = await open_shipped(
+        chain_ids,
+        options.args,
+        lambda name: _open(name, options),
+        lambda name: _start_prebuild(name, options.args),
+        _relay_lines,
+    )
     rest = [name for name in options.ports() if name not in nodes]
     if not rest:
         return nodes
@@ -348,7 +339,9 @@ async def serve_until_stopped(options: Options) -> int:
         if args.manifest_file is not None:
             args.manifest_file.write_text(json.dumps(manifests, indent=1))
         stop.serving = True
-        _announce(running, () if config.is_rskj else options.keys)
+        base_urls = {name: network.base_url() for name, network in running.items()}
+        keys = () if config.is_rskj else options.keys
+        options.output.ready(base_urls, keys, config.profile.value)
         await stop.event.wait()
     finally:
         for network in running.values():
@@ -367,30 +360,32 @@ def _tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
     return context
 
 
-def _announce(running: dict[str, RunningNetwork], keys: tuple[str, ...]) -> None:
-    """Print the URLs to paste into the app (with each key, or bare), then the READY line."""
-    for name, network in running.items():
-        for path in [f"/{key}" for key in keys] or [""]:
-            print(f"{name} (chain id {CHAIN_IDS[name]}): {network.base_url()}{path}", flush=True)
-    emit("READY", {name: network.base_url() for name, network in running.items()})
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run `explorer devnet`; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.traffic and args.block_time <= 0:
         parser.error("--traffic needs --block-time (blocks mined on an interval)")
+    output = DevnetOutput(json_lines=args.json_lines)
+    if args.accounts:
+        from explorer.devnet.accounts import funded_accounts
+        from explorer.devnet.seed import FULL
+
+        try:
+            print_accounts(output, funded_accounts(FULL.users))
+        except BrokenPipeError:  # `explorer devnet --accounts | head`
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     keys = tuple(args.key)
     prepare(args, [CHAIN_IDS[name] for name in NETWORK_CHOICES[args.network]])
     if args.prebuild_only:
-        return asyncio.run(prebuild_only(Options(args, keys)))
+        return asyncio.run(prebuild_only(Options(args, keys, output)))
     if not keys and args.profile == Profile.SERVICE.value:
         keys = (secrets.token_hex(16),)
-        print(f"No --key given; generated API key: {keys[0]}", flush=True)
+        output.say(f"No --key given; generated API key: {keys[0]}")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     try:
-        return asyncio.run(serve_until_stopped(Options(args, keys)))
+        return asyncio.run(serve_until_stopped(Options(args, keys, output)))
     except OSError as exc:
         print(f"explorer devnet: {exc.strerror or exc}", file=sys.stderr)
         return 1

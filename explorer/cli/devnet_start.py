@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import os
 from collections.abc import Awaitable, Callable
@@ -63,6 +64,41 @@ def snapshot_places(args: argparse.Namespace, chain_id: int) -> list[Path]:
     if args.keep_chain is not None:
         places.append(kept_path(args.keep_chain, chain_id, FULL))
     return places
+
+
+def node_rules(args: argparse.Namespace) -> NodeRules:
+    """Return the node rules the options ask for (profile, log limits, pool expiry)."""
+    from explorer.devnet.profile import PoolPolicy, Profile, rules_for
+
+    pool = PoolPolicy(
+        expiry_blocks=args.pool_expiry_blocks, expiry_seconds=args.pool_expiry_seconds
+    )
+    return rules_for(
+        Profile(args.profile), max_log_blocks=args.max_log_blocks, max_logs=args.max_logs, pool=pool
+    )
+
+
+async def open_shipped(
+    chain_ids: dict[str, int],
+    args: argparse.Namespace,
+    open_whole: Callable[[str], Awaitable[DevnetNode]],
+    start_helper: Callable[[str], Awaitable[asyncio.subprocess.Process]],
+    relay: Callable[[asyncio.StreamReader], Awaitable[None]],
+) -> dict[str, FillingNode]:
+    """Open the networks (by name) served from their shipped newest blocks; the rest is built."""
+    nodes: dict[str, FillingNode] = {}
+    for name, chain_id in chain_ids.items():
+        node = await open_filling(
+            chain_id,
+            args,
+            node_rules(args),
+            functools.partial(open_whole, name),
+            functools.partial(start_helper, name),
+            relay,
+        )
+        if node is not None:
+            nodes[name] = node
+    return nodes
 
 
 async def open_filling(

@@ -38,6 +38,7 @@ class AccountMethods(ChainView):
                 ready = self._ledger.engine.applicable(ready, timestamp)
                 block = self._ledger.mine(ready, timestamp=timestamp, miner=self._miner)
             self._pool.expire(block.number)
+            self.filters.on_block(block, to_data(block.hash))
             return block.number
 
     def mine_scheduled(self) -> int | None:
@@ -94,8 +95,8 @@ class AccountMethods(ChainView):
         if overrides:
             raise rskj_invalid_params("State override is not allowed")
         request = params.call_request(call)
-        number = self._execution_number(selector)
-        return to_data(call_output(self._ledger.engine, request, number))
+        state, context = self._execution(selector)
+        return to_data(call_output(self._ledger.engine, request, state, context))
 
     def _m_eth_estimateGas(self, args: list[Any]) -> str:
         """Return the gas a call needs.
@@ -104,9 +105,10 @@ class AccountMethods(ChainView):
         """
         call, selector = args
         request = params.call_request(call)
-        number = self._execution_number("latest" if selector is None else selector)
+        state, context = self._execution("latest" if selector is None else selector)
         engine = self._ledger.engine
-        return to_quantity(estimate(engine, request, number, reverts_fail=self.rules.is_rskj))
+        gas = estimate(engine, request, state, context, reverts_fail=self.rules.is_rskj)
+        return to_quantity(gas)
 
     def _m_eth_sendRawTransaction(self, args: list[Any]) -> str:
         """Admit a signed transaction to the pool (mined at once if instant)."""
@@ -114,7 +116,10 @@ class AccountMethods(ChainView):
         raw = params.data(value, "signed transaction")
         tx = decode_signed(raw, self.chain_id)
         head = self.head_number
+        before = {bytes(waiting.hash) for waiting in self._pool.pending()}
         self._pool.admit(tx, len(raw), self._state(head), head)
+        fresh = [bytes(t.hash) for t in self._pool.pending() if bytes(t.hash) not in before]
+        self.filters.on_pending([to_data(tx_hash) for tx_hash in fresh])
         if self.instant_mining and self.mining:
             self.mine_block()
         return to_data(bytes(tx.hash))

@@ -32,3 +32,8 @@ def derive_account(label: str) -> DevAccount:
 def derive_accounts(prefix: str, count: int) -> tuple[DevAccount, ...]:
     """Derive count accounts labelled `<prefix>-<i>`."""
     return tuple(derive_account(f"{prefix}-{i}") for i in range(count))
+
+
+def funded_accounts(users: int) -> tuple[DevAccount, ...]:
+    """Return the accounts the genesis funds: the deployer, then `users` users (history.py)."""
+    return (derive_account("deployer"), *derive_accounts("user", users))

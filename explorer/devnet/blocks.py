@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -15,12 +16,13 @@ from trie.hexary import HexaryTrie
 from explorer.chain.mergemining import compose_hash_for_merged_mining
 from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRecord
 from explorer.devnet.coinbase import build_merge_mining_fields
+from explorer.devnet.evm import MINIMUM_GAS_PRICE
 
-MINIMUM_GAS_PRICE = 60_000_000
 BASE_DIFFICULTY = 2  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
 DIFFICULTY_SPREAD = 16  # so a block takes 2 to 17 tries (on average 9.5) to grind
 EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
 LIST_OFFSET = 0xC0
+NO_MERGE_MINING = MergeMining(b"", b"", b"", b"")
 SINGLE_LEAF_PATH = b"\x20\x80"  # hex-prefix form of the key rlp(0) in a leaf (even, terminated)
 
 
@@ -111,12 +113,40 @@ def _merge_mining(plain_header_hash: bytes, draft: BlockDraft, parent_hash: byte
     return MergeMining(fields.header, fields.coinbase, fields.merkle_proof, hash_for_mm)
 
 
+def _header_values(block: DevBlock) -> list[bytes | int]:
+    """Return the header fields a block's hash covers, merge mining apart, in RLP order."""
+    return [
+        block.parent_hash,
+        block.sha3_uncles,
+        block.miner,
+        block.state_root,
+        block.transactions_root,
+        block.receipts_root,
+        block.logs_bloom.to_bytes(256, "big"),
+        block.difficulty,
+        block.number,
+        block.gas_limit,
+        block.gas_used,
+        block.timestamp,
+        block.extra_data,
+        block.paid_fees,
+        block.minimum_gas_price,
+        len(block.uncles),
+    ]
+
+
+def encoded_header(block: DevBlock) -> bytes:
+    """Return a block's header as RLP, its merge-mining fields last; its hash is the keccak."""
+    mm = block.merge_mining
+    fields = [*_header_items(_header_values(block)), mm.header, mm.merkle_proof, mm.coinbase]
+    return bytes(encode_raw(fields))
+
+
 def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
     """Build the block record: header fields, merge mining and the block hash."""
     parent_hash = parent.hash if parent else bytes(32)
     uncles = _uncle_headers(draft, parent_hash)
     encoded_uncles = rlp.encode(uncles)
-    uncles_hash = keccak(encoded_uncles)
     difficulty = difficulty_of(draft.number)
     cumulative = difficulty + sum(_uncle_difficulty(draft.number, i) for i in range(len(uncles)))
     bloom = 0
@@ -127,46 +157,21 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         r.gas_used * t.gas_price for r, t in zip(draft.receipts, draft.transactions, strict=True)
     )
     encoded_txs = tuple(rlp.encode(tx.rlp_fields()) for tx in draft.transactions)
-    tx_root = encoded_trie_root(encoded_txs)
-    receipts_root = trie_root([r.rlp_fields() for r in draft.receipts])
-    header: list[bytes | int] = [
-        parent_hash,
-        uncles_hash,
-        draft.miner,
-        draft.state_root,
-        tx_root,
-        receipts_root,
-        bloom.to_bytes(256, "big"),
-        difficulty,
-        draft.number,
-        draft.gas_limit,
-        gas_used,
-        draft.timestamp,
-        b"",
-        paid_fees,
-        MINIMUM_GAS_PRICE,
-        len(uncles),
-    ]
-    fields = _header_items(header)
-    mm = _merge_mining(keccak(encode_raw(fields)), draft, parent_hash)
-    full_header = encode_raw([*fields, mm.header, mm.merkle_proof, mm.coinbase])
-    return DevBlock(
+    unhashed = DevBlock(
         number=draft.number,
-        hash=keccak(full_header),
+        hash=b"",
         parent_hash=parent_hash,
-        sha3_uncles=uncles_hash,
+        sha3_uncles=keccak(encoded_uncles),
         logs_bloom=bloom,
-        transactions_root=tx_root,
+        transactions_root=encoded_trie_root(encoded_txs),
         state_root=draft.state_root,
-        receipts_root=receipts_root,
+        receipts_root=trie_root([r.rlp_fields() for r in draft.receipts]),
         miner=draft.miner,
         difficulty=difficulty,
         total_difficulty=(parent.total_difficulty if parent else 0) + cumulative,
         cumulative_difficulty=cumulative,
         extra_data=b"",
-        size=list_length(
-            (len(full_header), list_length(map(len, encoded_txs)), len(encoded_uncles))
-        ),
+        size=0,
         gas_limit=draft.gas_limit,
         gas_used=gas_used,
         timestamp=draft.timestamp,
@@ -175,5 +180,12 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         uncles=tuple(keccak(rlp.encode(u)) for u in uncles),
         transactions=draft.transactions,
         receipts=draft.receipts,
-        merge_mining=mm,
+        merge_mining=NO_MERGE_MINING,
     )
+    plain_hash = keccak(encode_raw(_header_items(_header_values(unhashed))))
+    mined = dataclasses.replace(
+        unhashed, merge_mining=_merge_mining(plain_hash, draft, parent_hash)
+    )
+    full_header = encoded_header(mined)
+    size = list_length((len(full_header), list_length(map(len, encoded_txs)), len(encoded_uncles)))
+    return dataclasses.replace(mined, hash=keccak(full_header), size=size)

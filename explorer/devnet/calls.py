@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eth.abc import StateAPI
 from eth.exceptions import Revert
 from eth_abi.abi import decode
 from eth_abi.exceptions import DecodingError
@@ -9,21 +10,23 @@ from eth_utils.exceptions import ValidationError
 
 from explorer.chain.hexutil import to_data
 from explorer.devnet.errors import EXECUTION_REVERTED, RpcFailure, invalid_params
-from explorer.devnet.evm import CallRequest, Engine
+from explorer.devnet.evm import BlockContext, CallRequest, Engine
 
 VM_EXCEPTION = "VM Exception while processing transaction"
 ERROR_SELECTOR = bytes.fromhex("08c379a0")  # Error(string)
 GAS_ESTIMATION_CAP = 6_800_000  # reference.conf rpc.gasEstimationCap
 
 
-def call_output(engine: Engine, request: CallRequest, number: int) -> bytes:
-    """Return what a call on top of block number returns; -32015 when it reverts.
+def call_output(
+    engine: Engine, request: CallRequest, state: StateAPI, context: BlockContext
+) -> bytes:
+    """Return what a call returns on a block's state, in its context; -32015 when it reverts.
 
     rskj reports a revert only: a call that fails otherwise (out of gas, an invalid
     instruction) answers its (empty) return data.
     """
     try:
-        computation = engine.call(request, number)
+        computation = engine.call(request, state, context)
     except ValidationError as error:
         raise invalid_params(f"call cannot run: {error}") from None
     if computation.is_error and isinstance(computation.error, Revert):
@@ -31,15 +34,22 @@ def call_output(engine: Engine, request: CallRequest, number: int) -> bytes:
     return bytes(computation.output)
 
 
-def estimate(engine: Engine, request: CallRequest, number: int, *, reverts_fail: bool) -> int:
+def estimate(
+    engine: Engine,
+    request: CallRequest,
+    state: StateAPI,
+    context: BlockContext,
+    *,
+    reverts_fail: bool,
+) -> int:
     """Return the gas for a call, capped at rskj's estimation cap.
 
     -32015 first if it reverts and reverts_fail (rskj), else an estimate whatever happens (the
     service, §4.3.1).
     """
     if reverts_fail:
-        call_output(engine, request, number)
-    return min(engine.estimate_gas(request, number), GAS_ESTIMATION_CAP)
+        call_output(engine, request, state, context)
+    return min(engine.estimate_gas(request, state, context), GAS_ESTIMATION_CAP)
 
 
 def _error_string(output: bytes) -> str | None:

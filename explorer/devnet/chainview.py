@@ -13,11 +13,15 @@ from eth.abc import StateAPI
 from explorer.devnet import params
 from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.errors import block_not_found, rskj_invalid_params
+from explorer.devnet.evm import BlockContext
+from explorer.devnet.filters import FilterBook
 from explorer.devnet.ledger import Ledger
 from explorer.devnet.logs import LogLimits
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.profile import NodeRules
 from explorer.devnet.txpool import TxPool
+
+BLOCKHASH_WINDOW = 256  # BLOCKHASH answers for the 256 blocks before
 
 
 class ChainView:
@@ -45,6 +49,7 @@ class ChainView:
         self._miner = miner
         self._lock = threading.RLock()
         self._pending_cache: tuple[tuple[int, int], DevBlock, StateAPI] | None = None
+        self.filters = FilterBook()  # eth_newFilter and its kin (the rskj profile)
         pool.policy = self.rules.pool
         pool.settle(self._state(self.head_number), self.head_number)
 
@@ -149,15 +154,33 @@ class ChainView:
         number = self._block_number(ref)
         return None if number is None else self._state(number)
 
-    def _execution_number(self, value: Any) -> int:
-        """Return the block a call or an estimate runs on (ExecutionBlockRetriever).
+    def _execution(self, value: Any) -> tuple[StateAPI, BlockContext]:
+        """Return the state and the block a call or an estimate runs in (ExecutionBlockRetriever).
 
-        -32602 "Invalid block number N" for a number past the head.
+        Block N's own context and the state after it, as rskj and geth run a call; `pending`
+        runs in the sample next block on the pool's state. -32602 "Invalid block number N" for
+        a number past the head.
         """
+        if value == "pending":
+            block, state = self._pending()
+            return state, self._context(block)
         ref = params.block_ref(value, allow_hash=True)
         number = self._block_number(ref)
         if number is not None:
-            return number
+            return self._state(number), self._context(self._ledger.blocks[number])
         if ref.number is not None:
             raise rskj_invalid_params(f"Invalid block number {ref.number}")
         raise self._unknown_block(value, ref)
+
+    def _context(self, block: DevBlock) -> BlockContext:
+        """Return what the EVM sees of a block: number, time, miner, difficulty, gas limit."""
+        first = max(block.number - BLOCKHASH_WINDOW, 0)
+        earlier = self._ledger.blocks[first : block.number]
+        return BlockContext(
+            number=block.number,
+            timestamp=block.timestamp,
+            coinbase=block.miner,
+            difficulty=block.difficulty,
+            gas_limit=block.gas_limit,
+            previous_hashes=tuple(b.hash for b in reversed(earlier)),
+        )

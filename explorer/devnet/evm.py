@@ -2,36 +2,75 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from eth.abc import BlockHeaderAPI, ComputationAPI, ReceiptAPI, SignedTransactionAPI, StateAPI
 from eth.chains.base import MiningChain
 from eth.consensus.noproof import NoProofConsensus
+from eth.constants import GAS_BASE
 from eth.db.atomic import AtomicDB
 from eth.db.backends.memory import MemoryDB
 from eth.estimators.gas import binary_gas_search
+from eth.vm import mnemonics, opcode_values
+from eth.vm.execution_context import ExecutionContext
 from eth.vm.forks.berlin import BerlinVM
+from eth.vm.forks.berlin.computation import BerlinComputation
+from eth.vm.forks.berlin.state import BerlinState
+from eth.vm.opcode import as_opcode
 from eth.vm.spoof import SpoofTransaction
 from eth_keys.datatypes import PrivateKey
-from eth_typing import Address
+from eth_typing import Address, BlockNumber, Hash32
 from eth_utils.exceptions import ValidationError
+
+GAS_LIMIT = 40_000_000
+MINIMUM_GAS_PRICE = 60_000_000  # every devnet block's minimumGasPrice
+REMASC_ADDRESS = bytes.fromhex("0000000000000000000000000000000001000008")
+ZERO_ADDRESS = bytes(20)
+MAX_BALANCE = 2**256 - 1
 
 
 def _no_block_rewards(vm: object, block: object) -> None:
     """RSK has no Ethereum-style block reward: miners are paid from fees by REMASC."""
 
 
+def _basefee(computation: ComputationAPI) -> None:
+    """BASEFEE pushes the block's minimum gas price, as rskj does since RSKIP412 (VM.doBASEFEE)."""
+    computation.stack_push_int(MINIMUM_GAS_PRICE)
+
+
+_RskComputation = BerlinComputation.configure(
+    __name__="RskBerlinComputation",
+    opcodes={
+        **BerlinComputation.opcodes,
+        opcode_values.BASEFEE: as_opcode(
+            logic_fn=_basefee, mnemonic=mnemonics.BASEFEE, gas_cost=GAS_BASE
+        ),
+    },
+)
+_RskState = BerlinState.configure(__name__="RskBerlinState", computation_class=_RskComputation)
+
+#: Berlin's EVM, plus BASEFEE as rskj 9 has it; no proof of work, no block reward.
 DevnetVM = BerlinVM.configure(
     __name__="DevnetBerlinVM",
     consensus_class=NoProofConsensus,
     _assign_block_rewards=_no_block_rewards,
+    _state_class=_RskState,
 )
 
-GAS_LIMIT = 40_000_000
-REMASC_ADDRESS = bytes.fromhex("0000000000000000000000000000000001000008")
-ZERO_ADDRESS = bytes(20)
+
+@dataclass(frozen=True)
+class BlockContext:
+    """The block a call or an estimate runs in: what NUMBER, TIMESTAMP, COINBASE … answer."""
+
+    number: int
+    timestamp: int
+    coinbase: bytes
+    difficulty: int
+    gas_limit: int
+    previous_hashes: tuple[bytes, ...]  # BLOCKHASH: the hashes of the blocks before, newest first
 
 
 @dataclass(frozen=True)
@@ -199,41 +238,58 @@ class Engine:
         )
         return cast(SignedTransactionAPI, SpoofTransaction(unsigned, from_=request.sender))
 
-    def call(self, request: CallRequest, number: int) -> ComputationAPI:
-        """Run a call on top of block number without keeping its effects."""
-        vm = self._chain.get_vm(self.header_at(number))
-        with vm.in_costless_state() as state:
-            gas = min(request.gas or GAS_LIMIT, GAS_LIMIT)
+    @contextlib.contextmanager
+    def _in_block(
+        self, state: StateAPI, context: BlockContext, request: CallRequest
+    ) -> Iterator[StateAPI]:
+        """Run code on state inside a block's context; every change is undone after.
+
+        As rskj runs a call (ReversibleTransactionExecutor, a local call): in the block's own
+        context, with no balance check — the sender is lent what the value and gas would cost.
+        """
+        saved = state.execution_context
+        state.execution_context = ExecutionContext(
+            coinbase=Address(context.coinbase),
+            timestamp=context.timestamp,
+            block_number=BlockNumber(context.number),
+            difficulty=context.difficulty,
+            mix_hash=Hash32(bytes(32)),
+            gas_limit=context.gas_limit,
+            prev_hashes=[Hash32(h) for h in context.previous_hashes],
+            chain_id=self.chain_id,
+        )
+        snapshot = state.snapshot()
+        try:
+            sender = Address(request.sender)
+            cost = request.value + context.gas_limit * request.gas_price
+            shortfall = cost - state.get_balance(sender)
+            if shortfall > 0:
+                state.delta_balance(sender, min(shortfall, MAX_BALANCE - state.get_balance(sender)))
+            yield state
+        finally:
+            state.revert(snapshot)
+            state.execution_context = saved
+
+    def call(self, request: CallRequest, state: StateAPI, context: BlockContext) -> ComputationAPI:
+        """Run a call on a state in a block's context without keeping its effects."""
+        with self._in_block(state, context, request):
+            gas = min(request.gas or context.gas_limit, context.gas_limit)
             return state.costless_execute_transaction(self._spoof(state, request, gas))
 
-    def estimate_gas(self, request: CallRequest, number: int) -> int:
+    def estimate_gas(self, request: CallRequest, state: StateAPI, context: BlockContext) -> int:
         """Smallest gas that runs the call to the end; an estimate even when it fails."""
-        for attempt in (request, _without_value(request)):
-            try:
-                return self._search(attempt, number)
-            except Exception:
-                continue
-        return self._failed_gas(request, number)
-
-    def _search(self, request: CallRequest, number: int) -> int:
-        """py-evm's binary search for the gas a call needs."""
-        vm = self._chain.get_vm(self.header_at(number))
-        with vm.in_costless_state() as state:
-            return int(
-                binary_gas_search(state, self._spoof(state, request, GAS_LIMIT), tolerance=1)
-            )
-
-    def _failed_gas(self, request: CallRequest, number: int) -> int:
-        """Gas a failing call burns (intrinsic gas included), or just its intrinsic gas."""
-        vm = self._chain.get_vm(self.header_at(number))
-        with vm.in_costless_state() as state:
-            intrinsic = int(self._spoof(state, request, GAS_LIMIT).intrinsic_gas)
         try:
-            return intrinsic + int(self.call(_without_value(request), number).get_gas_used())
+            with self._in_block(state, context, request):
+                spoof = self._spoof(state, request, context.gas_limit)
+                return int(binary_gas_search(state, spoof, tolerance=1))
+        except Exception:
+            return self._failed_gas(request, state, context)
+
+    def _failed_gas(self, request: CallRequest, state: StateAPI, context: BlockContext) -> int:
+        """Gas a failing call burns (intrinsic gas included), or just its intrinsic gas."""
+        with self._in_block(state, context, request):
+            intrinsic = int(self._spoof(state, request, context.gas_limit).intrinsic_gas)
+        try:
+            return intrinsic + int(self.call(request, state, context).get_gas_used())
         except Exception:
             return intrinsic
-
-
-def _without_value(request: CallRequest) -> CallRequest:
-    """Return the same call sending no value (estimates survive an empty balance)."""
-    return CallRequest(request.sender, request.to, request.gas, 0, 0, request.data)

@@ -9,7 +9,6 @@ from typing import Any
 
 from explorer.chain.hexutil import to_quantity
 from explorer.devnet import params
-from explorer.devnet.accountmethods import AccountMethods
 from explorer.devnet.blockdata import DevBlock, TxRecord
 from explorer.devnet.encoded import EncodedLogs
 from explorer.devnet.errors import (
@@ -17,7 +16,6 @@ from explorer.devnet.errors import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
-    METHOD_NOT_FOUND_TEXT,
     PARAMS_INVALID_TEXT,
     RpcFailure,
     invalid_params,
@@ -26,8 +24,9 @@ from explorer.devnet.filling import NotYetLoaded
 from explorer.devnet.logindex import LogIndex
 from explorer.devnet.logs import LogFilter, LogLimits, parse_filter
 from explorer.devnet.manifest import SeedManifest
-from explorer.devnet.profile import CLIENT_VERSION, RSKJ_FORMS, NodeRules
+from explorer.devnet.profile import CLIENT_VERSION, MOST_PARAMS, NodeRules
 from explorer.devnet.reorg import reorganise
+from explorer.devnet.rskjmethods import RskjMethods
 from explorer.devnet.seed import SeedSize
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
 
@@ -36,10 +35,9 @@ __all__ = ["DevnetNode", "LogLimits", "RpcFailure", "SeedManifest", "open_node"]
 log = logging.getLogger(__name__)
 PROTOCOL_VERSION = "0x3e"
 Handler = Callable[[list[Any]], Any]
-MOST_PARAMS = {name: max(forms) for name, forms in RSKJ_FORMS.items()}
 
 
-class DevnetNode(AccountMethods):
+class DevnetNode(RskjMethods):
     """A local RSK-like node.
 
     The seeded chain, a pool, the methods of the spec, and the rules of its profile (`rules`: the
@@ -52,6 +50,7 @@ class DevnetNode(AccountMethods):
         self._methods: dict[str, Handler] = {
             name[len("_m_") :]: getattr(self, name) for name in dir(self) if name.startswith("_m_")
         }
+        self._methods.update(self.fixed_answers())
         self.seeded_head = self.head_number  # blocks above it were mined after start-up
 
     def reorganise(self, depth: int) -> int:
@@ -66,15 +65,15 @@ class DevnetNode(AccountMethods):
 
     @property
     def methods(self) -> tuple[str, ...]:
-        """The names of the methods handle() answers."""
-        return tuple(sorted(self._methods))
+        """The names of the methods handle() answers under the node's rules."""
+        return tuple(sorted(name for name in self._methods if self.rules.serves(name)))
 
     def handle(self, method: str, params: list[Any]) -> Any:
         """JSON-ready result for one JSON-RPC call; raises RpcFailure."""
         try:
             handler = self._methods.get(method) if isinstance(method, str) else None
-            if handler is None:
-                raise RpcFailure(METHOD_NOT_FOUND, METHOD_NOT_FOUND_TEXT)
+            if handler is None or not self.rules.serves(method):
+                raise RpcFailure(METHOD_NOT_FOUND, self.rules.not_found(str(method)))
             if params is None:
                 params = []
             if not isinstance(params, list):
@@ -251,6 +250,28 @@ class DevnetNode(AccountMethods):
         log_filter = parse_filter(value)
         first, last = self._log_range(log_filter)
         return self._logs.collect(self._ledger.blocks, first, last, log_filter, self.log_limits)
+
+    def _m_eth_newFilter(self, args: list[Any]) -> str:
+        """Install a log filter (rskj profile) holding the logs eth_getLogs answers for it now.
+
+        It then takes the matching logs of each new block when its range ends at `latest`; from
+        `latest` (or no fromBlock) it keeps the newest block's alone (rskj's LogFilter).
+        """
+        (value,) = args
+        log_filter = parse_filter(value)
+        historic = self._m_eth_getLogs([value])
+        start, end = log_filter.from_block, log_filter.to_block
+
+        def matching(block: DevBlock) -> EncodedLogs:
+            blocks = self._ledger.blocks
+            return self._logs.collect(blocks, block.number, block.number, log_filter, LogLimits())
+
+        return self.filters.install_logs(
+            list(historic),
+            matching,
+            from_latest=start is None or start.tag == "latest",
+            to_latest=end is None or end.tag == "latest",
+        )
 
 
 def open_node(

@@ -35,7 +35,9 @@ def _hex(parse: Callable[[object], T], value: object, what: str) -> T:
 
 
 def quantity(value: object, what: str = "quantity") -> int:
-    """Return a hex quantity of at most 256 bits."""
+    """Return a hex quantity of at most 256 bits: `0x` and at least one digit (not `0x`, `0X1`)."""
+    if not isinstance(value, str) or not value.startswith("0x") or len(value) == 2:
+        raise invalid_params(f"{what} must be 0x followed by hex digits")
     number = _hex(lambda v: parse_quantity(v, what), value, what)
     if number > MAX_QUANTITY:
         raise invalid_params(f"{what} is larger than 256 bits")
@@ -93,14 +95,23 @@ def arity(params: list[Any], required: int, optional: int = 0) -> list[Any]:
     return params + [None] * (required + optional - len(params))
 
 
-CALL_FIELDS = {"from", "to", "gas", "gasPrice", "value", "data", "input", "nonce", "type"}
+#: Members of a call object that rskj reads only to check they are numbers (CallArgumentsParam);
+#: any other member it does not know (accessList, maxFeePerGas, type, …) is ignored.
+CHECKED_ONLY = ("gasLimit", "nonce", "chainId")
 
 
 def call_request(value: object) -> CallRequest:
-    """Return a call object (§2.2); `to` may be absent to simulate a contract creation."""
-    if not isinstance(value, dict) or not set(value) <= CALL_FIELDS:
+    """Return a call object (§2.2); `to` may be absent to simulate a contract creation.
+
+    As rskj 9 reads it (CallArgumentsParam, CallArgumentsToByteArray): `gasLimit`, `nonce` and
+    `chainId` must be quantities but change nothing, `input` stands for `data`, and members it
+    does not know are ignored, so the call objects ethers and web3.py send are accepted.
+    """
+    if not isinstance(value, dict):
         raise invalid_params("call object must be an object with the fields of §2.2")
-    raw_data = value.get("data", value.get("input"))
+    for name in CHECKED_ONLY:
+        _optional_quantity(value.get(name), name)
+    raw_data = value.get("input") if value.get("input") is not None else value.get("data")
     to = value.get("to")
     gas = value.get("gas")
     return CallRequest(

@@ -67,7 +67,7 @@ class DevnetOptions:
 
     def arguments(self, key: str) -> list[str]:
         """Command-line arguments for these options and the main key."""
-        args = ["--testnet-port", "0", "--mainnet-port", "0", "--stop-on-stdin-eof"]
+        args = ["--testnet-port", "0", "--mainnet-port", "0", "--stop-on-stdin-eof", "--json-lines"]
         args += ["--network", self.network, "--block-time", str(self.block_time)]
         if self.latency:
             args += ["--latency", str(self.latency)]

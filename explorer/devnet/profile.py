@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from explorer.devnet.errors import METHOD_NOT_FOUND_TEXT
 from explorer.devnet.limits import LogLimits, LogRule
 
 #: `web3_clientVersion`, shaped as rskj writes it (Web3Impl): version, OS, Java, release.
@@ -60,6 +61,100 @@ RSKJ_FORMS: dict[str, frozenset[int]] = {
     "evm_stopMining": _NONE,
     "devnet_reorganise": _ONE,  # answered with `explorer devnet --control` only (reorg.py)
 }
+#: The methods of rskj's personal module (Web3.java), by parameter count.
+PERSONAL_FORMS: dict[str, int] = {
+    "personal_newAccountWithSeed": 1,
+    "personal_newAccount": 1,
+    "personal_listAccounts": 0,
+    "personal_importRawKey": 2,
+    "personal_sendTransaction": 2,
+    "personal_unlockAccount": 3,
+    "personal_lockAccount": 1,
+    "personal_dumpRawKey": 1,
+}
+DB_METHODS = ("db_putString", "db_getString", "db_putHex", "db_getHex")
+#: What a bare rskj 9 serves beyond the service's methods: the rskj profile only
+#: (rskjmethods.py; docs/service.md §15.8).
+RSKJ_ONLY_FORMS: dict[str, frozenset[int]] = {
+    **dict.fromkeys(
+        ("eth_newFilter", "eth_uninstallFilter", "eth_getFilterChanges", "eth_getFilterLogs"),
+        _ONE,
+    ),
+    **dict.fromkeys(("eth_newBlockFilter", "eth_newPendingTransactionFilter"), _NONE),
+    **dict.fromkeys(
+        (
+            "eth_syncing",
+            "eth_mining",
+            "eth_coinbase",
+            "eth_hashrate",
+            "eth_netHashrate",
+            "eth_getCompilers",
+            "eth_pendingTransactions",
+            "net_listening",
+            "net_peerCount",
+            "net_peerList",
+            "rsk_protocolVersion",
+            "rpc_modules",
+            "txpool_content",
+            "txpool_inspect",
+            "txpool_status",
+            *DB_METHODS,
+        ),
+        _NONE,
+    ),
+    "eth_sign": _TWO,
+    "eth_sendTransaction": _ONE,
+    **dict.fromkeys(
+        (
+            "rsk_getRawBlockHeaderByHash",
+            "rsk_getRawBlockHeaderByNumber",
+            "rsk_getRawTransactionReceiptByHash",
+        ),
+        _ONE,
+    ),
+    **{name: frozenset({count}) for name, count in PERSONAL_FORMS.items()},
+}
+#: The other methods of rskj 9's Web3 interfaces: not served, -32601 in rskj's words for a
+#: method it has but does not offer (docs/service.md §15.8 gives each one's reason).
+RSKJ_UNSERVED = frozenset(
+    {
+        "eth_bridgeState",
+        "eth_compileLLL",
+        "eth_compileSerpent",
+        "eth_compileSolidity",
+        "eth_getUncleByBlockHashAndIndex",
+        "eth_getUncleByBlockNumberAndIndex",
+        "eth_submitHashrate",
+        "eth_submitWork",
+        "evm_increaseTime",
+        "evm_reset",
+        "evm_revert",
+        "evm_snapshot",
+        "rsk_flush",
+        "rsk_getStorageBytesAt",
+        "rsk_getTransactionReceiptNodesByHash",
+        "rsk_shutdown",
+        "mnr_getWork",
+        "mnr_submitBitcoinBlock",
+        "mnr_submitBitcoinBlockPartialMerkle",
+        "mnr_submitBitcoinBlockTransactions",
+        "debug_accountTransactionQuota",
+        "debug_traceBlockByHash",
+        "debug_traceBlockByNumber",
+        "debug_traceTransaction",
+        "debug_wireProtocolQueueSize",
+        "trace_block",
+        "trace_filter",
+        "trace_get",
+        "trace_transaction",
+        "sco_banAddress",
+        "sco_bannedAddresses",
+        "sco_clearPeerScoring",
+        "sco_peerList",
+        "sco_reputationSummary",
+        "sco_unbanAddress",
+    }
+)
 #: What the service's description adds: an optional trailing block or boolean (§4.2).
 SPEC_OPTIONAL_FORMS: dict[str, frozenset[int]] = {
     "eth_getTransactionCount": _ONE,
@@ -91,17 +186,29 @@ class NodeRules:
         """Tell whether the node stands in for a bare rskj node."""
         return self.profile is Profile.RSKJ
 
+    def serves(self, method: str) -> bool:
+        """Tell whether the profile offers a method (the rskj-only ones on the rskj profile)."""
+        return method in RSKJ_FORMS or (self.is_rskj and method in RSKJ_ONLY_FORMS)
+
     def accepts(self, method: str, count: int) -> bool:
         """Tell whether a call of method with count parameters matches a form."""
-        forms = RSKJ_FORMS.get(method, frozenset())
+        forms = RSKJ_FORMS.get(method, frozenset()) | RSKJ_ONLY_FORMS.get(method, frozenset())
         if not self.is_rskj:
             forms = forms | SPEC_OPTIONAL_FORMS.get(method, frozenset())
         return count in forms
 
-    @property
-    def max_count(self) -> dict[str, int]:
-        """The most parameters each method takes (its handler's arguments)."""
-        return {name: max(forms) for name, forms in RSKJ_FORMS.items()}
+    def not_found(self, method: str) -> str:
+        """Return the words of -32601 for a method not served.
+
+        rskj's own (RskErrorResolver) for a method it has but does not offer.
+        """
+        if self.is_rskj and method in RSKJ_UNSERVED:
+            return f"the method {method} does not exist/is not available"
+        return METHOD_NOT_FOUND_TEXT
+
+
+#: The most parameters each method takes (its handler's arguments).
+MOST_PARAMS = {name: max(forms) for name, forms in {**RSKJ_FORMS, **RSKJ_ONLY_FORMS}.items()}
 
 
 def default_log_limits(profile: Profile) -> LogLimits:

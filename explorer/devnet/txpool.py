@@ -16,9 +16,8 @@ from eth_keys.constants import SECPK1_N
 from eth_typing import Address
 
 from explorer.devnet import errors
-from explorer.devnet.blocks import MINIMUM_GAS_PRICE
 from explorer.devnet.errors import RpcFailure, rejected, rskj_invalid_params
-from explorer.devnet.evm import GAS_LIMIT, Engine
+from explorer.devnet.evm import GAS_LIMIT, MINIMUM_GAS_PRICE, Engine
 from explorer.devnet.profile import PoolPolicy
 
 MAX_TRANSACTION_SIZE = 128 * 1024  # TxPendingValidator.TX_MAX_SIZE

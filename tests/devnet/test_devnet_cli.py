@@ -1,8 +1,12 @@
-"""`explorer devnet` as a user runs it: generated key, URLs, READY, ports, exit codes."""
+"""`explorer devnet` as a user runs it: generated key, URLs, READY, ports, exit codes, accounts.
+
+Without --json-lines it prints sentences only; with it, stdout holds only `TAG {json}` lines.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -12,9 +16,10 @@ from pathlib import Path
 
 import httpx
 
-from tests.helpers.devnet import devnet_cache_dir
+from tests.helpers.devnet import Devnet, devnet_cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
+ACCOUNT_ROW = re.compile(r"^\s*\d+\s+0x[0-9a-f]{40}\s+0x[0-9a-f]{64}$")
 
 
 def devnet_command(*args: str) -> list[str]:
@@ -23,19 +28,31 @@ def devnet_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "explorer", "devnet", *cache, *args]
 
 
-def read_until_ready(process: subprocess.Popen[str]) -> list[str]:
-    """Lines of stdout up to and including the READY line."""
+def read_until(process: subprocess.Popen[str], last: str) -> list[str]:
+    """Lines of stdout up to and including the first that starts with `last`."""
     assert process.stdout is not None
     lines = []
     for line in process.stdout:
         lines.append(line.rstrip("\n"))
-        if line.startswith("READY "):
+        if line.startswith(last):
             return lines
-    raise AssertionError(f"no READY line; got {lines}")
+    raise AssertionError(f"no {last!r} line; got {lines}")
 
 
-def test_generated_key_urls_and_sigint(tmp_path: Path) -> None:
-    """Without --key a random key is printed, the URLs carry it, SIGINT exits 0."""
+def read_until_ready(process: subprocess.Popen[str]) -> list[str]:
+    """Lines of stdout up to and including the READY line (--json-lines)."""
+    return read_until(process, "READY ")
+
+
+def net_version(url: str) -> str:
+    """Ask a devnet URL its net_version."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "net_version", "params": []}
+    answer: str = httpx.post(url, json=body).json()["result"]
+    return answer
+
+
+def test_sentences_only_generated_key_urls_and_sigint() -> None:
+    """Without --key a random key is printed, the URLs carry it, SIGINT exits 0; no JSON."""
     with subprocess.Popen(
         devnet_command("--network", "main", "--mainnet-port", "0"),
         stdout=subprocess.PIPE,
@@ -43,22 +60,72 @@ def test_generated_key_urls_and_sigint(tmp_path: Path) -> None:
         cwd=REPO,
     ) as process:
         try:
-            lines = read_until_ready(process)
+            lines = read_until(process, "Ready.")
             key = next(line for line in lines if "generated API key" in line).split()[-1]
             assert len(key) >= 32
-            ready = json.loads(lines[-1].removeprefix("READY "))
-            assert list(ready) == ["mainnet"]
-            assert ready["mainnet"].startswith("http://127.0.0.1:")
-            assert f"mainnet (chain id 30): {ready['mainnet']}/{key}" in lines
-            progress = [line.split(" ", 1)[1] for line in lines if line.startswith("PROGRESS ")]
-            assert all("fraction" in json.loads(text) for text in progress)
-            body = {"jsonrpc": "2.0", "id": 1, "method": "net_version", "params": []}
-            answer = httpx.post(f"{ready['mainnet']}/{key}", json=body).json()
-            assert answer["result"] == "30"
+            served = next(line for line in lines if "mainnet (chain id 30): " in line)
+            url = served.split(": ", 1)[1]
+            assert url.startswith("http://127.0.0.1:")
+            assert url.endswith(f"/{key}")
+            assert not [line for line in lines if line.startswith(("PROGRESS", "READY", "{"))]
+            assert any("--accounts" in line for line in lines)
+            assert net_version(url) == "30"
             process.send_signal(signal.SIGINT)
             assert process.wait(30) == 0
         finally:
             process.kill()
+
+
+def test_json_lines_on_stdout_and_sentences_on_stderr() -> None:
+    """--json-lines: every stdout line is `TAG {json}`; the generated key is said on stderr."""
+    with subprocess.Popen(
+        devnet_command("--network", "main", "--mainnet-port", "0", "--json-lines"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    ) as process:
+        try:
+            lines = read_until_ready(process)
+            tags = {line.split(" ", 1)[0] for line in lines}
+            assert tags <= {"PROGRESS", "READY"}
+            payloads = [json.loads(line.split(" ", 1)[1]) for line in lines]
+            assert all("fraction" in entry for entry in payloads[:-1])
+            ready = payloads[-1]
+            assert list(ready) == ["mainnet"]
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=30)
+            assert process.returncode == 0
+        finally:
+            process.kill()
+    key = next(line for line in stderr.splitlines() if "generated API key" in line).split()[-1]
+    assert f"mainnet (chain id 30): {ready['mainnet']}/{key}" in stderr
+
+
+def test_accounts_lists_the_funded_accounts_and_their_public_keys(
+    devnet: Devnet,
+) -> None:
+    """The accounts and keys are those the seeded genesis funds, under a warning; then exit."""
+    result = subprocess.run(
+        devnet_command("--accounts"), capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert "WARNING: these private keys are public" in result.stdout
+    rows = [line.split() for line in result.stdout.splitlines() if ACCOUNT_ROW.match(line)]
+    manifest = devnet.manifest()
+    assert [row[1] for row in rows] == list(manifest["accounts"])
+    assert [row[2] for row in rows] == list(manifest["private_keys"])
+    machine = subprocess.run(
+        devnet_command("--accounts", "--json-lines"),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    tag, payload = machine.stdout.strip().split(" ", 1)
+    assert tag == "ACCOUNTS"
+    assert [entry["address"] for entry in json.loads(payload)] == list(manifest["accounts"])
+    assert "WARNING" in machine.stderr
 
 
 def test_port_in_use_exits_1_with_a_message() -> None:
@@ -87,16 +154,18 @@ def test_bad_arguments_exit_2() -> None:
 
 
 def test_verbose_access_log_redacts_the_key() -> None:
-    """--verbose logs each request with the key redacted, never in full."""
+    """--verbose logs each request with the key redacted, never in full (the URL is on stdout)."""
     key = "verbose-key-0123456789abcdef"
     args = ("--network", "test", "--testnet-port", "0", "--key", key, "--verbose")
     with subprocess.Popen(
         devnet_command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO
     ) as process:
         try:
-            ready = json.loads(read_until_ready(process)[-1].removeprefix("READY "))
+            lines = read_until(process, "Ready.")
+            served = next(line for line in lines if "testnet (chain id 31): " in line)
+            base = served.split(": ", 1)[1].removesuffix(f"/{key}")
             body = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
-            assert httpx.post(f"{ready['testnet']}/v2/{key}", json=body).status_code == 200
+            assert httpx.post(f"{base}/v2/{key}", json=body).status_code == 200
             process.send_signal(signal.SIGINT)
             _, stderr = process.communicate(timeout=30)
         finally:
@@ -107,7 +176,8 @@ def test_verbose_access_log_redacts_the_key() -> None:
 
 def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
     """A child whose parent goes away during a cold build does not finish the build first."""
-    args = ("--network", "test", "--testnet-port", "0", "--key", "k", "--stop-on-stdin-eof")
+    args = ["--network", "test", "--testnet-port", "0", "--key", "k", "--stop-on-stdin-eof"]
+    args += ["--json-lines"]
     command = [*devnet_command(*args)[:4], "--cache-dir", str(tmp_path), *args]
     with subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO
@@ -126,7 +196,7 @@ def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
 def test_prebuild_only_prepares_the_snapshot_and_exits() -> None:
     """Helper mode (used while another network builds): load or build, report, exit 0."""
     result = subprocess.run(
-        devnet_command("--prebuild-only", "--network", "main"),
+        devnet_command("--prebuild-only", "--network", "main", "--json-lines"),
         capture_output=True,
         text=True,
         cwd=REPO,

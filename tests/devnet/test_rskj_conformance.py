@@ -92,8 +92,26 @@ ROWS: dict[str, Row] = {
     ),
     "unknown method": Row(
         "co/rsk/rpc/netty/JsonRpcCustomServer.java",
-        "eth_sign",
+        "eth_madeUp",
         lambda f: [],
+        Answer(200, code=-32601, message="method not found"),
+    ),
+    "a method rskj has but does not offer": Row(
+        "co/rsk/rpc/exception/RskErrorResolver.java; co/rsk/rpc/JsonRpcMethodFilter.java",
+        "debug_traceTransaction",
+        lambda f: [f["queued"]],
+        Answer(
+            200,
+            code=-32601,
+            message="the method debug_traceTransaction does not exist/is not available",
+        ),
+        Answer(200, code=-32601, message="method not found"),
+    ),
+    "the wallet is disabled": Row(
+        "co/rsk/rpc/modules/eth/EthModuleWalletDisabled.java",
+        "eth_sign",
+        lambda f: [ADDRESS, "0x00"],
+        Answer(400, code=-32602, message="Local wallet is disabled in this node"),
         Answer(200, code=-32601, message="method not found"),
     ),
     "balance at an unknown block": Row(

@@ -123,25 +123,25 @@ def devnet_loop() -> LoopThread:
 
 
 @pytest.fixture(scope="session")
-def devnet(
-    request: pytest.FixtureRequest,
-    devnet_loop: LoopThread,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Devnet]:
+def devnet(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Devnet:
     """Both networks with the seeded history and instant mining, as the hosted service.
 
     As a bare rskj node when a test asks for it (indirect parametrisation with PROFILES).
     """
-    profile = getattr(request, "param", "service")
+    return profile_devnet(getattr(request, "param", "service"), tmp_path_factory)
+
+
+def profile_devnet(profile: str, tmp_path_factory: pytest.TempPathFactory) -> Devnet:
+    """Return the session's devnet of a profile (both networks, seeded, instant mining)."""
     name = "devnet" if profile == "service" else f"devnet_{profile}"
 
     def start() -> Devnet:
         workdir = tmp_path_factory.mktemp(name)
         options = DevnetOptions(cache_dir=devnet_cache_dir(), profile=profile)
-        return start_devnet(devnet_loop, workdir, options)
+        return start_devnet(shared_loop(), workdir, options)
 
     with shared_devnet(name, start) as running:
-        yield running
+        return running
 
 
 LIMITED_KEYS = ("limits-key-0001", "quota-key-00001")

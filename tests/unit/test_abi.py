@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from eth_abi.abi import encode
@@ -24,10 +25,10 @@ from explorer.chain.signatures import (
     parse_signature,
     parse_table,
 )
+from explorer.devnet.contracts import load_artifact
 from tests.helpers.testnet import FIXTURES
 
 REPO = Path(__file__).resolve().parents[2]
-COMPILED = REPO / "explorer" / "devnet" / "contracts" / "compiled.json"
 ALICE = "0x" + "a1" * 20
 BOB = "0x" + "b0" * 20
 TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -71,7 +72,6 @@ def test_bundled_keys_match_published_values(canonical: str, key: str) -> None:
 
 def test_table_covers_the_devnet_contracts() -> None:
     """Each devnet ABI entry whose name the table knows is there with its exact signature."""
-    contracts = json.loads(COMPILED.read_text())["contracts"]
     table = bundled_table()
     known = {
         "function": {s.name for group in table.functions.values() for s in group},
@@ -79,7 +79,8 @@ def test_table_covers_the_devnet_contracts() -> None:
     }
     checked, missing = set(), []
     for name in ("DevToken", "DevCollectible", "Multicall3", "RnsRegistry", "RnsResolver"):
-        for entry in contracts[name]["abi"]:
+        entries: list[Any] = list(load_artifact(name).abi)  # JSON, as eth-utils reads it
+        for entry in entries:
             kind = entry["type"]
             if kind not in known or entry["name"] not in known[kind]:
                 continue

@@ -1,4 +1,8 @@
-"""The devnet's compiled contracts (compiled.json, rebuilt by compile.cjs)."""
+"""The devnet's compiled contracts.
+
+compiled.json is rebuilt by compile.cjs; Multicall3.json, the published Multicall3 compiled as
+it was deployed, by compile_multicall3.sh.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-COMPILED_PATH = Path(__file__).with_name("compiled.json")
+HERE = Path(__file__).parent
+ARTIFACT_FILES = (HERE / "compiled.json", HERE / "Multicall3.json")
 
 
 @dataclass(frozen=True)
@@ -23,15 +28,24 @@ class Artifact:
 
 
 @functools.cache
-def _compiled_text() -> str:
-    """Return the text of compiled.json, read once."""
-    return COMPILED_PATH.read_text(encoding="utf-8")
+def _compiled_texts() -> tuple[str, ...]:
+    """Return the text of every artifact file, read once."""
+    return tuple(path.read_text(encoding="utf-8") for path in ARTIFACT_FILES)
+
+
+@functools.cache
+def _entries() -> dict[str, dict[str, Any]]:
+    """Return the compiled contracts of every artifact file by name."""
+    entries: dict[str, dict[str, Any]] = {}
+    for text in _compiled_texts():
+        entries.update(json.loads(text)["contracts"])
+    return entries
 
 
 @functools.cache
 def load_artifact(name: str) -> Artifact:
     """Return the compiled contract called name (KeyError when there is none)."""
-    entry = json.loads(_compiled_text())["contracts"][name]
+    entry = _entries()[name]
     return Artifact(
         name=name,
         abi=tuple(entry["abi"]),
@@ -41,5 +55,5 @@ def load_artifact(name: str) -> Artifact:
 
 
 def compiled_digest() -> str:
-    """SHA-256 of compiled.json, part of the seed definition's key."""
-    return hashlib.sha256(_compiled_text().encode("utf-8")).hexdigest()
+    """SHA-256 of the artifact files, part of the seed definition's key."""
+    return hashlib.sha256("".join(_compiled_texts()).encode("utf-8")).hexdigest()

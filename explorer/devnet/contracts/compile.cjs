@@ -1,4 +1,6 @@
 // Recompile the devnet's contracts into compiled.json with solc-js (EVM version berlin).
+// Multicall3.sol, the published Multicall3, is compiled apart as it was deployed, by
+// compile_multicall3.sh into Multicall3.json.
 // Usage: npm install solc@0.8.26 in a scratch dir, then
 //   NODE_PATH=<scratch>/node_modules node explorer/devnet/contracts/compile.cjs
 const fs = require("fs");
@@ -7,7 +9,8 @@ const solc = require("solc");
 
 const here = __dirname;
 const sources = {};
-for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".sol")).sort()) {
+const apart = new Set(["Multicall3.sol"]);
+for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".sol") && !apart.has(f)).sort()) {
   sources[file] = { content: fs.readFileSync(path.join(here, file), "utf8") };
 }
 const input = {

@@ -1,0 +1,1 @@
+"""Real clients (web3.py, ethers 6) against the devnet."""
