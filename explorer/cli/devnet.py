@@ -27,6 +27,7 @@ from explorer.cli.devnet_start import (
     node_rules,
     open_shipped,
     prepare,
+    serving,
     stop_filling,
 )
 from explorer.devnet.envelope import big_stack_executor
@@ -342,6 +343,7 @@ async def serve_until_stopped(options: Options) -> int:
         base_urls = {name: network.base_url() for name, network in running.items()}
         keys = () if config.is_rskj else options.keys
         options.output.ready(base_urls, keys, config.profile.value)
+        serving(args)
         await stop.event.wait()
     finally:
         for network in running.values():

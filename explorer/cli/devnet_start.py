@@ -49,7 +49,7 @@ def add_start_options(add: Callable[..., Any]) -> None:
         default=0,
         choices=range(20),
         metavar="N",
-        help="run at a lower priority (os.nice), e.g. behind a window on the same machine",
+        help="serve at a lower priority (os.nice) once ready, e.g. behind a window here",
     )
 
 
@@ -173,11 +173,15 @@ def keep_chains(nodes: dict[str, Any], args: argparse.Namespace) -> None:
         keep_chain(node, args.keep_chain)
 
 
-def prepare(args: argparse.Namespace, chain_ids: list[int]) -> None:
-    """Lower the priority (--niceness) and forget the kept chains (--reset-chain)."""
+def serving(args: argparse.Namespace) -> None:
+    """Once serving, lower the priority (--niceness): the start itself is not slowed."""
     if args.niceness:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(args.niceness)
+
+
+def prepare(args: argparse.Namespace, chain_ids: list[int]) -> None:
+    """Forget the kept chains (--reset-chain)."""
     if args.reset_chain and args.keep_chain is not None:
         from explorer.devnet.snapshot import forget_kept
 
