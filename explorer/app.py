@@ -43,6 +43,7 @@ from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.settings import Settings
+from explorer.viewmodels.bitcoin_links import BitcoinLinksViewModel
 from explorer.viewmodels.devnet_start import DevnetStartViewModel
 from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.navigator import Navigator
@@ -57,6 +58,7 @@ from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
+from explorer.views.widgets.bitcoin import set_bitcoin_links
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
 #: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
@@ -98,6 +100,7 @@ class Application:
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
         self.about_action = add_help_menu(self.window)
+        set_bitcoin_links(BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS).url)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
 
@@ -108,7 +111,8 @@ class Application:
     def _settings_dialog(self) -> SettingsDialog:
         """Return a new Settings dialog over the networks model."""
         model = NetworkSettingsViewModel(self.networks, safe=self.settings)
-        return SettingsDialog(model, self.window)
+        bitcoin = BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS)
+        return SettingsDialog(model, self.window, bitcoin=bitcoin)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""

@@ -18,12 +18,14 @@ from explorer.screenshots_support import take_support_screenshots
 from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.live import KEEP
 from explorer.services.routes import (
+    BRIDGE_PAGE,
     HOME,
     LOGS,
     NODE,
     Route,
     address_route,
     block_route,
+    pegin_route,
     tool_route,
     tx_route,
 )
@@ -69,8 +71,23 @@ def screens(manifest: dict[str, Any]) -> list[tuple[str, Route]]:
         ("tx-failed", tx_route(str(manifest.get("failed_tx", "")))),
         ("tx-contract-creation", tx_route(str(manifest.get("contract_creation", "")))),
         ("not-found", tx_route(MISSING_HASH)),
+        *peg_screens(manifest.get("bridge") or {}),
     ]
-    return [(stem, route) for stem, route in candidates if route.target]
+    return [(stem, route) for stem, route in candidates if route.target or route == BRIDGE_PAGE]
+
+
+def peg_screens(peg: dict[str, Any]) -> list[tuple[str, Route]]:
+    """Return the Bridge page, each peg-in outcome and peg-outs at their stages (devnet)."""
+    if not peg:
+        return []
+    pegins = ("accepted", "refunded", "unrefundable", "unknown")
+    pegouts = (("delivered", peg["pegout_batch"][0]), ("in-progress", peg["pegout_confirming"]))
+    return [
+        ("bridge", BRIDGE_PAGE),
+        *((f"pegin-{name}", pegin_route(peg[f"pegin_{name}"])) for name in pegins),
+        *((f"pegout-{name}", tx_route(tx)) for name, tx in pegouts),
+        ("pegout-rejected", tx_route(peg["pegout_rejected"])),
+    ]
 
 
 async def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> bool:

@@ -38,7 +38,14 @@ NETWORK = Key("network/current", "")
 WINDOW_GEOMETRY = Key("ui/window_geometry", "")
 USE_PUBLIC_NODE = Key("network/use_public_node", False)
 KEYS_IN_KEYRING = Key("secrets/keyring", False)
+# Bitcoin explorer links (the peg's pages): where "Open in a Bitcoin explorer" goes, one URL
+# template per Bitcoin network; {kind} is tx, address or block and {id} the txid, address or hash.
+BTC_EXPLORER_MAIN = Key("bitcoin/explorer_main", "https://mempool.space/{kind}/{id}")
+BTC_EXPLORER_TEST = Key("bitcoin/explorer_test", "https://mempool.space/testnet/{kind}/{id}")
+BTC_EXPLORERS = {"main": BTC_EXPLORER_MAIN, "test": BTC_EXPLORER_TEST}
+
 API_KEYS = "api_keys"
+
 OPEN_TABS = "ui/open_tabs"
 RECENT_SEARCHES = "search/recent"
 CUSTOM_NETWORKS = "networks/custom"

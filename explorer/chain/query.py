@@ -68,7 +68,14 @@ class Invalid:
     message: str
 
 
-Query = BlockNumberQuery | BlockTagQuery | HashQuery | AddressQuery | RnsQuery | Invalid
+@dataclass(frozen=True)
+class BridgeQuery:
+    """The word `bridge`: the Bridge's page (the 2-way peg)."""
+
+
+Query = (
+    BlockNumberQuery | BlockTagQuery | HashQuery | AddressQuery | RnsQuery | BridgeQuery | Invalid
+)
 
 
 def _shown(text: str, limit: int = 24) -> str:
@@ -146,6 +153,9 @@ def parse(text: str, chain_id: int | None) -> Query:
         return Invalid(EMPTY_MESSAGE)
     if lowered in BLOCK_TAGS:
         return BlockTagQuery(BLOCK_TAGS[lowered])
+    if lowered == "bridge":
+        return BridgeQuery()
+
     if lowered.startswith("0x"):
         return _prefixed_hex(stripped, chain_id)
     if len(stripped) in (40, 64) and _HEX.fullmatch(stripped):

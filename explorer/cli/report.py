@@ -35,6 +35,7 @@ from explorer.presentation.block_listing import (
     rows_data,
     transaction_rows,
 )
+from explorer.presentation.bridge_loaders import pegout_documents
 from explorer.presentation.document import Document
 from explorer.presentation.loaders import load_block, load_document, load_tx
 from explorer.presentation.missing import Missing, TxSupport
@@ -61,7 +62,12 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
         f"comes from --key or ${KEY_VARIABLE} and is never printed.",
         secrets=secrets_in(list(argv)),
     )
-    parser.add_argument("query", help="block number or tag, hash, address or name.rsk")
+    parser.add_argument(
+        "query",
+        help="block number or tag, hash (RSK, or a peg-in's Bitcoin txid), address, "
+        "name.rsk, or bridge",
+    )
+
     add_node_choice(parser)
     parser.add_argument("--chain-id", type=int, help="chain id the --endpoint must serve")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -146,6 +152,9 @@ async def _transaction(
         _render(facts.document(network, now), options, out)
         return EXIT_NOT_FOUND
     document = tx_document(facts, chain_id=network.chain_id, currency=network.currency, now=now)
+    stages = pegout_documents(session.reader, network, document, facts.tx, facts.receipt)
+    async for with_stages in stages:  # a peg-out's stages, as the window shows them
+        document = with_stages
     _render(document, options, out)
     return EXIT_OK
 

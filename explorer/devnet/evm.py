@@ -17,8 +17,9 @@ from eth.estimators.gas import binary_gas_search
 from eth.vm import mnemonics, opcode_values
 from eth.vm.execution_context import ExecutionContext
 from eth.vm.forks.berlin import BerlinVM
-from eth.vm.forks.berlin.computation import BerlinComputation
+from eth.vm.forks.berlin.computation import BERLIN_PRECOMPILES, BerlinComputation
 from eth.vm.forks.berlin.state import BerlinState
+from eth.vm.forks.frontier.transaction_context import FrontierTransactionContext
 from eth.vm.opcode import as_opcode
 from eth.vm.spoof import SpoofTransaction
 from eth_keys.datatypes import PrivateKey
@@ -50,14 +51,46 @@ _RskComputation = BerlinComputation.configure(
         ),
     },
 )
-_RskState = BerlinState.configure(__name__="RskBerlinState", computation_class=_RskComputation)
 
-#: Berlin's EVM, plus BASEFEE as rskj 9 has it; no proof of work, no block reward.
+
+class _TxContext(FrontierTransactionContext):
+    """py-evm's transaction context, holding the transaction itself for RSK's precompiles.
+
+    The Bridge needs what rskj's precompiles get: the transaction's hash and its sender's key.
+    """
+
+    __slots__ = ["transaction"]
+    transaction: SignedTransactionAPI
+
+
+class _DevnetState(BerlinState):
+    """Berlin's state with the Bridge as a precompile (devnet/bridge_precompile.py)."""
+
+    def get_transaction_context(self, transaction: SignedTransactionAPI) -> _TxContext:
+        """Return the context of a transaction, with the transaction in it."""
+        context = _TxContext(gas_price=transaction.gas_price, origin=transaction.sender)
+        context.transaction = transaction
+        return context
+
+
+def _with_bridge() -> type[BerlinState]:
+    """Return the devnet's state class: RSK's Berlin, its precompiles plus the Bridge."""
+    from explorer.devnet.bridge_precompile import bridge_precompile
+    from explorer.devnet.bridge_state import BRIDGE_ADDRESS
+
+    computation = _RskComputation.configure(
+        __name__="DevnetComputation",
+        _precompiles={**BERLIN_PRECOMPILES, BRIDGE_ADDRESS: bridge_precompile},
+    )
+    return _DevnetState.configure(__name__="DevnetState", computation_class=computation)
+
+
+#: Berlin's EVM, plus BASEFEE as rskj 9 has it and the Bridge; no proof of work, no block reward.
 DevnetVM = BerlinVM.configure(
     __name__="DevnetBerlinVM",
     consensus_class=NoProofConsensus,
     _assign_block_rewards=_no_block_rewards,
-    _state_class=_RskState,
+    _state_class=_with_bridge(),
 )
 
 
@@ -173,7 +206,12 @@ class Engine:
             raise ValueError("only legacy transactions are supported")
         return DevnetVM.get_transaction_builder().decode(raw)
 
-    def mine(self, transactions: Sequence[SignedTransactionAPI], timestamp: int) -> MinedBatch:
+    def mine(
+        self,
+        transactions: Sequence[SignedTransactionAPI],
+        timestamp: int,
+        balance_moves: Sequence[tuple[bytes, int]] = (),
+    ) -> MinedBatch:
         """Execute transactions into one new block at timestamp (raises if one is invalid).
 
         Only what the devnet reads back is kept: the state and a header chain with its state
@@ -181,13 +219,16 @@ class Engine:
         py-evm's tries of them (and its checks of a block it has just built) are skipped.
         """
         header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=REMASC_ADDRESS
         )
         receipts: tuple[ReceiptAPI, ...] = ()
         computations: tuple[ComputationAPI, ...] = ()
-        if transactions:  # else nothing runs, and RSK pays no block reward: the parent's state
+        if transactions or balance_moves:  # else the parent's state: RSK has no block reward
             vm = self._chain.get_vm(header)
-            header, receipts, computations = vm.apply_all_transactions(transactions, header)
+            if transactions:
+                header, receipts, computations = vm.apply_all_transactions(transactions, header)
+            for address, delta in balance_moves:  # REMASC's payments (devnet/remasc.py)
+                vm.state.delta_balance(Address(address), delta)
             vm.state.persist()
             header = header.copy(state_root=vm.state.state_root)
         self._chain.chaindb.persist_header(header)
@@ -199,7 +240,7 @@ class Engine:
     ) -> tuple[tuple[ReceiptAPI, ...], StateAPI]:
         """Execute transactions on top of the head without keeping anything: receipts, state."""
         header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=REMASC_ADDRESS
         )  # as mine() makes it
         vm = self._chain.get_vm(header)
         _, receipts, _ = vm.apply_all_transactions(transactions, header)

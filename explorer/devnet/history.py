@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from eth._utils.address import generate_contract_address
 from eth.abc import SignedTransactionAPI
@@ -17,8 +17,10 @@ from explorer.devnet.accounts import DevAccount, derive_account, derive_accounts
 from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.contracts import load_artifact
 from explorer.devnet.evm import Engine
+from explorer.devnet.history_bridge import bridge_history
 from explorer.devnet.ledger import Ledger
 from explorer.devnet.manifest import SeedManifest
+from explorer.devnet.remasc import RemascSettlement
 from explorer.devnet.seed import (
     BLOCK_INTERVAL,
     GENESIS_TIMESTAMP,
@@ -113,7 +115,9 @@ class HistoryBuilder:
 
     # --- blocks -------------------------------------------------------------------------
 
-    def mine(self, transactions: list[SignedTransactionAPI]) -> DevBlock:
+    def mine(
+        self, transactions: list[SignedTransactionAPI], remasc: RemascSettlement | None = None
+    ) -> DevBlock:
         """Mine one block at the next fixed timestamp; some blocks get uncles."""
         number = self.ledger.head.number + 1
         uncles = 2 if number % 199 == 0 else 1 if number % 41 == 0 else 0
@@ -124,6 +128,7 @@ class HistoryBuilder:
             timestamp=GENESIS_TIMESTAMP + BLOCK_INTERVAL * number,
             miner=self.miners[number % len(self.miners)],
             uncle_count=uncles,
+            remasc=remasc,
         )
         self._facts.transfer_logs += _transfer_logs(block)
         if self._progress and number % PROGRESS_EVERY == 0:
@@ -167,9 +172,10 @@ class HistoryBuilder:
         self._activity(max(busy - self.ledger.head.number - 2 * self.size.empty_run - 20, 0))
         self.mine_empty(2 * self.size.empty_run)
         self._activity(max(busy - self.ledger.head.number, 0))
+        bridge = bridge_history(self)  # the peg and REMASC's payments (devnet/history_bridge.py)
         self._quiet_tail(self.size.head)
         self._leave_pending()
-        return self._manifest()
+        return replace(self._manifest(), bridge=bridge)
 
     def _deploy(self) -> None:
         """Deploy the token, the collectible and the reverter (three creations)."""
@@ -364,6 +370,7 @@ class HistoryBuilder:
             empty_runs=tuple(facts.empty_runs),
             uncle_blocks=tuple(facts.uncle_blocks),
             transfer_log_count=facts.transfer_logs,
+            bridge={},  # build() adds the peg's facts
             **facts.hashes,
         )
 

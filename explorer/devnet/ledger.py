@@ -13,6 +13,7 @@ from eth_typing import Address
 from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
 from explorer.devnet.blocks import BlockDraft, assemble_block
 from explorer.devnet.evm import GAS_LIMIT, Engine
+from explorer.devnet.remasc import RemascSettlement
 
 UNCLE_WINDOW = 32
 
@@ -81,13 +82,18 @@ class Ledger:
         timestamp: int,
         miner: bytes,
         uncle_count: int = 0,
+        remasc: RemascSettlement | None = None,
     ) -> DevBlock:
-        """Execute transactions into a new block ending with its REMASC transaction."""
-        batch = self.engine.mine(transactions, timestamp)
+        """Execute transactions into a new block ending with its REMASC transaction.
+
+        REMASC's payments, when given, move balances and are logged in its receipt.
+        """
+        moves = remasc.moves if remasc is not None else ()
+        batch = self.engine.mine(transactions, timestamp, moves)
         records = [TxRecord.from_signed(tx) for tx in transactions]
         receipts = _receipts(records, batch.receipts)
         state_root = bytes(batch.header.state_root)
-        draft = self._draft(records, receipts, state_root, timestamp, miner, uncle_count)
+        draft = self._draft(records, receipts, state_root, timestamp, miner, uncle_count, remasc)
         block = assemble_block(draft, self.head)
         self._index(block)
         return block
@@ -111,11 +117,16 @@ class Ledger:
         timestamp: int,
         miner: bytes,
         uncle_count: int,
+        remasc: RemascSettlement | None = None,
     ) -> BlockDraft:
         """Return the next block's draft, its REMASC transaction appended."""
         number = self.head.number + 1
         records.append(TxRecord.remasc(number))
-        receipts.append(remasc_receipt(receipts[-1].cumulative_gas_used if receipts else 0))
+        cumulative = receipts[-1].cumulative_gas_used if receipts else 0
+        if remasc is None:
+            receipts.append(remasc_receipt(cumulative))
+        else:
+            receipts.append(ReceiptRecord(1, 0, cumulative, None, remasc.logs, remasc.bloom))
         recent = self.blocks[-(UNCLE_WINDOW - 1) :]
         return BlockDraft(
             number=number,

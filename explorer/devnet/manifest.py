@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -35,6 +36,7 @@ class SeedManifest:
     empty_runs: tuple[tuple[int, int], ...] = ()  # inclusive ranges of blocks with only REMASC
     uncle_blocks: tuple[int, ...] = ()
     transfer_log_count: int = 0
+    bridge: Mapping[str, Any] = field(default_factory=dict)  # the peg's history (history_bridge)
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of every field."""

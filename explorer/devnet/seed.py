@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from eth_hash.auto import keccak
 
+from explorer.devnet.bridge_genesis import bridge_account
 from explorer.devnet.contracts import load_artifact
 
 GENESIS_TIMESTAMP = 1_735_689_600  # 2025-01-01T00:00:00Z
@@ -78,7 +79,7 @@ def rns_registry(chain_id: int) -> bytes:
 def genesis_state(
     chain_id: int, admin: bytes, funded: Sequence[bytes]
 ) -> dict[bytes, dict[str, object]]:
-    """Funded accounts, Multicall3, and the RNS registry and resolver run by admin."""
+    """Funded accounts, Multicall3, the RNS registry and resolver run by admin, the Bridge."""
     owner = {0: int.from_bytes(admin, "big")}
     state = {address: _account(10_000_000 * RBTC) for address in (admin, *funded)}
     state[MULTICALL3] = _account(0, load_artifact("Multicall3").deployed_bytecode)
@@ -86,6 +87,7 @@ def genesis_state(
         0, load_artifact("RnsRegistry").deployed_bytecode, owner
     )
     state[RNS_RESOLVER] = _account(0, load_artifact("RnsResolver").deployed_bytecode, owner)
+    state.update([bridge_account(chain_id)])  # the Bridge's coins and state (devnet/bridge_*)
     return state
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from explorer.chain.mergemining import MergeMiningReport, verify_merge_mining
 from explorer.chain.records import Block
 from explorer.presentation import format as fmt
+from explorer.presentation.btc_fields import btc_block_field, btc_tx_field
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.services.routes import block_route
 
@@ -163,9 +164,9 @@ def _bitcoin_header_fields(report: MergeMiningReport) -> list[Field]:
     if header is None:
         return [fmt.text_field("Bitcoin header", "not decodable", Tone.BAD)]
     return [
-        fmt.text_field("Bitcoin block hash", header.block_hash),
+        btc_block_field("Bitcoin block hash", header.block_hash),
         fmt.text_field("Bitcoin version", f"0x{header.version:08x}"),
-        fmt.text_field("Bitcoin previous block", header.previous_block_hash),
+        btc_block_field("Bitcoin previous block", header.previous_block_hash),
         fmt.text_field("Bitcoin merkle root", header.merkle_root),
         fmt.text_field("Bitcoin time", fmt.utc_text(header.time), tooltip=f"Unix: {header.time}"),
         fmt.text_field(
@@ -204,9 +205,7 @@ def _coinbase_fields(report: MergeMiningReport) -> list[Field]:
             )
         )
     if report.coinbase_txid is not None:
-        fields.append(
-            fmt.text_field("Coinbase txid (recomputed)", report.coinbase_txid[::-1].hex())
-        )
+        fields.append(btc_tx_field("Coinbase txid (recomputed)", report.coinbase_txid[::-1].hex()))
     fields.append(fmt.text_field("Merkle proof", f"{len(report.proof_hashes)} sibling hashes"))
     if report.folded_root is not None:
         matches = "matches" if report.root_matches else "does NOT match"

@@ -24,6 +24,9 @@ class Kind(enum.Enum):
     TIME = "time"
     HEX = "hex"
     STATUS = "status"
+    BTC_TX = "btc_tx"  # a Bitcoin txid: copy, open in a Bitcoin explorer
+    BTC_ADDRESS = "btc_address"
+    BTC_BLOCK = "btc_block"
 
 
 class Tone(enum.Enum):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from explorer.chain.records import Block
 from explorer.presentation.address_document import address_document, load_address_facts
 from explorer.presentation.block_document import block_document
+from explorer.presentation.bridge_loaders import load_bridge, pegin_documents
 from explorer.presentation.document import Document
 from explorer.presentation.missing import Missing, TxSupport, missing_stages
 from explorer.presentation.tx_document import TxFacts, tx_document
@@ -189,4 +190,8 @@ async def load_document(reader: ChainReader, network: Network, route: Route) -> 
         )
     if route.page is Page.ADDRESS:
         return address_document(await load_address_facts(reader, route.target), network)
+    if route.page is Page.BRIDGE:
+        return await load_bridge(reader, network)
+    if route.page is Page.PEGIN:
+        return [document async for document in pegin_documents(reader, network, route.target)][-1]
     raise ValueError(f"no page loader for {route}")

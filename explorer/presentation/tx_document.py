@@ -5,9 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from explorer.chain.abi import decode_call, decode_log
+from explorer.chain.bridge_logs import decode_system_log
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
+from explorer.chain.remasc import RemascPayment
 from explorer.presentation import format as fmt
+from explorer.presentation.bridge_fields import (
+    LogContext,
+    bridge_call_fields,
+    bridge_log_fields,
+    remasc_fields,
+)
 from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.rpc.nodefailures import NodeFailure
@@ -77,7 +85,7 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     sections += [_input(tx), _signature(tx)]
     if facts.receipt is not None:
         sections.append(_receipt(facts.receipt, chain_id, currency))
-        sections.append(_logs(facts.receipt.logs, chain_id))
+        sections.append(_logs(facts.receipt.logs, chain_id, tx.value, currency))
     raw = {"transaction": dict(tx.raw)}
     if facts.receipt is not None:
         raw["receipt"] = dict(facts.receipt.raw)
@@ -88,7 +96,7 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
 def _kind_label(tx: Transaction) -> str | None:
     """Return REMASC / Bridge / contract creation labels."""
     if tx.to == REMASC:
-        return "REMASC (miner reward distribution)"
+        return "REMASC: the block's reward settlement (pays an older block's fees to its miners)"
     if tx.to == BRIDGE:
         return "Bridge (2-way peg)"
     if tx.is_contract_creation:
@@ -167,10 +175,14 @@ def neighbour_fields(facts: TxFacts) -> list[Field]:
 def _input(tx: Transaction) -> Section:
     """Return the input decoded with the bundled signature table, plus the raw hex."""
     fields: list[Field] = []
+    if not tx.input and tx.to == BRIDGE:
+        return Section("Input", tuple(bridge_call_fields(b"")))
     if not tx.input:
         return Section("Input", (fmt.text_field("Input", "none (plain transfer)", Tone.MUTED),))
     call = None if tx.is_contract_creation else decode_call(tx.input)
-    if call is not None:
+    if tx.to == BRIDGE:
+        fields += bridge_call_fields(tx.input)
+    elif call is not None:
         fields.append(fmt.text_field("Method", call.signature))
         fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in call.params]
     elif tx.is_contract_creation:
@@ -231,12 +243,24 @@ def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
     return Section("Receipt", tuple(fields))
 
 
-def log_fields(log: Log, chain_id: int) -> list[Field]:
-    """Return one log: its emitter, the decoded event when known, raw topics and data."""
+def log_fields(
+    log: Log, chain_id: int, tx_value: int | None = None, currency: str = "RBTC"
+) -> list[Field]:
+    """Return one log: its emitter, the decoded event when known, raw topics and data.
+
+    The Bridge's and REMASC's logs are decoded in any upgrade's format (bridge_fields.py).
+    """
     index = "?" if log.log_index is None else str(log.log_index)
     fields = [fmt.address_field(f"Log {index} · emitted by", log.address, chain_id)]
-    event = decode_log(log.topics, log.data)
-    if event is not None:
+    system = decode_system_log(log.address, log.topics, log.data)
+    event = decode_log(log.topics, log.data) if system is None else None
+    if system is not None:
+        context = LogContext(chain_id, log.block_number, tx_value, currency)
+        if isinstance(system, RemascPayment):
+            fields += remasc_fields(system, context)
+        else:
+            fields += bridge_log_fields(system, context)
+    elif event is not None:
         fields.append(fmt.text_field("  Event", event.signature))
         fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in event.params]
     else:
@@ -246,8 +270,9 @@ def log_fields(log: Log, chain_id: int) -> list[Field]:
     return fields
 
 
-def _logs(logs: tuple[Log, ...], chain_id: int) -> Section:
+def _logs(logs: tuple[Log, ...], chain_id: int, tx_value: int, currency: str) -> Section:
     """Return the receipt's logs."""
     if not logs:
         return Section("Logs", (), note="This transaction emitted no logs.")
-    return Section("Logs", tuple(f for log in logs for f in log_fields(log, chain_id)))
+    fields = (f for log in logs for f in log_fields(log, chain_id, tx_value, currency))
+    return Section("Logs", tuple(fields))

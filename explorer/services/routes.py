@@ -17,6 +17,8 @@ class Page(enum.Enum):
     BROADCAST = "broadcast"
     NODE = "node"
     TOOL = "tool"
+    BRIDGE = "bridge"  # the 2-way peg's Bridge
+    PEGIN = "pegin"  # a peg-in's status by its Bitcoin txid
 
 
 @dataclass(frozen=True)
@@ -43,11 +45,12 @@ class Route:
         return cls(page, target)
 
 
-TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.NODE, Page.BROADCAST})
+TARGETLESS = frozenset({Page.HOME, Page.LOGS, Page.NODE, Page.BROADCAST, Page.BRIDGE})
 HOME = Route(Page.HOME)
 LOGS = Route(Page.LOGS)
 NODE = Route(Page.NODE)
 BROADCAST = Route(Page.BROADCAST)
+BRIDGE_PAGE = Route(Page.BRIDGE)
 
 
 def block_route(number_or_hash: int | str) -> Route:
@@ -76,6 +79,11 @@ def tx_position(route: Route) -> tuple[int | str, int] | None:
 def address_route(address: str) -> Route:
     """Return the route of an address."""
     return Route(Page.ADDRESS, address.lower())
+
+
+def pegin_route(btc_txid: str) -> Route:
+    """Return the route of a peg-in's status (64 hex digits, the txid as explorers show it)."""
+    return Route(Page.PEGIN, btc_txid.lower().removeprefix("0x"))
 
 
 def tool_route(tool: str, text: str = "") -> Route:

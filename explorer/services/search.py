@@ -6,9 +6,17 @@ import asyncio
 from dataclasses import dataclass
 
 from explorer.chain import query as q
+from explorer.services.pegin import processed_height
 from explorer.services.reader import ChainReader
 from explorer.services.rns import RnsError, resolve_name
-from explorer.services.routes import Route, address_route, block_route, tx_route
+from explorer.services.routes import (
+    BRIDGE_PAGE,
+    Route,
+    address_route,
+    block_route,
+    pegin_route,
+    tx_route,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,8 @@ async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None)
             return Resolution(block_route(number))
         case q.BlockTagQuery(tag=tag):
             return Resolution(block_route(tag))
+        case q.BridgeQuery():
+            return Resolution(BRIDGE_PAGE)
         case q.AddressQuery(address=address, warning=warning):
             return Resolution(address_route(address), warning=warning or "")
         case q.HashQuery(hash=value):
@@ -60,5 +70,9 @@ async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
         return Resolution(tx_route(value))
     if block is not None:
         return Resolution(block_route(value))
-    # Neither: the transaction page says what "not found" can mean and looks elsewhere.
-    return Resolution(tx_route(value))
+    # Neither: a Bitcoin txid the Bridge processed (a peg-in) leads to its status; else the
+    # transaction page says what "not found" can mean and looks elsewhere.
+    if await processed_height(reader, value) is not None:
+        return Resolution(pegin_route(value))
+    note = f"Not a peg-in the Bridge has registered either: pegin/{value[2:]} says more."
+    return Resolution(tx_route(value), warning=note)

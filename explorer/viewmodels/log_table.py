@@ -13,13 +13,16 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from explorer.chain.abi import DecodedParam, decode_log
+from explorer.chain.bridge_logs import system_event_name
 from explorer.chain.checksum import to_checksum_address
+from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.roles import ROUTE_ROLE
 
 BATCH = 1000
+SYSTEM_CONTRACTS = (BRIDGE, REMASC)
 CACHE_ROWS = 1024
 DATA_CHARS = 74
 Index = QModelIndex | QPersistentModelIndex
@@ -192,6 +195,9 @@ class LogTableModel(BatchedTableModel):
             event = decoded.name
             full = ", ".join(f"{p.name or p.type}: {p.text}" for p in decoded.params)
             brief = ", ".join(f"{p.name or p.type}: {_brief(p)}" for p in decoded.params)
+        elif log.address in SYSTEM_CONTRACTS:  # the Bridge's RLP events, REMASC's payments
+            event = system_event_name(log.address, log.topics, log.data) or ""
+
         topics = [*log.topics, "", "", "", ""][:4]
         data = "0x" + log.data.hex()
         tx = log.transaction_hash or ""

@@ -12,6 +12,7 @@ from explorer.viewmodels.home import HomeViewModel
 from explorer.viewmodels.logs import LogsViewModel
 from explorer.viewmodels.node_page import NodePageViewModel, QuotaStore
 from explorer.viewmodels.page import PageViewModel
+from explorer.viewmodels.peg_page import PegPageViewModel, is_peg_route
 from explorer.viewmodels.tools import ToolViewModel, tool_of
 from explorer.viewmodels.tx_page import TxPageViewModel
 
@@ -43,6 +44,8 @@ class PageFactory:
         page: PageViewModel
         if route.page is Page.NODE:
             page = NodePageViewModel(session, self.quota_store)
+        elif is_peg_route(route):
+            page = PegPageViewModel(session, route)
         elif route.page is Page.ADDRESS:
             page = AddressPageViewModel(
                 session,

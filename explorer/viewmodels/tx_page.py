@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.presentation.bridge_loaders import pegout_documents
 from explorer.presentation.document import Document
 from explorer.presentation.loaders import TxMemory, load_tx_stages
 from explorer.presentation.missing import Missing, TxSupport
@@ -89,6 +90,11 @@ class TxPageViewModel(PageViewModel):
                 stage, chain_id=network.chain_id, currency=network.currency, now=time.time()
             )
             yield document, stage.complete and stage.tx.is_pending
+            if stage.complete and not stage.tx.is_pending:  # a peg-out's stages follow
+                reader = self.session.reader
+                pegout = pegout_documents(reader, network, document, stage.tx, stage.receipt)
+                async for with_stages in pegout:
+                    yield with_stages, False
 
     def _show_details(self, missing: Missing | None) -> None:
         """Publish the not-found details of a stage (None: the node returns it)."""

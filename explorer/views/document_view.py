@@ -14,12 +14,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.presentation.btc_fields import btc_network_kind
 from explorer.presentation.document import Document, Field, Kind
 from explorer.views.theme import monospace, plain_label, tone_palette
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
+from explorer.views.widgets.bitcoin import BitcoinValue
 from explorer.views.widgets.value import LinkedValue
 
 MONO_KINDS = {Kind.ADDRESS, Kind.TX_HASH, Kind.BLOCK, Kind.HASH, Kind.HEX}
+BITCOIN_KINDS = {Kind.BTC_TX: "tx", Kind.BTC_ADDRESS: "address", Kind.BTC_BLOCK: "block"}
 MAX_INLINE_HEX = 200
 
 
@@ -145,7 +148,10 @@ class DocumentView(QWidget):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         if note:
-            form.addRow(plain_label(note))
+            note_label = plain_label(note)
+            note_label.setWordWrap(True)  # an explanation may be longer than the page is wide
+            form.addRow(note_label)
+
         widgets = []
         for item in fields:
             widgets.append(self._value_widget(item))
@@ -182,6 +188,9 @@ class DocumentView(QWidget):
             return AddressLabel(item.value, self.chain_id)
         if item.kind in (Kind.TX_HASH, Kind.BLOCK) and isinstance(item.value, str):
             return HashLabel(item.value, "tx" if item.kind is Kind.TX_HASH else "block")
+        if item.kind in BITCOIN_KINDS and isinstance(item.value, str):
+            network = btc_network_kind(self.chain_id)
+            return BitcoinValue(item.value, BITCOIN_KINDS[item.kind], network, item.link)
         return None
 
 

@@ -20,7 +20,7 @@ APP_ICON_SIZES = (16, 32, 48, 64, 128, 256)
 APP_ICON_SVG = f"icons/hicolor/scalable/apps/{APP_ICON_NAME}.svg"
 ACTION_ICONS = (
     *("back", "forward", "home", "logs", "settings", "bookmark", "search", "copy"),
-    *("block", "transaction", "address", "node", "tools", "broadcast"),
+    *("block", "transaction", "address", "node", "tools", "broadcast", "bridge"),
 )
 PAGE_ICONS: dict[Page, str] = {
     Page.HOME: "home",
@@ -31,7 +31,10 @@ PAGE_ICONS: dict[Page, str] = {
     Page.NODE: "node",
     Page.TOOL: "tools",
     Page.BROADCAST: "broadcast",
+    Page.BRIDGE: "bridge",
+    Page.PEGIN: "bridge",
 }
+
 # Toolbar (24), small (16) and in-between sizes some styles use, and each at twice the scale.
 RENDER_SIZES = (16, 20, 22, 24, 32, 40, 44, 48)
 ButtonText, WindowText = QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText

@@ -36,6 +36,7 @@ from explorer.viewmodels.shell import Banner, ShellViewModel
 from explorer.viewmodels.tools import ToolViewModel, tool_of
 from explorer.viewmodels.tx_page import TxPageViewModel
 from explorer.views.address import AddressView
+from explorer.views.bridge_action import add_bridge_action
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.home_view import HomeView
 from explorer.views.icons import PAGE_ICONS, palette_icons
@@ -144,6 +145,7 @@ class MainWindow(QMainWindow):
         self.tools_menu.addSeparator()
         for kind, spec in TOOLS.items():
             self.tools_menu.addAction(spec.title, self._opener(tool_route(kind.value)))
+        self.bridge_action = add_bridge_action(self, self.tools_menu, self.icons)
 
     def _opener(self, route: Route) -> Callable[[], object]:
         """Return a slot that opens route in a new tab."""
@@ -272,13 +274,14 @@ class MainWindow(QMainWindow):
         """Return a short tab title for a route."""
         if route.page is Page.HOME:
             return "Home"
-        if route.page in (Page.LOGS, Page.NODE, Page.BROADCAST):
+        if route.page in (Page.LOGS, Page.NODE, Page.BROADCAST, Page.BRIDGE):
             return str(route.page.value).capitalize()
         if route.page is Page.TOOL:
             return TOOLS[tool_of(route)[0]].title
         target = route.target
         short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
-        return f"{route.page.value.capitalize()} {short}"
+        name = "Peg-in" if route.page is Page.PEGIN else route.page.value.capitalize()
+        return f"{name} {short}"
 
     def _on_tab_opened(self, index: int, route: Route) -> None:
         """Add a tab's widget."""

@@ -12,8 +12,10 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.document import Tone
+from explorer.viewmodels.bitcoin_links import BitcoinLinksViewModel
 from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
+from explorer.views.bitcoin_links_option import BitcoinLinksOption
 from explorer.views.network_form_panel import NetworkFormPanel
 from explorer.views.network_list_panel import NetworkListPanel
 from explorer.views.theme import plain_label, tone_palette
@@ -49,10 +51,16 @@ class KeyringOption(QWidget):
 class SettingsDialog(QDialog):
     """Binds the Settings view model to a list panel and a form panel; OK saves, Cancel drops."""
 
-    def __init__(self, model: NetworkSettingsViewModel, parent: QWidget | None = None) -> None:
-        """Show the model's drafts, the current network selected."""
+    def __init__(
+        self,
+        model: NetworkSettingsViewModel,
+        parent: QWidget | None = None,
+        bitcoin: BitcoinLinksViewModel | None = None,
+    ) -> None:
+        """Show the model's drafts, the current network selected (and the Bitcoin explorer)."""
         super().__init__(parent)
         self.model = model
+        self.bitcoin = BitcoinLinksOption(bitcoin) if bitcoin is not None else None
         self.setWindowTitle("Settings — Networks")
         self.resize(860, 540)
         self.list_panel = NetworkListPanel(model)
@@ -67,6 +75,8 @@ class SettingsDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.addLayout(body, 1)
         outer.addWidget(self.keyring_option)
+        if self.bitcoin is not None:
+            outer.addWidget(self.bitcoin)
         outer.addWidget(self.buttons)
         self.list_panel.add_button.clicked.connect(self.form_panel.name_edit.setFocus)
         self.buttons.accepted.connect(self.accept)
@@ -74,6 +84,8 @@ class SettingsDialog(QDialog):
 
     def accept(self) -> None:
         """Save every draft and removal; on errors the model shows the first bad draft."""
+        if self.bitcoin is not None and not self.bitcoin.model.accept():
+            return
         if self.model.accept():
             super().accept()
 

@@ -1,0 +1,169 @@
+"""A peg-in's page: what the Bridge did with a Bitcoin transaction, or what not yet."""
+
+from __future__ import annotations
+
+import time
+
+from explorer.chain.bridge_events import (
+    REJECTED_PEGIN_REASONS,
+    UNREFUNDABLE_PEGIN_REASONS,
+    LockBtc,
+    PeginBtc,
+    RejectedPegin,
+    UnrefundablePegin,
+    reason_text,
+)
+from explorer.chain.peg import BTC_BLOCK_SECONDS, PegNetwork
+from explorer.presentation import format as fmt
+from explorer.presentation.bridge_fields import PEGIN_VERSIONS
+from explorer.presentation.btc_fields import btc_amount_field, btc_tx_field
+from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.pegout_document import release_sections
+from explorer.services.pegin import PeginStatus
+from explorer.services.pegout import PegoutStatus
+
+
+def _headline(status: PeginStatus, currency: str) -> Field:
+    """Return the peg-in's outcome in one line."""
+    accepted = status.first(PeginBtc) or status.first(LockBtc)
+    rejected, unrefundable = status.first(RejectedPegin), status.first(UnrefundablePegin)
+    if accepted is not None:
+        text = f"ACCEPTED — {accepted.amount_sat / 1e8:.8f} BTC credited as {currency}"
+        return fmt.text_field("Status", text, Tone.GOOD)
+    if unrefundable is not None:
+        return fmt.text_field(
+            "Status", "REFUSED, NOT REFUNDED — the funds stay with the PowPeg", Tone.BAD
+        )
+    if rejected is not None:
+        tone = Tone.WAITING
+        return fmt.text_field("Status", "REFUSED, REFUNDED — a peg-out returns the bitcoin", tone)
+    if status.processed_height is not None:
+        return fmt.text_field("Status", "PROCESSED — the Bridge registered it", Tone.GOOD)
+    return fmt.text_field("Status", "NOT REGISTERED BY THE BRIDGE", Tone.WAITING)
+
+
+def _registration(status: PeginStatus, chain_id: int, now: float) -> list[Field]:
+    """Return where and by whom the peg-in was registered."""
+    fields: list[Field] = []
+    block = status.block
+    first = status.events[0].log if status.events else None
+    number = status.processed_height
+    if number is None and first is not None:
+        number = first.block_number
+    fields.append(fmt.block_field("Registered in block", number, empty="—"))
+    if block is not None:
+        fields.append(fmt.time_field("Registered at", block.timestamp, now))
+    tx = status.registering_tx
+    if tx is None and first is not None and first.transaction_hash:
+        fields.append(
+            fmt.hash_field("Registering RSK transaction", first.transaction_hash, Kind.TX_HASH)
+        )
+    if tx is not None:
+        fields.append(fmt.hash_field("Registering RSK transaction", tx.hash, Kind.TX_HASH))
+        by = "Flyover: a liquidity provider's fast peg-in (registerFastBridgeBtcTransaction)"
+        if not status.flyover:
+            by = "a federator (registerBtcTransaction)"
+        fields.append(fmt.address_field("Registered by", tx.sender, chain_id))
+        fields.append(fmt.text_field("Registration", by))
+    return fields
+
+
+def _outcome(status: PeginStatus, chain_id: int) -> list[Field]:
+    """Return the receiver and amount, or the reasons of a refusal."""
+    accepted = status.first(PeginBtc) or status.first(LockBtc)
+    fields: list[Field] = []
+    if accepted is not None:
+        fields += [
+            fmt.address_field("Receiver", accepted.receiver, chain_id),
+            btc_amount_field("Amount", accepted.amount_sat, "credited 1:1 as RBTC"),
+        ]
+        if isinstance(accepted, PeginBtc):
+            version = PEGIN_VERSIONS.get(accepted.protocol_version, str(accepted.protocol_version))
+            fields.append(fmt.text_field("Protocol version", version))
+        else:
+            fields.append(fmt.text_field("Protocol", "lock_btc: before RSKIP170 (Iris)"))
+    rejected, unrefundable = status.first(RejectedPegin), status.first(UnrefundablePegin)
+    if rejected is not None:
+        text = reason_text(REJECTED_PEGIN_REASONS, rejected.reason)
+        fields.append(fmt.text_field("Refused because", text, Tone.BAD))
+    if unrefundable is not None:
+        text = reason_text(UNREFUNDABLE_PEGIN_REASONS, unrefundable.reason)
+        fields.append(fmt.text_field("No refund because", text, Tone.BAD))
+    return fields
+
+
+def _not_registered(status: PeginStatus, peg: PegNetwork) -> Section:
+    """Explain what 'not registered' means, and no more than the Bridge can say."""
+    wait = fmt.duration_text(peg.btc_confirmations * BTC_BLOCK_SECONDS)
+    tip = f"block {status.btc_tip:,}" if status.btc_tip is not None else "not known (refused)"
+    fields = [
+        fmt.text_field("Bridge's Bitcoin tip", tip),
+        fmt.text_field(
+            "Needs",
+            f"{peg.btc_confirmations:,} Bitcoin confirmations (about {wait}), then a federator "
+            "registers it with the Bridge",
+        ),
+    ]
+    if status.searched is not None:
+        first, last = status.searched
+        fields.append(
+            fmt.text_field(
+                "Refusals searched",
+                f"blocks {first:,}–{last:,}: none (refusals without a refund are not marked as "
+                "processed since RSKIP551)",
+            )
+        )
+    note = (
+        "The Bridge has not registered this Bitcoin transaction. If it paid the federation's "
+        "address, it is registered once it has enough confirmations and the Bridge's Bitcoin tip "
+        "passes them; until then the Bridge knows nothing of it. A Flyover peg-in is kept under "
+        "its derivation hash, not its txid: its Liquidity Bridge Contract has its status. It may "
+        "also not be a peg-in at all."
+    )
+    return Section("Not registered", tuple(fields), note=note)
+
+
+def pegin_document(
+    status: PeginStatus,
+    peg: PegNetwork,
+    *,
+    chain_id: int,
+    currency: str,
+    refund: PegoutStatus | None = None,
+) -> Document:
+    """Return a peg-in's page."""
+    now = time.time()
+    overview = [btc_tx_field("Bitcoin txid", status.btc_txid), _headline(status, currency)]
+    sections = []
+    if status.found:
+        overview += _outcome(status, chain_id) + _registration(status, chain_id, now)
+        sections.append(Section("Peg-in", tuple(overview)))
+        request = status.refund
+        if request is not None:
+            sections.append(_refund_section(status, request.btc_txid, request.amount_sat))
+            if refund is not None:
+                sections += release_sections(refund, peg, currency, chain_id)
+    else:
+        sections = [Section("Peg-in", tuple(overview)), _not_registered(status, peg)]
+    raw = {
+        "btc_txid": status.btc_txid,
+        "processed_height": status.processed_height,
+        "logs": [dict(e.log.raw) for e in status.events],
+    }
+    title = f"Peg-in {status.btc_txid}"
+    return Document(title, _headline(status, currency), tuple(sections), raw, chain_id)
+
+
+def _refund_section(status: PeginStatus, unsigned_txid: str, amount_sat: int) -> Section:
+    """Return the refund: a peg-out the registering transaction created."""
+    fields = [
+        btc_amount_field("Refund amount", amount_sat, "before the Bitcoin fee"),
+        btc_tx_field("Refund transaction", unsigned_txid, "unsigned: it changes once signed"),
+    ]
+    if status.registering_tx is not None:
+        fields.append(fmt.hash_field("Created by", status.registering_tx.hash, Kind.TX_HASH))
+    return Section(
+        "Refund",
+        tuple(fields),
+        note="The refund is a peg-out back to the sender: it follows a peg-out's stages below.",
+    )
