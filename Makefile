@@ -49,7 +49,7 @@ readme-screenshots: $(STAMP)
 	cp build/readme-screenshots/tx-success-light.png docs/images/transaction.png
 
 # After a change to the devnet's seeded history (a test says so): build it once, timed, and ship
-# its newest blocks and build profile in explorer/devnet/recent/ (~60 KB; docs/devnet.md).
+# its newest blocks and build profile in explorer/devnet/recent/ (~60 KB; docs/architecture.md).
 devnet-recent: $(STAMP)
 	$(BIN)/python -m explorer.devnet.recent
 
