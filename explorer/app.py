@@ -66,6 +66,7 @@ APP_DEVNET = DevnetOptions(
     network="test",
     block_time=5.0,
     niceness=5,  # it serves the window: the window goes first on a busy machine
+    recent_first=True,  # a first start from source serves the shipped newest blocks at once
     extra_arguments=("--traffic", "--pool-expiry-blocks", "1000000", "--pool-expiry-seconds", "0"),
 )
 
@@ -93,7 +94,6 @@ class Application:
         self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
-        #: More `explorer devnet` options: the chain kept across restarts, by default.
         self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
         self._starting: asyncio.Future[None] | None = None
         self.devnet_networks = "test"
@@ -231,10 +231,7 @@ class Application:
         return found if isinstance(found, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
-        """Show the devnet's start in the progress view and the status bar.
-
-        Once it serves its newest blocks, the older history built behind shows in the banner.
-        """
+        """Show the devnet's start (progress view, status bar), then its older history (banner)."""
         self.devnet_start.on_progress(network, stage, fraction)
         if self.devnet_start.notice is not None:
             self.shell.show_notice(self.devnet_start.notice, Tone.WAITING)

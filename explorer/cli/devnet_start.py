@@ -1,8 +1,9 @@
 """`explorer devnet`'s quick first start and kept chain: serve the shipped newest blocks at once.
 
-With no kept chain and no snapshot to load, a network whose newest blocks are shipped
-(devnet/recent.py) is served from them at once, while a helper process builds the whole
-history behind; calls that need older blocks, state or the pool wait until it is there.
+With --recent-first (the app's devnet), no kept chain and no snapshot to load, a network whose
+newest blocks are shipped (devnet/recent.py) is served from them at once, while a helper
+process builds the whole history behind; calls that need older blocks, state or the pool wait
+until it is there. Without it (tests, benchmarks, scripts) a devnet serves its whole history.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ def add_start_options(add: Callable[..., Any]) -> None:
         "--reset-chain",
         action="store_true",
         help="with --keep-chain: forget the kept chain and serve the seeded history again",
+    )
+    add(
+        "--recent-first",
+        action="store_true",
+        help="with no history to load, serve the newest blocks shipped with the source at once "
+        "while the older history is built (the app's first start)",
     )
     add("--also-read", type=Path, action="append", default=[], help=argparse.SUPPRESS)
     add(
@@ -110,7 +117,8 @@ async def open_filling(
     relay: Callable[[asyncio.StreamReader], Awaitable[None]],
 ) -> FillingNode | None:
     """Serve the shipped newest blocks when nothing loads faster; the whole chain follows."""
-    if args.prebuild_only or any(place.exists() for place in snapshot_places(args, chain_id)):
+    quick = args.recent_first and not args.prebuild_only
+    if not quick or any(place.exists() for place in snapshot_places(args, chain_id)):
         return None
     from explorer.devnet.recent import load_recent, recent_node  # heavy (py-evm): on use
 

@@ -54,7 +54,7 @@ def test_a_cold_devnet_serves_the_newest_blocks_before_it_builds_the_rest(
     devnet_loop: LoopThread, tmp_path: Path
 ) -> None:
     stages: list[str] = []
-    options = DevnetOptions(cache_dir=tmp_path / "empty-cache", network="test")
+    options = DevnetOptions(cache_dir=tmp_path / "empty-cache", network="test", recent_first=True)
     process = DevnetProcess(options, on_progress=lambda _, stage, __: stages.append(stage))
     devnet_loop.run(process.start(120))
     try:
