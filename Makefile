@@ -6,8 +6,8 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test check lint typecheck pytest bench devnet devnet-recent readme-screenshots package \
-	package-tools clean
+.PHONY: run test check lint typecheck pytest guards bench devnet devnet-recent readme-screenshots \
+	package package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(BIN)/python -m explorer.qtdeps --install
 	$(BIN)/explorer $(ARGS)
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) lint typecheck pytest guards
 
 # Lint and types alone, no pytest: seconds, for while you work.
 check: $(STAMP) lint typecheck
@@ -34,6 +34,10 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider --timeout=300
+
+# Each safety guard taken away in a scratch copy: its test must fail (tests/guards/catalogue.py).
+guards: $(STAMP)
+	$(BIN)/python -m tests.guards $(ARGS)
 
 bench: $(STAMP)
 	for b in bench/[a-z]*.py; do $(BIN)/python $$b || exit 1; done  # _*.py: helpers they start
@@ -61,7 +65,10 @@ PACKAGE_TOOLS := lintian:lintian desktop-file-validate:desktop-file-utils \
 	appstreamcli:appstream patchelf:patchelf xvfb-run:xvfb dpkg-deb:dpkg readelf:binutils \
 	icupkg:icu-devtools gcc:gcc
 # Libraries Qt's X11 plugin loads that a desktop has and a build machine may lack (the X11 start).
-PACKAGE_LIBS := libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1
+PACKAGE_LIBS := libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1 \
+	libxcb-cursor.so.0:libxcb-cursor0 libxcb-image.so.0:libxcb-image0 \
+	libxcb-render-util.so.0:libxcb-render-util0 libxcb-util.so.1:libxcb-util1 \
+	libxkbcommon-x11.so.0:libxkbcommon-x11-0
 
 package-tools:
 	@missing=""; for pair in $(PACKAGE_TOOLS); do \

@@ -16,12 +16,10 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import qasync
 from PySide6.QtCore import QByteArray, QTimer
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer import __version__
 from explorer import settings as keys
-from explorer.chain.bundled import read_text
 from explorer.crash import CrashReporter
 from explorer.devnet.process import (
     DevnetOptions,
@@ -38,6 +36,7 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
+from explorer.services.genesis import GenesisBook
 from explorer.services.networks import DEVNET, Network
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.routes import Route
@@ -51,7 +50,8 @@ from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
-from explorer.views.about_dialog import AboutDialog
+from explorer.viewmodels.wait_option import CallTimeoutOption
+from explorer.views.about_dialog import AboutDialog, add_help_menu, licence_texts
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
 from explorer.views.devnet_progress import DevnetProgressView
@@ -76,6 +76,7 @@ class Application:
 
     def __init__(self, settings: Settings, use_devnet: bool) -> None:
         self.settings = settings
+        self.genesis = GenesisBook(settings)  # which block 0 each network's node must have
         self.http = make_http_client()
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
@@ -96,6 +97,7 @@ class Application:
         self.use_devnet = use_devnet
         self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
         self._starting: asyncio.Future[None] | None = None
+        self._standing_in = False  # the devnet is made current at start, in place of another
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
@@ -112,7 +114,14 @@ class Application:
         """Return a new Settings dialog over the networks model."""
         model = NetworkSettingsViewModel(self.networks, safe=self.settings)
         bitcoin = BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS)
-        return SettingsDialog(model, self.window, bitcoin=bitcoin)
+        call_timeout = CallTimeoutOption(self.settings)
+        call_timeout.applied.connect(self._apply_call_timeout)
+        return SettingsDialog(model, self.window, bitcoin=bitcoin, call_timeout=call_timeout)
+
+    def _apply_call_timeout(self, seconds: int) -> None:
+        """Give the open session the call timeout just chosen in Settings."""
+        if self.shell.session is not None:
+            self.shell.session.set_call_timeout(seconds)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""
@@ -141,10 +150,16 @@ class Application:
     async def start(self) -> None:
         """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""
         await self._read_keyring()
+        self.networks.book.move_keys_out_of_entries()  # keys read: this reads no keyring
+        self._know_keys()
         network, info = (DEVNET, "") if self.use_devnet else self.networks.startup()
         if self.settings.keyring_error:
             info = f"The system keyring gave no API key ({self.settings.keyring_error}). {info}"
         if network is DEVNET:
+            if not self.use_devnet and self.networks.current is not DEVNET:
+                self._standing_in = True  # the devnet stands in: the selector and what is saved
+                self.networks.set_current(DEVNET.id)  # say so (it starts here, not there)
+                self._standing_in = False
             await self.start_devnet(info)
             return
         self._connect(network, info)
@@ -156,17 +171,22 @@ class Application:
             self.shell.show_progress("Reading the API keys from the system keyring…")
             await asyncio.to_thread(self.settings.read_keyring_keys, unread)
 
+    def _know_keys(self) -> None:
+        """Scrub every stored key, by value, from the log and reports (not only the one used)."""
+        for network in self.networks.networks:
+            SECRETS.add(self.settings.api_key(network.id))
+
     def _connect(self, network: Network, info: str = "") -> None:
         """Open a session on a network whose endpoint is usable; otherwise say why."""
         endpoint = self.networks.endpoint_for(network)
-        if endpoint is None:
-            reason = self.networks.unavailable_reason(network)
-            self.shell.show_notice(f"{network.name} cannot be used: {reason}", Tone.BAD)
+        if endpoint is None:  # the old session ends: nothing of it is shown as this network
+            self._count_usage()
+            self.shell.set_no_session(network.name, self.networks.unavailable_reason(network))
             return
         current = self.shell.session
         if current is not None and current.endpoint == endpoint and current.network == network:
             return
-        self._open(Session(network, endpoint, self.http), info)
+        self._open(Session(network, endpoint, self.http, genesis=self.genesis), info)
 
     def _open(self, session: Session, info: str = "") -> None:
         """Show a new session, counting its key's requests across sessions and restarts."""
@@ -175,6 +195,7 @@ class Application:
         session.earlier_today = self.settings.requests_today(session.usage_id)
         default = default_daily_quota(session.network, session.endpoint)
         session.daily_quota = self.settings.daily_quota(session.network.id, default)
+        session.set_call_timeout(self.settings.call_timeout())
         self.shell.set_session(session, info)
 
     def _count_usage(self) -> None:
@@ -187,6 +208,9 @@ class Application:
 
     def _on_network_choice(self, *_: object) -> None:
         """Follow the network the user picked (toolbar or Settings)."""
+        self._know_keys()  # a key saved in Settings is scrubbed from then on
+        if self._standing_in:
+            return
         network = self.networks.current
         if network is DEVNET and self.devnet is None:
             self._starting = asyncio.ensure_future(self.start_devnet(""))
@@ -218,7 +242,7 @@ class Application:
 
     def _devnet_session(self, endpoint: Endpoint) -> Session:
         """Return a session on the devnet that knows its seeded tokens and Multicall3."""
-        session = Session(DEVNET, endpoint, self.http)
+        session = Session(DEVNET, endpoint, self.http, genesis=self.genesis)
         manifest = self.devnet_manifest()
         tokens = (manifest.get("token"), manifest.get("collectible"))
         session.extra_tokens = tuple(str(token) for token in tokens if token)
@@ -299,24 +323,7 @@ class Application:
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
-DEVNET_STOP_GRACE = 30.0
-LICENCES = (
-    ("Licence", "licenses/LICENSE"),
-    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
-    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
-    ("GPL-3.0", "licenses/GPL-3.0.txt"),
-)
-
-
-def licence_texts() -> list[tuple[str, str]]:
-    """Return (tab title, text) of the licence and the notices bundled in resources/."""
-    return [(title, read_text(path)) for title, path in LICENCES]
-
-
-def add_help_menu(window: MainWindow) -> QAction:
-    """Give the window a Help menu with About; return the About action."""
-    menu = window.menuBar().addMenu("&Help")
-    return menu.addAction("&About Rootstock Explorer")
+DEVNET_STOP_GRACE = 30.0  # it saves its chain as it stops
 
 
 def smoke_test(frame: QWidget) -> int:
@@ -329,18 +336,6 @@ def smoke_test(frame: QWidget) -> int:
     print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
     window.close()
     return 0
-
-
-async def until_home(app: Application, started: float) -> None:
-    """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
-    from explorer.screenshots import wait_for
-
-    ready = await wait_for(app.home_shows_blocks, timeout=DEVNET_START_TIMEOUT)
-    loop = asyncio.get_running_loop()
-    print(
-        f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
-    )
-    app.window.close()
 
 
 def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
@@ -386,7 +381,9 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
         if options.screenshot is not None:
             await app.screenshots(options.screenshot)
         elif options.until_home:
-            await until_home(app, started)
+            from explorer.screenshots import until_home  # benchmarks only: loaded then
+
+            await until_home(app, started, DEVNET_START_TIMEOUT)
         await closed.wait()
         starting.cancel()
         await app.aclose()

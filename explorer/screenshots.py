@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QWidget
@@ -16,6 +18,7 @@ from explorer.diagnostics import Diagnostics
 from explorer.rpc.endpoint import Endpoint
 from explorer.screenshots_support import take_support_screenshots
 from explorer.services.activity import TRANSFER_TOPIC
+from explorer.services.files import PRIVATE_FILE
 from explorer.services.live import KEEP
 from explorer.services.routes import (
     BRIDGE_PAGE,
@@ -46,6 +49,9 @@ from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.theme import dark_palette
 from explorer.views.tools_view import ToolView
+
+if TYPE_CHECKING:
+    from explorer.app import Application
 
 MISSING_HASH = "0x" + "ab" * 32
 TOOL_SCREENS = (
@@ -333,6 +339,9 @@ async def take_screenshots(
             written.append(path)
     app.setPalette(light)
     QTimer.singleShot(0, window.close)
+    for picture in written:  # every file the app writes is its owner's only
+        with contextlib.suppress(OSError):
+            os.chmod(picture, PRIVATE_FILE)
     return written
 
 
@@ -354,3 +363,13 @@ def sample_crash_dialog(found: Diagnostics, parent: QWidget) -> QWidget:
     except ValueError as error:
         report = found.report("A sample error: ValueError", describe(error))
     return CrashDialog("An unexpected error occurred (a sample)", report, None, parent)
+
+
+async def until_home(app: Application, started: float, timeout: float) -> None:
+    """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
+    ready = await wait_for(app.home_shows_blocks, timeout=timeout)
+    loop = asyncio.get_running_loop()
+    print(
+        f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
+    )
+    app.window.close()

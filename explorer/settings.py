@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 from PySide6.QtCore import QSettings
 
 from explorer import settings_file
+from explorer.rpc.calltime import CALL_TIMEOUT_RANGE, DEFAULT_CALL_TIMEOUT
 from explorer.services.keystore import (
     REFERENCE,
     KeyringStatus,
@@ -44,11 +45,16 @@ BTC_EXPLORER_MAIN = Key("bitcoin/explorer_main", "https://mempool.space/{kind}/{
 BTC_EXPLORER_TEST = Key("bitcoin/explorer_test", "https://mempool.space/testnet/{kind}/{id}")
 BTC_EXPLORERS = {"main": BTC_EXPLORER_MAIN, "test": BTC_EXPLORER_TEST}
 
+# How long one call to a node may take, all its retries included, before the app gives up and
+# says so (Settings; issue 19 §3). Seconds, within CALL_TIMEOUT_RANGE.
+CALL_TIMEOUT = Key("network/call_timeout_seconds", round(DEFAULT_CALL_TIMEOUT))
+
 API_KEYS = "api_keys"
 
 OPEN_TABS = "ui/open_tabs"
 RECENT_SEARCHES = "search/recent"
 CUSTOM_NETWORKS = "networks/custom"
+GENESIS_PINS = "genesis"  # per endpoint and chain id: block 0's hash seen first (issue 19 §2)
 
 
 def url_v2(network: str) -> Key[bool]:
@@ -277,6 +283,24 @@ class Settings:
     def set_use_public_node(self, network: str, public: bool) -> None:
         """Store a network's public-node choice."""
         self.set(public_node(network), public)
+
+    def genesis_pin(self, pin_id: str) -> str:
+        """Return the genesis hash a custom endpoint gave at its first verification ('')."""
+        return str(self._store.value(f"{GENESIS_PINS}/{pin_id}", "") or "")
+
+    def set_genesis_pin(self, pin_id: str, genesis: str) -> None:
+        """Remember the genesis hash an endpoint gave at its first verification."""
+        self._put(f"{GENESIS_PINS}/{pin_id}", genesis)
+
+    def call_timeout(self) -> int:
+        """Return the seconds a call may take, retries included (kept within its range)."""
+        low, high = CALL_TIMEOUT_RANGE
+        return min(max(self.get(CALL_TIMEOUT), low), high)
+
+    def set_call_timeout(self, seconds: int) -> None:
+        """Store the seconds a call may take (kept within its range)."""
+        low, high = CALL_TIMEOUT_RANGE
+        self.set(CALL_TIMEOUT, min(max(seconds, low), high))
 
     def daily_quota(self, network: str, default: int) -> int:
         """Return a network's daily request quota per key (0: none), the default if unset."""

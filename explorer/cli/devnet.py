@@ -30,10 +30,12 @@ from explorer.cli.devnet_start import (
     serving,
     stop_filling,
 )
+from explorer.cli.keysafe import KeySafeParser
 from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
 from explorer.devnet.profile import Profile
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
+from explorer.services.files import write_private
 
 if TYPE_CHECKING:
     from explorer.devnet.node import DevnetNode
@@ -51,9 +53,10 @@ def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
     def parse(text: str) -> int | float:
         value = kind(text)
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is not in [{low}, {high}]")
+            raise argparse.ArgumentTypeError(f"not in [{low}, {high}]")
         return value
 
+    parse.__name__ = kind.__name__  # argparse names it: "invalid int value"
     return parse
 
 
@@ -64,7 +67,7 @@ NON_NEGATIVE = _bounded(int, 0, 2**62)
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of `explorer devnet`."""
-    parser = argparse.ArgumentParser(
+    parser = KeySafeParser(
         prog="explorer devnet",
         description="Serve a local Rootstock devnet implementing the node access service.",
     )
@@ -338,7 +341,7 @@ async def serve_until_stopped(options: Options) -> int:
         for name, port in options.ports().items():
             running[name] = await serve(nodes[name], config, HOST, port, tls)
         if args.manifest_file is not None:
-            args.manifest_file.write_text(json.dumps(manifests, indent=1))
+            write_private(args.manifest_file, json.dumps(manifests, indent=1))
         stop.serving = True
         base_urls = {name: network.base_url() for name, network in running.items()}
         keys = () if config.is_rskj else options.keys

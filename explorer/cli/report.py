@@ -108,8 +108,8 @@ async def _report(
     session: Session, options: argparse.Namespace, out: list[str], support: TxSupport
 ) -> int:
     """Probe the node, then resolve and render the query."""
-    probe = await session.client.probe(session.network.chain_id)  # once: the CLI fails fast
     network = session.network
+    probe = await session.client.probe(network.chain_id, network.genesis_hash)  # once: fail fast
     if options.endpoint and not options.chain_id:
         network = custom_network(session.endpoint.host, probe.chain_id)
         session.network = network

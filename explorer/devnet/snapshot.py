@@ -87,8 +87,10 @@ def build_snapshot(
 
 
 def save_snapshot(path: Path, snapshot: Snapshot) -> None:
-    """Write atomically: a temp file in the same dir, then rename over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write atomically: a temp file (0600) in the same folder (0700), renamed over the target."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.name == "posix":
+        os.chmod(path.parent, 0o700)  # the app's own cache: its files are private
     fd, temp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -127,9 +127,7 @@ def event_item(log: Log) -> ActivityItem:
 def transaction_items(block: Block, address: str) -> list[ActivityItem]:
     """Return the block's transactions sent from or to address."""
     items = []
-    for tx in block.transactions or ():
-        if not hasattr(tx, "sender"):
-            continue
+    for tx in block.transactions.well_formed() if block.transactions else ():
         sender, receiver = tx.sender, tx.to
         if address not in (sender, receiver):
             continue

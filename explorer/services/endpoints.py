@@ -129,6 +129,20 @@ class EndpointBook:
                 found[custom.name.casefold()] = custom
         return list(found.values())
 
+    def move_keys_out_of_entries(self) -> None:
+        """Move a key saved at the end of a custom network's URL to where keys are kept.
+
+        Older versions left keys under 16 characters there; the entry must never hold one.
+        """
+        moved: dict[str, NetworkForm] = {}
+        for custom in self.customs():
+            form = self.form_for(custom.id)
+            split = split_pasted_key(form)
+            if split.url != form.url:
+                moved[custom.id] = split
+        if moved:
+            self.commit(moved)
+
     def networks(self) -> list[Network]:
         """Return the selectable networks: the built-in ones, then the custom endpoints."""
         return [*BUILTIN, *(custom.network for custom in self.customs())]

@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from explorer.services.files import create_private, private_directory
+
 T = TypeVar("T")
 KEEP_SECONDS = 30 * 24 * 3600  # a month: longer than any pool keeps a transaction
 FILE_NAME = "seen-transactions.sqlite3"
@@ -130,8 +132,8 @@ class SeenStore:
         """Open the file on first use, then run function (worker thread)."""
         try:
             if self._db is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
+                private_directory(self.path.parent)
+                db = sqlite3.connect(create_private(self.path), timeout=5, isolation_level=None)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute(_CREATE)
                 db.execute("DELETE FROM seen WHERE last_seen < ?", (time.time() - KEEP_SECONDS,))

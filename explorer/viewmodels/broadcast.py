@@ -86,6 +86,7 @@ class BroadcastViewModel(QObject):
         self.session = session
         self.support = support or TxSupport()
         self.text = ""
+        self._disposed = False  # the screen closed: a send still running tells nobody
         self.tx: SignedTx | None = None
         self.refusal: Refusal | None = None
         self.check: BroadcastCheck | None = None
@@ -195,7 +196,7 @@ class BroadcastViewModel(QObject):
         except SeenStoreError as error:
             self.notice = f"Not kept for a later diagnosis: {error}"
         self._move(stage)
-        if result.in_flight:
+        if result.in_flight and not self._disposed:
             self.tracking_started.emit(tx_route(tx.hash))
 
     def _run(self, work: Coroutine[Any, Any, None]) -> None:
@@ -210,7 +211,9 @@ class BroadcastViewModel(QObject):
         self._task = None
 
     def _move(self, stage: Stage) -> None:
-        """Change stage and rebuild the document."""
+        """Change stage and rebuild the document (a closed screen's send tells nobody)."""
+        if self._disposed:
+            return
         changed = stage is not self._stage
         self._stage = stage
         if changed:
@@ -219,6 +222,8 @@ class BroadcastViewModel(QObject):
 
     def _publish(self) -> None:
         """Rebuild what is shown from the decoded transaction, the checks and the answer."""
+        if self._disposed:
+            return
         self._document = self._build()
         self.document_changed.emit()
 
@@ -247,8 +252,17 @@ class BroadcastViewModel(QObject):
         title = "Broadcast a signed transaction"
         return Document(title, headline, tuple(sections), {}, network.chain_id)
 
+    def draft(self) -> str:
+        """Return the pasted transaction (kept across a network switch)."""
+        return self.text
+
+    def restore(self, draft: str) -> None:
+        """Paste what was pasted on the page this one replaces."""
+        self.set_raw(draft)
+
     def dispose(self) -> None:
         """Stop listening to the chain check and cancel the checks (never a send)."""
+        self._disposed = True
         if self._stop_listening is not None:
             self._stop_listening()
             self._stop_listening = None

@@ -27,8 +27,8 @@ class HeadPoller(QObject):
         running_changed(bool): a page started or stopped following the head.
     """
 
-    head_changed = Signal(int)
-    head_read = Signal(int, float)
+    head_changed = Signal(object)  # a Python int: a block number may pass 32 bits
+    head_read = Signal(object, float)
     head_failed = Signal(object)
     running_changed = Signal(bool)
 
@@ -46,6 +46,7 @@ class HeadPoller(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.poll_now)
         self._running = False
+        self._stopped = False  # the window closed: nothing is polled again
 
     def _get_running(self) -> bool:
         return self._running
@@ -63,6 +64,8 @@ class HeadPoller(QObject):
     def bind(self, session: Session | None) -> None:
         """Follow another session's head (None: stop); the first head is read at once."""
         self._cancel()
+        if self._stopped:
+            session = None
         self.session, self._newest = session, -1
         self._last_poll = float("-inf")
         if session is not None:
@@ -105,7 +108,10 @@ class HeadPoller(QObject):
             if session is self.session:
                 self.head_failed.emit(error)
         else:
-            if session is self.session:
+            if session is self.session and event.number < self._newest:
+                back = f"the head went back from #{self._newest:,} to #{event.number:,}"
+                session.checker.suspect(back)  # checked before the lower head is shown
+            elif session is self.session:
                 if event.number > self._newest:
                     self._newest = event.number
                     self.head_changed.emit(event.number)
@@ -135,6 +141,7 @@ class HeadPoller(QObject):
             self._task = None
 
     def stop(self) -> None:
-        """Stop for good (the window closes)."""
+        """Stop for good (the window closes): a later bind() follows nothing."""
         self._wishes.clear()
+        self._stopped = True
         self.bind(None)

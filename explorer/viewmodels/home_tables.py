@@ -209,8 +209,7 @@ def latest_transactions(blocks: Sequence[Block], limit: int) -> list[TxRow]:
     for block in blocks:
         if block.transactions is None:
             continue
-        for index in range(len(block.transactions) - 1, -1, -1):
-            tx = block.transactions[index]
+        for tx in block.transactions.well_formed(newest_first=True):
             if tx.to == REMASC:
                 continue
             rows.append(TxRow(tx, block.timestamp))

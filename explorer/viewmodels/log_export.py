@@ -114,6 +114,7 @@ class LogExportViewModel(QObject):
         self._message = ""
         self._turns: _Turns | None = None
         self._task: asyncio.Task[int | None] | None = None
+        self._disposed = False  # the screen closed: the export's end tells nobody
 
     def _get_state(self) -> ExportState:
         """Return where the export is."""
@@ -153,6 +154,7 @@ class LogExportViewModel(QObject):
 
     def dispose(self) -> None:
         """Stop any export (the screen is closing)."""
+        self._disposed = True
         self.cancel()
 
     async def _write(self, rows: list[bytes], job: ExportProgress, turns: _Turns) -> int | None:
@@ -182,11 +184,15 @@ class LogExportViewModel(QObject):
 
     def _set_progress(self, progress: ExportProgress) -> None:
         """Change the progress."""
+        if self._disposed:
+            return
         self._progress = progress
         self.progress_changed.emit(progress)
 
     def _set(self, state: ExportState, message: str) -> None:
         """Change the state and the message."""
+        if self._disposed:
+            return
         self._state = state
         self._message = message
         self.state_changed.emit(state)

@@ -74,6 +74,7 @@ class LogsViewModel(QObject):
         self.scanner: LogScanner | None = None
         self._task: asyncio.Task[None] | None = None
         self._awaiting_check = False  # a scan waits for the chain check (it fails by itself)
+        self._disposed = False  # the page closed: its last task steps tell nobody
         self._stop_listening = session.checker.listen(self._on_check)
 
     def _get_errors(self) -> dict[Field, str]:
@@ -96,6 +97,15 @@ class LogsViewModel(QObject):
     state = qproperty(_get_state, state_changed)
     message = qproperty(_get_message, message_changed)
     progress = qproperty(_get_progress, progress_changed)
+
+    def draft(self) -> dict[str, str]:
+        """Return what the user typed in the fields (kept across a network switch)."""
+        return dict(self.texts)
+
+    def restore(self, draft: dict[str, str]) -> None:
+        """Fill the fields with what the user typed on the page this one replaces."""
+        for name, text in draft.items():
+            self.set_field(name, text)
 
     def set_field(self, name: str, text: str) -> None:
         """Change one field (a Field or its name) and check every field again."""
@@ -220,16 +230,22 @@ class LogsViewModel(QObject):
 
     def _on_progress(self, progress: ScanProgress | None) -> None:
         """Keep the scanner's latest progress."""
+        if self._disposed:
+            return
         self._progress = progress
         self.progress_changed.emit(progress)
 
     def _set_message(self, text: str) -> None:
         """Change the scan's message for the user."""
+        if self._disposed:
+            return
         self._message = text
         self.message_changed.emit(text)
 
     def _set(self, state: ScanState) -> None:
         """Change the scan state."""
+        if self._disposed:
+            return
         self._state = state
         self.state_changed.emit(state)
 
@@ -260,6 +276,7 @@ class LogsViewModel(QObject):
 
     def dispose(self) -> None:
         """Cancel the scan and any export; stop following the chain check (it is closing)."""
+        self._disposed = True
         self._stop_listening()
         self.cancel()
         self.export.dispose()

@@ -39,6 +39,7 @@ class PageState(enum.Enum):
 
 
 WAITING_STATES = (PageState.LOADING, PageState.CHECKING)
+RECHECKED_ON_RETRY = (Verification.UNREACHABLE, Verification.MISMATCH, Verification.STOPPED)
 
 
 class PageViewModel(QObject):
@@ -72,6 +73,8 @@ class PageViewModel(QObject):
         self._stop_listening: Callable[[], None] | None = None
         self.counts_after = COUNTS_AFTER_SECONDS  # a slower block shows its counts first
         self._shows_check = False  # the page shows the chain check's state, not its own
+        self._interrupted = False  # a load stopped while the chain is checked again
+        self.read_before_change = False  # what it showed came before the node changed chain
         self._waiting_since = time.monotonic()
         self._cancelled_after = 0.0
         self._refresh = QTimer(self)
@@ -176,7 +179,7 @@ class PageViewModel(QObject):
 
     def on_retry(self) -> None:
         """Load again after an error (checking the node's chain again first when it failed)."""
-        if self.session.check.verification in (Verification.UNREACHABLE, Verification.MISMATCH):
+        if self.session.check.verification in RECHECKED_ON_RETRY:
             self.session.checker.recheck()
         self.session.refresh_head()
         self.reload()
@@ -199,17 +202,26 @@ class PageViewModel(QObject):
         """Load once the check passes; drop everything once the node serves another chain.
 
         A check that runs again (after a transport failure) leaves a loaded page, a running
-        load and the page's own error as they are: they came from a verified node.
+        load and the page's own error as they are: they came from a verified node. One run
+        because something odd was read (a head gone back, a deep reorganisation) stops a
+        running load, so nothing of another chain mixes in; it loads again once verified.
+        A page that showed something when the node turns out to serve another chain says
+        that it was read before the change.
         """
         if check.verified:
-            if self._shows_check:
+            if self._shows_check or self._interrupted:
+                self._interrupted = False
                 self.load()
         elif check.verification is Verification.MISMATCH:
+            self.read_before_change = self._document is not None
             self.dispose_task()
             self._document = None
             self._show_check(check)
         elif self._shows_check:
             self._show_check(check)
+        elif check.reason and self.busy:
+            self.dispose_task()
+            self._interrupted = True
 
     def _show_check(self, check: ChainCheck) -> None:
         """Show why the page is not loading: another chain, an unreachable node, or waiting."""
@@ -219,6 +231,9 @@ class PageViewModel(QObject):
         elif check.verification is Verification.UNREACHABLE and check.error_kind is not None:
             self.error_kind, self.error_message = check.error_kind, check.error_message
             self._set(PageState.ERROR)
+        elif check.verification is Verification.STOPPED:
+            self._cancelled_after = time.monotonic() - self._waiting_since
+            self._set(PageState.CANCELLED)
         else:
             self._set(PageState.CHECKING)
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QStringListModel, Signal
 
 from explorer.chain import query as q
 from explorer.rpc.errors import RpcError
+from explorer.services.chaincheck import ChainCheck
 from explorer.services.search import resolve
 from explorer.services.session import Session
 from explorer.viewmodels.observable import qproperty
@@ -41,6 +43,9 @@ class SearchViewModel(QObject):
         self.recent = QStringListModel(list(recent or [])[:MAX_RECENT], self)
         self._task: asyncio.Task[None] | None = None
         self._confirm_warning_for: str | None = None
+        self._refused_unchecked = False  # "Not searching yet" is shown: it goes once checked
+        self._about_session = False  # the message is about the session's check (goes with it)
+        self._stop_listening: Callable[[], None] | None = None
 
     def _get_message(self) -> str:
         return self._message
@@ -64,8 +69,21 @@ class SearchViewModel(QObject):
     def session(self, session: Session | None) -> None:
         """Search on another session: a search still resolving on the old one is dropped."""
         if session is not self._session:
+            if self._stop_listening is not None:
+                self._stop_listening()
             self._session = session
+            self._stop_listening = (
+                None if session is None else session.checker.listen(self._on_check)
+            )
             self.cancel(quietly=True)
+            if self._about_session:
+                self._say("")
+
+    def _on_check(self, check: ChainCheck) -> None:
+        """Take back "Not searching yet" once the node is confirmed."""
+        if check.verified and self._refused_unchecked and self._session is not None:
+            self._say(f"{self._session.network.name} is confirmed: press Enter to search.")
+            self._about_session = True
 
     def cancel(self, quietly: bool = False) -> None:
         """Stop resolving the running search (Esc); say so unless quietly."""
@@ -77,7 +95,8 @@ class SearchViewModel(QObject):
         self._say("" if quietly else "Search cancelled.")
 
     def _say(self, text: str) -> None:
-        """Show an inline message."""
+        """Show an inline message (in place of any other)."""
+        self._refused_unchecked = self._about_session = False
         if text != self._message:
             self._message = text
             self.message_changed.emit(text)
@@ -103,6 +122,7 @@ class SearchViewModel(QObject):
                 f"Not searching yet: the node is not confirmed to serve {self.session.network.name}"
                 " (see the banner)."
             )
+            self._refused_unchecked = self._about_session = True
             return
         query = q.parse(text, self.session.network.chain_id)
         if isinstance(query, q.Invalid):

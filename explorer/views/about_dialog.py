@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtGui import QFontDatabase, QIcon
+from PySide6.QtGui import QAction, QFontDatabase, QIcon
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPlainTextEdit,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from explorer.chain.bundled import read_text
 from explorer.views.theme import plain_label
 
 SUMMARY = (
@@ -86,3 +88,22 @@ def _text_tab(text: str) -> QPlainTextEdit:
     view.setReadOnly(True)
     view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     return view
+
+
+LICENCES = (
+    ("Licence", "licenses/LICENSE"),
+    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
+    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
+    ("GPL-3.0", "licenses/GPL-3.0.txt"),
+)
+
+
+def licence_texts() -> list[tuple[str, str]]:
+    """Return (tab title, text) of the licence and the notices bundled in resources/."""
+    return [(title, read_text(path)) for title, path in LICENCES]
+
+
+def add_help_menu(window: QMainWindow) -> QAction:
+    """Give the window a Help menu with About; return the About action."""
+    menu = window.menuBar().addMenu("&Help")
+    return menu.addAction("&About Rootstock Explorer")

@@ -110,7 +110,7 @@ class LogsView(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         color = tone_colour(Tone.BAD, self.palette()).name()
         for field, label, hint in FIELD_ROWS:
-            edit = QLineEdit()
+            edit = QLineEdit(self.model.texts[field])  # what was typed on the page it replaces
             edit.setPlaceholderText(hint)
             edit.setClearButtonEnabled(True)
             edit.textChanged.connect(lambda text, field=field: self.model.set_field(field, text))

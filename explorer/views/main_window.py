@@ -161,11 +161,14 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(False)
         self.banner_retry = QPushButton("Retry")
         self.banner_retry.setToolTip("Ask the node for its chain id again now")
+        self.banner_cancel = QPushButton("Cancel")
+        self.banner_cancel.setToolTip("Stop checking the node (Retry starts again)")
         self.banner_bar = QWidget()
         banner_row = QHBoxLayout(self.banner_bar)
         banner_row.setContentsMargins(0, 0, 0, 0)
         banner_row.addWidget(self.banner, 1)
         banner_row.addWidget(self.banner_retry, 0, Qt.AlignmentFlag.AlignTop)
+        banner_row.addWidget(self.banner_cancel, 0, Qt.AlignmentFlag.AlignTop)
         self.banner_bar.setVisible(False)
         self.search_message = plain_label("", wrap=True)
         self.search_message.setVisible(False)
@@ -201,6 +204,7 @@ class MainWindow(QMainWindow):
         escape.setContext(Qt.ShortcutContext.WidgetShortcut)
         escape.activated.connect(lambda: self.search.cancel())
         self.banner_retry.clicked.connect(self.shell.recheck)
+        self.banner_cancel.clicked.connect(self.shell.cancel_check)
         nav = self.navigator
         nav.tab_opened.connect(self._on_tab_opened)
         nav.tab_closed.connect(self._on_tab_closed)
@@ -240,6 +244,7 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(bool(banner.text))
         self.banner_bar.setVisible(bool(banner.text))
         self.banner_retry.setVisible(banner.retry)
+        self.banner_cancel.setVisible(banner.cancel)
         tone_palette(self.banner, banner.tone)
 
     def _show_search_message(self, *_: object) -> None:
@@ -255,9 +260,14 @@ class MainWindow(QMainWindow):
         """Open a route (from search or a link), in a new tab or the current one."""
         self.navigator.go(route, new_tab=new_tab)
 
-    def _page_widget(self, route: Route) -> QWidget:
-        """Return the widget of a route's page (it owns the page's view model)."""
+    def _page_widget(self, route: Route, replaced: QWidget | None = None) -> QWidget:
+        """Return the widget of a route's page (it owns the page's view model).
+
+        What the user typed on the page it replaces (Logs fields, a pasted transaction) is
+        kept, on the new network.
+        """
         model = self.shell.create_page(route)
+        carry_draft(replaced, model)
         if model is None:
             idle = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
             idle.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -299,7 +309,7 @@ class MainWindow(QMainWindow):
         old = self.tabs.widget(index)
         self.tabs.blockSignals(True)
         self.tabs.removeTab(index)
-        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.tabs.insertTab(index, self._page_widget(route, old), self._tab_title(route))
         self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
         self.tabs.setCurrentIndex(index)
         self.tabs.blockSignals(False)
@@ -349,6 +359,14 @@ class MainWindow(QMainWindow):
                     HISTORY_BUTTONS[button](self.navigator)
                 return True
         return super().eventFilter(watched, event)
+
+
+def carry_draft(old: QWidget | None, new: PageModel | None) -> None:
+    """Give a page rebuilt for a new network what the user typed on the old one."""
+    if isinstance(old, LogsView) and isinstance(new, LogsViewModel):  # noqa: SIM114 (types)
+        new.restore(old.model.draft())
+    elif isinstance(old, BroadcastView) and isinstance(new, BroadcastViewModel):
+        new.restore(old.model.draft())
 
 
 def page_view(

@@ -174,9 +174,14 @@ class PageView(QStackedWidget):
             self.error_text.setText(model.cancelled_text)
             self.setCurrentWidget(self.error)
         elif state is PageState.MISMATCH:
+            before = (
+                "This page was read before the node changed chain; it is no longer shown. "
+                if model.read_before_change
+                else ""
+            )
             self.mismatch_text.setText(
-                "The node does not serve the chain of the chosen network; nothing it returns is "
-                "shown as that network. Fix the endpoint in Settings."
+                f"{before}The node does not serve the chain of the chosen network; nothing it "
+                "returns is shown as that network. Fix the endpoint in Settings."
             )
             self.setCurrentWidget(self.mismatch)
         elif model.document is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from explorer.app import add_help_menu, licence_texts
 from explorer.chain.bundled import read_bytes
 from explorer.devnet.buildprofile import BuildProfile
 from explorer.devnet.seed import FULL
@@ -13,7 +12,7 @@ from explorer.diagnostics import versions
 from explorer.startup import ICON_FILES, ICON_SIZES, first_frame_icon
 from explorer.viewmodels.devnet_start import DevnetStartViewModel, StartState
 from explorer.viewmodels.shell import ShellViewModel
-from explorer.views.about_dialog import AboutDialog
+from explorer.views.about_dialog import AboutDialog, add_help_menu, licence_texts
 from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.icons import APP_ICON_SIZES, app_icon, app_icon_png
 from explorer.views.main_window import MainWindow

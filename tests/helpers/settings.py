@@ -14,9 +14,11 @@ from pytestqt.qtbot import QtBot
 from explorer.services.network_forms import NetworkForm
 from explorer.settings import Settings
 from explorer.views.settings_dialog import SettingsDialog
+from tests.helpers.testnet_node import genesis_block
 
 KEY = "k3yAbcdefGhijkLMNop0123456789x"
 CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"
+PROBE_REQUESTS = 4  # a connection test asks chain id, network id, client and genesis at once
 
 
 class TinyNode:
@@ -58,7 +60,7 @@ class TinyNode:
         self.port = self._runner.addresses[0][1]
 
     async def _handle(self, request: web.Request) -> web.Response:
-        """Answer eth_chainId, net_version and web3_clientVersion for the path's chain."""
+        """Answer the chain check (chain id, net_version, client, genesis) for the path's chain."""
         self.paths.append(request.path)
         body: dict[str, Any] = await request.json()
         self.calls.append((request.path, body["method"]))
@@ -75,6 +77,7 @@ class TinyNode:
             "eth_chainId": hex(chain_id),
             "net_version": str(chain_id),
             "web3_clientVersion": CLIENT,
+            "eth_getBlockByNumber": genesis_block(f"0x{chain_id:064x}"),  # block 0: the genesis
         }
         return web.json_response(
             {"jsonrpc": "2.0", "id": body["id"], "result": results[body["method"]]}
@@ -127,8 +130,8 @@ def reread(store: QSettings) -> Settings:
 def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> None:
     """Test a new endpoint on chain 31 whose node will say chain 30 later.
 
-    The node changes its answer once the gate opens; return when the first request waits at the
-    gate.
+    The node changes its answer once the gate opens; return when every request of the test
+    (the chain check's four, sent at once) waits at the gate.
     """
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
@@ -138,7 +141,9 @@ def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> Non
     already = len(node.paths)
     qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
     assert form.test_result.text() == "Testing…"
-    qtbot.waitUntil(lambda: any("/held/" in p for p in node.paths[already:]), timeout=10_000)
+    qtbot.waitUntil(
+        lambda: sum("/held/" in p for p in node.paths[already:]) == PROBE_REQUESTS, timeout=10_000
+    )
 
 
 def held_calls(node: TinyNode) -> list[str]:

@@ -183,6 +183,8 @@ class Watch:
             self.violations.append(f"{what} published before the chain check passed")
         elif session.check.verification is Verification.MISMATCH:
             self.violations.append(f"{what} published from a node serving another chain")
+        elif session.check.reason:
+            self.violations.append(f"{what} published while the chain is checked again")
 
     def follow(self, window: MainWindow) -> None:
         """Watch every page of the window (once each)."""

@@ -128,13 +128,25 @@ def test_http_to_a_remote_host_needs_the_explicit_flag(model: NetworksViewModel)
 
 
 def test_key_pasted_in_the_url_is_split_off(model: NetworksViewModel) -> None:
-    """…/v2/<KEY> becomes the base URL, the key and the v2 form; short segments stay path."""
+    """…/v2/<KEY> becomes the base URL, the key and the v2 form; a short segment is a key too.
+
+    A segment of characters no key may hold is refused, rather than kept in the saved URL.
+    """
     assert model.save(custom_form(f"https://rpc.example.org/v2/{KEY}")) == {}
     form = model.form_for("custom:Mine")
     assert (form.url, form.api_key, form.v2) == ("https://rpc.example.org", KEY, True)
-    assert model.save(custom_form("https://rpc.example.org/rpc", name="Path")) == {}
-    path = model.form_for("custom:Path")
-    assert (path.url, path.api_key) == ("https://rpc.example.org/rpc", "")
+    assert model.save(custom_form("https://rpc.example.org/short7", name="Short")) == {}
+    short = model.form_for("custom:Short")
+    assert (short.url, short.api_key, short.v2) == ("https://rpc.example.org", "short7", False)
+    network = model.network("custom:Short")
+    assert network is not None
+    endpoint = model.endpoint_for(network)
+    assert endpoint is not None
+    assert endpoint.url == "https://rpc.example.org/short7"  # what is sent is what was pasted
+    assert "short7" not in endpoint.redacted
+    errors = model.save(custom_form("https://rpc.example.org/a%20b", name="Odd"))
+    assert list(errors) == [FormField.URL]
+    assert model.network("custom:Odd") is None
 
 
 def test_rename_and_remove_follow_the_current_network(
