@@ -24,11 +24,13 @@ import qasync
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from explorer.app import wire_view_models
 from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
 from explorer.services.session import Session
+from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
@@ -121,10 +123,10 @@ async def timed(action: Callable[[], Awaitable[object]]) -> float:
 async def new_window(url: str) -> tuple[MainWindow, Session]:
     """Return a window with a fresh (cold) session, head known."""
     session = Session(DEVNET, Endpoint.parse(url))
-    shell, search = ShellViewModel(), SearchViewModel()
-    window = MainWindow(shell, search=search)
+    shell, navigator, search = ShellViewModel(), Navigator(), SearchViewModel()
+    wire_view_models(shell, navigator, search)
+    window = MainWindow(shell, navigator, search)
     shell.set_session(session)
-    search.session = session
     window.show()
     await until(lambda: shell.head is not None)
     home = window.tabs.currentWidget()

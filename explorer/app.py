@@ -51,13 +51,15 @@ from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.viewmodels.wait_option import CallTimeoutOption
-from explorer.views.about_dialog import AboutDialog, add_help_menu, licence_texts
+from explorer.views.about_dialog import AboutDialog, licence_texts
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
 from explorer.views.devnet_progress import DevnetProgressView
+from explorer.views.help_dialog import GuideDialog
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
+from explorer.views.theme import apply_theme
 from explorer.views.widgets.bitcoin import set_bitcoin_links
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
@@ -85,14 +87,14 @@ class Application:
         self.shell.pages.support = TxSupport(SeenStore(), elsewhere, self.networks.set_current)
         self.shell.pages.quota_store = settings
         self.navigator = Navigator()
-        self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
+        self.search = SearchViewModel(list(settings.get(keys.RECENT_SEARCHES)))
+        wire_view_models(self.shell, self.navigator, self.search)
         self.window = MainWindow(self.shell, self.navigator, self.search)
         self.window.attach_networks(self.networks, self._settings_dialog)
         self.labels = LabelsViewModel()
         self.bookmarks_dock = install_labels(self.window, self.labels)
         self.networks.current_changed.connect(self._on_network_choice)
         self.networks.networks_changed.connect(self._on_network_choice)
-        self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
         self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
@@ -101,7 +103,8 @@ class Application:
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
-        self.about_action = add_help_menu(self.window)
+        self.system_palette = QApplication.palette()  # View > Theme > System
+        self.window.theme_chosen.connect(self.set_theme)
         set_bitcoin_links(BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS).url)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
@@ -128,7 +131,7 @@ class Application:
         geometry = self.settings.get(keys.WINDOW_GEOMETRY)
         if geometry:
             self.window.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
-        for text in self.settings.get_list(keys.OPEN_TABS)[:20]:
+        for text in self.settings.get(keys.OPEN_TABS)[:20]:
             try:
                 self.navigator.go(Route.parse(text), new_tab=True)
             except ValueError:
@@ -140,12 +143,8 @@ class Application:
         """Remember geometry, open tabs and recent searches."""
         geometry = bytes(self.window.saveGeometry().toBase64().data()).decode()
         self.settings.set(keys.WINDOW_GEOMETRY, geometry)
-        self.settings.set_list(keys.OPEN_TABS, self.navigator.routes())
-        self.settings.set_list(keys.RECENT_SEARCHES, self.search.recent_searches())
-
-    def _bind_search(self) -> None:
-        """Point the search at the current session."""
-        self.search.session = self.shell.session
+        self.settings.set(keys.OPEN_TABS, tuple(self.navigator.routes()))
+        self.settings.set(keys.RECENT_SEARCHES, tuple(self.search.recent_searches()))
 
     async def start(self) -> None:
         """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""
@@ -281,6 +280,8 @@ class Application:
             "settings": self._settings_dialog,
             "about": self.about_dialog,
             "devnet-progress": sample_progress_view,
+            "guide": lambda: GuideDialog(self.window),
+            "shortcuts": self.window.show_shortcuts,
         }
         if self.diagnostics is not None:
             dialogs["crash-report"] = partial(sample_crash_dialog, self.diagnostics, self.window)
@@ -303,6 +304,12 @@ class Application:
             await self.devnet.stop(grace=DEVNET_STOP_GRACE)  # it saves its chain as it stops
         await self.http.aclose()
 
+    def set_theme(self, name: str) -> None:
+        """Use a colour theme (system, light or dark) now and at the next start."""
+        apply_theme(name, self.system_palette)
+        self.window.show_theme(name)
+        self.settings.set(keys.THEME, name)
+
     def about_dialog(self) -> AboutDialog:
         """Return the About dialog: versions, the licence and the third-party notices."""
         return AboutDialog(app_icon(), versions(), licence_texts(), self.window)
@@ -318,6 +325,17 @@ class Application:
         model = getattr(home, "model", None)
         blocks = getattr(model, "blocks", None)
         return blocks is not None and blocks.rowCount() > 0
+
+
+def wire_view_models(shell: ShellViewModel, navigator: Navigator, search: SearchViewModel) -> None:
+    """Connect the window's view models to one another (the window binds each to widgets).
+
+    A search opens its route in the navigator and runs on the shell's session; the search bar
+    shows the query of the page in front, as a browser's address bar does.
+    """
+    search.navigation_requested.connect(lambda route, new_tab: navigator.go(route, new_tab=new_tab))
+    navigator.location_changed.connect(search.show_route)
+    shell.session_changed.connect(lambda: setattr(search, "session", shell.session))
 
 
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------
@@ -364,7 +382,9 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     reporter.parent_window = app.window
     app.diagnostics = found
     found.endpoint = app.endpoint_text
-    app.about_action.triggered.connect(lambda: app.about_dialog().show())
+    app.window.help.about.triggered.connect(lambda: app.about_dialog().show())
+    if options.screenshot is None:  # pictures are taken in both themes, from the default
+        app.set_theme(app.settings.get(keys.THEME))
     if not app.settings.get(keys.WINDOW_GEOMETRY):
         app.window.setGeometry(frame.geometry())  # where the first frame was put
     app.window.show()

@@ -123,8 +123,7 @@ async def _report(
     if resolution.route is None:
         out.append(f"not found: {resolution.message}")
         return EXIT_NOT_FOUND
-    if resolution.warning:
-        out.append(f"note: {resolution.warning}")
+    out += [f"note: {said}" for said in (resolution.warning, resolution.note) if said]
     route = resolution.route
     if route.page is Page.TX:
         return await _transaction(session, route, options, out, support)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from explorer.chain.records import Block
 from explorer.presentation.address_document import address_document, load_address_facts
+from explorer.presentation.arguments import token_contracts
 from explorer.presentation.block_document import block_document
 from explorer.presentation.bridge_loaders import load_bridge, pegin_documents
 from explorer.presentation.document import Document
@@ -25,6 +26,7 @@ from explorer.services.firstseen import SeenStore, SeenTx
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.routes import Page, Route, tx_position
+from explorer.services.token_units import TokenUnit
 
 
 def block_selector(target: str) -> str | int:
@@ -107,6 +109,7 @@ async def load_tx_stages(
         head = reader.head
         if head is None and not bundle.tx.is_pending:
             head = await reader.head_number()
+        tokens = token_contracts(bundle.tx, bundle.receipt)
         facts = TxFacts(
             bundle.tx,
             bundle.receipt,
@@ -114,16 +117,31 @@ async def load_tx_stages(
             head,
             bundle.revert_reason,
             bundle.complete,
+            units=reader.token_units.known(tokens),  # read so far; the rest comes complete
         )
         if bundle.tx.is_pending:
             async for pending in _pending_stages(reader, network, facts, support.store, memory):
                 yield pending
             return
-        if bundle.complete and bundle.tx.block_hash is not None:
-            mined_in = await reader.block(bundle.tx.block_hash)  # read for its time: cached
-            size = len(mined_in.transaction_hashes) if mined_in else None
-            facts = replace(facts, block_size=size)
+        if bundle.complete:
+            facts = await _completed(reader, facts, tokens)
         yield facts
+
+
+async def _completed(reader: ChainReader, facts: TxFacts, tokens: list[str]) -> TxFacts:
+    """Add what the complete stage shows: the size of its block, and its tokens' units."""
+    block_hash = facts.tx.block_hash
+    mined_in, units = await asyncio.gather(
+        reader.block(block_hash) if block_hash is not None else _nothing(),  # cached: its time
+        reader.token_units.read(tokens) if tokens else _no_units(),
+    )
+    size = len(mined_in.transaction_hashes) if isinstance(mined_in, Block) else None
+    return replace(facts, block_size=size, units=units)
+
+
+async def _no_units() -> dict[str, TokenUnit]:
+    """Return no units (an awaitable for a transaction without tokens)."""
+    return {}
 
 
 async def _pending_stages(

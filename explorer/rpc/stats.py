@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
@@ -25,6 +26,8 @@ class RequestStats:
     by_day: Counter[date] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
     unsent: int = 0
+    #: Called after the day's count changed (the status bar and the home page's card show it).
+    listeners: list[Callable[[], None]] = field(default_factory=list, compare=False, repr=False)
 
     def record(self, method: str, day: date | None = None) -> date:
         """Count one request of method; return the day it was counted on."""
@@ -32,6 +35,7 @@ class RequestStats:
         self.total += 1
         self.by_method[method] += 1
         self.by_day[counted_on] += 1
+        self._changed()
         return counted_on
 
     def record_unsent(self, day: date) -> None:
@@ -39,6 +43,12 @@ class RequestStats:
         if self.by_day[day] > 0:
             self.by_day[day] -= 1
         self.unsent += 1
+        self._changed()
+
+    def _changed(self) -> None:
+        """Tell the listeners the count changed."""
+        for listener in self.listeners:
+            listener()
 
     def record_failure(self, kind: str) -> None:
         """Count one failed attempt (retried or not) by error kind."""

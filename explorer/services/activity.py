@@ -44,6 +44,7 @@ class ActivityItem:
     detail: str
     index: int = 0  # log index or transaction index
     amount: int | None = None  # an ERC-20 transfer's value in base units
+    value: int | None = None  # a transaction's value in wei
 
 
 @dataclass(frozen=True)
@@ -133,18 +134,17 @@ def transaction_items(block: Block, address: str) -> list[ActivityItem]:
             continue
         direction = "self" if sender == receiver else "out" if sender == address else "in"
         other = receiver if direction == "out" else sender
-        detail = f"value {tx.value:,} wei" if tx.value else "no value"
-        if tx.is_contract_creation:
-            detail = "contract creation"
+        creation = tx.is_contract_creation
         items.append(
             ActivityItem(
                 tx.block_number or 0,
                 tx.hash,
                 direction,
                 other,
-                tx.to,
-                detail,
+                None,  # the counterparty says where it went: no contract column of its own
+                "contract creation" if creation else "",
                 tx.transaction_index or 0,
+                value=None if creation else tx.value,
             )
         )
     return items

@@ -14,6 +14,7 @@ from explorer.chain.records import Block, Receipt, RecordFormatError, Transactio
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
+from explorer.services.token_units import TokenUnits
 
 T = TypeVar("T")
 
@@ -76,6 +77,7 @@ class ChainReader:
 
     def __init__(self, client: TypedCalls) -> None:
         self.client = client
+        self.token_units = TokenUnits(client)  # decimals and symbols, read once
         self.head: int | None = None
         self.quick_answer_seconds = QUICK_ANSWER_SECONDS
         self._cache = LruCache()

@@ -21,11 +21,15 @@ from explorer.services.routes import (
 
 @dataclass(frozen=True)
 class Resolution:
-    """Where a search leads (route), or why it leads nowhere (message); warnings travel along."""
+    """Where a search leads (route), or why it leads nowhere (message).
+
+    A warning (a doubtful checksum) and a note (the address a name resolved to) travel along.
+    """
 
     route: Route | None
     message: str = ""
     warning: str = ""
+    note: str = ""
 
 
 async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None) -> Resolution:
@@ -49,7 +53,7 @@ async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None)
                 address = await resolve_name(reader.client, rns_registry, name)
             except RnsError as error:
                 return Resolution(None, str(error))
-            return Resolution(address_route(address), warning=f"{name} → {address}")
+            return Resolution(address_route(address), note=f"{name} → {address}")
     return Resolution(None, "This search is not recognised.")
 
 

@@ -21,7 +21,6 @@ from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
-from explorer.services.tokens import MULTICALL3
 
 HeadListener = Callable[[int], None]
 ErrorListener = Callable[[RpcError], None]
@@ -83,7 +82,6 @@ class Session:
         self.earlier_today = 0  # requests this key spent today before this session
         self.daily_quota = 0  # requests a day this key may spend (0: none known)
         self.extra_tokens: tuple[str, ...] = ()
-        self.multicall = MULTICALL3
         self.reader = ChainReader(self.client)
         delays = check_delays or self.budget.check_delays
         book = genesis or GenesisBook()
@@ -107,6 +105,16 @@ class Session:
         """Give up on each later call after seconds, retries included (the Settings choice)."""
         self.budget = replace(self.budget, call_timeout=seconds)
         self.client.call_timeout = seconds
+
+    @property
+    def multicall(self) -> str:
+        """Return where Multicall3 is on this network (the devnet's differs)."""
+        return self.reader.token_units.multicall
+
+    @multicall.setter
+    def multicall(self, address: str) -> None:
+        """Say where Multicall3 is on this network."""
+        self.reader.token_units.multicall = address
 
     @property
     def usage_id(self) -> str:

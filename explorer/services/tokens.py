@@ -19,6 +19,7 @@ from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
 
 MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
+NO_CONTRACT = "no token contract at this address"
 ERC721_INTERFACE = bytes.fromhex("80ac58cd")
 
 
@@ -80,7 +81,7 @@ def balance_call(holder: str) -> bytes:
     return BALANCE_OF + encode(["address"], [holder])
 
 
-def _decoded(types: str, outcome: CallOutcome) -> Any:
+def decoded_value(types: str, outcome: CallOutcome) -> Any:
     """Decode one output value, or None when the call failed or the bytes do not fit."""
     if outcome.output is None:
         return None
@@ -90,12 +91,12 @@ def _decoded(types: str, outcome: CallOutcome) -> Any:
         return None
 
 
-def _text(outcome: CallOutcome) -> str | None:
+def decoded_text(outcome: CallOutcome) -> str | None:
     """Decode a `string` result, accepting old tokens' `bytes32` names."""
-    value = _decoded("string", outcome)
+    value = decoded_value("string", outcome)
     if isinstance(value, str):
         return value
-    raw = _decoded("bytes32", outcome)
+    raw = decoded_value("bytes32", outcome)
     if isinstance(raw, bytes) and raw.strip(b"\0"):
         return raw.rstrip(b"\0").decode("utf-8", errors="replace")
     return None
@@ -168,11 +169,11 @@ class TokenReader:
         name, symbol, decimals, supply, erc721 = await self.calls(
             [(target, data) for data in probes], block
         )
-        is_721 = _decoded("bool", erc721) is True
-        total = _decoded("uint256", supply)
-        places = _decoded("uint8", decimals)
+        is_721 = decoded_value("bool", erc721) is True
+        total = decoded_value("uint256", supply)
+        places = decoded_value("uint8", decimals)
         kind = "ERC-721" if is_721 else "ERC-20" if total is not None and places is not None else ""
-        return TokenInfo(target, kind, _text(name), _text(symbol), places, total)
+        return TokenInfo(target, kind, decoded_text(name), decoded_text(symbol), places, total)
 
     async def balances(
         self,
@@ -198,15 +199,17 @@ class TokenReader:
 def _balance(target: str, outcomes: Sequence[CallOutcome]) -> TokenBalance:
     """Build one token's balance from its name, symbol, decimals, ERC-165 and balanceOf calls."""
     name, symbol, decimals, erc721, balance = outcomes
-    places = _decoded("uint8", decimals)
-    is_721 = _decoded("bool", erc721) is True
+    places = decoded_value("uint8", decimals)
+    is_721 = decoded_value("bool", erc721) is True
     kind = "ERC-721" if is_721 else "ERC-20" if places is not None else ""
-    info = TokenInfo(target, kind, _text(name), _text(symbol), None if is_721 else places)
-    amount = _decoded("uint256", balance)
+    info = TokenInfo(
+        target, kind, decoded_text(name), decoded_text(symbol), None if is_721 else places
+    )
+    amount = decoded_value("uint256", balance)
     if amount is not None:
         return TokenBalance(info, amount)
     if balance.output == b"":
-        return TokenBalance(info, None, "no token contract at this address")
+        return TokenBalance(info, None, NO_CONTRACT)
     return TokenBalance(info, None, balance.error or "balanceOf gave no number")
 
 

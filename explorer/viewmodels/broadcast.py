@@ -15,11 +15,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.presentation.arguments import amount_index
 from explorer.presentation.broadcast_document import (
     answer_section,
     check_section,
     confirmation_text,
     decoded_section,
+    refusal_text,
 )
 from explorer.presentation.document import Document, Field, Section, Tone
 from explorer.presentation.missing import TxSupport
@@ -154,8 +156,14 @@ class BroadcastViewModel(QObject):
 
     async def _checks(self, tx: SignedTx) -> None:
         """Read what the node will judge the transaction by."""
+        reader = self.session.reader
+        method = tx.method
+        moves = tx.to is not None and method is not None and amount_index(method) is not None
+        tokens = [tx.to] if tx.to is not None and moves else []
         try:
-            self.check = await check_before_sending(self.session.reader, tx)
+            self.check, _ = await asyncio.gather(
+                check_before_sending(reader, tx), reader.token_units.read(tokens)
+            )
         except RpcError as error:
             self.check_error = f"The checks could not be made ({error.kind.value}): {error.message}"
         self._move(Stage.READY)
@@ -237,15 +245,18 @@ class BroadcastViewModel(QObject):
             text, tone = self.confirmation, Tone.WAITING
         elif self._stage is Stage.CHECKING and not self.session.check.verified:
             text = f"Decoded. Waiting for the node to confirm it serves {network.name}…"
+        elif self._stage is Stage.FAILED and self.result is not None:
+            text = f"Not taken by the node: {refusal_text(self.result)}"
         sections: list[Section] = []
+        if self.result is not None:  # the answer first: it is what the user waits for
+            sections.append(answer_section(self.result))
         if self.tx is not None:
-            sections.append(decoded_section(self.tx, network))
+            units = self.session.reader.token_units.known([self.tx.to or ""])
+            sections.append(decoded_section(self.tx, network, units))
             sections.append(check_section(self.check, network))
             if self.check_error:
                 error = Field("Checks", self.check_error, tone=Tone.BAD)
                 sections.append(Section("Not checked", (error,)))
-        if self.result is not None:
-            sections.append(answer_section(self.result))
         if self.notice:
             sections.append(Section("Note", (Field("Note", self.notice, tone=Tone.WAITING),)))
         headline = Field("Status", text, tone=tone)

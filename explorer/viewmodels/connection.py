@@ -38,11 +38,17 @@ class Banner:
     cancel: bool = False
 
 
-def head_text(head: int | None, read_at: float | None, followed: bool) -> str:
-    """Return the status bar's head: `head #N`, with the time it was read when not followed."""
+def head_text(
+    head: int | None, read_at: float | None, interval: float | None, now: float | None = None
+) -> str:
+    """Return the status bar's head: `head #N`, with the time it was read once that is old.
+
+    It is old when no read came for two poll intervals (the poll stopped, or fails).
+    """
     if head is None:
         return "head —"
-    if followed or read_at is None:
+    now = time.time() if now is None else now
+    if read_at is None or (interval is not None and now - read_at <= 2 * interval + 1):
         return f"head #{head:,}"
     return f"head #{head:,} (read {time.strftime('%H:%M:%S', time.localtime(read_at))})"
 

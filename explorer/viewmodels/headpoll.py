@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+import statistics
 import time
+from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -11,14 +14,18 @@ from explorer.rpc.errors import RpcError
 from explorer.services.session import Session
 from explorer.viewmodels.observable import qproperty
 
+PACE_SAMPLES = 5  # head changes the heartbeat's pace is the median of
+MIN_IDLE_SECONDS = 2.0  # the heartbeat's shortest interval, however fast the chain
+
 
 class HeadPoller(QObject):
     """Asks the session's node for its head: once when bound, then as pages want it.
 
     Pages say how often they want the head (`want(owner, seconds)`); the poll runs at the
-    shortest wish. With no wish (the home tab hidden, paused) only a slow heartbeat remains
-    (`idle_seconds`: the status bar's head, and a node gone or changed is noticed); with the
-    window minimised nothing is asked at all. One poll serves the status bar and every page.
+    shortest wish. With no wish (the home tab hidden, paused) a heartbeat remains for the
+    status bar's head: once per block at the chain's pace learned from the heads seen, at most
+    every `idle_seconds` (a node gone or changed is noticed too); with the window minimised
+    nothing is asked at all. One poll serves the status bar and every page.
 
     Signals:
         head_changed(int): a newer head than any before was read.
@@ -47,6 +54,7 @@ class HeadPoller(QObject):
         self._timer.timeout.connect(self.poll_now)
         self._running = False
         self._stopped = False  # the window closed: nothing is polled again
+        self._changes: deque[tuple[float, int]] = deque(maxlen=PACE_SAMPLES + 1)
 
     def _get_running(self) -> bool:
         return self._running
@@ -54,11 +62,23 @@ class HeadPoller(QObject):
     running = qproperty(_get_running, running_changed)
 
     @property
+    def pace(self) -> float | None:
+        """Return the seconds per block seen between head changes (None until two are seen)."""
+        steps = [
+            (later - earlier) / (high - low)
+            for (earlier, low), (later, high) in itertools.pairwise(self._changes)
+            if high > low
+        ]
+        return statistics.median(steps) if steps else None
+
+    @property
     def interval(self) -> float | None:
         """Return the seconds between polls now (a page's wish, else the heartbeat), or None."""
         if self._minimised or self.session is None:
             return None
         paces = [*self._wishes.values(), *([self.idle_seconds] if self.idle_seconds else [])]
+        if self.idle_seconds and self.pace is not None:  # the heartbeat keeps up with the chain
+            paces.append(max(self.pace, MIN_IDLE_SECONDS))
         return min(paces) if paces else None
 
     def bind(self, session: Session | None) -> None:
@@ -68,6 +88,7 @@ class HeadPoller(QObject):
             session = None
         self.session, self._newest = session, -1
         self._last_poll = float("-inf")
+        self._changes.clear()
         if session is not None:
             self.poll_now()
         self._reschedule()
@@ -114,6 +135,7 @@ class HeadPoller(QObject):
             elif session is self.session:
                 if event.number > self._newest:
                     self._newest = event.number
+                    self._changes.append((time.monotonic(), event.number))
                     self.head_changed.emit(event.number)
                 self.head_read.emit(event.number, time.time())
         finally:

@@ -23,6 +23,7 @@ from explorer.viewmodels.home_tables import (
     latest_transactions,
 )
 from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.request_count import RequestCount
 from explorer.viewmodels.slices import Slices
 
 HEADERS = LatestBlocksModel.headers
@@ -86,6 +87,8 @@ class HomeViewModel(QObject):
         self.poller.head_read.connect(self._on_head_read)
         self.poller.head_failed.connect(self._on_head_failed)
         self._stop_listening = session.checker.listen(self._on_check)
+        self._requests = RequestCount(self)  # while shown, the Requests card changes with
+        self._requests.changed.connect(self._refresh_cards)  # the status bar
 
     def _get_state(self) -> HomeState:
         return self._state
@@ -136,6 +139,7 @@ class HomeViewModel(QObject):
         """Follow the head only while the page is on screen (tab shown, window not minimised)."""
         if visible != self._visible:
             self._visible = visible
+            self._requests.follow(self.session if visible else None)
             if visible:
                 self._tick.start()
             else:
@@ -399,4 +403,5 @@ class HomeViewModel(QObject):
         ):
             signal.disconnect(slot)
         self._stop_listening()
+        self._requests.follow(None)
         self._cancel()

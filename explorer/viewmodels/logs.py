@@ -14,9 +14,11 @@ from explorer.presentation import format as fmt
 from explorer.presentation.log_form import Field, check_fields, query_of
 from explorer.rpc.errors import ChainMismatch, RpcError
 from explorer.services.chaincheck import ChainCheck, Verification
+from explorer.services.logexport import csv_line
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
+from explorer.services.token_units import AMOUNT_TOPICS
 from explorer.viewmodels.log_export import ExportState, LogExportViewModel
 from explorer.viewmodels.log_table import LogTableModel, compact
 from explorer.viewmodels.observable import qproperty
@@ -75,6 +77,8 @@ class LogsViewModel(QObject):
         self._task: asyncio.Task[None] | None = None
         self._awaiting_check = False  # a scan waits for the chain check (it fails by itself)
         self._disposed = False  # the page closed: its last task steps tell nobody
+        self._units_asked: set[str] = set()
+        self._unit_tasks: set[asyncio.Future[None]] = set()
         self._stop_listening = session.checker.listen(self._on_check)
 
     def _get_errors(self) -> dict[Field, str]:
@@ -208,10 +212,15 @@ class LogsViewModel(QObject):
             await self._chain_confirmed()
             async for batch in batches:
                 raws: list[bytes] = []
+                lines: list[str] = []  # made now, so a CSV export only writes them
                 for first in range(0, len(batch), APPEND_SLICE):
-                    raws.extend(compact(log) for log in batch[first : first + APPEND_SLICE])
+                    part = batch[first : first + APPEND_SLICE]
+                    raws.extend(compact(log) for log in part)
+                    lines.extend(csv_line(log) for log in part)
                     await asyncio.sleep(0)
-                self.table.add_compact(raws, [log.block_number or 0 for log in batch])
+                blocks = [log.block_number or 0 for log in batch]
+                self.table.add_compact(raws, blocks, batch, lines)
+                self._read_units(batch)
         except asyncio.CancelledError:
             self._set_message("cancelled")
             self._set(ScanState.CANCELLED)
@@ -227,6 +236,20 @@ class LogsViewModel(QObject):
         if failed:
             self._set_message(f"{failed} block range(s) failed; Retry scans them again")
         self._set(ScanState.DONE)
+
+    def _read_units(self, batch: list[Log]) -> None:
+        """Ask the units of the tokens whose amounts the batch's events carry (once each)."""
+        emitters = {log.address for log in batch if log.topics and log.topics[0] in AMOUNT_TOPICS}
+        new = emitters - self._units_asked
+        if new:
+            self._units_asked |= new
+            task = asyncio.ensure_future(self._add_units(new))
+            self._unit_tasks.add(task)
+            task.add_done_callback(self._unit_tasks.discard)
+
+    async def _add_units(self, tokens: set[str]) -> None:
+        """Read tokens' units (the reader keeps them) and show amounts in them."""
+        self.table.add_units(await self.session.reader.token_units.read(tokens))
 
     def _on_progress(self, progress: ScanProgress | None) -> None:
         """Keep the scanner's latest progress."""
@@ -279,4 +302,6 @@ class LogsViewModel(QObject):
         self._disposed = True
         self._stop_listening()
         self.cancel()
+        for task in self._unit_tasks:
+            task.cancel()
         self.export.dispose()

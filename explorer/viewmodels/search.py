@@ -8,12 +8,15 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QStringListModel, Signal
 
 from explorer.chain import query as q
+from explorer.chain.checksum import to_checksum_address
+from explorer.presentation.document import Tone
 from explorer.rpc.errors import RpcError
 from explorer.services.chaincheck import ChainCheck
+from explorer.services.routes import HOME, Page, Route
 from explorer.services.search import resolve
 from explorer.services.session import Session
 from explorer.viewmodels.observable import qproperty
-from explorer.viewmodels.tools import tool_route_for
+from explorer.viewmodels.tools import tool_of, tool_route_for, tool_search_text
 
 MAX_RECENT = 20
 
@@ -21,23 +24,30 @@ MAX_RECENT = 20
 class SearchViewModel(QObject):
     """Turns search text into a route, on the session it was started on only.
 
-    A search being resolved is cancelled by a newer search, by `cancel()` (Esc) and by a new
-    session: what it finds on a network the user has left never opens.
+    Like a browser's address bar, its text is the current page's query (`show_route`): a new
+    tab's is empty, another tab shows its own, and Esc puts back the page's after an edit.
+    A search being resolved is cancelled by a newer search, by `cancel()` (Esc), by another
+    page and by a new session: what it finds on a network the user has left never opens.
 
     Signals:
         navigation_requested(Route, bool): open a route, in a new tab or not.
+        text_changed(str): the search bar's text changed (the page changed, or Esc).
         message_changed(str): an inline message under the search bar ('' to clear).
         busy_changed(bool): a search is being resolved over the network (busy_text says which).
     """
 
     navigation_requested = Signal(object, bool)
+    text_changed = Signal(str)
     message_changed = Signal(str)
     busy_changed = Signal(bool)
 
     def __init__(self, recent: list[str] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._session: Session | None = None
+        self._text = ""
+        self._route = HOME
         self._message = ""
+        self._tone = Tone.BAD
         self._busy = False
         self._busy_text = ""
         self.recent = QStringListModel(list(recent or [])[:MAX_RECENT], self)
@@ -47,8 +57,16 @@ class SearchViewModel(QObject):
         self._about_session = False  # the message is about the session's check (goes with it)
         self._stop_listening: Callable[[], None] | None = None
 
+    def _get_text(self) -> str:
+        return self._text
+
     def _get_message(self) -> str:
         return self._message
+
+    def _get_notice(self) -> tuple[str, Tone]:
+        if self._busy:
+            return self._busy_text, Tone.WAITING
+        return self._message, self._tone
 
     def _get_busy(self) -> bool:
         return self._busy
@@ -56,7 +74,11 @@ class SearchViewModel(QObject):
     def _get_busy_text(self) -> str:
         return self._busy_text
 
+    text = qproperty(_get_text, text_changed)
     message = qproperty(_get_message, message_changed)
+    #: What the line under the search bar says, in its tone: the search under way, or the
+    #: last message (an error in red, a note such as `alice.rsk → 0x…` in plain text).
+    notice = qproperty(_get_notice, message_changed)
     busy = qproperty(_get_busy, busy_changed)
     busy_text = qproperty(_get_busy_text, busy_changed)
 
@@ -82,8 +104,49 @@ class SearchViewModel(QObject):
     def _on_check(self, check: ChainCheck) -> None:
         """Take back "Not searching yet" once the node is confirmed."""
         if check.verified and self._refused_unchecked and self._session is not None:
-            self._say(f"{self._session.network.name} is confirmed: press Enter to search.")
+            self._say(
+                f"{self._session.network.name} is confirmed: press Enter to search.", Tone.NORMAL
+            )
             self._about_session = True
+
+    def edit(self, text: str) -> None:
+        """Follow what the user types (shown until the page changes or Esc)."""
+        self._text = text
+
+    def show_route(self, route: Route) -> None:
+        """Show the current page's query: its tab changed, or the tab shows another page.
+
+        A search still resolving is dropped (it was meant for the page left), and so is the
+        message about an earlier search.
+        """
+        self._route = route
+        self.cancel(quietly=True)
+        self._say("")
+        self._set_text(self.route_text(route))
+
+    def on_escape(self) -> None:
+        """Esc: cancel the search under way, else put back the current page's query."""
+        if self._busy:
+            self.cancel()
+            return
+        self._say("")
+        self._set_text(self.route_text(self._route))
+
+    def route_text(self, route: Route) -> str:
+        """Return the query that leads to a route ('' for pages no search opens)."""
+        if route.page is Page.ADDRESS:
+            chain_id = self._session.network.chain_id if self._session is not None else None
+            return to_checksum_address(route.target, chain_id)
+        if route.page is Page.BLOCK or (route.page is Page.TX and "/" not in route.target):
+            return route.target
+        if route.page is Page.TOOL:
+            return tool_search_text(*tool_of(route))
+        return ""
+
+    def _set_text(self, text: str) -> None:
+        """Show text in the search bar."""
+        self._text = text
+        self.text_changed.emit(text)
 
     def cancel(self, quietly: bool = False) -> None:
         """Stop resolving the running search (Esc); say so unless quietly."""
@@ -94,11 +157,11 @@ class SearchViewModel(QObject):
         self._set_busy(False)
         self._say("" if quietly else "Search cancelled.")
 
-    def _say(self, text: str) -> None:
-        """Show an inline message (in place of any other)."""
+    def _say(self, text: str, tone: Tone = Tone.BAD) -> None:
+        """Show an inline message in place of any other (an error unless a tone says otherwise)."""
         self._refused_unchecked = self._about_session = False
-        if text != self._message:
-            self._message = text
+        if (text, tone) != (self._message, self._tone):
+            self._message, self._tone = text, tone
             self.message_changed.emit(text)
 
     def _set_busy(self, busy: bool, text: str = "") -> None:
@@ -158,9 +221,11 @@ class SearchViewModel(QObject):
             self._say(resolution.message)
             return
         self._remember(text)
-        if resolution.warning:
+        self.navigation_requested.emit(resolution.route, new_tab)  # the page changes (and
+        if resolution.warning:  # clears the message), so what it says comes after
             self._say(resolution.warning)
-        self.navigation_requested.emit(resolution.route, new_tab)
+        elif resolution.note and isinstance(query, q.RnsQuery):  # found: not an error
+            self._say(f"{query.name} → {self.route_text(resolution.route)}", Tone.NORMAL)
 
     def _still_wanted(self, session: Session) -> bool:
         """End the current search; tell whether its result is still wanted (same session)."""

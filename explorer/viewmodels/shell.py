@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from explorer.presentation.document import Tone
 from explorer.rpc.errors import RpcError
 from explorer.services.chaincheck import ChainCheck
-from explorer.services.routes import Route
+from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.connection import (
     UNVERIFIED_CAUSES,
@@ -25,7 +25,9 @@ from explorer.viewmodels.connection import (
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
+from explorer.viewmodels.request_count import RequestCount
 
+HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 HEAD_POLL_SECONDS = 60.0  # the head's heartbeat while no page follows it (home tab hidden)
 STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
 __all__ = ["UNVERIFIED_CAUSES", "Banner", "Connection", "ShellViewModel", "check_text"]
@@ -73,6 +75,8 @@ class ShellViewModel(QObject):
         self._status_timer.setInterval(STATUS_REFRESH_MS)
         self._status_timer.timeout.connect(self._refresh_status)
         self._status_timer.timeout.connect(self._refresh_banner)  # a check's wait grows
+        self.requests = RequestCount(self)  # the count shows as requests are made
+        self.requests.changed.connect(self._refresh_status)
 
     def _get_status(self) -> str:
         return self._status
@@ -121,6 +125,7 @@ class ShellViewModel(QObject):
         self._close_session()
         self.session, self._head, self._progress = session, None, ""
         self._verified_once = False
+        self.requests.follow(session)
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
         self.session_changed.emit()
@@ -233,7 +238,7 @@ class ShellViewModel(QObject):
             )
             if waiting:
                 parts.append(waiting)
-            parts.append(head_text(self._head, self._head_read_at, self.poller.running))
+            parts.append(head_text(self._head, self._head_read_at, self.poller.interval))
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
             parts.append(f"{session.requests_today:,} requests today")
@@ -241,6 +246,11 @@ class ShellViewModel(QObject):
         if text != self._status:
             self._status = text
             self.status_changed.emit(text)
+
+    @staticmethod
+    def idle_text(route: Route) -> str:
+        """Return what a tab says while there is no session to show its page on."""
+        return HOME_TEXT if route.page is Page.HOME else "Not connected yet."
 
     def create_page(self, route: Route) -> PageModel | None:
         """Return the view model of a route's page on the current session (None without one)."""

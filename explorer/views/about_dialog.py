@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtGui import QAction, QFontDatabase, QIcon
+from PySide6.QtGui import QFontDatabase, QIcon
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QPlainTextEdit,
     QTabWidget,
     QVBoxLayout,
@@ -20,6 +19,13 @@ from PySide6.QtWidgets import (
 
 from explorer.chain.bundled import read_text
 from explorer.views.theme import plain_label
+
+LICENCES = (
+    ("Licence", "licenses/LICENSE"),
+    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
+    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
+    ("GPL-3.0", "licenses/GPL-3.0.txt"),
+)
 
 SUMMARY = (
     "A desktop block explorer for Rootstock (RSK): blocks, transactions, addresses, tokens "
@@ -90,20 +96,6 @@ def _text_tab(text: str) -> QPlainTextEdit:
     return view
 
 
-LICENCES = (
-    ("Licence", "licenses/LICENSE"),
-    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
-    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
-    ("GPL-3.0", "licenses/GPL-3.0.txt"),
-)
-
-
 def licence_texts() -> list[tuple[str, str]]:
     """Return (tab title, text) of the licence and the notices bundled in resources/."""
     return [(title, read_text(path)) for title, path in LICENCES]
-
-
-def add_help_menu(window: QMainWindow) -> QAction:
-    """Give the window a Help menu with About; return the About action."""
-    menu = window.menuBar().addMenu("&Help")
-    return menu.addAction("&About Rootstock Explorer")

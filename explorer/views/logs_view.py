@@ -29,6 +29,7 @@ from explorer.viewmodels.log_export import ExportState
 from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.views.theme import plain_label, tone_colour
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
@@ -189,6 +190,7 @@ class LogsView(QWidget):
         header.setStretchLastSection(True)
         open_clicked_routes(table, self.link_activated.emit)
         self.model.table.rowsInserted.connect(self._prepare_rows_in_sight)
+        make_sortable(table)
         return table
 
     def _prepare_rows_in_sight(self) -> None:

@@ -27,6 +27,7 @@ from explorer.viewmodels.tx_table import Column
 from explorer.views.document_view import DocumentView, raw_json_box, raw_json_text
 from explorer.views.theme import plain_label
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 
 class AmountDelegate(QStyledItemDelegate):
@@ -147,6 +148,7 @@ class PageView(QStackedWidget):
         for column in (Column.VALUE, Column.FEE):
             table.setItemDelegateForColumn(column, amounts)
         open_clicked_routes(table, self.link_activated.emit)
+        make_sortable(table)
         return table
 
     def on_changed(self) -> None:

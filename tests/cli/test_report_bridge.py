@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_report_cli import report
+from tests.helpers.cli import report
 from tests.helpers.devnet import PROFILES
 
 

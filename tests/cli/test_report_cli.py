@@ -3,39 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers.cli import explorer, report
 from tests.helpers.devnet import PROFILES
 
-REPO = Path(__file__).resolve().parents[2]
 MISSING = "0x" + "ab" * 32
-
-
-def explorer(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run `explorer ARGS` as a process from the repository."""
-    return subprocess.run(
-        [sys.executable, "-m", "explorer", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=dict(os.environ),
-        timeout=120,
-    )
-
-
-def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run `explorer report` with the devnet's URL; the key must appear nowhere."""
-    done = explorer("report", *args, "--endpoint", devnet.url("testnet"))
-    assert devnet.key not in done.stdout
-    assert devnet.key not in done.stderr
-    assert "Traceback" not in done.stderr
-    return done
 
 
 @pytest.mark.parametrize("devnet", PROFILES, indirect=True)

@@ -206,3 +206,23 @@ def test_charts_name_the_block_under_the_mouse_and_open_it_on_click(
     assert chart.series.point(index).startswith(f"Block #{newest:,}: ")
     QTest.mouseClick(chart, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
     qtbot.waitUntil(lambda: window.navigator.route() == block_route(newest), timeout=5_000)
+
+
+def test_the_status_bar_head_stays_fresh_off_the_home_page(
+    qtbot: QtBot, live_session: Session
+) -> None:
+    """With the home tab hidden, the head still follows the chain, at its pace.
+
+    Off the home page the head was read once a minute: the status bar showed an old head,
+    "(read 12:00:00)".
+    """
+    window = open_window(qtbot, live_session)
+    qtbot.waitUntil(lambda: window.shell.poller.pace is not None, timeout=20_000)
+    window.navigator.open_tab(LOGS)  # the home page hides and stops asking for the head
+    assert not home_view(window).isVisible()
+    qtbot.waitUntil(lambda: not window.shell.poller.running, timeout=5_000)
+    start = window.shell.head
+    assert start is not None
+    qtbot.waitUntil(lambda: (window.shell.head or 0) >= start + 3, timeout=15_000)
+    assert f"head #{window.shell.head:,}" in window.status_label.text()
+    assert "(read" not in window.status_label.text()

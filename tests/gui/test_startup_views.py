@@ -12,7 +12,7 @@ from explorer.diagnostics import versions
 from explorer.startup import ICON_FILES, ICON_SIZES, first_frame_icon
 from explorer.viewmodels.devnet_start import DevnetStartViewModel, StartState
 from explorer.viewmodels.shell import ShellViewModel
-from explorer.views.about_dialog import AboutDialog, add_help_menu, licence_texts
+from explorer.views.about_dialog import AboutDialog, licence_texts
 from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.icons import APP_ICON_SIZES, app_icon, app_icon_png
 from explorer.views.main_window import MainWindow
@@ -166,13 +166,13 @@ def test_about_shows_versions_and_licences(qtbot: QtBot) -> None:
     assert "GNU LESSER GENERAL PUBLIC LICENSE" in texts["LGPL-3.0"]
 
 
-def test_the_help_menu_offers_about(qtbot: QtBot) -> None:
+def test_the_help_menu_offers_the_guide_the_shortcuts_and_about(qtbot: QtBot) -> None:
     window = MainWindow(ShellViewModel())
     qtbot.addWidget(window)
-    action = add_help_menu(window)
     menus = [menu.text() for menu in window.menuBar().actions()]
-    assert "&Help" in menus
-    assert action.text() == "&About Rootstock Explorer"
+    assert menus == ["&File", "&View", "&Go", "&Tools", "&Help"]
+    items = [action.text() for action in window.help.menu.actions() if action.text()]
+    assert items == ["&User guide", "&Keyboard shortcuts", "&About Rootstock Explorer"]
 
 
 def test_the_first_frame_shows_the_app_icon_files() -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp import web
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLineEdit
@@ -149,3 +153,26 @@ def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> Non
 def held_calls(node: TinyNode) -> list[str]:
     """Return the methods asked of the held node, in order."""
     return [method for path, method in node.calls if "/held/" in path]
+
+
+FORMATS = (QSettings.Format.NativeFormat, QSettings.Format.IniFormat)
+
+
+@contextlib.contextmanager
+def private_home(root: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point the app's settings, data and cache at root (QSettings' user paths too)."""
+    for variable, name in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
+        monkeypatch.setenv(variable, str(root / name))
+    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "probe", "probe")
+    original = str(Path(probe.fileName()).parent.parent)
+    for fmt in FORMATS:
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "config"))
+    try:
+        yield root
+    finally:
+        for fmt in FORMATS:
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, original)

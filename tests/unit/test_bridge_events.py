@@ -33,7 +33,7 @@ from explorer.chain.peg import MAINNET_PEG, TESTNET_PEG
 from explorer.chain.records import Transaction
 from explorer.chain.remasc import decode_remasc_log
 from explorer.services.pegin import FLYOVER_LBC, is_flyover
-from tests.unit.test_bitcoin import GENESIS_COINBASE, GENESIS_TXID
+from tests.helpers.bitcoin import GENESIS_COINBASE, GENESIS_TXID
 
 SENDER = "0x" + "ab" * 20
 TXID = bytes.fromhex("11" * 32)

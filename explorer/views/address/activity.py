@@ -19,6 +19,7 @@ from explorer.viewmodels.address.blocks import START_HINT
 from explorer.views.address.controls import bind_result, block_field, button
 from explorer.views.theme import plain_label
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 PROGRESS_STEPS = 1000
 
@@ -79,6 +80,7 @@ class ActivityTab(QWidget):
             table.setColumnWidth(column, width)
         table.horizontalHeader().setStretchLastSection(True)
         open_clicked_routes(table, self.link_activated.emit)
+        make_sortable(table)
         return table
 
     def on_scan(self) -> None:

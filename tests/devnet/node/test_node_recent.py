@@ -20,7 +20,7 @@ from explorer.devnet.snapshot import (
     load_snapshot,
     snapshot_path,
 )
-from tests.devnet.node.test_node_transactions import send, sign
+from tests.helpers.node import send, sign
 
 
 @pytest.fixture

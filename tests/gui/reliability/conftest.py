@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from explorer.services import probe as probe_module
@@ -22,8 +21,7 @@ from tests.gui.reliability.checks import key_leaks, untrustworthy
 from tests.gui.reliability.harness import FAST, HEAD_POLL, TEST_TIMEOUT, App
 from tests.gui.reliability.node import Mode, SwitchableNode
 from tests.helpers.rpc import API_KEY
-
-FORMATS = (QSettings.Format.NativeFormat, QSettings.Format.IniFormat)
+from tests.helpers.settings import private_home
 
 
 class Records(logging.Handler):
@@ -43,22 +41,8 @@ class Records(logging.Handler):
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: object) -> Iterator[Path]:
     """Give the app a private home for its settings, data and cache (searched later)."""
-    root = tmp_path / "home"
-    for variable, name in (
-        ("XDG_CONFIG_HOME", "config"),
-        ("XDG_DATA_HOME", "data"),
-        ("XDG_CACHE_HOME", "cache"),
-    ):
-        monkeypatch.setenv(variable, str(root / name))
-    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "probe", "probe")
-    original = str(Path(probe.fileName()).parent.parent)
-    for fmt in FORMATS:
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "config"))
-    try:
+    with private_home(tmp_path / "home", monkeypatch) as root:
         yield root
-    finally:
-        for fmt in FORMATS:
-            QSettings.setPath(fmt, QSettings.Scope.UserScope, original)
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
-from tests.gui.reliability.checks import untrustworthy, visible_texts
+from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
 from tests.gui.reliability.harness import TX_ROUTE, WAIT, App
 from tests.gui.reliability.node import Mode, SwitchableNode, block_hash, serve_chain
@@ -36,6 +36,7 @@ from tests.helpers.qt import run_in_qloop
 from tests.helpers.rpc import API_KEY
 from tests.helpers.scripted_server import ScriptedServer
 from tests.helpers.testnet_node import TX_HASH, serve_testnet
+from tests.helpers.widget_texts import visible_texts
 
 HEAD = 0x2EC6B8
 

@@ -19,12 +19,13 @@ from explorer.crash import CrashReporter
 from explorer.services.firstseen import FILE_NAME
 from explorer.services.network_forms import NetworkForm
 from explorer.views.settings_dialog import SettingsDialog
-from tests.gui.reliability.checks import every_text, files_with
+from tests.gui.reliability.checks import files_with
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
 from tests.gui.reliability.harness import WAIT, App
 from tests.gui.reliability.node import Mode
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.settings import choose, type_into
+from tests.helpers.widget_texts import every_text
 
 SHORT = "shortKey9"  # nine characters: no pattern takes it for a key
 UNUSED = "otherKey7"  # a stored key of a network never opened

@@ -8,12 +8,12 @@ from pytestqt.qtbot import QtBot
 from explorer.services.routes import NODE
 from explorer.views.node_view import NodeView
 from explorer.views.settings_dialog import SettingsDialog
-from tests.gui.reliability.checks import every_text
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
 from tests.gui.reliability.harness import WAIT, App
 from tests.gui.reliability.node import Mode
 from tests.helpers.rpc import API_KEY
 from tests.helpers.settings import choose
+from tests.helpers.widget_texts import every_text
 
 
 def settled_home(app: App, qtbot: QtBot) -> None:

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from explorer.services.endpoints import EndpointBook
 from explorer.services.network_forms import FormField, parse_chain_id
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
 from explorer.settings import USE_PUBLIC_NODE, Settings
@@ -211,3 +212,20 @@ def test_settings_model_lays_out_each_kind_and_follows_add_and_remove(
     assert [c.name for c in model.customs()] == ["Kept"]
     assert editor.accept() is True
     assert model.customs() == []
+
+
+def test_connecting_builds_no_settings_form(
+    model: NetworksViewModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up and the network switch read the stored settings, not the dialog's form."""
+    assert model.save(custom_form("http://127.0.0.1:4444", api_key=KEY)) == {}
+    model.set_current("custom:Mine")
+    monkeypatch.setattr(EndpointBook, "form_for", None)
+    network, _ = model.startup()
+    assert network.id == "custom:Mine"
+    endpoint = model.endpoint_for(network)
+    assert endpoint is not None
+    assert endpoint.api_key == KEY
+    assert [n.id for n, _ in model.reachable()] == ["custom:Mine"]
+    assert "needs an API key" in model.unavailable_reason(TESTNET)
+    assert model.where(network) == endpoint.redacted
