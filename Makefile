@@ -6,14 +6,18 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test check lint typecheck pytest guards bench devnet package package-tools clean
+.PHONY: run test check lint typecheck pytest guards bench devnet devnet-recent readme-screenshots \
+	package package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
+# Qt's X11 plugin needs a few system libraries a fresh desktop may lack: installed with
+# apt-get as root, else the exact install line is printed and the start stops (explorer/qtdeps.py).
 run: $(STAMP)
+	$(BIN)/python -m explorer.qtdeps --install
 	$(BIN)/explorer $(ARGS)
 
 test: $(STAMP) lint typecheck pytest guards
@@ -40,6 +44,18 @@ bench: $(STAMP)
 
 devnet: $(STAMP)
 	$(BIN)/explorer devnet $(ARGS)
+
+# The README's two pictures, made by --screenshot (tests/e2e/test_first_contact.py compares them).
+readme-screenshots: $(STAMP)
+	rm -rf build/readme-screenshots
+	QT_QPA_PLATFORM=offscreen $(BIN)/explorer --devnet --screenshot build/readme-screenshots
+	cp build/readme-screenshots/home-light.png docs/images/home.png
+	cp build/readme-screenshots/tx-success-light.png docs/images/transaction.png
+
+# After a change to the devnet's seeded history (a test says so): build it once, timed, and ship
+# its newest blocks and build profile in explorer/devnet/recent/ (~60 KB; docs/architecture.md).
+devnet-recent: $(STAMP)
+	$(BIN)/python -m explorer.devnet.recent
 
 # The checkers and tools of the package build, from Debian's packages where apt-get exists:
 # lintian, desktop-file-validate, appstreamcli, patchelf (RUNPATHs), xvfb-run (an X11 start),

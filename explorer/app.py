@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -28,6 +26,7 @@ from explorer.devnet.process import (
     DevnetProcess,
     DevnetStartError,
     default_cache_dir,
+    default_chain_dir,
     devnet_command,
 )
 from explorer.diagnostics import SECRETS, Diagnostics, versions
@@ -68,6 +67,8 @@ from explorer.views.widgets.bitcoin import set_bitcoin_links
 APP_DEVNET = DevnetOptions(
     network="test",
     block_time=5.0,
+    niceness=5,  # it serves the window: the window goes first on a busy machine
+    recent_first=True,  # a first start from source serves the shipped newest blocks at once
     extra_arguments=("--traffic", "--pool-expiry-blocks", "1000000", "--pool-expiry-seconds", "0"),
 )
 
@@ -99,7 +100,7 @@ class Application:
         self.networks.networks_changed.connect(self._on_network_choice)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
-        self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
+        self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
         self._starting: asyncio.Future[None] | None = None
         self._standing_in = False  # the devnet is made current at start, in place of another
         self.devnet_networks = "test"
@@ -213,11 +214,10 @@ class Application:
         self.shell.show_network(DEVNET.name)
         self.shell.show_progress("Starting the local devnet…")
         self.devnet_start.start()
-        command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
         self.devnet = DevnetProcess(
             replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
             on_progress=self._on_devnet_progress,
-            command=command,
+            command=[*devnet_command(), *self.devnet_arguments],
         )
         SECRETS.add(self.devnet.key)
         try:
@@ -243,17 +243,16 @@ class Application:
 
     def devnet_manifest(self, network: str = "testnet") -> dict[str, Any]:
         """Return a devnet network's seed manifest ({} when unknown)."""
-        try:
-            manifests = json.loads(self.manifest_file.read_text())
-        except (OSError, ValueError):
-            return {}
-        found = manifests.get(network) if isinstance(manifests, dict) else None
+        found = self.devnet.manifests.get(network) if self.devnet is not None else None
         return found if isinstance(found, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
-        """Show devnet start-up progress in the status bar and the progress view."""
-        self.shell.show_progress(f"Starting the local devnet ({network}): {stage} {fraction:.0%}")
+        """Show the devnet's start (progress view, status bar), then its older history (banner)."""
         self.devnet_start.on_progress(network, stage, fraction)
+        if self.devnet_start.notice is not None:
+            self.shell.show_notice(self.devnet_start.notice, Tone.WAITING)
+        else:
+            self.shell.show_progress(self.devnet_start.status)
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""
@@ -296,7 +295,7 @@ class Application:
             self.saved.count_closed(session)
         await self.saved.aclose()
         if self.devnet is not None:
-            await self.devnet.stop()
+            await self.devnet.stop(grace=DEVNET_STOP_GRACE)  # it saves its chain as it stops
         await self.http.aclose()
 
     def set_theme(self, name: str) -> None:
@@ -336,6 +335,7 @@ def wire_view_models(shell: ShellViewModel, navigator: Navigator, search: Search
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
+DEVNET_STOP_GRACE = 30.0  # it saves its chain as it stops
 
 
 def smoke_test(frame: QWidget) -> int:
@@ -367,8 +367,10 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
     app = Application(settings, use_devnet=options.devnet or options.until_home)
     if options.screenshot is not None:  # the support desk's pictures look on the main network
-        app.devnet_networks = "both"  # and see their transactions first in this run
-        app.shell.pages.support.store = SeenStore(Path(tempfile.mkdtemp()) / "seen.sqlite")
+        app.devnet_networks = "both"  # (a throwaway profile: explorer/throwaway.py)
+        app.devnet_arguments = ("--also-read", str(options.read_devnet_cache))
+    elif options.reset_devnet:
+        app.devnet_arguments += ("--reset-chain",)
     app.shell.show_startup_notices(notices)
     # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
     reporter.parent_window = app.window

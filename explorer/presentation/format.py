@@ -112,9 +112,11 @@ def hex_field(label: str, data: bytes | None, empty: str = "0x") -> Field:
     return Field(label, text, Kind.HEX, data, f"{len(data):,} bytes")
 
 
-def text_field(label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "") -> Field:
-    """Return a plain text field."""
-    return Field(label, text, Kind.TEXT, tooltip=tooltip, tone=tone)
+def text_field(
+    label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "", value: object = None
+) -> Field:
+    """Return a plain text field (value: the raw value behind the text, for JSON)."""
+    return Field(label, text, Kind.TEXT, value, tooltip=tooltip, tone=tone)
 
 
 def quantity_field(label: str, value: int | None) -> Field:

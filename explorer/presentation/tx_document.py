@@ -134,7 +134,8 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
         fields.append(fmt.amount_field("Fee", receipt.fee(tx.gas_price), currency))
     fields.append(fmt.price_field("Gas price", tx.gas_price, currency))
     if receipt is not None:
-        fields.append(fmt.text_field("Gas used", fmt.gas_used_text(receipt.gas_used, tx.gas)))
+        used = fmt.gas_used_text(receipt.gas_used, tx.gas)
+        fields.append(fmt.text_field("Gas used", used, value=receipt.gas_used))
     else:
         fields.append(fmt.quantity_field("Gas limit", tx.gas))
     fields += [

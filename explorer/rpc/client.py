@@ -17,7 +17,14 @@ from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
-from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError, TransportError
+from explorer.rpc.errors import (
+    AuthError,
+    ChainMismatch,
+    InvalidInput,
+    NodeError,
+    RpcError,
+    TransportError,
+)
 from explorer.rpc.journal import JournalEntry, RequestJournal, note_cached, note_sent, redact
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.retry import Attempt, RetryPolicy
@@ -369,6 +376,14 @@ class RpcClient(TypedCalls):
                 self.stats.record_unsent(day)
             error = failure.kind.value
             raise
+        except AuthError as failure:
+            error = failure.kind.value
+            if failure.status != 401 or self.endpoint.api_key:
+                raise
+            raise AuthError(
+                f"{self._url.host} asks for an API key (HTTP 401) and none was given",
+                status=401,
+            ) from None
         except RpcError as failure:
             error = failure.kind.value
             raise

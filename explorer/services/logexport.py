@@ -86,11 +86,12 @@ class LogWriter:
             stream.write("[")
 
     def write_log(self, log: Log) -> None:
-        """Write a parsed log."""
+        """Write a parsed log; as JSON, the node's object with the decoded event's name added."""
         if self._csv is not None:
             self._csv.writerow(csv_fields(log))
         else:
-            self._write_object(json.dumps(log.raw))
+            named = {**log.raw, "event": event_name(log.topics, log.data)}
+            self._write_object(json.dumps(named))
         self.count += 1
 
     def write_raw(self, raw: bytes) -> None:

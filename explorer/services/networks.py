@@ -91,6 +91,22 @@ CHAIN_NAMES = {
 }
 
 
+#: Rootstock's own chains are these chain ids with these genesis blocks (a devnet, or a regtest
+#: node, may serve chain 30 or 31 with another genesis: it is not Rootstock's network).
+GENESIS_HASHES = {
+    30: "0xf88529d4ab262c0f4d042e9d8d3f2472848eaafe1a9b7213f57617eb40a9f9e0",
+    31: "0xcabb7fbe88cd6d922042a32ffc08ce8b1fbb37d650b9d4e7dbfe2a7469adfa42",
+}
+
+
+def node_name(chain_id: int, genesis_hash: str | None, where: str) -> str:
+    """Name a node by the chain it serves: its chain id and its genesis block (at where)."""
+    known = GENESIS_HASHES.get(chain_id)
+    if known is None or genesis_hash == known:
+        return f"{chain_name(chain_id)} at {where}"
+    return f"chain {chain_id} at {where} (not {chain_name(chain_id)}: another genesis block)"
+
+
 def chain_name(chain_id: int | None) -> str:
     """Return a human name for a chain id, e.g. `chain 1` when unknown."""
     if chain_id is None:

@@ -24,6 +24,7 @@ from explorer.viewmodels.home_tables import (
 )
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.request_count import RequestCount
+from explorer.viewmodels.slices import Slices
 
 HEADERS = LatestBlocksModel.headers
 LATEST = 20  # blocks listed
@@ -82,6 +83,7 @@ class HomeViewModel(QObject):
         self._tick = QTimer(self)
         self._tick.setInterval(TICK_MS)
         self._tick.timeout.connect(self._on_tick)
+        self._slices = Slices(self)  # a new block is shown a piece per turn (short turns)
         self.poller.head_changed.connect(self.on_head)
         self.poller.head_read.connect(self._on_head_read)
         self.poller.head_failed.connect(self._on_head_failed)
@@ -349,14 +351,16 @@ class HomeViewModel(QObject):
     # --- publishing ----------------------------------------------------------------------
 
     def _publish(self) -> None:
-        """Show the blocks, transactions, cards and charts of the chain now shown."""
+        """Show the blocks now; transactions, then cards and charts, in turns of their own."""
         chain = self.chain
         newest = chain.newest_first()
-        self.blocks.set_rows(
-            [BlockRow(b, chain.replaced.get(b.number or -1)) for b in newest[:LATEST]]
+        rows = [BlockRow(b, chain.replaced.get(b.number or -1)) for b in newest[:LATEST]]
+        txs = latest_transactions(newest, LATEST_TXS)
+        self._slices.run(
+            lambda: self.blocks.set_rows(rows),
+            lambda: self.transactions.set_rows(txs),
+            self._publish_charts,
         )
-        self.transactions.set_rows(latest_transactions(newest, LATEST_TXS))
-        self._publish_charts()
 
     def _publish_charts(self) -> None:
         """Show the charts and cards of every block read (the older ones arrive later)."""
@@ -410,6 +414,7 @@ class HomeViewModel(QObject):
     def dispose(self) -> None:
         """Stop following: the poll wish, the chain check, the tasks, the ticking."""
         self._tick.stop()
+        self._slices.stop()
         self.poller.want(self, None)
         for signal, slot in (
             (self.poller.head_changed, self.on_head),

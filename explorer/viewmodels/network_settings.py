@@ -290,8 +290,6 @@ class NetworkSettingsViewModel(QObject):
                 self._set_probe(ProbeState.IDLE, None)
             self._forms[self._shown] = form
             self.draft_changed.emit(form)
-            if self._probe_state is ProbeState.DONE:  # its report was about other values
-                self._set_probe(ProbeState.IDLE, None)
         self._refresh()
 
     def _tested_as(self, form: NetworkForm) -> tuple[str | None, str]:
