@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -25,7 +22,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from explorer.app import wire_view_models
-from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
+from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
@@ -89,15 +86,13 @@ async def running_devnet(
 
     As the hosted service or a bare rskj node (no key); yield (URL, its manifest).
     """
-    manifest_file = Path(tempfile.mkdtemp(prefix="bench-")) / "manifest.json"
-    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
     options = DevnetOptions(network="test", latency=latency, profile=profile)
-    devnet = DevnetProcess(options, command=command)
+    devnet = DevnetProcess(options)
     print(f"starting the {profile} devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
     await devnet.start(timeout=900)
     try:
         url = devnet.base_urls["testnet"] if profile == "rskj" else devnet.url("testnet")
-        yield url, json.loads(manifest_file.read_text())["testnet"]
+        yield url, devnet.manifests["testnet"]
     finally:
         await devnet.stop()
 

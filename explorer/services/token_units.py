@@ -97,8 +97,8 @@ class TokenUnits:
             for address in new:
                 self._reading[address] = task
         waits = {self._reading[a] for a in wanted if a in self._reading}
-        if waits:
-            await asyncio.gather(*waits, return_exceptions=True)
+        if waits:  # shielded: a caller that stops waiting stops no one else's read
+            await asyncio.gather(*(asyncio.shield(w) for w in waits), return_exceptions=True)
         return self.known(wanted)
 
     async def _read(self, addresses: list[str]) -> None:

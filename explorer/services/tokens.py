@@ -127,10 +127,15 @@ class TokenReader:
         if unknown and saved is not None and await saved.record("deployed", self.multicall):
             known[self.multicall] = True
         if self.multicall not in known:
-            known[self.multicall] = bool(await self.client.get_code(self.multicall))
-            if known[self.multicall] and saved is not None:
-                saved.keep_record("deployed", self.multicall, True)
+            self._deployed(bool(await self.client.get_code(self.multicall)))
         return known[self.multicall]
+
+    def _deployed(self, deployed: bool) -> None:
+        """Remember whether Multicall3 answers on this client (and chain, once it does)."""
+        _DEPLOYED.setdefault(self.client, {})[self.multicall] = deployed
+        saved = self._saved
+        if deployed and saved is not None:
+            saved.keep_record("deployed", self.multicall, True)
 
     async def single(self, target: str, data: bytes, block: BlockSelector) -> CallOutcome:
         """Run one eth_call; a revert becomes an outcome with the node's message."""
@@ -147,12 +152,20 @@ class TokenReader:
         *,
         batch: bool = True,
     ) -> list[CallOutcome]:
-        """Run many (target, calldata) calls: one aggregate3 request when possible."""
-        if batch and len(calls) > 1 and await self.has_multicall():
+        """Run many (target, calldata) calls: one aggregate3 request when possible.
+
+        Whether Multicall3 is there is not asked first: an aggregate3 that answers tells it
+        (one request, not two); one that does not falls back to single calls, once.
+        """
+        known = _DEPLOYED.get(self.client, {}).get(self.multicall)
+        if batch and len(calls) > 1 and known is not False:
             try:
-                return await self._aggregate(calls, block)
+                outcomes = await self._aggregate(calls, block)
             except RpcError:
-                pass
+                self._deployed(False)
+            else:
+                self._deployed(True)
+                return outcomes
         return list(await asyncio.gather(*(self.single(t, d, block) for t, d in calls)))
 
     async def _aggregate(
