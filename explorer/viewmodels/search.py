@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QStringListModel, Signal
 
 from explorer.chain import query as q
 from explorer.chain.checksum import to_checksum_address
+from explorer.chain.records import Receipt, Transaction
+from explorer.presentation.arguments import token_contracts
 from explorer.presentation.document import Tone
 from explorer.rpc.errors import RpcError
 from explorer.services.chaincheck import ChainCheck
@@ -52,6 +55,7 @@ class SearchViewModel(QObject):
         self._busy_text = ""
         self.recent = QStringListModel(list(recent or [])[:MAX_RECENT], self)
         self._task: asyncio.Task[None] | None = None
+        self._ahead: set[asyncio.Future[Any]] = set()  # reads started for the next page
         self._confirm_warning_for: str | None = None
         self._refused_unchecked = False  # "Not searching yet" is shown: it goes once checked
         self._about_session = False  # the message is about the session's check (goes with it)
@@ -208,10 +212,21 @@ class SearchViewModel(QObject):
         self._task = asyncio.ensure_future(self._resolve(text, query, new_tab, self.session))
         self._task.add_done_callback(lambda _task: release())
 
+    def _read_units_ahead(self, tx: Transaction, receipt: Receipt | None) -> None:
+        """Ask a found transaction's tokens' units now: its page then joins the read."""
+        session = self.session
+        tokens = token_contracts(tx, receipt)
+        if session is not None and tokens:
+            reading = asyncio.ensure_future(session.reader.token_units.read(tokens))
+            self._ahead.add(reading)
+            reading.add_done_callback(self._ahead.discard)
+
     async def _resolve(self, text: str, query: q.Query, new_tab: bool, session: Session) -> None:
         """Resolve over the network, then navigate or explain (on the same session only)."""
         try:
-            resolution = await resolve(query, session.reader, session.network.rns_registry)
+            resolution = await resolve(
+                query, session.reader, session.network.rns_registry, self._read_units_ahead
+            )
         except RpcError as error:
             if self._still_wanted(session):
                 kind = error.kind.value.replace("_", " ")
