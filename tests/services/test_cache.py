@@ -286,3 +286,22 @@ def test_a_failed_transactions_revert_reason_is_kept(
     warm = with_saved_session(relay.url, tmp_path, page)
     assert beyond_check(relay, before) == {"eth_blockNumber": 1}
     assert warm.revert_reason == cold.revert_reason
+
+
+def test_an_unsettled_tail_cut_by_two_chunks_is_asked_once(relay: Relay, tmp_path: Path) -> None:
+    """Chunks of 50 blocks cut the head's last 12 in two: the tail is still one request."""
+
+    async def scan(session: Session) -> list[Any]:
+        head = await session.reader.latest_number()
+        scanner = LogScanner(
+            session.client, concurrency=1, max_blocks=50, initial_blocks=50, growth=1.0
+        )
+        start = head - 105  # chunks end at head - 6 and head: the tail's 12 blocks cut in two
+        query = LogQuery(from_block=start, to_block=head, topics=((TRANSFER_TOPIC,),))
+        return [log async for batch in scanner.scan(query) for log in batch]
+
+    cold = with_saved_session(relay.url, tmp_path, scan)
+    before = len(relay.server.requests)
+    warm = with_saved_session(relay.url, tmp_path, scan)
+    assert beyond_check(relay, before) == {"eth_blockNumber": 1, "eth_getLogs": 1}
+    assert warm == cold
