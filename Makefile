@@ -6,17 +6,21 @@ STAMP := $(VENV)/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test check lint typecheck pytest bench devnet package package-tools clean
+.PHONY: run test check lint typecheck pytest guards bench devnet devnet-recent readme-screenshots \
+	package package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
+# Qt's X11 plugin needs a few system libraries a fresh desktop may lack: installed with
+# apt-get as root, else the exact install line is printed and the start stops (explorer/qtdeps.py).
 run: $(STAMP)
+	$(BIN)/python -m explorer.qtdeps --install
 	$(BIN)/explorer $(ARGS)
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) lint typecheck pytest guards
 
 # Lint and types alone, no pytest: seconds, for while you work.
 check: $(STAMP) lint typecheck
@@ -31,11 +35,27 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider --timeout=300
 
+# Each safety guard taken away in a scratch copy: its test must fail (tests/guards/catalogue.py).
+guards: $(STAMP)
+	$(BIN)/python -m tests.guards $(ARGS)
+
 bench: $(STAMP)
 	for b in bench/[a-z]*.py; do $(BIN)/python $$b || exit 1; done  # _*.py: helpers they start
 
 devnet: $(STAMP)
 	$(BIN)/explorer devnet $(ARGS)
+
+# The README's two pictures, made by --screenshot (tests/e2e/test_first_contact.py compares them).
+readme-screenshots: $(STAMP)
+	rm -rf build/readme-screenshots
+	QT_QPA_PLATFORM=offscreen $(BIN)/explorer --devnet --screenshot build/readme-screenshots
+	cp build/readme-screenshots/home-light.png docs/images/home.png
+	cp build/readme-screenshots/tx-success-light.png docs/images/transaction.png
+
+# After a change to the devnet's seeded history (a test says so): build it once, timed, and ship
+# its newest blocks and build profile in explorer/devnet/recent/ (~60 KB; docs/architecture.md).
+devnet-recent: $(STAMP)
+	$(BIN)/python -m explorer.devnet.recent
 
 # The checkers and tools of the package build, from Debian's packages where apt-get exists:
 # lintian, desktop-file-validate, appstreamcli, patchelf (RUNPATHs), xvfb-run (an X11 start),
@@ -45,7 +65,10 @@ PACKAGE_TOOLS := lintian:lintian desktop-file-validate:desktop-file-utils \
 	appstreamcli:appstream patchelf:patchelf xvfb-run:xvfb dpkg-deb:dpkg readelf:binutils \
 	icupkg:icu-devtools gcc:gcc
 # Libraries Qt's X11 plugin loads that a desktop has and a build machine may lack (the X11 start).
-PACKAGE_LIBS := libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1
+PACKAGE_LIBS := libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1 \
+	libxcb-cursor.so.0:libxcb-cursor0 libxcb-image.so.0:libxcb-image0 \
+	libxcb-render-util.so.0:libxcb-render-util0 libxcb-util.so.1:libxcb-util1 \
+	libxkbcommon-x11.so.0:libxkbcommon-x11-0
 
 package-tools:
 	@missing=""; for pair in $(PACKAGE_TOOLS); do \

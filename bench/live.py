@@ -11,7 +11,9 @@ Run: .venv/bin/python bench/live.py [--quick]  (starts its own devnets; Qt offsc
    Goals: <= 1.2x the floor on 30 s blocks in the minutes after start-up (issue 21 §3), steady
    state <= 1.1x.
 2. Stalls: the home page following a devnet that mines a block every second with
-   demo traffic; a 5 ms timer on the GUI thread measures the longest gap. Goal < 50 ms.
+   demo traffic; a 5 ms timer on the GUI thread measures the longest gap. Goal <= 33 ms (two
+   frames at 60 Hz, as every other screen's), on this machine as it is and made busy: two
+   more processes spinning on its cores meanwhile.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -30,6 +33,7 @@ os.environ.setdefault("QT_API", "pyside6")
 
 from views import Heartbeat, run_like_the_app, until  # bench/views.py, beside this script
 
+from explorer.app import APP_DEVNET
 from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.live import KEEP
@@ -77,8 +81,12 @@ class CpuHeartbeat(Heartbeat):
 @contextlib.asynccontextmanager
 async def living_devnet(block_time: float, latency: float = 0.0) -> AsyncIterator[str]:
     """Run the devnet's test network mining every block_time s with traffic; yield its URL."""
-    options = DevnetOptions(
-        network="test", block_time=block_time, latency=latency, extra_arguments=("--traffic",)
+    options = DevnetOptions(  # at the app's own devnet's priority
+        network="test",
+        block_time=block_time,
+        latency=latency,
+        niceness=APP_DEVNET.niceness,
+        extra_arguments=("--traffic",),
     )
     devnet = DevnetProcess(options)
     print(f"starting a devnet with {block_time:g} s blocks…", file=sys.stderr)
@@ -181,24 +189,66 @@ async def requests_per_hour(quick: bool) -> None:
     )
 
 
+STALL_GOAL_MS = 33.0
+SPIN = "import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass"
+
+
+@contextlib.contextmanager
+def busy_machine(processes: int, seconds: float) -> Iterator[None]:
+    """Keep processes spinning (normal priority) on the machine's cores meanwhile."""
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", SPIN.format(seconds=seconds)])
+        for _ in range(processes)
+    ]
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+
+
+async def empty_loop_gap(seconds: float) -> float:
+    """Return the longest gap of the heartbeat in an event loop doing nothing else (a baseline).
+
+    On a machine shared with other work, a thread that is not running waits its turn: this
+    much of any stall is the machine's, not the page's.
+    """
+    beat = CpuHeartbeat()
+    beat.start()
+    await asyncio.sleep(seconds)
+    return beat.stop()
+
+
 async def stalls(quick: bool) -> None:
-    """Measure the longest GUI-thread stall while following 1 s blocks with traffic."""
+    """Measure the longest GUI-thread stall following 1 s blocks: as is, then made busy."""
     seconds = 30 if quick else 90
     async with living_devnet(1.0) as url:
         window, session, model = await home_window(url)
-        beat = CpuHeartbeat()
-        beat.start()
-        spent = await follow(model, session, blocks=10_000, timeout=seconds)
-        worst = beat.stop()
+        for name, spinning in (("this machine", 0), ("busy: 2 more spinning", 2)):
+            with busy_machine(spinning, seconds * 1.5 + 5):
+                model.set_live(False)  # the page idle: the loop's own gaps, the baseline
+                empty = await empty_loop_gap(seconds / 2)
+                model.set_live(True)
+                beat = CpuHeartbeat()
+                beat.start()
+                spent = await follow(model, session, blocks=10_000, timeout=seconds)
+                worst = beat.stop()
+            print(
+                f"Baseline, {name}: the same event loop with the page paused: longest gap "
+                f"{empty * 1000:.1f} ms"
+            )
+            verdict = "met" if worst * 1000 <= STALL_GOAL_MS else "missed"
+            print(
+                f"Stalls, {name} (load {os.getloadavg()[0]:.1f}): following 1 s blocks with "
+                f"traffic for {spent.seconds:.0f} s ({spent.blocks} new blocks, {spent.total} "
+                f"requests): longest GUI-thread stall {worst * 1000:.1f} ms (goal <= "
+                f"{STALL_GOAL_MS:.0f} ms: {verdict}), of which the thread ran "
+                f"{beat.worst_gap_cpu * 1000:.1f} ms; the most CPU time between two ticks "
+                f"{beat.worst_cpu * 1000:.1f} ms"
+            )
         window.close()
         await session.aclose()
-    print(
-        f"Stalls: following 1 s blocks with traffic for {spent.seconds:.0f} s "
-        f"({spent.blocks} new blocks, {spent.total} requests): longest GUI-thread stall "
-        f"{worst * 1000:.1f} ms (goal < 50 ms), of which the thread ran "
-        f"{beat.worst_gap_cpu * 1000:.1f} ms; the most CPU time between two ticks "
-        f"{beat.worst_cpu * 1000:.1f} ms"
-    )
 
 
 async def main() -> None:

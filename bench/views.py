@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -24,11 +21,14 @@ import qasync
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
+from explorer.app import wire_view_models
+from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
 from explorer.services.session import Session
+from explorer.services.tokens import DECIMALS, SYMBOL, TokenReader
+from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
@@ -87,15 +87,13 @@ async def running_devnet(
 
     As the hosted service or a bare rskj node (no key); yield (URL, its manifest).
     """
-    manifest_file = Path(tempfile.mkdtemp(prefix="bench-")) / "manifest.json"
-    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
     options = DevnetOptions(network="test", latency=latency, profile=profile)
-    devnet = DevnetProcess(options, command=command)
+    devnet = DevnetProcess(options)
     print(f"starting the {profile} devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
     await devnet.start(timeout=900)
     try:
         url = devnet.base_urls["testnet"] if profile == "rskj" else devnet.url("testnet")
-        yield url, json.loads(manifest_file.read_text())["testnet"]
+        yield url, devnet.manifests["testnet"]
     finally:
         await devnet.stop()
 
@@ -125,10 +123,10 @@ async def timed(action: Callable[[], Awaitable[object]]) -> float:
 async def new_window(url: str) -> tuple[MainWindow, Session]:
     """Return a window with a fresh (cold) session, head known."""
     session = Session(DEVNET, Endpoint.parse(url))
-    shell, search = ShellViewModel(), SearchViewModel()
-    window = MainWindow(shell, search=search)
+    shell, navigator, search = ShellViewModel(), Navigator(), SearchViewModel()
+    wire_view_models(shell, navigator, search)
+    window = MainWindow(shell, navigator, search)
     shell.set_session(session)
-    search.session = session
     window.show()
     await until(lambda: shell.head is not None)
     home = window.tabs.currentWidget()
@@ -156,10 +154,14 @@ def loaded(window: MainWindow) -> bool:
     )
 
 
-async def bare_tx_calls(client: RpcClient, tx_hash: str, block_hash: str | None) -> None:
+async def bare_tx_calls(
+    client: RpcClient, tx_hash: str, block_hash: str | None, units: bool = False
+) -> None:
     """Make the page's calls with nothing else: transaction and receipt together, then the block.
 
-    With block_hash (known in advance, which no real client knows) all three go at once.
+    With block_hash (known in advance, which no real client knows) all three go at once. With
+    units, the token's decimals and symbol (one Multicall3 read, as the page now shows them)
+    go beside the block.
     """
     first = [
         client.call("eth_getTransactionByHash", [tx_hash]),
@@ -169,13 +171,21 @@ async def bare_tx_calls(client: RpcClient, tx_hash: str, block_hash: str | None)
         await asyncio.gather(*first, client.call("eth_getBlockByHash", [block_hash, False]))
         return
     tx, _receipt = await asyncio.gather(*first)
-    await client.call("eth_getBlockByHash", [tx["blockHash"], False])
+    block = client.call("eth_getBlockByHash", [tx["blockHash"], False])
+    if not units:
+        await block
+        return
+    token = str(tx["to"])
+    await asyncio.gather(block, TokenReader(client).calls([(token, DECIMALS), (token, SYMBOL)]))
 
 
 async def bench_tx(
     url: str, tx_hash: str, beat: Heartbeat
-) -> tuple[float, float, float, int, float]:
-    """Return (GUI s, bare s, bare-with-hindsight s, requests, worst stall) for one cold tx page."""
+) -> tuple[float, float, float, int, float, float]:
+    """Return the timings, requests and worst stall of one cold transaction page.
+
+    (GUI s, bare s, bare-with-hindsight s, requests, worst stall, bare with the units s).
+    """
     window, session = await new_window(url)
     before = session.client.stats.total
     beat.start()
@@ -194,9 +204,10 @@ async def bench_tx(
     await bare_client.block_number()  # a warm connection, like the window's
     bare = await timed(lambda: bare_tx_calls(bare_client, tx_hash, None))
     hindsight = await timed(lambda: bare_tx_calls(bare_client, tx_hash, tx.block_hash))
+    with_units = await timed(lambda: bare_tx_calls(bare_client, tx_hash, None, units=True))
     await bare_client.aclose()
     await dispose(window, session)
-    return gui, bare, hindsight, spent, stall
+    return gui, bare, hindsight, spent, stall, with_units
 
 
 async def bench_block(url: str, number: int, beat: Heartbeat) -> tuple[float, float, float, float]:
@@ -245,6 +256,7 @@ async def measure(latency: float) -> None:
     tx_gui = statistics.median(r[0] for r in txs)
     tx_bare = statistics.median(r[1] for r in txs)
     tx_hindsight = statistics.median(r[2] for r in txs)
+    tx_units = statistics.median(r[5] for r in txs)
     block_rows = statistics.median(r[0] for r in blocks)
     block_whole = statistics.median(r[1] for r in blocks)
     block_bare = statistics.median(r[2] for r in blocks)
@@ -257,6 +269,10 @@ async def measure(latency: float) -> None:
     print(
         f"  transaction page: {tx_gui * 1000:.1f} ms (search submit → rendered), bare RPC "
         f"{tx_bare * 1000:.1f} ms, ratio {tx_gui / tx_bare:.2f}× ({tx_goal})"
+    )
+    print(
+        f"    (bare RPC with the token's units read beside the block, as the page now shows "
+        f"them: {tx_units * 1000:.1f} ms, ratio {tx_gui / tx_units:.2f}×)"
     )
     print(
         f"    (bare RPC with hindsight — the block hash known in advance, all calls at once: "

@@ -42,6 +42,12 @@ def gui_arguments(argv: Sequence[str]) -> argparse.Namespace:
         type=Path,
         help="with --devnet: render every screen to PNG files in DIR (light and dark), then exit",
     )
+    parser.add_argument(
+        "--reset-devnet",
+        action="store_true",
+        help="start the local devnet from its seeded history again: forget the blocks it mined "
+        "and the transactions sent to it (kept across restarts otherwise)",
+    )
     add_start_options(parser)
     options = parser.parse_args(list(argv))
     if options.screenshot is not None:

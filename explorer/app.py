@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -18,18 +16,17 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import qasync
 from PySide6.QtCore import QByteArray, QTimer
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer import __version__
 from explorer import settings as keys
-from explorer.chain.bundled import read_text
 from explorer.crash import CrashReporter
 from explorer.devnet.process import (
     DevnetOptions,
     DevnetProcess,
     DevnetStartError,
     default_cache_dir,
+    default_chain_dir,
     devnet_command,
 )
 from explorer.diagnostics import SECRETS, Diagnostics, versions
@@ -40,6 +37,7 @@ from explorer.rpc.transport import make_http_client
 from explorer.saved_data import SavedData, install_saved_data_views
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
+from explorer.services.genesis import GenesisBook
 from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
 from explorer.services.session import Session
@@ -52,14 +50,17 @@ from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
-from explorer.views.about_dialog import AboutDialog
+from explorer.viewmodels.wait_option import CallTimeoutOption
+from explorer.views.about_dialog import AboutDialog, licence_texts
 from explorer.views.bookmarks_view import install_labels
 from explorer.views.collector import MainThreadCollector
 from explorer.views.devnet_progress import DevnetProgressView
+from explorer.views.help_dialog import GuideDialog
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.watchlist_view import install_watchlist
+from explorer.views.theme import apply_theme
 from explorer.views.widgets.bitcoin import set_bitcoin_links
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
@@ -67,6 +68,8 @@ from explorer.views.widgets.bitcoin import set_bitcoin_links
 APP_DEVNET = DevnetOptions(
     network="test",
     block_time=5.0,
+    niceness=5,  # it serves the window: the window goes first on a busy machine
+    recent_first=True,  # a first start from source serves the shipped newest blocks at once
     extra_arguments=("--traffic", "--pool-expiry-blocks", "1000000", "--pool-expiry-seconds", "0"),
 )
 
@@ -76,6 +79,7 @@ class Application:
 
     def __init__(self, settings: Settings, use_devnet: bool) -> None:
         self.settings = settings
+        self.genesis = GenesisBook(settings)  # which block 0 each network's node must have
         self.http = make_http_client()
         self.networks = NetworksViewModel(settings)
         self.shell = ShellViewModel()
@@ -86,7 +90,8 @@ class Application:
         self.shell.pages.support = TxSupport(SeenStore(), elsewhere, self.networks.set_current)
         self.shell.pages.quota_store = self.saved
         self.navigator = Navigator()
-        self.search = SearchViewModel(settings.get_list(keys.RECENT_SEARCHES))
+        self.search = SearchViewModel(list(settings.get(keys.RECENT_SEARCHES)))
+        wire_view_models(self.shell, self.navigator, self.search)
         self.window = MainWindow(self.shell, self.navigator, self.search)
         self.window.attach_networks(self.networks, self._settings_dialog)
         self.labels = LabelsViewModel()
@@ -94,18 +99,19 @@ class Application:
         self._saved_data_button = install_saved_data_views(self.window, self.saved, self.networks)
         self.networks.current_changed.connect(self._on_network_choice)
         self.networks.networks_changed.connect(self._on_network_choice)
-        self.shell.session_changed.connect(self._bind_search)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
-        self.manifest_file = Path(tempfile.mkdtemp(prefix="explorer-")) / "devnet-manifest.json"
+        self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
         self._starting: asyncio.Future[None] | None = None
+        self._standing_in = False  # the devnet is made current at start, in place of another
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
         self.watchlist, self.tray = install_watchlist(  # issue 22: watched from the tray too
             self.window, self.shell, settings, keys.KEEP_IN_TRAY
         )
-        self.about_action = add_help_menu(self.window)
+        self.system_palette = QApplication.palette()  # View > Theme > System
+        self.window.theme_chosen.connect(self.set_theme)
         set_bitcoin_links(BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS).url)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
@@ -114,16 +120,23 @@ class Application:
         """Return a new Settings dialog over the networks model."""
         model = NetworkSettingsViewModel(self.networks, safe=self.settings)
         bitcoin = BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS)
-        dialog = SettingsDialog(model, self.window, bitcoin=bitcoin)
+        call_timeout = CallTimeoutOption(self.settings)
+        call_timeout.applied.connect(self._apply_call_timeout)
+        dialog = SettingsDialog(model, self.window, bitcoin=bitcoin, call_timeout=call_timeout)
         self._saved_data_button(dialog)
         return dialog
+
+    def _apply_call_timeout(self, seconds: int) -> None:
+        """Give the open session the call timeout just chosen in Settings."""
+        if self.shell.session is not None:
+            self.shell.session.set_call_timeout(seconds)
 
     def _restore(self) -> None:
         """Restore window geometry and open tabs."""
         geometry = self.settings.get(keys.WINDOW_GEOMETRY)
         if geometry:
             self.window.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
-        for text in self.settings.get_list(keys.OPEN_TABS)[:20]:
+        for text in self.settings.get(keys.OPEN_TABS)[:20]:
             try:
                 self.navigator.go(Route.parse(text), new_tab=True)
             except ValueError:
@@ -135,20 +148,22 @@ class Application:
         """Remember geometry, open tabs and recent searches."""
         geometry = bytes(self.window.saveGeometry().toBase64().data()).decode()
         self.settings.set(keys.WINDOW_GEOMETRY, geometry)
-        self.settings.set_list(keys.OPEN_TABS, self.navigator.routes())
-        self.settings.set_list(keys.RECENT_SEARCHES, self.search.recent_searches())
-
-    def _bind_search(self) -> None:
-        """Point the search at the current session."""
-        self.search.session = self.shell.session
+        self.settings.set(keys.OPEN_TABS, tuple(self.navigator.routes()))
+        self.settings.set(keys.RECENT_SEARCHES, tuple(self.search.recent_searches()))
 
     async def start(self) -> None:
         """Connect to the chosen network, or start the local devnet (no key, or --devnet)."""
         await self._read_keyring()
+        self.networks.book.move_keys_out_of_entries()  # keys read: this reads no keyring
+        self._know_keys()
         network, info = (DEVNET, "") if self.use_devnet else self.networks.startup()
         if self.settings.keyring_error:
             info = f"The system keyring gave no API key ({self.settings.keyring_error}). {info}"
         if network is DEVNET:
+            if not self.use_devnet and self.networks.current is not DEVNET:
+                self._standing_in = True  # the devnet stands in: the selector and what is saved
+                self.networks.set_current(DEVNET.id)  # say so (it starts here, not there)
+                self._standing_in = False
             await self.start_devnet(info)
             return
         self._connect(network, info)
@@ -160,17 +175,23 @@ class Application:
             self.shell.show_progress("Reading the API keys from the system keyring…")
             await asyncio.to_thread(self.settings.read_keyring_keys, unread)
 
+    def _know_keys(self) -> None:
+        """Scrub every stored key, by value, from the log and reports (not only the one used)."""
+        for network in self.networks.networks:
+            SECRETS.add(self.settings.api_key(network.id))
+
     def _connect(self, network: Network, info: str = "") -> None:
         """Open a session on a network whose endpoint is usable; otherwise say why."""
         endpoint = self.networks.endpoint_for(network)
-        if endpoint is None:
-            reason = self.networks.unavailable_reason(network)
-            self.shell.show_notice(f"{network.name} cannot be used: {reason}", Tone.BAD)
+        if endpoint is None:  # the old session ends: nothing of it is shown as this network
+            if self.shell.session is not None:
+                self.saved.count_closed(self.shell.session)
+            self.shell.set_no_session(network.name, self.networks.unavailable_reason(network))
             return
         current = self.shell.session
         if current is not None and current.endpoint == endpoint and current.network == network:
             return
-        self._open(self.saved.session(network, endpoint, self.http), info)
+        self._open(self.saved.session(network, endpoint, self.http, self.genesis), info)
 
     def _open(self, session: Session, info: str = "") -> None:
         """Show a new session, counting its key's requests across sessions and restarts."""
@@ -178,10 +199,14 @@ class Application:
         if self.shell.session is not None:
             self.saved.count_closed(self.shell.session)
         self.saved.bind(session, self.shell.refresh_status)
+        session.set_call_timeout(self.settings.call_timeout())
         self.shell.set_session(session, info)
 
     def _on_network_choice(self, *_: object) -> None:
         """Follow the network the user picked (toolbar or Settings)."""
+        self._know_keys()  # a key saved in Settings is scrubbed from then on
+        if self._standing_in:
+            return
         network = self.networks.current
         if network is DEVNET and self.devnet is None:
             self._starting = asyncio.ensure_future(self.start_devnet(""))
@@ -193,11 +218,10 @@ class Application:
         self.shell.show_network(DEVNET.name)
         self.shell.show_progress("Starting the local devnet…")
         self.devnet_start.start()
-        command = [*devnet_command(), "--manifest-file", str(self.manifest_file)]
         self.devnet = DevnetProcess(
             replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
             on_progress=self._on_devnet_progress,
-            command=command,
+            command=[*devnet_command(), *self.devnet_arguments],
         )
         SECRETS.add(self.devnet.key)
         try:
@@ -214,7 +238,7 @@ class Application:
 
     def _devnet_session(self, endpoint: Endpoint) -> Session:
         """Return a session on the devnet that knows its seeded tokens and Multicall3."""
-        session = self.saved.session(DEVNET, endpoint, self.http)
+        session = self.saved.session(DEVNET, endpoint, self.http, self.genesis)
         manifest = self.devnet_manifest()
         tokens = (manifest.get("token"), manifest.get("collectible"))
         session.extra_tokens = tuple(str(token) for token in tokens if token)
@@ -223,17 +247,16 @@ class Application:
 
     def devnet_manifest(self, network: str = "testnet") -> dict[str, Any]:
         """Return a devnet network's seed manifest ({} when unknown)."""
-        try:
-            manifests = json.loads(self.manifest_file.read_text())
-        except (OSError, ValueError):
-            return {}
-        found = manifests.get(network) if isinstance(manifests, dict) else None
+        found = self.devnet.manifests.get(network) if self.devnet is not None else None
         return found if isinstance(found, dict) else {}
 
     def _on_devnet_progress(self, network: str, stage: str, fraction: float) -> None:
-        """Show devnet start-up progress in the status bar and the progress view."""
-        self.shell.show_progress(f"Starting the local devnet ({network}): {stage} {fraction:.0%}")
+        """Show the devnet's start (progress view, status bar), then its older history (banner)."""
         self.devnet_start.on_progress(network, stage, fraction)
+        if self.devnet_start.notice is not None:
+            self.shell.show_notice(self.devnet_start.notice, Tone.WAITING)
+        else:
+            self.shell.show_progress(self.devnet_start.status)
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""
@@ -254,6 +277,8 @@ class Application:
             "settings": self._settings_dialog,
             "about": self.about_dialog,
             "devnet-progress": sample_progress_view,
+            "guide": lambda: GuideDialog(self.window),
+            "shortcuts": self.window.show_shortcuts,
         }
         if self.diagnostics is not None:
             dialogs["crash-report"] = partial(sample_crash_dialog, self.diagnostics, self.window)
@@ -275,8 +300,14 @@ class Application:
             self.saved.count_closed(session)
         await self.saved.aclose()
         if self.devnet is not None:
-            await self.devnet.stop()
+            await self.devnet.stop(grace=DEVNET_STOP_GRACE)  # it saves its chain as it stops
         await self.http.aclose()
+
+    def set_theme(self, name: str) -> None:
+        """Use a colour theme (system, light or dark) now and at the next start."""
+        apply_theme(name, self.system_palette)
+        self.window.show_theme(name)
+        self.settings.set(keys.THEME, name)
 
     def about_dialog(self) -> AboutDialog:
         """Return the About dialog: versions, the licence and the third-party notices."""
@@ -295,26 +326,21 @@ class Application:
         return blocks is not None and blocks.rowCount() > 0
 
 
+def wire_view_models(shell: ShellViewModel, navigator: Navigator, search: SearchViewModel) -> None:
+    """Connect the window's view models to one another (the window binds each to widgets).
+
+    A search opens its route in the navigator and runs on the shell's session; the search bar
+    shows the query of the page in front, as a browser's address bar does.
+    """
+    search.navigation_requested.connect(lambda route, new_tab: navigator.go(route, new_tab=new_tab))
+    navigator.location_changed.connect(search.show_route)
+    shell.session_changed.connect(lambda: setattr(search, "session", shell.session))
+
+
 # --- start-up: after the first frame (explorer/startup.py) -----------------------------------
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
-LICENCES = (
-    ("Licence", "licenses/LICENSE"),
-    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
-    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
-    ("GPL-3.0", "licenses/GPL-3.0.txt"),
-)
-
-
-def licence_texts() -> list[tuple[str, str]]:
-    """Return (tab title, text) of the licence and the notices bundled in resources/."""
-    return [(title, read_text(path)) for title, path in LICENCES]
-
-
-def add_help_menu(window: MainWindow) -> QAction:
-    """Give the window a Help menu with About; return the About action."""
-    menu = window.menuBar().addMenu("&Help")
-    return menu.addAction("&About Rootstock Explorer")
+DEVNET_STOP_GRACE = 30.0  # it saves its chain as it stops
 
 
 def smoke_test(frame: QWidget) -> int:
@@ -327,18 +353,6 @@ def smoke_test(frame: QWidget) -> int:
     print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
     window.close()
     return 0
-
-
-async def until_home(app: Application, started: float) -> None:
-    """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
-    from explorer.screenshots import wait_for
-
-    ready = await wait_for(app.home_shows_blocks, timeout=DEVNET_START_TIMEOUT)
-    loop = asyncio.get_running_loop()
-    print(
-        f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
-    )
-    app.window.close()
 
 
 def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
@@ -358,14 +372,18 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
     app = Application(settings, use_devnet=options.devnet or options.until_home)
     if options.screenshot is not None:  # the support desk's pictures look on the main network
-        app.devnet_networks = "both"  # and see their transactions first in this run
-        app.shell.pages.support.store = SeenStore(Path(tempfile.mkdtemp()) / "seen.sqlite")
+        app.devnet_networks = "both"  # (a throwaway profile: explorer/throwaway.py)
+        app.devnet_arguments = ("--also-read", str(options.read_devnet_cache))
+    elif options.reset_devnet:
+        app.devnet_arguments += ("--reset-chain",)
     app.shell.show_startup_notices(notices)
     # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
     reporter.parent_window = app.window
     app.diagnostics = found
     found.endpoint = app.endpoint_text
-    app.about_action.triggered.connect(lambda: app.about_dialog().show())
+    app.window.help.about.triggered.connect(lambda: app.about_dialog().show())
+    if options.screenshot is None:  # pictures are taken in both themes, from the default
+        app.set_theme(app.settings.get(keys.THEME))
     if not app.settings.get(keys.WINDOW_GEOMETRY):
         app.window.setGeometry(frame.geometry())  # where the first frame was put
     app.window.show()
@@ -382,7 +400,9 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
         if options.screenshot is not None:
             await app.screenshots(options.screenshot)
         elif options.until_home:
-            await until_home(app, started)
+            from explorer.screenshots import until_home  # benchmarks only: loaded then
+
+            await until_home(app, started, DEVNET_START_TIMEOUT)
         await closed.wait()
         starting.cancel()
         await app.aclose()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import io
 import logging
 import os
 import platform
@@ -20,6 +21,7 @@ from pathlib import Path
 import platformdirs
 
 from explorer import __version__
+from explorer.services.files import create_private, open_private, private_directory, write_private
 
 APP = "explorer"
 LOG_NAME = "explorer.log"
@@ -84,7 +86,11 @@ class TailHandler(logging.Handler):
 
 
 class NativeCrashFile(RotatingFileHandler):
-    """The rotating log file; faulthandler writes a native crash's stacks into it."""
+    """The rotating log file (each one 0600); faulthandler writes a native crash's stacks in it."""
+
+    def _open(self) -> io.TextIOWrapper:
+        """Open the current file, created private."""
+        return open_private(Path(self.baseFilename), "a")
 
     def enable_faulthandler(self) -> None:
         """Point faulthandler at the current file."""
@@ -115,7 +121,7 @@ class Diagnostics:
     def mark_running(self) -> None:
         """Leave the marker a crash would leave behind."""
         with contextlib.suppress(OSError):
-            self.marker.write_text(f"{os.getpid()}\n")
+            write_private(self.marker, f"{os.getpid()}\n")
 
     def mark_clean_exit(self) -> None:
         """Remove the marker: this run ended normally."""
@@ -140,10 +146,11 @@ class Diagnostics:
         return SECRETS.scrub("\n".join(lines) + "\n")
 
     def save_report(self, text: str) -> Path | None:
-        """Write a report beside the log file; return its path (None when it cannot)."""
+        """Write a report beside the log file, private; return its path (None when it cannot)."""
         path = self.directory / f"{REPORT_PREFIX}{time.strftime('%Y%m%d-%H%M%S')}.txt"
         try:
-            path.write_text(SECRETS.scrub(text))
+            private_directory(self.directory)
+            write_private(path, SECRETS.scrub(text))
         except OSError:
             return None
         return path
@@ -176,7 +183,10 @@ def setup(level: str = "INFO", log_file: Path | None = None) -> Diagnostics:
     root.setLevel(level)
     root.addHandler(tail)
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        private_directory(directory)
+        for written in (path, *(Path(f"{path}.{n}") for n in range(1, LOG_BACKUPS + 1))):
+            if written.exists():
+                create_private(written)  # a log an older version left readable to others
         handler = NativeCrashFile(
             path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
         )

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.journal import RequestJournal
 from explorer.services.cache_directory import CacheDirectory
+from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.session import Session
@@ -55,9 +56,17 @@ class SavedData(QObject):
         self._timer.timeout.connect(lambda: self._start(self.flush()))
         self._timer.start()
 
-    def session(self, network: Network, endpoint: Endpoint, http: httpx.AsyncClient) -> Session:
+    def session(
+        self,
+        network: Network,
+        endpoint: Endpoint,
+        http: httpx.AsyncClient,
+        genesis: GenesisBook | None = None,
+    ) -> Session:
         """Return a session that keeps and reads saved data and lists its requests."""
-        return Session(network, endpoint, http, saved=self.directory, journal=self.journal)
+        return Session(
+            network, endpoint, http, genesis=genesis, saved=self.directory, journal=self.journal
+        )
 
     def bind(self, session: Session, on_counted: Callable[[], None]) -> None:
         """Count a session's requests against its key's day; set its quota from Settings."""
@@ -116,6 +125,11 @@ class SavedData(QObject):
         """Add every live session's new requests to the shared counts."""
         for tally in list(self._tallies.values()):
             await _quietly(tally.flush())
+
+    async def drain(self) -> None:
+        """Wait until the counts being written are written."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine in a task kept until it ends."""

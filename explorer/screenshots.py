@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QSize, QTimer
+from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
 
 from explorer.crash import describe
 from explorer.diagnostics import Diagnostics
@@ -18,6 +20,7 @@ from explorer.screenshots_history import take_history_screenshots
 from explorer.screenshots_saved import take_saved_data_screenshots
 from explorer.screenshots_support import take_support_screenshots
 from explorer.services.activity import TRANSFER_TOPIC
+from explorer.services.files import PRIVATE_FILE
 from explorer.services.live import KEEP
 from explorer.services.routes import (
     BRIDGE_PAGE,
@@ -46,10 +49,14 @@ from explorer.views.main_window import MainWindow
 from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
-from explorer.views.theme import dark_palette
+from explorer.views.theme import dark_palette, retone
 from explorer.views.tools_view import ToolView
 
+if TYPE_CHECKING:
+    from explorer.app import Application
+
 MISSING_HASH = "0x" + "ab" * 32
+SIZE = QSize(1200, 800)  # the window's default size
 TOOL_SCREENS = (
     ("tool-keccak", tool_route("keccak", "hello")),
     ("tool-units", tool_route("units", "1.5 rbtc")),
@@ -292,17 +299,28 @@ async def take_screenshots(
     dialogs: Mapping[str, Callable[[], QWidget]] | None = None,
     main: tuple[Endpoint, dict[str, Any]] | None = None,
 ) -> list[Path]:
-    """Render every screen in light and dark palettes; return the files written."""
+    """Render every screen in light and dark palettes, with and without the bookmarks panel.
+
+    At the window's default size, 1200×800; the files of the panel's pictures end in
+    `-bookmarks`. Return the files written.
+    """
     directory.mkdir(parents=True, exist_ok=True)
-    window.resize(1280, 900)
+    window.resize(SIZE)
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     light = app.palette()
     session = window.shell.session
     assert session is not None
     written: list[Path] = []
-    for mode, palette in (("light", light), ("dark", dark_palette())):
-        app.setPalette(palette)
+    panel = next(iter(window.findChildren(QDockWidget)), None)
+    passes = [(theme, False) for theme in ("light", "dark")]
+    passes += [(theme, True) for theme in ("light", "dark") if panel is not None]
+    for theme, with_panel in passes:
+        app.setPalette(light if theme == "light" else dark_palette())
+        retone(app.allWidgets())
+        if panel is not None:
+            panel.setVisible(with_panel)
+        mode = f"{theme}-bookmarks" if with_panel else theme
         written.append(await shoot_home(window, directory / f"home-{mode}.png"))
         written += await shoot_node_and_tools(window, directory, mode)
         for stem, route in screens(manifest):
@@ -325,7 +343,7 @@ async def take_screenshots(
         waiting = directory / f"waiting-{mode}.png"
         await shoot_waiting(window, session, waiting)
         written.append(waiting)
-        for name, make_dialog in (dialogs or {}).items():  # dialogs and standalone views
+        for name, make_dialog in (dialogs or {} if not with_panel else {}).items():  # views
             dialog = make_dialog()
             dialog.show()
             if isinstance(dialog, SettingsDialog):  # the keyring is looked for in a thread
@@ -336,7 +354,12 @@ async def take_screenshots(
             dialog.close()
             written.append(path)
     app.setPalette(light)
+    if panel is not None:
+        panel.hide()
     QTimer.singleShot(0, window.close)
+    for picture in written:  # every file the app writes is its owner's only
+        with contextlib.suppress(OSError):
+            os.chmod(picture, PRIVATE_FILE)
     return written
 
 
@@ -344,7 +367,7 @@ def sample_progress_view() -> QWidget:
     """Return the first-start progress view in a typical state (for screenshots)."""
     model = DevnetStartViewModel("~/.cache/explorer/devnet", clock=iter((0.0, 20.0)).__next__)
     view = DevnetProgressView(model)
-    view.resize(1280, 900)
+    view.resize(SIZE)
     model.start()
     model.on_progress("testnet", "building block 100 of 12,000", 0.02)
     model.on_progress("testnet", "building block 4,200 of 12,000", 0.62)
@@ -358,3 +381,13 @@ def sample_crash_dialog(found: Diagnostics, parent: QWidget) -> QWidget:
     except ValueError as error:
         report = found.report("A sample error: ValueError", describe(error))
     return CrashDialog("An unexpected error occurred (a sample)", report, None, parent)
+
+
+async def until_home(app: Application, started: float, timeout: float) -> None:
+    """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
+    ready = await wait_for(app.home_shows_blocks, timeout=timeout)
+    loop = asyncio.get_running_loop()
+    print(
+        f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
+    )
+    app.window.close()

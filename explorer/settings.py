@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 from PySide6.QtCore import QSettings
 
 from explorer import settings_file
+from explorer.rpc.calltime import CALL_TIMEOUT_RANGE, DEFAULT_CALL_TIMEOUT
 from explorer.services.keystore import (
     REFERENCE,
     KeyringStatus,
@@ -23,32 +24,56 @@ from explorer.services.keystore import (
     KeyVault,
 )
 
-T = TypeVar("T", str, int, bool)
+T = TypeVar("T", str, int, bool, tuple[str, ...])  # a tuple of strings is a stored list
 
 
 @dataclass(frozen=True)
 class Key(Generic[T]):
-    """One setting: its storage name and typed default."""
+    """One stored setting: where it is kept, its typed default and what it is for."""
 
     name: str
     default: T
+    description: str
 
 
-NETWORK = Key("network/current", "")
-WINDOW_GEOMETRY = Key("ui/window_geometry", "")
-USE_PUBLIC_NODE = Key("network/use_public_node", False)
-KEYS_IN_KEYRING = Key("secrets/keyring", False)
+# Every setting the app stores, declared once: one `Key(name, default, description)` a line.
+# The app's own
+NETWORK = Key("network/current", "", "The id of the network chosen last")
+WINDOW_GEOMETRY = Key("ui/window_geometry", "", "Where the window was and its size (Qt's form)")
+OPEN_TABS = Key("ui/open_tabs", (), "The routes of the tabs open at the last close")
+THEME = Key("ui/theme", "system", "The colours: system, light or dark (View > Theme)")
+RECENT_SEARCHES = Key("search/recent", (), "What was searched lately, newest first")
+KEYS_IN_KEYRING = Key("secrets/keyring", False, "API keys are kept in the system keyring")
+CUSTOM_NETWORKS = Key("networks/custom", (), "The user's endpoints, one JSON object each (no key)")
+USE_PUBLIC_NODE = Key("network/use_public_node", False, "Before per-network choices: public node")
 # Bitcoin explorer links (the peg's pages): where "Open in a Bitcoin explorer" goes, one URL
 # template per Bitcoin network; {kind} is tx, address or block and {id} the txid, address or hash.
-BTC_EXPLORER_MAIN = Key("bitcoin/explorer_main", "https://mempool.space/{kind}/{id}")
-BTC_EXPLORER_TEST = Key("bitcoin/explorer_test", "https://mempool.space/testnet/{kind}/{id}")
+MEMPOOL = "https://mempool.space/"
+BTC_EXPLORER_MAIN = Key("bitcoin/explorer_main", MEMPOOL + "{kind}/{id}", "Bitcoin main")
+BTC_EXPLORER_TEST = Key(
+    "bitcoin/explorer_test", MEMPOOL + "testnet/{kind}/{id}", "Bitcoin test links"
+)
 BTC_EXPLORERS = {"main": BTC_EXPLORER_MAIN, "test": BTC_EXPLORER_TEST}
+API_KEYS = "api_keys"  # the group of the API keys below
+NETWORK_GROUP = "networks"  # the group of the per-network choices below
 
-API_KEYS = "api_keys"
+# How long one call to a node may take, all its retries included, before the app gives up and
+# says so (Settings). Seconds, within CALL_TIMEOUT_RANGE.
+CALL_TIMEOUT = Key(
+    "network/call_timeout_seconds", round(DEFAULT_CALL_TIMEOUT), "Give up on a call after (s)"
+)
+GENESIS_PINS = "genesis"  # the group of the genesis pins below
 
-OPEN_TABS = "ui/open_tabs"
-RECENT_SEARCHES = "search/recent"
-CUSTOM_NETWORKS = "networks/custom"
+
+# One per network (or per endpoint-and-key, or day): the same declaration, its name made.
+def api_key(network: str) -> Key[str]:
+    """Return the key of a network's API key (or a reference to it in the keyring)."""
+    return Key(f"{API_KEYS}/{network}", "", "The network's API key, or where the keyring has it")
+
+
+def genesis_pin(pin_id: str) -> Key[str]:
+    """Return the key of block 0's hash an endpoint gave at its first verification."""
+    return Key(f"{GENESIS_PINS}/{pin_id}", "", "Block 0's hash this endpoint served first")
 
 # The watchlist (issue 22): its addresses per network (a list of JSON objects), and whether
 # the app keeps watching from the system tray when its window is closed.
@@ -58,29 +83,43 @@ KEEP_IN_TRAY = Key("ui/keep_in_tray", False)
 
 def url_v2(network: str) -> Key[bool]:
     """Return the key of a network's URL form choice: True for `/v2/<KEY>`."""
-    return Key(f"networks/{network}/url_v2", False)
+    return Key(f"{NETWORK_GROUP}/{network}/url_v2", False, "The key goes in /v2/<KEY>")
 
 
 def public_node(network: str, default: bool = False) -> Key[bool]:
     """Return the key of a network's "public node without a key" choice."""
-    return Key(f"networks/{network}/use_public_node", default)
+    return Key(f"{NETWORK_GROUP}/{network}/use_public_node", default, "Use the public node")
 
 
 def daily_quota(network: str, default: int) -> Key[int]:
     """Return the key of a network's daily request quota per key (0: none)."""
-    return Key(f"networks/{network}/daily_quota", default)
+    return Key(f"{NETWORK_GROUP}/{network}/daily_quota", default, "Requests a day per key")
+
+
+def user_tokens(network: str) -> Key[tuple[str, ...]]:
+    """Return the key of the token contracts the user added on a network."""
+    return Key(f"tokens/{network}", (), "Token contracts the user added (Tokens tab)")
+
+
+def requests_on(usage_id: str, day: str) -> Key[int]:
+    """Return the key of the requests an endpoint-and-key spent on a UTC day."""
+    return Key(f"usage/{usage_id}/{day}", 0, "Requests this endpoint and key spent that day")
 
 
 # --- saved data and the request budget (issue 21): the window's choices ----------------------
 # (the quota per network is `daily_quota` above; the command line reads the one the window
 # last stored in the shared request counts, services/usage.py, so it needs no Qt)
-CACHE_SIZE_MB = Key("cache/size_limit_mb", 500)  # saved data of every chain, at most
+CACHE_SIZE_MB = Key("cache/size_limit_mb", 500, "Saved data of every chain, at most (MB)")
 DEFAULT_CONFIRMATIONS = 12  # blocks on top before a block's data is saved as settled
 
 
 def confirmations(network: str) -> Key[int]:
     """Return the key of a network's confirmations before its data counts as settled."""
-    return Key(f"networks/{network}/confirmations", DEFAULT_CONFIRMATIONS)
+    return Key(
+        f"{NETWORK_GROUP}/{network}/confirmations",
+        DEFAULT_CONFIRMATIONS,
+        "Blocks on top before a block's data is saved as settled",
+    )
 
 
 def utc_day() -> str:
@@ -135,43 +174,42 @@ class Settings:
     def get(self, key: Key[T]) -> T:
         """Return the stored value converted to the key's type, or its default."""
         value: object = self._store.value(key.name, key.default)
-        if isinstance(key.default, bool):
+        default = key.default
+        if isinstance(default, tuple):
+            if isinstance(value, str):
+                return (value,) if value else ()
+            return tuple(str(item) for item in value) if isinstance(value, list) else default
+        if isinstance(default, bool):
             return str(value).lower() == "true"
         try:
-            return type(key.default)(str(value))
+            return type(default)(str(value))
         except ValueError:
-            return key.default
+            return default
 
     def set(self, key: Key[T], value: T) -> None:
-        """Store a value under the key."""
-        self._put(key.name, value)
+        """Store a value under the key (a tuple of strings as a list)."""
+        self._put(key.name, list(value) if isinstance(value, tuple) else value)
 
-    def get_list(self, name: str) -> list[str]:
-        """Return a stored list of strings (empty when absent or malformed)."""
-        value = self._store.value(name, [])
-        if isinstance(value, str):
-            return [value] if value else []
-        return [str(item) for item in value] if isinstance(value, list) else []
+    def tokens(self, network: str) -> list[str]:
+        """Return the token contracts the user added on a network."""
+        return list(self.get(user_tokens(network)))
 
-    def set_list(self, name: str, values: list[str]) -> None:
-        """Store a list of strings."""
-        self._put(name, list(values))
+    def set_tokens(self, network: str, tokens: list[str]) -> None:
+        """Store the token contracts the user added on a network."""
+        self.set(user_tokens(network), tuple(tokens))
 
     def take_legacy_requests(self, usage_id: str) -> int:
         """Return today's requests of a key counted here by older versions, and forget them.
 
         Request counts now live in the file every process shares (services/usage.py).
         """
-        value = self._store.value(f"usage/{usage_id}/{utc_day()}", 0)
+        value = self.get(requests_on(usage_id, utc_day()))
         self._store.beginGroup("usage")
         counted_here = usage_id in self._store.childGroups()
         self._store.endGroup()
         if counted_here:
             self._remove(f"usage/{usage_id}")
-        try:
-            return int(str(value))
-        except ValueError:
-            return 0
+        return value
 
     def api_key(self, network: str) -> str:
         """Return the API key stored for a network, or '' (also when the keyring cannot say)."""
@@ -182,7 +220,7 @@ class Settings:
 
     def _stored_key(self, network: str) -> str:
         """Return the API key of a network from the file or the keyring; KeyStoreError."""
-        stored = str(self._store.value(f"{API_KEYS}/{network}", "") or "")
+        stored = self.get(api_key(network))
         return self._from_keyring(network) if stored == REFERENCE else stored
 
     def _from_keyring(self, network: str) -> str:
@@ -218,25 +256,25 @@ class Settings:
 
     def set_api_key(self, network: str, key: str) -> None:
         """Store the API key of a network where the user chose; KeyStoreError if refused."""
-        name = f"{API_KEYS}/{network}"
-        in_keyring = self._store.value(name, "") == REFERENCE
+        stored = api_key(network)
+        in_keyring = self.get(stored) == REFERENCE
         if key and self.keys_in_keyring():
             self._vault.set(keyring_name(network), key)
             self._kept[network] = key
-            self._put(name, REFERENCE)
+            self.set(stored, REFERENCE)
             return
         if in_keyring:
             self._vault.delete(keyring_name(network))
             self._kept.pop(network, None)
         if key:
-            self._put(name, key)
+            self.set(stored, key)
         else:
-            self._remove(name)
+            self._remove(stored.name)
 
     def forget_network(self, network: str) -> None:
         """Forget a network's API key and per-network choices."""
         self.set_api_key(network, "")
-        self._remove(f"networks/{network}")
+        self._remove(f"{NETWORK_GROUP}/{network}")
 
     def keys_in_keyring(self) -> bool:
         """Tell whether API keys are kept in the system keyring rather than in this file."""
@@ -275,11 +313,11 @@ class Settings:
 
     def custom_networks(self) -> list[str]:
         """Return the stored custom endpoints (one JSON object each, no keys)."""
-        return self.get_list(CUSTOM_NETWORKS)
+        return list(self.get(CUSTOM_NETWORKS))
 
     def set_custom_networks(self, entries: list[str]) -> None:
         """Store the custom endpoints."""
-        self.set_list(CUSTOM_NETWORKS, entries)
+        self.set(CUSTOM_NETWORKS, tuple(entries))
 
     def url_v2(self, network: str) -> bool:
         """Tell whether a network's key goes in the `/v2/<KEY>` URL form."""
@@ -296,6 +334,24 @@ class Settings:
     def set_use_public_node(self, network: str, public: bool) -> None:
         """Store a network's public-node choice."""
         self.set(public_node(network), public)
+
+    def genesis_pin(self, pin_id: str) -> str:
+        """Return the genesis hash a custom endpoint gave at its first verification ('')."""
+        return self.get(genesis_pin(pin_id))
+
+    def set_genesis_pin(self, pin_id: str, genesis: str) -> None:
+        """Remember the genesis hash an endpoint gave at its first verification."""
+        self.set(genesis_pin(pin_id), genesis)
+
+    def call_timeout(self) -> int:
+        """Return the seconds a call may take, retries included (kept within its range)."""
+        low, high = CALL_TIMEOUT_RANGE
+        return min(max(self.get(CALL_TIMEOUT), low), high)
+
+    def set_call_timeout(self, seconds: int) -> None:
+        """Store the seconds a call may take (kept within its range)."""
+        low, high = CALL_TIMEOUT_RANGE
+        self.set(CALL_TIMEOUT, min(max(seconds, low), high))
 
     def daily_quota(self, network: str, default: int) -> int:
         """Return a network's daily request quota per key (0: none), the default if unset."""

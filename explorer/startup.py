@@ -93,16 +93,27 @@ def write_modules(path: Path) -> None:
 
 
 def run(options: argparse.Namespace) -> int:
+    """Run the window; with --screenshot on a throwaway profile (nothing of the user's changes)."""
+    if options.screenshot is None:
+        return run_window(options)
+    from explorer.throwaway import throwaway_profile
+
+    with throwaway_profile() as user_devnet_cache:
+        options.read_devnet_cache = user_devnet_cache
+        return run_window(options)
+
+
+def run_window(options: argparse.Namespace) -> int:
     """Paint the first frame, start logging, then import and run the app."""
     qt_app = make_application()
     frame = show_first_frame(qt_app)
-    from explorer import diagnostics  # logging and its handlers: after the first frame
-
-    found = diagnostics.setup(options.log_level, options.log_file)
     if options.first_frame_modules is not None or options.until_home:
         if options.first_frame_modules is not None:
             write_modules(options.first_frame_modules)
         print("first frame painted", flush=True)  # bench/startup.py times this line
+    from explorer import diagnostics  # logging and its handlers: after the first frame
+
+    found = diagnostics.setup(options.log_level, options.log_file)
     from explorer import app  # the heavy part: chain libraries, HTTP stack, qasync, views
 
     return app.run(options, frame, found)

@@ -67,6 +67,49 @@ done
 [ -s "$DEB_ROOT/opt/explorer/THIRD-PARTY-LICENSES/README.txt" ] || fail "no third-party licences"
 echo "packaging: desktop entry, icons (6 sizes and SVG), metainfo and man page in both"
 
+# --- Depends: what the bundled Qt plugins load, checked on a root without it ----------------------
+# Qt's xcb plugin loads libxcb-cursor.so.0 (Qt refuses to start on X11 without it): the .deb
+# leaves the display's client libraries to Debian and must depend on their packages. A root where
+# every other dependency is installed but libxcb-cursor0 is not: dpkg must refuse for want of it.
+depends=$(dpkg-deb -f "$deb" Depends)
+grep -qE "(^|, )libxcb-cursor0(,|$)" <<< "$depends" || fail "Depends lacks libxcb-cursor0: $depends"
+[ -z "$(find "$DEB_ROOT/opt/explorer" -name 'libxcb-cursor.so*')" ] ||
+    fail "the .deb carries its own libxcb-cursor (the system's must be used)"
+BARE=$WORK/root-without-xcb-cursor
+mkdir -p "$BARE/var/lib/dpkg/info" "$BARE/var/lib/dpkg/updates"
+for package in $(sed 's/([^)]*)//g; s/,/ /g' <<< "$depends"); do # each stands in, but one
+    [ "$package" = libxcb-cursor0 ] || printf 'Package: %s\nStatus: install ok installed\n%s\n\n' \
+        "$package" "Version: 99999
+Architecture: all
+Maintainer: stand-in <stand-in@localhost>
+Description: stands in for the package (the check needs only its name)"
+done > "$BARE/var/lib/dpkg/status"
+if dpkg --root="$BARE" --force-not-root --force-script-chrootless --log=/dev/null -i "$deb" \
+    > "$WORK/bare-root.log" 2>&1; then
+    fail "dpkg installed the .deb on a root without libxcb-cursor0"
+fi
+unmet=$(sed -n 's/^ explorer depends on \([^;]*\);.*/\1/p' "$WORK/bare-root.log" | tr '\n' ' ')
+[ "$unmet" = "libxcb-cursor0 " ] ||
+    fail "on a root without libxcb-cursor0, dpkg found these missing: '$unmet' ($(tail -3 "$WORK/bare-root.log"))"
+echo "packaging: Depends holds what the Qt plugins load: $depends"
+echo "packaging: on a root without libxcb-cursor0 dpkg refuses the .deb for want of it alone"
+cursor=$(ldconfig -p | sed -n 's/^\s*libxcb-cursor\.so\.0 (.*) => //p' | head -1)
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && command -v xvfb-run > /dev/null &&
+    [ -n "$cursor" ] && unshare -m true 2> /dev/null; then
+    # Where the library is gone (a private mount namespace hides it), the window cannot start.
+    if without=$(unshare -m --propagation private sh -c "mount --bind /dev/null '$cursor' &&
+        XDG_CONFIG_HOME='$WORK/no-cursor' QT_QPA_PLATFORM=xcb xvfb-run -a '$DEB_EXE' --smoke-test" 2>&1); then
+        fail "the window started on X11 without libxcb-cursor.so.0: is it bundled after all?"
+    fi
+    grep -q "xcb-cursor0 or libxcb-cursor0 is needed" <<< "$without" ||
+        fail "without libxcb-cursor.so.0 the window failed otherwise: $(tail -3 <<< "$without")"
+    echo "packaging: without libxcb-cursor.so.0 the window does not start on X11 (Qt says" \
+        "xcb-cursor0 or libxcb-cursor0 is needed): the dependency is real"
+else
+    echo "packaging: SKIPPED the start without libxcb-cursor.so.0: needs root, unshare, xvfb-run" \
+        "and the library on this machine"
+fi
+
 # --- Validate with the checkers of the ecosystem -------------------------------------------------
 if checker desktop-file-validate; then
     desktop-file-validate "$DEB_ROOT/usr/share/applications/explorer.desktop" ||

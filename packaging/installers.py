@@ -2,7 +2,8 @@
 
 The .deb installs the folder under /opt/explorer with a /usr/bin/explorer link, the desktop
 entry, its icon in every hicolor size, the AppStream metainfo, the man page and the copyright
-file; its Depends are the system libraries the bundled binaries need and do not carry.
+file; its Depends are the system libraries the bundled binaries and Qt plugins load and the
+.deb does not carry (packaging/depends.py).
 The .tar.gz holds the same folder and files, and install.sh to put them under ~/.local.
 """
 
@@ -12,11 +13,12 @@ import argparse
 import gzip
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import tarfile
 from pathlib import Path
+
+from depends import dependencies, left_to_the_system
 
 from explorer import __version__
 
@@ -26,32 +28,6 @@ APP_ID = "io.github.rsk_explorer.Explorer"
 PACKAGE = "explorer"
 MAINTAINER = "Rootstock Explorer authors <explorer-maintainers@users.noreply.github.com>"
 HOMEPAGE = "https://github.com/rsk-explorer/explorer"
-#: System libraries the bundle needs but does not carry, by soname: the Debian package of each.
-#: A soname missing here fails the build (so a new dependency is declared, never forgotten).
-SYSTEM_LIBRARIES = {
-    "libEGL.so.1": "libegl1",
-    "libGL.so.1": "libgl1",
-    "libwayland-client.so.0": "libwayland-client0",
-    "libwayland-cursor.so.0": "libwayland-cursor0",
-    "libwayland-egl.so.1": "libwayland-egl1",
-    "libxcb.so.1": "libxcb1",
-    "libxcb-icccm.so.4": "libxcb-icccm4",
-    "libxcb-keysyms.so.1": "libxcb-keysyms1",
-    "libfontconfig.so.1": "libfontconfig1",
-    "libfreetype.so.6": "libfreetype6",
-    "libX11.so.6": "libx11-6",
-    "libX11-xcb.so.1": "libx11-xcb1",
-    "libxkbcommon.so.0": "libxkbcommon0",
-    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
-    "libdbus-1.so.3": "libdbus-1-3",
-    "libglib-2.0.so.0": "libglib2.0-0",
-    "libblkid.so.1": "libblkid1",
-    "libmount.so.1": "libmount1",
-}
-LIBC = {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "libresolv.so.2"}
-LIBC |= {"ld-linux-x86-64.so.2", "librt.so.1", "libutil.so.1"}
-#: Only the GTK platform theme (native dialogs and look on GNOME) needs these: recommended.
-OPTIONAL_LIBRARIES = {"libgtk-3.so.0": "libgtk-3-0", "libgdk-3.so.0": "libgtk-3-0"}
 DESCRIPTION = """\
 Desktop block explorer for Rootstock (RSK)
  Browse blocks, transactions, addresses, tokens and logs of Rootstock, the
@@ -85,16 +61,6 @@ License: various
 
 License: MIT
 """
-#: Libraries the folder carries that Debian packages provide: the .deb uses those instead.
-DEBIAN_PROVIDES = {
-    "libbz2.so.1.0": "libbz2-1.0",
-    "libexpat.so.1": "libexpat1",
-    "libfreetype.so.6": "libfreetype6",
-    "libjpeg.so.62": "libjpeg62-turbo",
-    "libpng16.so.16": "libpng16-16",
-    "libz.so.1": "zlib1g",
-    "libtinfo.so.6": "libtinfo6",
-}
 LINTIAN_OVERRIDES = """\
 # FHS: /opt is for add-on application packages; this one is a self-contained build of Python
 # and Qt (PyInstaller) that installs there as a whole, with a /usr/bin/explorer link.
@@ -112,54 +78,6 @@ explorer: shared-library-lacks-prerequisites *
 def run(*command: str) -> str:
     """Run a command; return its output (raise on failure)."""
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout
-
-
-def elf_files(folder: Path) -> list[Path]:
-    """Return the ELF binaries of a folder."""
-    found = []
-    for path in folder.rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            with path.open("rb") as handle:
-                if handle.read(4) == b"\x7fELF":
-                    found.append(path)
-    return found
-
-
-def needed_libraries(binaries: list[Path]) -> set[str]:
-    """Return the sonames the binaries are linked against."""
-    needed: set[str] = set()
-    for binary in binaries:
-        needed |= set(re.findall(r"\(NEEDED\).*\[(.+)\]", run("readelf", "-d", str(binary))))
-    return needed
-
-
-def glibc_version(binaries: list[Path]) -> str:
-    """Return the newest GLIBC_x.y symbol version the binaries need."""
-    versions = set()
-    for binary in binaries:
-        versions |= set(re.findall(r"GLIBC_(\d+\.\d+)", run("objdump", "-T", str(binary))))
-    return max(versions, key=lambda v: tuple(map(int, v.split("."))))
-
-
-def dependencies(folder: Path) -> tuple[str, str]:
-    """Return the Depends and Recommends fields for the folder's binaries."""
-    binaries = elf_files(folder)
-    bundled = {path.name for path in folder.rglob("*.so*")}
-    missing = needed_libraries(binaries) - bundled
-    unknown = sorted(
-        missing
-        - LIBC
-        - SYSTEM_LIBRARIES.keys()
-        - DEBIAN_PROVIDES.keys()
-        - OPTIONAL_LIBRARIES.keys()
-    )
-    if unknown:
-        raise SystemExit(f"packaging: add the Debian packages of {unknown} to SYSTEM_LIBRARIES")
-    known = SYSTEM_LIBRARIES | DEBIAN_PROVIDES
-    packages = {known[name] for name in missing if name in known}
-    depends = [f"libc6 (>= {glibc_version(binaries)})", *sorted(packages)]
-    recommends = sorted({OPTIONAL_LIBRARIES[name] for name in missing & OPTIONAL_LIBRARIES.keys()})
-    return ", ".join(depends), ", ".join(recommends)
 
 
 def share_files(share: Path, man_dir: Path) -> None:
@@ -196,8 +114,9 @@ def build_deb(folder: Path, man_dir: Path, out: Path, work: Path) -> Path:
     root = work / f"{PACKAGE}_{__version__}_{arch}"
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(folder, root / "opt" / PACKAGE, symlinks=True)
+    system_side = left_to_the_system(folder)  # the display's client libraries, Debian's own
     for library in (root / "opt" / PACKAGE / "_internal").glob("*.so*"):
-        if library.name in DEBIAN_PROVIDES:  # Debian's own, kept up to date by Debian
+        if library.name in system_side:  # the system's, kept up to date by Debian
             library.unlink()
     share = root / "usr" / "share"
     share_files(share, man_dir)

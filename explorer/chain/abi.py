@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -125,6 +126,20 @@ def decode_log(
             continue
         return DecodedEvent(*_header(signature), params)
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def event_name_of(topic0: str, topics: int) -> str:
+    """Return the name the bundled table gives an event's topic0 with that many topics, or ''.
+
+    A cached lookup, no decoding (for tables and exports of many logs of few kinds).
+    """
+    try:
+        key = bytes.fromhex(parse_hash(topic0)[2:])
+    except (HexFormatError, TypeError):
+        return ""
+    found = [s.name for s in bundled_table().events.get(key, ()) if s.indexed_count == topics - 1]
+    return found[0] if found else ""
 
 
 def _header(signature: Signature) -> tuple[str, str, str, bytes]:

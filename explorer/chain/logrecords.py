@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, TypeVar, dataclass_transform
 
+from explorer.chain import bounds
 from explorer.chain.hexutil import (
     parse_address,
     parse_optional_data,
     parse_optional_hash,
-    parse_optional_quantity,
 )
 from explorer.chain.jsonfields import (
     JsonObject,
@@ -69,6 +69,7 @@ class Log:
 
 
 _LOG_NUMBERS = ("logIndex", "transactionIndex", "blockNumber")  # in Log's order
+_LOG_BOUNDS = (bounds.INDEX.maximum, bounds.INDEX.maximum, bounds.BLOCK_NUMBER.maximum)
 _LOG_FIELDS = ("address", "data", *_LOG_NUMBERS)
 
 
@@ -84,8 +85,8 @@ def _plain_log(obj: JsonObject) -> Log | None:
         if not (_plain_hex([address], 42) and _plain_hex(hashes, 66) and _only_hex([data])):
             return None
         parsed = _hex_numbers(numbers)
-        if parsed is None:
-            return None
+        if parsed is None or not all(map(int.__le__, parsed, _LOG_BOUNDS)):
+            return None  # the careful parse names what is wrong
         payload = bytes.fromhex(data[2:])
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
@@ -124,6 +125,14 @@ def _hex_numbers(texts: list[Any]) -> list[int] | None:
     return list(map(values.__getitem__, texts))
 
 
+def _within_bounds(parsed: list[int], count: int) -> bool:
+    """Tell whether the numbers of count logs (each field's run in turn) are within bounds."""
+    return all(
+        max(parsed[start : start + count], default=0) <= limit
+        for start, limit in zip(range(0, 3 * count, count), _LOG_BOUNDS, strict=True)
+    )
+
+
 def _plain_logs(values: Sequence[object]) -> list[Log] | None:
     """Parse logs that are all in the plain form nodes send, checked together.
 
@@ -142,7 +151,7 @@ def _plain_logs(values: Sequence[object]) -> list[Log] | None:
         if not (_plain_hex(addresses, 42) and _plain_hex(hashes, 66) and _only_hex(data)):
             return None
         parsed = _hex_numbers([obj[key] for key in _LOG_NUMBERS for obj in objs])
-        if parsed is None:
+        if parsed is None or not _within_bounds(parsed, len(objs)):
             return None
         payloads = [bytes.fromhex(text[2:]) for text in data]
     except (KeyError, TypeError, ValueError, AttributeError):
@@ -170,10 +179,10 @@ def _careful_log(obj: JsonObject) -> Log:
         address=required(obj, "address", parse_address),
         topics=hash_list(obj, "topics"),
         data=optional(obj, "data", parse_optional_data) or b"",
-        log_index=optional(obj, "logIndex", parse_optional_quantity),
-        transaction_index=optional(obj, "transactionIndex", parse_optional_quantity),
+        log_index=optional(obj, "logIndex", bounds.INDEX.parse_optional),
+        transaction_index=optional(obj, "transactionIndex", bounds.INDEX.parse_optional),
         transaction_hash=optional(obj, "transactionHash", parse_optional_hash),
         block_hash=optional(obj, "blockHash", parse_optional_hash),
-        block_number=optional(obj, "blockNumber", parse_optional_quantity),
+        block_number=optional(obj, "blockNumber", bounds.BLOCK_NUMBER.parse_optional),
         raw=obj,
     )

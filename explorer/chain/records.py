@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+from explorer.chain import bounds
 from explorer.chain.hexutil import (
     parse_address,
     parse_hash,
     parse_optional_address,
     parse_optional_data,
     parse_optional_hash,
-    parse_optional_quantity,
-    parse_quantity,
 )
 from explorer.chain.jsonfields import (
     JsonObject,
@@ -72,20 +71,20 @@ class Transaction:
         obj = json_object(value, "transaction")
         return cls(
             hash=required(obj, "hash", parse_hash),
-            nonce=required(obj, "nonce", parse_quantity),
+            nonce=required(obj, "nonce", bounds.NONCE.parse),
             sender=required(obj, "from", parse_address),
             to=optional(obj, "to", parse_optional_address),
-            gas=required(obj, "gas", parse_quantity),
-            gas_price=optional(obj, "gasPrice", parse_optional_quantity) or 0,
-            value=required(obj, "value", parse_quantity),
+            gas=required(obj, "gas", bounds.GAS.parse),
+            gas_price=optional(obj, "gasPrice", bounds.WORD.parse_optional) or 0,
+            value=required(obj, "value", bounds.WORD.parse),
             input=optional(obj, "input", parse_optional_data) or b"",
             block_hash=optional(obj, "blockHash", parse_optional_hash),
-            block_number=optional(obj, "blockNumber", parse_optional_quantity),
-            transaction_index=optional(obj, "transactionIndex", parse_optional_quantity),
-            v=optional(obj, "v", parse_optional_quantity),
-            r=optional(obj, "r", parse_optional_quantity),
-            s=optional(obj, "s", parse_optional_quantity),
-            type=optional(obj, "type", parse_optional_quantity),
+            block_number=optional(obj, "blockNumber", bounds.BLOCK_NUMBER.parse_optional),
+            transaction_index=optional(obj, "transactionIndex", bounds.INDEX.parse_optional),
+            v=optional(obj, "v", bounds.WORD.parse_optional),
+            r=optional(obj, "r", bounds.WORD.parse_optional),
+            s=optional(obj, "s", bounds.WORD.parse_optional),
+            type=optional(obj, "type", bounds.TX_TYPE.parse_optional),
             raw=obj,
         )
 
@@ -130,20 +129,20 @@ class Receipt:
             raise RecordFormatError("'logs' must be an array")
         return cls(
             transaction_hash=required(obj, "transactionHash", parse_hash),
-            transaction_index=required(obj, "transactionIndex", parse_quantity),
+            transaction_index=required(obj, "transactionIndex", bounds.INDEX.parse),
             block_hash=required(obj, "blockHash", parse_hash),
-            block_number=required(obj, "blockNumber", parse_quantity),
+            block_number=required(obj, "blockNumber", bounds.BLOCK_NUMBER.parse),
             sender=optional(obj, "from", parse_optional_address),
             to=optional(obj, "to", parse_optional_address),
-            cumulative_gas_used=required(obj, "cumulativeGasUsed", parse_quantity),
-            gas_used=required(obj, "gasUsed", parse_quantity),
-            effective_gas_price=optional(obj, "effectiveGasPrice", parse_optional_quantity),
+            cumulative_gas_used=required(obj, "cumulativeGasUsed", bounds.GAS.parse),
+            gas_used=required(obj, "gasUsed", bounds.GAS.parse),
+            effective_gas_price=optional(obj, "effectiveGasPrice", bounds.WORD.parse_optional),
             contract_address=optional(obj, "contractAddress", parse_optional_address),
             logs=tuple(Log.from_json(item) for item in logs),
             logs_bloom=optional(obj, "logsBloom", parse_optional_data),
-            status=optional(obj, "status", parse_optional_quantity),
+            status=optional(obj, "status", bounds.STATUS.parse_optional),
             root=optional(obj, "root", parse_optional_data) or None,
-            type=optional(obj, "type", parse_optional_quantity),
+            type=optional(obj, "type", bounds.TX_TYPE.parse_optional),
             raw=obj,
         )
 
@@ -178,7 +177,14 @@ class BlockTransactions(Sequence[Transaction]):
             return tuple(self[i] for i in range(*index.indices(len(self))))
         parsed = self._parsed[index]
         if parsed is None:
-            parsed = self._parsed[index] = Transaction.from_json(self._items[index])
+            parsed = Transaction.from_json(self._items[index])
+            position = parsed.transaction_index
+            if position is not None and position >= len(self._items):
+                raise RecordFormatError(
+                    f"transactionIndex {position:,} is not below the block's "
+                    f"{len(self._items):,} transactions"
+                )
+            self._parsed[index] = parsed
         return parsed
 
     def involving(self, address: str) -> list[Transaction]:
@@ -194,6 +200,14 @@ class BlockTransactions(Sequence[Transaction]):
             if sender == wanted or to is None or str(to).lower() == wanted:
                 found.append(self[index])
         return found
+    def well_formed(self, newest_first: bool = False) -> Iterator[Transaction]:
+        """Yield the transactions that parse (last first if asked), skipping malformed ones."""
+        count = len(self._items)
+        for index in range(count - 1, -1, -1) if newest_first else range(count):
+            try:
+                yield self[index]
+            except RecordFormatError:
+                continue
 
     def __eq__(self, other: object) -> bool:
         """Compare by value with any sequence of transactions."""
@@ -259,7 +273,7 @@ class Block:
         else:
             hashes = hash_list(obj, "transactions")
         return cls(
-            number=optional(obj, "number", parse_optional_quantity),
+            number=optional(obj, "number", bounds.BLOCK_NUMBER.parse_optional),
             hash=optional(obj, "hash", parse_optional_hash),
             parent_hash=required(obj, "parentHash", parse_hash),
             sha3_uncles=optional(obj, "sha3Uncles", parse_optional_hash),
@@ -268,19 +282,19 @@ class Block:
             state_root=optional(obj, "stateRoot", parse_optional_hash),
             receipts_root=optional(obj, "receiptsRoot", parse_optional_hash),
             miner=optional(obj, "miner", parse_optional_address),
-            difficulty=optional(obj, "difficulty", parse_optional_quantity) or 0,
-            total_difficulty=optional(obj, "totalDifficulty", parse_optional_quantity),
+            difficulty=optional(obj, "difficulty", bounds.WORD.parse_optional) or 0,
+            total_difficulty=optional(obj, "totalDifficulty", bounds.WORD.parse_optional),
             extra_data=optional(obj, "extraData", parse_optional_data) or b"",
-            size=optional(obj, "size", parse_optional_quantity),
-            gas_limit=required(obj, "gasLimit", parse_quantity),
-            gas_used=required(obj, "gasUsed", parse_quantity),
-            timestamp=required(obj, "timestamp", parse_quantity),
+            size=optional(obj, "size", bounds.SIZE.parse_optional),
+            gas_limit=required(obj, "gasLimit", bounds.GAS.parse),
+            gas_used=required(obj, "gasUsed", bounds.GAS.parse),
+            timestamp=required(obj, "timestamp", bounds.TIMESTAMP.parse),
             transaction_hashes=hashes,
             transactions=full,
             uncles=hash_list(obj, "uncles"),
-            minimum_gas_price=optional(obj, "minimumGasPrice", parse_optional_quantity),
-            paid_fees=optional(obj, "paidFees", parse_optional_quantity),
-            cumulative_difficulty=optional(obj, "cumulativeDifficulty", parse_optional_quantity),
+            minimum_gas_price=optional(obj, "minimumGasPrice", bounds.WORD.parse_optional),
+            paid_fees=optional(obj, "paidFees", bounds.WORD.parse_optional),
+            cumulative_difficulty=optional(obj, "cumulativeDifficulty", bounds.WORD.parse_optional),
             bitcoin_merged_mining_header=optional(
                 obj, "bitcoinMergedMiningHeader", parse_optional_data
             ),

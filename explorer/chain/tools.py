@@ -62,7 +62,16 @@ def unit_name(text: str) -> str:
 
 def convert_amount(amount: str, unit: str) -> dict[str, str]:
     """Return an amount in every unit, exactly; ValueError when it is not exact in wei."""
-    wei = parse_units(amount, UNITS[unit_name(unit)])
+    name = unit_name(unit)
+    try:
+        wei = parse_units(amount, UNITS[name])
+    except ValueError as error:
+        if "decimal places" not in str(error):
+            raise
+        places = UNITS[name]
+        if places == 0:
+            raise ValueError(f"{amount.strip()} wei is not a whole number of wei") from None
+        raise ValueError(f"{name} has at most {places} decimal places") from None
     return {name: format_units(wei, decimals) for name, decimals in UNITS.items()}
 
 

@@ -20,10 +20,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from explorer.cli.devnet_output import CHAIN_IDS, DevnetOutput, print_accounts
+from explorer.cli.devnet_start import (
+    add_start_options,
+    keep_chains,
+    lower_priority,
+    node_rules,
+    open_shipped,
+    prepare,
+    serving,
+    stop_filling,
+)
+from explorer.cli.keysafe import KeySafeParser
 from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
-from explorer.devnet.profile import PoolPolicy, Profile, rules_for
+from explorer.devnet.profile import Profile
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
+from explorer.services.files import write_private
 
 if TYPE_CHECKING:
     from explorer.devnet.node import DevnetNode
@@ -41,9 +53,10 @@ def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
     def parse(text: str) -> int | float:
         value = kind(text)
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is not in [{low}, {high}]")
+            raise argparse.ArgumentTypeError(f"not in [{low}, {high}]")
         return value
 
+    parse.__name__ = kind.__name__  # argparse names it: "invalid int value"
     return parse
 
 
@@ -54,7 +67,7 @@ NON_NEGATIVE = _bounded(int, 0, 2**62)
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of `explorer devnet`."""
-    parser = argparse.ArgumentParser(
+    parser = KeySafeParser(
         prog="explorer devnet",
         description="Serve a local Rootstock devnet implementing the node access service.",
     )
@@ -142,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print machine-readable `PROGRESS {json}` and `READY {json}` lines on stdout "
         "(the sentences go to stderr)",
     )
+    add_start_options(add)
     add("--prebuild-only", action="store_true", help=argparse.SUPPRESS)
     add("--verbose", action="store_true", help="log every request (API keys redacted)")
     return parser
@@ -172,21 +186,14 @@ async def _open(name: str, options: Options) -> DevnetNode:
     def build() -> DevnetNode:
         from explorer.devnet.node import open_node  # heavy (py-evm): load on use
 
-        pool = PoolPolicy(
-            expiry_blocks=args.pool_expiry_blocks, expiry_seconds=args.pool_expiry_seconds
-        )
-        rules = rules_for(
-            Profile(args.profile),
-            max_log_blocks=args.max_log_blocks,
-            max_logs=args.max_logs,
-            pool=pool,
-        )
         node = open_node(
             CHAIN_IDS[name],
             cache_dir=args.cache_dir or default_cache_dir(),
             instant_mining=args.block_time <= 0,
-            rules=rules,
+            rules=node_rules(args),
             progress=progress,
+            kept_dir=None if args.prebuild_only else args.keep_chain,
+            also_read=tuple(args.also_read),
         )
         _liven(node, args)
         return node
@@ -262,29 +269,41 @@ async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subpro
     )
 
 
-async def _open_all(options: Options) -> dict[str, DevnetNode]:
+async def _open_all(options: Options) -> dict[str, Any]:
     """Open the networks; while a slow (cold) first one builds, a helper builds the other."""
-    first, *others = options.ports()
+    chain_ids = {name: CHAIN_IDS[name] for name in options.ports()}
+    nodes: dict[str, Any] = await open_shipped(
+        chain_ids,
+        options.args,
+        lambda name: _open(name, options),
+        lambda name: _start_prebuild(name, options.args),
+        _relay_lines,
+    )
+    rest = [name for name in options.ports() if name not in nodes]
+    if not rest:
+        return nodes
+    first, *others = rest
     opening = asyncio.ensure_future(_open(first, options))
     helper = None
     if others:
         done, _ = await asyncio.wait({opening}, timeout=PREBUILD_AFTER_SECONDS)
         helper = None if done else await _start_prebuild(others[-1], options.args)
     relay = asyncio.create_task(_relay_lines(helper.stdout)) if helper and helper.stdout else None
-    nodes = {first: await opening}
+    nodes[first] = await opening
     if helper is not None:
         await helper.wait()  # the snapshot is saved now (if the helper failed, open_node builds)
     for name in others:
         nodes[name] = await _open(name, options)
     if relay is not None:
         await relay
-    return nodes
+    return {name: nodes[name] for name in options.ports()}
 
 
 async def prebuild_only(options: Options) -> int:
     """Load or build the selected networks' snapshots, then exit (helper mode)."""
     if options.args.stop_on_stdin_eof:
         _watch_stdin(StopRequest())
+    lower_priority()
     for name in options.ports():
         await _open(name, options)
     return 0
@@ -322,15 +341,18 @@ async def serve_until_stopped(options: Options) -> int:
         for name, port in options.ports().items():
             running[name] = await serve(nodes[name], config, HOST, port, tls)
         if args.manifest_file is not None:
-            args.manifest_file.write_text(json.dumps(manifests, indent=1))
+            write_private(args.manifest_file, json.dumps(manifests, indent=1))
         stop.serving = True
         base_urls = {name: network.base_url() for name, network in running.items()}
         keys = () if config.is_rskj else options.keys
         options.output.ready(base_urls, keys, config.profile.value)
+        serving(args)
         await stop.event.wait()
     finally:
         for network in running.values():
             await network.close()
+        await stop_filling(nodes)
+        keep_chains(nodes, args)
     return 0
 
 
@@ -360,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     keys = tuple(args.key)
+    prepare(args, [CHAIN_IDS[name] for name in NETWORK_CHOICES[args.network]])
     if args.prebuild_only:
         return asyncio.run(prebuild_only(Options(args, keys, output)))
     if not keys and args.profile == Profile.SERVICE.value:

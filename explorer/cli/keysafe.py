@@ -6,23 +6,60 @@ Light on purpose (argparse only): `explorer` parses its arguments before importi
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 import sys
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 EXIT_INPUT = 2
 
 
 class KeySafeParser(argparse.ArgumentParser):
-    """An argument parser whose error messages never show the given secrets."""
+    """An argument parser whose usage errors never echo what was typed (it may be a key).
+
+    A mistyped option is answered with the options it may have meant, not with its words.
+    """
 
     def __init__(self, *args: Any, secrets: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.secrets = secrets
+        self._given: list[str] = []
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Remember the words given (so that no error repeats them), then parse."""
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        """Print usage and a scrubbed message, exit 2."""
+        """Print usage and a message that repeats nothing typed, exit 2."""
+        options = sorted(self._option_string_actions)
+        text = without_typed_words(message, self._given, options)
         self.print_usage(sys.stderr)
-        self.exit(EXIT_INPUT, f"{self.prog}: error: {scrub(message, self.secrets)}\n")
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {scrub(text, self.secrets)}\n")
+
+
+def without_typed_words(message: str, given: list[str], options: list[str]) -> str:
+    """Return an argparse error without the words the user typed (options of ours may stay)."""
+    if message.startswith("unrecognized arguments:"):
+        words = message.split(":", 1)[1].split()
+        meant = {
+            match
+            for word in words
+            if word.startswith("--")
+            for match in difflib.get_close_matches(word.split("=", 1)[0], options, n=1)
+        }
+        hint = f"; did you mean {', '.join(sorted(meant))}?" if meant else "; see --help"
+        return f"unrecognized arguments ({len(words)} word{'s' if len(words) > 1 else ''}){hint}"
+    message = re.sub(r"invalid choice: '.*?'", "invalid choice", message)
+    message = re.sub(r"invalid (\S+) value: '.*?'", r"invalid \1 value", message)
+    message = re.sub(r"ambiguous option: \S+ could match", "ambiguous option: could match", message)
+    for word in sorted(set(given) - set(options), key=len, reverse=True):
+        if len(word) > 1 and word in message:
+            message = message.replace(word, "…")
+    return message
 
 
 def scrub(text: str, secrets: tuple[str, ...]) -> str:

@@ -175,19 +175,20 @@ async def run(options: argparse.Namespace, query: LogQuery) -> int:
         chosen = network or custom_network(endpoint.host, 0)
         async with command_session(chosen, endpoint, not options.no_cache) as session:
             if session.cache is not None:
-                answered = await probe_or_saved(
-                    session, None if network is None else chosen.chain_id
-                )
+                expected = (chosen.chain_id, chosen.genesis_hash) if network else (None, None)
+                answered = await probe_or_saved(session, *expected)
                 if isinstance(answered, Offline):
                     print(answered.first_line(), file=sys.stderr)
-                    query = _up_to_saved_head(query, session)
                 elif network is not None and (mismatch := answered.mismatch()) is not None:
                     raise mismatch
+                else:  # the head tells which ranges are settled enough to save
+                    await session.reader.latest_number()
+                query = _up_to_head(query, session)
             return await scan(session, query, options)
 
 
-def _up_to_saved_head(query: LogQuery, session: Session) -> LogQuery:
-    """Return the query with `latest` (or pending) as the head saved last (offline)."""
+def _up_to_head(query: LogQuery, session: Session) -> LogQuery:
+    """Return the query with `latest` (or pending) as the head read (saved last, offline)."""
     head = session.reader.head
     if head is None or isinstance(query.to_block, int) or query.to_block == "earliest":
         return query

@@ -65,7 +65,7 @@ async def node_report(options: argparse.Namespace, out: list[str]) -> int:
             await usage.aclose()
     document = node_document(facts)
     if options.format == "json":
-        out.append(json.dumps(document.to_json(), indent=2))
+        out.append(json.dumps(document.to_data(), indent=2))
     else:
         out.append(document.to_text().rstrip("\n"))
     answered = facts.chain_id.ok

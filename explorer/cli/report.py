@@ -13,6 +13,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from explorer.chain import query as q
 from explorer.cli.common import (
@@ -29,7 +30,12 @@ from explorer.cli.common import (
     secrets_in,
 )
 from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
-from explorer.presentation.block_listing import listing_text, read_receipts, transaction_rows
+from explorer.presentation.block_listing import (
+    listing_text,
+    read_receipts,
+    rows_data,
+    transaction_rows,
+)
 from explorer.presentation.bridge_loaders import pegout_documents
 from explorer.presentation.document import Document
 from explorer.presentation.loaders import load_block, load_document, load_tx
@@ -39,7 +45,7 @@ from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
-from explorer.services.networks import Network, chain_name, custom_network
+from explorer.services.networks import Network, custom_network, node_name
 from explorer.services.routes import Page, Route
 from explorer.services.search import resolve
 from explorer.services.session import Session
@@ -104,7 +110,9 @@ async def _report(
 ) -> int:
     """Probe the node (or fall back on saved data), then resolve and render the query."""
     any_chain = bool(options.endpoint and not options.chain_id)
-    answered = await probe_or_saved(session, None if any_chain else session.network.chain_id)
+    expected = None if any_chain else session.network.chain_id
+    genesis = None if any_chain else session.network.genesis_hash
+    answered = await probe_or_saved(session, expected, genesis)
     network = session.network
     if isinstance(answered, Offline):
         out.append(answered.first_line())
@@ -124,8 +132,7 @@ async def _report(
     if resolution.route is None:
         out.append(f"not found: {resolution.message}")
         return EXIT_NOT_FOUND
-    if resolution.warning:
-        out.append(f"note: {resolution.warning}")
+    out += [f"note: {said}" for said in (resolution.warning, resolution.note) if said]
     route = resolution.route
     if route.page is Page.TX:
         return await _transaction(session, route, options, out, support)
@@ -161,7 +168,7 @@ async def _transaction(
 
 
 async def _also(options: argparse.Namespace) -> list[tuple[Network, Endpoint]]:
-    """Return the --also endpoints with the chain each one says it serves (one request each)."""
+    """Return the --also endpoints with the chain each one serves (two requests each, at once)."""
     endpoints = [
         Endpoint.parse(url, api_key(options), allow_insecure_http=options.insecure_http)
         for url in options.also
@@ -169,11 +176,15 @@ async def _also(options: argparse.Namespace) -> list[tuple[Network, Endpoint]]:
 
     async def chain_of(endpoint: Endpoint) -> tuple[Network, Endpoint]:
         client = RpcClient(endpoint)
-        try:
-            chain_id = await client.chain_id()
+        try:  # a chain is its chain id and its genesis block: both at once
+            chain_id, genesis = await asyncio.gather(
+                client.chain_id(), client.get_block_by_number(0)
+            )
         finally:
             await client.aclose()
-        return custom_network(f"{chain_name(chain_id)} at {endpoint.host}", chain_id), endpoint
+        where = urlsplit(endpoint.base_url).netloc
+        name = node_name(chain_id, genesis.hash if genesis else None, where)
+        return custom_network(name, chain_id), endpoint
 
     return list(await asyncio.gather(*(chain_of(endpoint) for endpoint in endpoints)))
 
@@ -192,7 +203,8 @@ async def _block(
     receipts = await read_receipts(session.reader, block, limit) if limit != 0 else {}
     rows = transaction_rows(block, receipts, network)
     if options.format == "json":
-        out.append(json.dumps({**document.to_json(), "transactions": rows}, indent=2))
+        listing = rows_data(rows, network.chain_id)
+        out.append(json.dumps({**document.to_data(), "transactions": listing}, indent=2))
     else:
         out.append(document.to_text().rstrip("\n") + listing_text(rows, bool(receipts)))
     return EXIT_OK
@@ -201,7 +213,7 @@ async def _block(
 def _render(document: Document, options: argparse.Namespace, out: list[str]) -> None:
     """Render a document as text or JSON into out."""
     if options.format == "json":
-        out.append(json.dumps(document.to_json(), indent=2))
+        out.append(json.dumps(document.to_data(), indent=2))
     else:
         out.append(document.to_text().rstrip("\n"))
 

@@ -70,7 +70,9 @@ async def command_session(
             await saved.aclose()
 
 
-async def probe_or_saved(session: Session, expected: int | None) -> ProbeResult | Offline:
+async def probe_or_saved(
+    session: Session, expected: int | None, expected_genesis: str | None = None
+) -> ProbeResult | Offline:
     """Ask the node for its chain (the genesis hash beside it), else fall back on saved data.
 
     Online, the saved data of the chain the node serves is used from then on. When the node
@@ -78,15 +80,13 @@ async def probe_or_saved(session: Session, expected: int | None) -> ProbeResult 
     Offline says from when the answers are; otherwise the error is raised as it came.
     """
     cache = session.cache
-    if cache is not None:
-        cache.read_genesis_early()  # in the same round trip as the chain check
     try:
-        probe = await session.client.probe(expected)
+        probe = await session.client.probe(expected, expected_genesis)
     except RpcError as error:
         if cache is not None and error.kind in OFFLINE_KINDS and await cache.go_offline(expected):
             chain_id = cache.served_chain_id if cache.served_chain_id is not None else 0
             return Offline(cache.saved_at or 0.0, chain_id, error)
         raise
     if cache is not None and probe.matches:
-        await cache.go_online(probe.chain_id)
+        await cache.go_online(probe.chain_id, probe)  # the genesis hash came with the probe
     return probe

@@ -111,7 +111,7 @@ async def _send(
     store: SeenStore,
 ) -> int:
     """Check the node's chain, then the transaction; ask; send once; follow."""
-    probe = await session.client.probe(session.network.chain_id)
+    probe = await session.client.probe(session.network.chain_id, session.network.genesis_hash)
     if options.endpoint and not options.chain_id:
         session.network = custom_network(session.endpoint.host, probe.chain_id)
     elif (mismatch := probe.mismatch()) is not None:

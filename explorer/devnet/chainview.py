@@ -75,6 +75,11 @@ class ChainView:
         return self._ledger.head.number
 
     @property
+    def ledger(self) -> Ledger:
+        """The mined chain."""
+        return self._ledger
+
+    @property
     def pool(self) -> TxPool:
         """The transaction pool (pending and queued)."""
         return self._pool

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from explorer.devnet.errors import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, RpcFailure
+from explorer.devnet.filling import NotYetLoaded
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,8 @@ class Dispatcher:
             result = self._node.handle(method, params)
         except RpcFailure as failure:
             return error_response(request_id, failure.code, failure.message, failure.data)
+        except NotYetLoaded:
+            raise  # answered once the older history is built (server.py)
         except Exception:
             log.exception("devnet method %.64s failed", method)
             return error_response(request_id, INTERNAL_ERROR, "Internal error")

@@ -20,6 +20,7 @@ from explorer.devnet.errors import (
     RpcFailure,
     invalid_params,
 )
+from explorer.devnet.filling import NotYetLoaded
 from explorer.devnet.logindex import LogIndex
 from explorer.devnet.logs import LogFilter, LogLimits, parse_filter
 from explorer.devnet.manifest import SeedManifest
@@ -84,7 +85,7 @@ class DevnetNode(RskjMethods):
                 if self._pool.expire(self.head_number):
                     log.debug("devnet: expired pool entries")
                 return handler(padded)
-        except RpcFailure:
+        except (RpcFailure, NotYetLoaded):
             raise
         except Exception:
             log.exception("devnet node failed on %.64s", method)
@@ -281,8 +282,10 @@ def open_node(
     rules: NodeRules | None = None,
     progress: Callable[[str, float], None] | None = None,
     seed: SeedSize | None = None,
+    kept_dir: Path | None = None,
+    also_read: tuple[Path, ...] = (),
 ) -> DevnetNode:
-    """Load the seeded history from the snapshot in cache_dir (or build and save it).
+    """Load the kept chain, or the seeded history from the snapshot in cache_dir (or build it).
 
     Then apply a profile's rules (the service's by default).
     """
@@ -296,6 +299,8 @@ def open_node(
         log_limits=rules.log_limits,
         progress=progress,
         seed=seed,
+        kept_dir=kept_dir,
+        also_read=also_read,
     )
     node.configure(rules)
     return node

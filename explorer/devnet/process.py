@@ -8,10 +8,12 @@ import json
 import os
 import secrets
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -32,6 +34,11 @@ def default_cache_dir() -> Path:
     """Return the snapshot cache: $EXPLORER_DEVNET_CACHE, else the user's cache directory."""
     override = os.environ.get(CACHE_VARIABLE)
     return Path(override) if override else Path(platformdirs.user_cache_dir("explorer")) / "devnet"
+
+
+def default_chain_dir() -> Path:
+    """Return where the app's devnet keeps its chain across restarts (the user's data)."""
+    return Path(platformdirs.user_data_dir("explorer")) / "devnet"
 
 
 def devnet_command() -> list[str]:
@@ -55,6 +62,8 @@ class DevnetOptions:
     manifest_file: Path | None = None
     latency: float = 0.0
     profile: str = "service"
+    niceness: int = 0  # run at a lower priority (the app's own devnet: behind the window)
+    recent_first: bool = False  # --recent-first: no history yet? the shipped newest blocks first
     extra_arguments: tuple[str, ...] = ()  # more `explorer devnet` flags, as given
 
     def arguments(self, key: str) -> list[str]:
@@ -65,6 +74,10 @@ class DevnetOptions:
             args += ["--latency", str(self.latency)]
         if self.profile != "service":
             args += ["--profile", self.profile]
+        if self.niceness:
+            args += ["--niceness", str(self.niceness)]
+        if self.recent_first:
+            args.append("--recent-first")
         for extra in (key, *self.extra_keys):
             args += ["--key", extra]
         optional = {
@@ -94,6 +107,7 @@ class DevnetProcess:
         self.options = options or DevnetOptions()
         self.key = key or secrets.token_hex(16)
         self.base_urls: dict[str, str] = {}
+        self.manifests: dict[str, Any] = {}  # the seed manifests by network, once ready
         self._on_progress = on_progress
         self._command = list(command or devnet_command())
         self._process: asyncio.subprocess.Process | None = None
@@ -119,26 +133,34 @@ class DevnetProcess:
         return None if self._process is None else self._process.returncode
 
     async def start(self, timeout: float = 120.0) -> dict[str, str]:
-        """Start the child and wait for its READY line; return the base URLs by network."""
+        """Start the child and wait for its READY line; return the base URLs by network.
+
+        The seed manifests it wrote are then in `manifests` (written to a temporary folder,
+        removed at once, unless the options name a manifest file).
+        """
         if self._process is not None:
             raise RuntimeError("devnet already started")
-        self._process = await asyncio.create_subprocess_exec(
-            *self._command,
-            *self.options.arguments(self.key),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        ready: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
-        self._readers = [
-            asyncio.create_task(self._read_stdout(ready)),
-            asyncio.create_task(self._read_stderr()),
-        ]
-        try:
-            self.base_urls = await asyncio.wait_for(ready, timeout)
-        except BaseException:
-            await self.stop()
-            raise
+        with tempfile.TemporaryDirectory(prefix="explorer-devnet-") as folder:
+            manifest_file = self.options.manifest_file or Path(folder) / "manifests.json"
+            options = replace(self.options, manifest_file=manifest_file)
+            self._process = await asyncio.create_subprocess_exec(
+                *self._command,
+                *options.arguments(self.key),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            ready: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
+            self._readers = [
+                asyncio.create_task(self._read_stdout(ready)),
+                asyncio.create_task(self._read_stderr()),
+            ]
+            try:
+                self.base_urls = await asyncio.wait_for(ready, timeout)
+            except BaseException:
+                await self.stop()
+                raise
+            self.manifests = read_manifests(manifest_file)
         return self.base_urls
 
     async def _read_stdout(self, ready: asyncio.Future[dict[str, str]]) -> None:
@@ -208,6 +230,15 @@ class DevnetProcess:
     async def __aexit__(self, *exc_info: object) -> None:
         """Stop on leaving the context."""
         await self.stop()
+
+
+def read_manifests(path: Path) -> dict[str, Any]:
+    """Return the seed manifests by network, as a child wrote them (--manifest-file; {} if not)."""
+    try:
+        manifests = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return manifests if isinstance(manifests, dict) else {}
 
 
 def _parse_object(text: str) -> dict[str, object]:

@@ -36,6 +36,7 @@ from explorer.devnet.errors import (
     TIMEOUT_TEXT,
     response_too_large,
 )
+from explorer.devnet.filling import when_loaded
 from explorer.devnet.profile import Profile
 
 log = logging.getLogger(__name__)
@@ -286,7 +287,9 @@ class RpcService:
             started = time.perf_counter()
             return run(item), time.perf_counter() - started
 
-        answer, seconds = await self._on_node_thread(timed, payload)
+        answer, seconds = await when_loaded(
+            self._node, lambda: self._on_node_thread(timed, payload)
+        )  # a call needing history still being built waits for it
         timeout = self._config.rpc_timeout
         if timeout > 0 and seconds > timeout:
             return _json_response(bare_error(RPC_LIMIT, TIMEOUT_TEXT))

@@ -7,11 +7,12 @@ import hashlib
 import os
 import pickle
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 from explorer.devnet.blockdata import DevBlock, LogRecord, MergeMining, ReceiptRecord, TxRecord
+from explorer.devnet.buildprofile import BuildProfile, Stopwatch
 from explorer.devnet.contracts import compiled_digest
 from explorer.devnet.evm import Engine
 from explorer.devnet.history import HistoryBuilder
@@ -58,17 +59,38 @@ def snapshot_path(cache_dir: Path, chain_id: int, size: SeedSize) -> Path:
     return cache_dir / f"devnet-{chain_id}-{size.name}-{seed_key(chain_id, size)}.pickle"
 
 
-def build_snapshot(chain_id: int, size: SeedSize, progress: Progress | None = None) -> Snapshot:
-    """Build the seeded history from scratch."""
-    builder = HistoryBuilder(chain_id, size, progress)
+def build_snapshot(
+    chain_id: int,
+    size: SeedSize,
+    progress: Progress | None = None,
+    stopwatch: Stopwatch | None = None,
+    profile: BuildProfile | None = None,
+) -> Snapshot:
+    """Build the seeded history from scratch; progress is the part of its time done.
+
+    The part done is read off the measured build profile (buildprofile.py; the shipped one by
+    default) when there is one.
+    """
+    profile = profile or BuildProfile.load(size)
+
+    def report(stage: str, fraction: float) -> None:
+        number = builder.ledger.head.number
+        if stopwatch is not None:
+            stopwatch.mark(number)
+        if progress is not None:
+            progress(stage, fraction if profile is None else profile.share(number))
+
+    builder = HistoryBuilder(chain_id, size, report)
     manifest = builder.build()
     pending = [tx.encode() for tx in builder.pending]
     return Snapshot(builder.engine.store(), builder.ledger.blocks, manifest, pending)
 
 
 def save_snapshot(path: Path, snapshot: Snapshot) -> None:
-    """Write atomically: a temp file in the same dir, then rename over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write atomically: a temp file (0600) in the same folder (0700), renamed over the target."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.name == "posix":
+        os.chmod(path.parent, 0o700)  # the app's own cache: its files are private
     fd, temp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -133,6 +155,32 @@ def node_from_snapshot(
     )
 
 
+def kept_path(directory: Path, chain_id: int, size: SeedSize = FULL) -> Path:
+    """Where a devnet keeps its chain across restarts (blocks mined and transactions sent)."""
+    return directory / f"devnet-{chain_id}-{size.name}-{seed_key(chain_id, size)}.chain.pickle"
+
+
+def keep_chain(node: DevnetNode, directory: Path, size: SeedSize = FULL) -> Path:
+    """Save a node's chain, its state and its pool, to be served again on the next start."""
+    ledger = node.ledger
+    waiting = [*node.pool.pending(), *node.pool.queued()]
+    snapshot = Snapshot(
+        ledger.engine.store(), list(ledger.blocks), node.manifest, [tx.encode() for tx in waiting]
+    )
+    path = kept_path(directory, node.chain_id, size)
+    save_snapshot(path, snapshot)
+    for stale in directory.glob(f"devnet-{node.chain_id}-{size.name}-*.chain.pickle"):
+        if stale != path:
+            stale.unlink(missing_ok=True)  # a chain of an older seed is not served again
+    return path
+
+
+def forget_kept(directory: Path, chain_id: int) -> None:
+    """Delete the kept chains of a network: its next start serves the seeded history again."""
+    for kept in directory.glob(f"devnet-{chain_id}-*.chain.pickle"):
+        kept.unlink(missing_ok=True)
+
+
 def load_or_build(
     chain_id: int,
     *,
@@ -141,11 +189,19 @@ def load_or_build(
     log_limits: LogLimits,
     progress: Progress | None,
     seed: SeedSize | None,
+    kept_dir: Path | None = None,
+    also_read: Sequence[Path] = (),
 ) -> DevnetNode:
-    """Open the node from its snapshot, building and saving the snapshot first if needed."""
+    """Open the node from the kept chain or a snapshot, building and saving the snapshot if needed.
+
+    also_read: more cache folders to load a snapshot from (never written).
+    """
     size = seed or FULL
     path = snapshot_path(cache_dir, chain_id, size)
-    snapshot = load_snapshot(path) or load_snapshot(bundled_path(path))
+    places = [path, *(snapshot_path(d, chain_id, size) for d in also_read), bundled_path(path)]
+    if kept_dir is not None:
+        places.insert(0, kept_path(kept_dir, chain_id, size))
+    snapshot = next(filter(None, map(load_snapshot, places)), None)
     if snapshot is None:
         if progress:
             progress("building the seeded history", 0.0)

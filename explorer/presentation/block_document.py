@@ -51,7 +51,7 @@ def _overview(block: Block, chain_id: int, currency: str, head: int | None, now:
         fmt.time_field("Timestamp", block.timestamp, now),
         fmt.text_field("Transactions", f"{len(block.transaction_hashes):,}"),
         fmt.address_field("Miner", block.miner, chain_id, empty="— (pending)"),
-        fmt.text_field("Gas used", gas),
+        fmt.text_field("Gas used", gas, value=block.gas_used),
         fmt.quantity_field("Gas limit", block.gas_limit),
         _optional_price("Minimum gas price", block.minimum_gas_price, currency),
         _optional_amount("Paid fees", block.paid_fees, currency),
@@ -174,7 +174,9 @@ def _bitcoin_header_fields(report: MergeMiningReport) -> list[Field]:
             f"0x{header.bits:08x} (target 0x{header.target:064x}, "
             f"difficulty {fmt.difficulty_text(header.difficulty)})",
         ),
-        fmt.text_field("Bitcoin nonce", f"{header.nonce:,} (0x{header.nonce:08x})"),
+        fmt.text_field(
+            "Bitcoin nonce", f"{header.nonce:,} (0x{header.nonce:08x})", value=header.nonce
+        ),
     ]
 
 

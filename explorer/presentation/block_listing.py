@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from explorer.chain.checksum import to_checksum_address
 from explorer.chain.records import Block, Receipt
 from explorer.chain.units import format_rbtc
 from explorer.presentation.tx_text import address_text, method_text, status_text
@@ -51,6 +52,22 @@ def transaction_rows(
             }
         )
     return rows
+
+
+def rows_data(rows: list[dict[str, Any]], chain_id: int) -> list[dict[str, Any]]:
+    """Return the rows as data: addresses in the chain's checksum, values in wei (numbers)."""
+    return [
+        {
+            "index": row["index"],
+            "hash": row["hash"],
+            "from": to_checksum_address(row["from"], chain_id),
+            "to": to_checksum_address(row["to"], chain_id) if row["to"] else None,
+            "value": int(row["value"]),
+            "method": row["method"],
+            "status": row["status"],
+        }
+        for row in rows
+    ]
 
 
 def listing_text(rows: list[dict[str, Any]], statuses_read: bool) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_gwei, format_rbtc
 from explorer.presentation import format as fmt
+from explorer.presentation.arguments import argument_fields
 from explorer.presentation.diagnosis_document import nonces_text
 from explorer.presentation.document import Field, Kind, Section, Tone
 from explorer.presentation.simulation import describe_simulation
@@ -17,10 +18,14 @@ from explorer.services.diagnosis import PRICE_BUMP_PERCENT
 from explorer.services.estimate import SPEC_RULE
 from explorer.services.networks import Network
 from explorer.services.rawtx import SignedTx
+from explorer.services.token_units import Units
 
 
-def decoded_section(tx: SignedTx, network: Network) -> Section:
-    """Return what the pasted bytes say, decoded here: nothing has been sent."""
+def decoded_section(tx: SignedTx, network: Network, units: Units | None = None) -> Section:
+    """Return what the pasted bytes say, decoded here: nothing has been sent.
+
+    A token amount among the arguments reads in the token's units once they are known.
+    """
     chain = "none: signed before EIP-155 (valid on any chain)"
     if tx.chain_id is not None:
         chain = f"{tx.chain_id} (EIP-155, from v = {tx.v})"
@@ -44,9 +49,7 @@ def decoded_section(tx: SignedTx, network: Network) -> Section:
     method = tx.method
     if method is not None:
         fields.append(fmt.text_field("Method", method.signature))
-        fields += [
-            fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in method.params
-        ]
+        fields += argument_fields(method, tx.to, units or {}, network.chain_id)
     elif tx.to is not None and tx.data:
         selector = "0x" + tx.data[:4].hex()
         fields.append(fmt.text_field("Method", f"unknown selector {selector}", Tone.MUTED))
@@ -86,7 +89,7 @@ def issue_sentence(issue: Issue, check: BroadcastCheck, currency: str) -> str:
     if issue is Issue.NO_CHAIN_ID:
         return "it carries no chain id: anyone can replay it on another chain"
     if issue is Issue.NOT_SIMULATED:
-        return "a contract creation is not dry-run: the service's call object needs a `to` (§2.2)"
+        return "a contract creation is not dry-run: a dry run needs a recipient address"
     return _execution_sentence(issue, check)
 
 
@@ -194,10 +197,7 @@ def answer_section(result: SendResult) -> Section:
         text = f"the node answered {result.node_hash}, not {decoded}: followed by both"
         tone = Tone.BAD
     elif answer is Answer.REFUSED and isinstance(error, NodeError):
-        text = f"refused: {error.node_message} (node error {error.code})"
-        if error.failure is not None:
-            text += f" — {error.failure.human}"
-        tone = Tone.BAD
+        text, tone = f"refused: {refusal_text(result)}", Tone.BAD
     elif answer is Answer.UNKNOWN:
         text = (
             "no answer: the connection failed after the transaction was sent, so it may have "
@@ -206,8 +206,17 @@ def answer_section(result: SendResult) -> Section:
         )
         tone = Tone.WAITING
     else:
-        text, tone = f"not sent: {error.message if error else 'the node was not reached'}", Tone.BAD
+        text, tone = f"not sent: {refusal_text(result)}", Tone.BAD
     return Section("The node's answer", (fmt.text_field("Answer", text, tone),))
+
+
+def refusal_text(result: SendResult) -> str:
+    """Return why the node did not take the transaction, in its own words first."""
+    error = result.error
+    if not isinstance(error, NodeError):
+        return error.message if error else "the node was not reached"
+    text = f"{error.node_message} (node error {error.code})"
+    return text + (f" — {error.failure.human}" if error.failure is not None else "")
 
 
 def confirmation_text(tx: SignedTx, network: Network) -> str:

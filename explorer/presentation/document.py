@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from explorer.chain.checksum import to_checksum_address
 from explorer.services.routes import Route
 
 
@@ -61,6 +64,54 @@ class Field:
             data["link"] = str(self.link)
         return data
 
+    def to_data(self, chain_id: int | None) -> dict[str, Any]:
+        """Return the field as data: its key, label, type and value (no display text).
+
+        Numbers are JSON numbers (amounts in wei), hashes and bytes 0x-hex, addresses in the
+        chain's checksum, times ISO 8601 in UTC; a field with no raw value gives its text.
+        """
+        data: dict[str, Any] = {"key": data_key(self.label), "label": self.label.strip()}
+        data["type"] = self._data_type()
+        data["value"] = self._data_value(chain_id)
+        if self.kind is Kind.AMOUNT:
+            data["unit"] = "wei"
+        if self.tone is not Tone.NORMAL:
+            data["tone"] = self.tone.value
+        if self.link:
+            data["link"] = str(self.link)
+        return data
+
+    def _data_type(self) -> str:
+        """Return the field's data type: its kind, or quantity for a bare number."""
+        number = self.value is None and INTEGER_TEXT.fullmatch(self.text) is not None
+        if self.kind is Kind.TEXT and (isinstance(self.value, int) or number):
+            return "quantity"
+        return self.kind.value
+
+    def _data_value(self, chain_id: int | None) -> Any:
+        """Return the raw value in its JSON form."""
+        value = self.value
+        if value is None:
+            if INTEGER_TEXT.fullmatch(self.text):
+                return int(self.text.replace(",", ""))
+            return None if self.text in EMPTY_TEXTS else self.text
+        if self.kind is Kind.TIME and isinstance(value, int):
+            return datetime.fromtimestamp(value, tz=UTC).isoformat().replace("+00:00", "Z")
+        if self.kind is Kind.ADDRESS and isinstance(value, str) and chain_id is not None:
+            return to_checksum_address(value, chain_id)
+        if isinstance(value, bytes):
+            return "0x" + value.hex()
+        return value
+
+
+EMPTY_TEXTS = ("—", "")  # what a field shows when it has no value
+INTEGER_TEXT = re.compile(r"-?\d{1,3}(,\d{3})*|-?\d+")  # a whole number as text: `21`, `1,000`
+
+
+def data_key(label: str) -> str:
+    """Return a label as a JSON key: `Gas used` -> `gas_used`, `Log 3 · emitted by` -> ..."""
+    return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+
 
 @dataclass(frozen=True)
 class Section:
@@ -69,6 +120,14 @@ class Section:
     title: str
     fields: tuple[Field, ...] = field(default_factory=tuple)
     note: str = ""
+
+    def to_data(self, chain_id: int | None) -> dict[str, Any]:
+        """Return the section as data (see Field.to_data)."""
+        fields = [f.to_data(chain_id) for f in self.fields]
+        data: dict[str, Any] = {"key": data_key(self.title), "title": self.title, "fields": fields}
+        if self.note:
+            data["note"] = self.note
+        return data
 
     def to_json(self) -> dict[str, Any]:
         """Return the section as JSON-ready data."""
@@ -94,6 +153,16 @@ class Document:
             "title": self.title,
             "headline": self.headline.to_json(),
             "sections": [s.to_json() for s in self.sections],
+            "raw": self.raw,
+        }
+
+    def to_data(self) -> dict[str, Any]:
+        """Return the page as data: what `--format json` prints (docs/report-json.md)."""
+        return {
+            "title": self.title,
+            "chain_id": self.chain_id,
+            "headline": self.headline.to_data(self.chain_id),
+            "sections": [s.to_data(self.chain_id) for s in self.sections],
             "raw": self.raw,
         }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.chain.units import format_gwei, format_rbtc
+from explorer.chain.units import RBTC_DECIMALS, format_gwei, format_rbtc
 from explorer.presentation.document import Field, Kind, Tone
 from explorer.services.routes import address_route, block_route, tx_route
 
@@ -47,6 +47,22 @@ def time_field(label: str, timestamp: int, now: float) -> Field:
 def amount_field(label: str, wei: int, symbol: str) -> Field:
     """Return an amount field: exact RBTC, exact wei on hover."""
     return Field(label, format_rbtc(wei, symbol), Kind.AMOUNT, wei, f"{wei:,} wei")
+
+
+def brief_amount(wei: int, symbol: str, places: int = 6) -> str:
+    """Return an amount for a narrow cell: exact up to `places` decimals, else rounded (≈).
+
+    `0.97127 RBTC`, `≈0.002104 RBTC`, `<0.000001 RBTC`; the exact one goes in its tooltip.
+    """
+    exact = format_rbtc(wei, symbol)
+    fraction = exact.partition(" ")[0].partition(".")[2]
+    if len(fraction) <= places:
+        return exact
+    unit = 10 ** (RBTC_DECIMALS - places)
+    if 0 < abs(wei) < unit:
+        return f"<0.{'0' * (places - 1)}1 {symbol}".rstrip()
+    rounded = (abs(wei) + unit // 2) // unit * unit * (1 if wei >= 0 else -1)
+    return "≈" + format_rbtc(rounded, symbol)
 
 
 def price_field(label: str, wei: int, symbol: str) -> Field:
@@ -96,9 +112,11 @@ def hex_field(label: str, data: bytes | None, empty: str = "0x") -> Field:
     return Field(label, text, Kind.HEX, data, f"{len(data):,} bytes")
 
 
-def text_field(label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "") -> Field:
-    """Return a plain text field."""
-    return Field(label, text, Kind.TEXT, tooltip=tooltip, tone=tone)
+def text_field(
+    label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "", value: object = None
+) -> Field:
+    """Return a plain text field (value: the raw value behind the text, for JSON)."""
+    return Field(label, text, Kind.TEXT, value, tooltip=tooltip, tone=tone)
 
 
 def quantity_field(label: str, value: int | None) -> Field:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from explorer.chain.records import Block
 from explorer.presentation.address_document import address_document, load_address_facts
+from explorer.presentation.arguments import token_contracts
 from explorer.presentation.block_document import block_document
 from explorer.presentation.bridge_loaders import load_bridge, pegin_documents
 from explorer.presentation.document import Document
@@ -25,6 +26,7 @@ from explorer.services.firstseen import SeenStore, SeenTx
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.routes import Page, Route, tx_position
+from explorer.services.token_units import TokenUnit
 
 
 def block_selector(target: str) -> str | int:
@@ -96,34 +98,63 @@ async def load_tx_stages(
             yield Missing(target, complete=True, asked_for=asked_for)
             return
         tx_hash = tx.hash
-    async for bundle in reader.tx_stages(tx_hash):
-        if bundle is None:
-            async for missing in missing_stages(
-                reader, network, tx_hash, support, endpoint, memory.missing
-            ):
-                memory.missing = missing if missing.complete else memory.missing
-                yield replace(missing, asked_for=asked_for)
-            return
-        head = reader.head
-        if head is None and not bundle.tx.is_pending:
-            head = await reader.head_number()
-        facts = TxFacts(
-            bundle.tx,
-            bundle.receipt,
-            bundle.block_timestamp,
-            head,
-            bundle.revert_reason,
-            bundle.complete,
-        )
-        if bundle.tx.is_pending:
-            async for pending in _pending_stages(reader, network, facts, support.store, memory):
-                yield pending
-            return
-        if bundle.complete and bundle.tx.block_hash is not None:
-            mined_in = await reader.block(bundle.tx.block_hash)  # read for its time: cached
-            size = len(mined_in.transaction_hashes) if mined_in else None
-            facts = replace(facts, block_size=size)
-        yield facts
+    units: asyncio.Future[dict[str, TokenUnit]] | None = None
+    try:
+        async for bundle in reader.tx_stages(tx_hash):
+            if bundle is None:
+                async for missing in missing_stages(
+                    reader, network, tx_hash, support, endpoint, memory.missing
+                ):
+                    memory.missing = missing if missing.complete else memory.missing
+                    yield replace(missing, asked_for=asked_for)
+                return
+            tokens = token_contracts(bundle.tx, bundle.receipt)
+            if units is None and tokens and not bundle.tx.is_pending:  # beside the block's read
+                units = asyncio.ensure_future(reader.token_units.read(tokens))
+            head = reader.head
+            if head is None and not bundle.tx.is_pending:
+                head = await reader.head_number()
+            facts = TxFacts(
+                bundle.tx,
+                bundle.receipt,
+                bundle.block_timestamp,
+                head,
+                bundle.revert_reason,
+                bundle.complete,
+                units=reader.token_units.known(tokens),  # read so far; the rest comes complete
+            )
+            if bundle.tx.is_pending:
+                async for pending in _pending_stages(reader, network, facts, support.store, memory):
+                    yield pending
+                return
+            if bundle.complete:
+                facts = await _completed(reader, facts, units)
+            yield facts
+    finally:
+        if units is not None:
+            units.cancel()  # a page closed meanwhile: the read is not wanted
+
+
+async def _completed(
+    reader: ChainReader, facts: TxFacts, units: asyncio.Future[dict[str, TokenUnit]] | None
+) -> TxFacts:
+    """Add what the complete stage shows: the size of its block, and its tokens' units.
+
+    The units were asked as soon as the transaction and its receipt named the tokens, beside
+    the block's read, so the complete stage waits for no further round trip.
+    """
+    block_hash = facts.tx.block_hash
+    mined_in, read_units = await asyncio.gather(
+        reader.block(block_hash) if block_hash is not None else _nothing(),  # cached: its time
+        units if units is not None else _no_units(),
+    )
+    size = len(mined_in.transaction_hashes) if isinstance(mined_in, Block) else None
+    return replace(facts, block_size=size, units=read_units)
+
+
+async def _no_units() -> dict[str, TokenUnit]:
+    """Return no units (an awaitable for a transaction without tokens)."""
+    return {}
 
 
 async def _pending_stages(

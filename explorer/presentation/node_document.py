@@ -62,7 +62,9 @@ def _identity(facts: NodeFacts) -> Section:
     fields = [
         _failed("Chain id (eth_chainId)", chain_id)
         or fmt.text_field(
-            "Chain id (eth_chainId)", f"{chain_id.value} ({hex(chain_id.value or 0)})"
+            "Chain id (eth_chainId)",
+            f"{chain_id.value} ({hex(chain_id.value or 0)})",
+            value=chain_id.value,
         ),
         _failed("Network id (net_version)", net_version)
         or fmt.text_field("Network id (net_version)", str(net_version.value)),

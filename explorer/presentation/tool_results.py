@@ -59,6 +59,9 @@ class ResultLine:
 
 
 Values = Mapping[str, str]
+ENCODE_ARGUMENTS_EXAMPLE = "0x5aAeb6053F3e94c9b9A09F33669435E7EF1BEaEd\n1000"
+#: The amounts the Units tool suggests; each works in its default unit (tests check).
+UNITS_EXAMPLES = ("1.5", "21,000")
 Result = tuple[ResultLine, ...]
 
 
@@ -94,7 +97,8 @@ def units_result(values: Values, chain_id: int | None) -> Result:
     """Return an amount in wei, gwei and RBTC, exactly."""
     amount = values.get("amount", "").strip()
     if not amount:
-        return (ResultLine("Amount", "type an amount, e.g. 1.5 or 21,000", Tone.MUTED),)
+        hint = "type an amount, e.g. " + " or ".join(UNITS_EXAMPLES)
+        return (ResultLine("Amount", hint, Tone.MUTED),)
     try:
         converted = convert_amount(amount, values.get("unit", "RBTC"))
     except ValueError as error:
@@ -135,6 +139,9 @@ def abi_encode_result(values: Values, chain_id: int | None) -> Result:
     arguments = [line for line in values.get("arguments", "").splitlines() if line.strip()]
     try:
         function = function_signature(signature)
+        if function.params and not arguments and function.kind == "function":
+            wanted = ", ".join(p.type for p in function.params)
+            return (ResultLine("Arguments", f"type them, one a line: {wanted}", Tone.MUTED),)
         data = encode_call(signature, arguments, chain_id)
     except (SignatureSyntaxError, AbiInputError) as error:
         return _error(error)
@@ -227,7 +234,7 @@ TOOLS: dict[ToolKind, ToolSpec] = {
         "Units",
         (
             ToolInput("amount", "Amount", "1.5"),
-            ToolInput("unit", "Unit", choices=tuple(UNITS)),
+            ToolInput("unit", "Unit", choices=tuple(reversed(UNITS))),  # RBTC first
         ),
         units_result,
         "Exact decimal arithmetic: 1 RBTC = 10^18 wei = 10^9 gwei.",
@@ -242,7 +249,9 @@ TOOLS: dict[ToolKind, ToolSpec] = {
         "ABI encode",
         (
             ToolInput("signature", "Function", "transfer(address to, uint256 amount)"),
-            ToolInput("arguments", "Arguments, one a line", multiline=True),
+            ToolInput(
+                "arguments", "Arguments, one a line", ENCODE_ARGUMENTS_EXAMPLE, multiline=True
+            ),
         ),
         abi_encode_result,
         "Arrays and tuples are JSON arrays; addresses may carry a checksum.",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from explorer.chain.abi import decode_call, decode_log
 from explorer.chain.bridge_logs import decode_system_log
@@ -10,6 +10,7 @@ from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
 from explorer.chain.remasc import RemascPayment
 from explorer.presentation import format as fmt
+from explorer.presentation.arguments import argument_fields
 from explorer.presentation.bridge_fields import (
     LogContext,
     bridge_call_fields,
@@ -21,6 +22,7 @@ from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.rpc.nodefailures import NodeFailure
 from explorer.services.diagnosis import PendingDiagnosis
 from explorer.services.routes import tx_at_route
+from explorer.services.token_units import Units
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class TxFacts:
     complete: bool = True  # False while the block time and revert reason are still being read
     diagnosis: PendingDiagnosis | None = None  # why a pending one waits, once read
     block_size: int | None = None  # transactions in its block, for previous / next
+    units: Units = field(default_factory=dict)  # the decimals and symbols of its tokens
 
 
 def status_field(facts: TxFacts, currency: str = "RBTC") -> Field:
@@ -82,10 +85,10 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     sections = [_overview(facts, chain_id, currency, now)]
     if tx.is_pending:
         sections.append(pending_section(facts.diagnosis, currency, now))
-    sections += [_input(tx), _signature(tx)]
+    sections += [_input(tx, facts.units, chain_id), _signature(tx)]
     if facts.receipt is not None:
         sections.append(_receipt(facts.receipt, chain_id, currency))
-        sections.append(_logs(facts.receipt.logs, chain_id, tx.value, currency))
+        sections.append(_logs(facts.receipt.logs, chain_id, tx.value, currency, facts.units))
     raw = {"transaction": dict(tx.raw)}
     if facts.receipt is not None:
         raw["receipt"] = dict(facts.receipt.raw)
@@ -131,7 +134,8 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
         fields.append(fmt.amount_field("Fee", receipt.fee(tx.gas_price), currency))
     fields.append(fmt.price_field("Gas price", tx.gas_price, currency))
     if receipt is not None:
-        fields.append(fmt.text_field("Gas used", fmt.gas_used_text(receipt.gas_used, tx.gas)))
+        used = fmt.gas_used_text(receipt.gas_used, tx.gas)
+        fields.append(fmt.text_field("Gas used", used, value=receipt.gas_used))
     else:
         fields.append(fmt.quantity_field("Gas limit", tx.gas))
     fields += [
@@ -171,7 +175,7 @@ def neighbour_fields(facts: TxFacts) -> list[Field]:
     return [previous, following]
 
 
-def _input(tx: Transaction) -> Section:
+def _input(tx: Transaction, units: Units, chain_id: int) -> Section:
     """Return the input decoded with the bundled signature table, plus the raw hex."""
     fields: list[Field] = []
     if not tx.input and tx.to == BRIDGE:
@@ -183,7 +187,7 @@ def _input(tx: Transaction) -> Section:
         fields += bridge_call_fields(tx.input)
     elif call is not None:
         fields.append(fmt.text_field("Method", call.signature))
-        fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in call.params]
+        fields += argument_fields(call, tx.to, units, chain_id)
     elif tx.is_contract_creation:
         fields.append(fmt.text_field("Method", "contract creation code", Tone.MUTED))
     else:
@@ -205,9 +209,12 @@ def _signature(tx: Transaction) -> Section:
         "Signature",
         (
             fmt.text_field("Chain id from v", chain),
-            fmt.text_field("v", "null" if tx.v is None else hex(tx.v)),
-            fmt.text_field("r", "null" if tx.r is None else hex(tx.r)),
-            fmt.text_field("s", "null" if tx.s is None else hex(tx.s)),
+            *(
+                fmt.text_field(name, hex(value))
+                if value is not None
+                else fmt.text_field(name, "not given by the node", Tone.MUTED)
+                for name, value in (("v", tx.v), ("r", tx.r), ("s", tx.s))
+            ),
         ),
     )
 
@@ -225,8 +232,8 @@ def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
         fmt.block_field("Block number", receipt.block_number),
         fmt.quantity_field("Transaction index", receipt.transaction_index),
         fmt.address_field("From", receipt.sender, chain_id),
-        fmt.address_field("To", receipt.to, chain_id, empty="null (contract creation)"),
-        fmt.address_field("Contract address", receipt.contract_address, chain_id, empty="null"),
+        fmt.address_field("To", receipt.to, chain_id, empty="none (a contract creation)"),
+        fmt.address_field("Contract address", receipt.contract_address, chain_id, empty="none"),
         fmt.quantity_field("Gas used", receipt.gas_used),
         fmt.quantity_field("Cumulative gas used", receipt.cumulative_gas_used),
     ]
@@ -243,11 +250,16 @@ def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
 
 
 def log_fields(
-    log: Log, chain_id: int, tx_value: int | None = None, currency: str = "RBTC"
+    log: Log,
+    chain_id: int,
+    tx_value: int | None = None,
+    currency: str = "RBTC",
+    units: Units | None = None,
 ) -> list[Field]:
     """Return one log: its emitter, the decoded event when known, raw topics and data.
 
-    The Bridge's and REMASC's logs are decoded in any upgrade's format (bridge_fields.py).
+    The Bridge's and REMASC's logs are decoded in any upgrade's format (bridge_fields.py);
+    token amounts read in their token's units when known.
     """
     index = "?" if log.log_index is None else str(log.log_index)
     fields = [fmt.address_field(f"Log {index} · emitted by", log.address, chain_id)]
@@ -261,7 +273,7 @@ def log_fields(
             fields += bridge_log_fields(system, context)
     elif event is not None:
         fields.append(fmt.text_field("  Event", event.signature))
-        fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in event.params]
+        fields += argument_fields(event, log.address, units or {}, chain_id)
     else:
         fields.append(fmt.text_field("  Event", "unknown event", Tone.MUTED))
     fields += [fmt.text_field(f"  topic {i}", topic) for i, topic in enumerate(log.topics)]
@@ -269,9 +281,11 @@ def log_fields(
     return fields
 
 
-def _logs(logs: tuple[Log, ...], chain_id: int, tx_value: int, currency: str) -> Section:
+def _logs(
+    logs: tuple[Log, ...], chain_id: int, tx_value: int, currency: str, units: Units
+) -> Section:
     """Return the receipt's logs."""
     if not logs:
         return Section("Logs", (), note="This transaction emitted no logs.")
-    fields = (f for log in logs for f in log_fields(log, chain_id, tx_value, currency))
+    fields = (f for log in logs for f in log_fields(log, chain_id, tx_value, currency, units))
     return Section("Logs", tuple(fields))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import json
 import time
@@ -14,9 +15,17 @@ import httpx
 
 from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.batch import BatchGathering, Checked, encode_batch, results_of_batch
+from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
-from explorer.rpc.errors import ChainMismatch, InvalidInput, NodeError, RpcError, TransportError
+from explorer.rpc.errors import (
+    AuthError,
+    ChainMismatch,
+    InvalidInput,
+    NodeError,
+    RpcError,
+    TransportError,
+)
 from explorer.rpc.journal import JournalEntry, RequestJournal, note_cached, note_sent, redact
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.retry import Attempt, RetryPolicy
@@ -34,7 +43,9 @@ from explorer.rpc.wrappers import TypedCalls
 DEFAULT_MAX_IN_FLIGHT = 8
 T = TypeVar("T")
 QUIET_SECONDS = 0.05  # background reads start after this long without a request in flight
+NODE_WORDS = frozenset({"web3_clientVersion", "net_version", "eth_protocolVersion"})  # shown
 _params_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
+_to_the_node: contextvars.ContextVar[bool] = contextvars.ContextVar("to_the_node", default=False)
 
 
 @dataclass(frozen=True)
@@ -65,30 +76,50 @@ class _SharedCall:
 
 @dataclass(frozen=True)
 class ProbeResult:
-    """What a node says about itself: chain id, network id, client, latency."""
+    """What a node says about itself: chain id, network id, client, genesis hash, latency.
+
+    A chain is its chain id and its genesis block: genesis_hash is block 0's hash (lowercase
+    0x hex; None when the node does not have or give block 0).
+    """
 
     chain_id: int
     net_version: str
     client_version: str | None
     latency: float
     expected_chain_id: int | None
+    genesis_hash: str | None = None
+    expected_genesis: str | None = None  # the genesis the chosen network must have, if known
 
     @property
-    def matches(self) -> bool:
+    def ids_match(self) -> bool:
         """Tell whether chain id and network id both match the expected chain id."""
         expected = self.expected_chain_id
         return expected is None or (
             self.chain_id == expected and self.net_version.strip() == str(expected)
         )
 
+    @property
+    def matches(self) -> bool:
+        """Tell whether the ids match and the genesis block is the expected one (when known)."""
+        expected = self.expected_genesis
+        return self.ids_match and (expected is None or self.genesis_hash == expected)
+
     def mismatch(self) -> ChainMismatch | None:
         """Return the error to show when the node serves another chain, else None."""
-        if self.matches or self.expected_chain_id is None:
+        expected = self.expected_chain_id
+        if self.matches or expected is None:
             return None
+        if self.ids_match:
+            return ChainMismatch(
+                f"the node's genesis block is {self.genesis_hash or '(not given)'}, not "
+                f"{self.expected_genesis}: another chain with chain id {expected}",
+                expected=expected,
+                actual=self.chain_id,
+            )
         return ChainMismatch(
             f"the node serves chain {self.chain_id} (network {self.net_version}), "
-            f"not chain {self.expected_chain_id}",
-            expected=self.expected_chain_id,
+            f"not chain {expected}",
+            expected=expected,
             actual=self.chain_id,
         )
 
@@ -123,10 +154,12 @@ class RpcClient(TypedCalls):
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        call_timeout: float = DEFAULT_CALL_TIMEOUT,
         journal: RequestJournal | None = None,
     ) -> None:
         """Use http if given (the caller closes it), else create and own one."""
         self.endpoint = endpoint
+        self.node_name = endpoint.host
         self.journal = journal or RequestJournal()
         self.answers: AnswerSource | None = None
         self.retry = retry or RetryPolicy()
@@ -145,9 +178,11 @@ class RpcClient(TypedCalls):
         self._ids = itertools.count(1)
         self._in_flight: dict[tuple[str, str], _SharedCall] = {}
         self._sleep = sleep
+        self.call_timeout = call_timeout  # seconds a call may take, retries included
         self._serials = itertools.count(1)
         self.waits: dict[int, Attempt] = {}  # the calls being sent, by serial
         self._foreground = 0  # searches and page loads under way (background reads wait)
+        self.stopped: tuple[Attempt, float] | None = None  # the last call given up, and when
         self.attempt_listeners: list[Callable[[Attempt], None]] = []  # a retry starts
         self.failure_listeners: list[Callable[[RpcError], None]] = []  # a call gave up
 
@@ -156,8 +191,16 @@ class RpcClient(TypedCalls):
         return f"RpcClient({self.endpoint.redacted})"
 
     async def request(self, method: str, *args: Any) -> Any:
-        """Validate args against the method's spec (InvalidInput), send, return the raw result."""
-        return await self.call(method, method_spec(method).check(args))
+        """Validate args against the method's spec (InvalidInput), send, return the raw result.
+
+        A node's own words (its client, protocol and network ids) never carry the key back:
+        a key echoed there is replaced, as in error messages.
+        """
+        result = await self.call(method, method_spec(method).check(args))
+        secret = self.endpoint.api_key
+        if method in NODE_WORDS and secret and isinstance(result, str) and secret in result:
+            return result.replace(secret, "<key>")
+        return result
 
     async def call(self, method: str, params: Sequence[Any] = ()) -> Any:
         """Send one call with JSON params as given and return the raw result.
@@ -166,7 +209,8 @@ class RpcClient(TypedCalls):
         """
         params_json = self._encode(method, params)
         spec = METHODS.get(method)
-        if self.answers is not None and spec is not None and spec.resendable:
+        saved = self.answers is not None and not _to_the_node.get()
+        if self.answers is not None and saved and spec is not None and spec.resendable:
             return await self.answers.answer(method, list(params), params_json, self.ask)
         return (await self._shared(method, params_json)).result
 
@@ -286,32 +330,55 @@ class RpcClient(TypedCalls):
         resendable: bool,
         attempt_once: Callable[[], Awaitable[Any]] | None = None,
     ) -> Any:
-        """Send with retries; count requests and failures; keep the key out of messages."""
+        """Send with retries within the call timeout; count requests and failures.
+
+        The key stays out of every message; a call given up (cancelled) is remembered in
+        `stopped`, when it had waited long enough to be shown as waiting.
+        """
         once = attempt_once or (lambda: self._attempt(method, params_json))
         serial = next(self._serials)
         attempt = Attempt(method, 1, self.retry.attempts, time.monotonic())
         self.waits[serial] = attempt
         try:
-            for retry in itertools.count():
-                try:
-                    async with self._slots:
-                        return await once()
-                except RpcError as error:
-                    error.redact(self.endpoint.api_key)
-                    self.stats.record_failure(error.kind.value)
-                    delay = self.retry.delay(retry, error, resendable)
-                    if delay is None:
-                        for listener in self.failure_listeners:
-                            listener(error)
-                        raise
-                    attempt = Attempt(method, retry + 2, attempt.of, attempt.started, error.kind)
-                    self.waits[serial] = attempt
-                await self._sleep(delay)
-                for attempt_listener in self.attempt_listeners:
-                    attempt_listener(attempt)
-            raise AssertionError("unreachable")
+            async with asyncio.timeout(self.call_timeout):
+                return await self._send_retrying(method, once, resendable, serial)
+        except TimeoutError:
+            error = TransportError(
+                f"{self.endpoint.host} did not answer within {self.call_timeout:g} s"
+            )
+            self.stats.record_failure(error.kind.value)
+            for listener in self.failure_listeners:
+                listener(error)
+            raise error from None
+        except asyncio.CancelledError:
+            self.stopped = (self.waits.get(serial, attempt), time.monotonic())
+            raise
         finally:
             self.waits.pop(serial, None)
+
+    async def _send_retrying(
+        self, method: str, once: Callable[[], Awaitable[Any]], resendable: bool, serial: int
+    ) -> Any:
+        """Send, and again after each failure the retry policy allows."""
+        attempt = self.waits[serial]
+        for retry in itertools.count():
+            try:
+                async with self._slots:
+                    return await once()
+            except RpcError as error:
+                error.redact(self.endpoint.api_key)
+                self.stats.record_failure(error.kind.value)
+                delay = self.retry.delay(retry, error, resendable)
+                if delay is None:
+                    for listener in self.failure_listeners:
+                        listener(error)
+                    raise
+                attempt = Attempt(method, retry + 2, attempt.of, attempt.started, error.kind)
+                self.waits[serial] = attempt
+            await self._sleep(delay)
+            for attempt_listener in self.attempt_listeners:
+                attempt_listener(attempt)
+        raise AssertionError("unreachable")
 
     def hold(self) -> Callable[[], None]:
         """Mark foreground work (a search, a page loading) until the returned call releases it."""
@@ -388,6 +455,14 @@ class RpcClient(TypedCalls):
                     self.stats.record_unsent(day)
             error = failure.kind.value
             raise
+        except AuthError as failure:
+            error = failure.kind.value
+            if failure.status != 401 or self.endpoint.api_key:
+                raise
+            raise AuthError(
+                f"{self._url.host} asks for an API key (HTTP 401) and none was given",
+                status=401,
+            ) from None
         except RpcError as failure:
             error = failure.kind.value
             raise
@@ -396,14 +471,43 @@ class RpcClient(TypedCalls):
             for method, params_json in calls:
                 self._journal(method, params_json, size, seconds, from_cache=False, error=error)
 
-    async def probe(self, expected_chain_id: int | None = None) -> ProbeResult:
-        """Read eth_chainId, net_version and web3_clientVersion; report whether they match."""
+    async def probe(
+        self, expected_chain_id: int | None = None, expected_genesis: str | None = None
+    ) -> ProbeResult:
+        """Read the chain id, network id, client version and genesis block's hash at once.
+
+        eth_chainId, net_version, web3_clientVersion and eth_getBlockByNumber("0x0", false)
+        go out together: one round trip.
+        """
         started = time.perf_counter()
-        chain_id, net_version, client_version = await asyncio.gather(
-            self.chain_id(), self.net_version(), self._client_version_if_told()
-        )  # all three at once: one round trip
+        direct = _to_the_node.set(True)  # what the node says now, never saved data
+        try:
+            chain_id, net_version, client_version, genesis = await asyncio.gather(
+                self.chain_id(),
+                self.net_version(),
+                self._client_version_if_told(),
+                self._genesis_if_told(),
+            )
+        finally:
+            _to_the_node.reset(direct)
         latency = time.perf_counter() - started
-        return ProbeResult(chain_id, net_version, client_version, latency, expected_chain_id)
+        return ProbeResult(
+            chain_id,
+            net_version,
+            client_version,
+            latency,
+            expected_chain_id,
+            genesis,
+            expected_genesis,
+        )
+
+    async def _genesis_if_told(self) -> str | None:
+        """Return block 0's hash, or None for a node that does not give it."""
+        try:
+            block = await self.get_block_by_number(0, False)
+        except NodeError:
+            return None
+        return None if block is None else block.hash
 
     async def _client_version_if_told(self) -> str | None:
         """Return web3_clientVersion, or None for a node that refuses to say."""

@@ -7,6 +7,7 @@ service calls optional is sent anyway, as `"latest"` or `false` (docs/service.md
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -142,4 +143,10 @@ def method_spec(name: str) -> MethodSpec:
     try:
         return METHODS[name]
     except KeyError:
-        raise InvalidInput(f"unknown method {name!r}; the service has {len(METHODS)}") from None
+        by_case = {known.lower(): known for known in METHODS}
+        near = difflib.get_close_matches(name.lower(), by_case, n=1)
+        hint = f" (did you mean {by_case[near[0]]}?)" if near else ""
+        known = ", ".join(sorted(METHODS))
+        raise InvalidInput(
+            f"unknown method {name!r}{hint}; the service's methods are {known}"
+        ) from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
@@ -27,6 +28,8 @@ class RequestStats:
     unsent: int = 0
     cached: int = 0  # calls answered from saved data (no request, no quota)
     cached_by_method: Counter[str] = field(default_factory=Counter)
+    #: Called after the day's count changed (the status bar and the home page's card show it).
+    listeners: list[Callable[[], None]] = field(default_factory=list, compare=False, repr=False)
 
     def record(self, method: str, day: date | None = None) -> date:
         """Count one request of method; return the day it was counted on."""
@@ -34,6 +37,7 @@ class RequestStats:
         self.total += 1
         self.by_method[method] += 1
         self.by_day[counted_on] += 1
+        self._changed()
         return counted_on
 
     def record_unsent(self, day: date) -> None:
@@ -41,6 +45,12 @@ class RequestStats:
         if self.by_day[day] > 0:
             self.by_day[day] -= 1
         self.unsent += 1
+        self._changed()
+
+    def _changed(self) -> None:
+        """Tell the listeners the count changed."""
+        for listener in self.listeners:
+            listener()
 
     def record_cached(self, method: str) -> None:
         """Count one call answered from saved data (it costs no request)."""

@@ -60,6 +60,11 @@ def make_http_client(
 _NOT_SENT = (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError, ssl.SSLError)
 
 
+def host_and_port(url: httpx.URL) -> str:
+    """Return the host of a URL, with its port when the URL names one (`127.0.0.1:8031`)."""
+    return f"{url.host}:{url.port}" if url.port is not None else url.host
+
+
 def transport_error(exc: BaseException, host: str) -> TransportError:
     """Describe a transport failure in one line, and whether the request may have been sent."""
     cause = exc.__cause__ if isinstance(exc, httpx.HTTPError) and exc.__cause__ else exc
@@ -110,7 +115,7 @@ async def post(
             return await _post_aiohttp(session, url, body, limits, max_bytes)
         return await _post_httpx(http, url, body, limits, max_bytes)
     except _FAILURES as exc:
-        raise transport_error(exc, url.host) from None
+        raise transport_error(exc, host_and_port(url)) from None
 
 
 async def _post_aiohttp(

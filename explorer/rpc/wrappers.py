@@ -5,14 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from explorer.chain.hexutil import (
-    HexFormatError,
-    parse_address,
-    parse_data,
-    parse_hash,
-    parse_optional_quantity,
-    parse_quantity,
-)
+from explorer.chain import bounds
+from explorer.chain.bounds import OutOfRange
+from explorer.chain.hexutil import HexFormatError, parse_address, parse_data, parse_hash
 from explorer.chain.records import Block, Log, Receipt, RecordFormatError, Transaction
 from explorer.rpc.errors import MalformedResponse
 from explorer.rpc.params import BlockSelector, CallRequest, LogFilter
@@ -57,7 +52,13 @@ _receipt = _or_none(Receipt.from_json)
 
 
 class TypedCalls:
-    """The typed face of the client; subclasses provide `request` (validate, send, raw result)."""
+    """The typed face of the client; subclasses provide `request` (validate, send, raw result).
+
+    Every quantity is checked against what its field can be on a real chain: an absurd one is
+    a MalformedResponse naming the node (`node_name`), like an answer that is not JSON.
+    """
+
+    node_name = "the node"
 
     async def request(self, method: str, *args: Any) -> Any:
         """Validate args for method, send the call and return the raw result."""
@@ -69,6 +70,10 @@ class TypedCalls:
         try:
             return parse(raw)
         except (RecordFormatError, HexFormatError, TypeError) as exc:
+            if isinstance(exc, OutOfRange) or isinstance(exc.__cause__, OutOfRange):
+                raise MalformedResponse(
+                    f"{self.node_name} sent an impossible {method} answer: {exc}"
+                ) from None
             raise MalformedResponse(f"{method} returned an unexpected shape: {exc}") from None
 
     async def accounts(self) -> list[str]:
@@ -77,7 +82,7 @@ class TypedCalls:
 
     async def block_number(self) -> int:
         """eth_blockNumber: the number of the most recent block."""
-        return await self._typed(parse_quantity, "eth_blockNumber")
+        return await self._typed(bounds.BLOCK_NUMBER.parse, "eth_blockNumber")
 
     async def eth_call(self, call: Call, block: BlockSelector = "latest") -> bytes:
         """eth_call: run a read-only call and return its output bytes."""
@@ -85,19 +90,19 @@ class TypedCalls:
 
     async def chain_id(self) -> int:
         """eth_chainId: 31 on the test network, 30 on the main network."""
-        return await self._typed(parse_quantity, "eth_chainId")
+        return await self._typed(bounds.CHAIN_ID.parse, "eth_chainId")
 
     async def estimate_gas(self, call: Call, block: BlockSelector | None = None) -> int:
         """eth_estimateGas: the gas a call would use (simulated, not sent)."""
-        return await self._typed(parse_quantity, "eth_estimateGas", call, block)
+        return await self._typed(bounds.GAS.parse, "eth_estimateGas", call, block)
 
     async def gas_price(self) -> int:
         """eth_gasPrice: the current gas price in wei."""
-        return await self._typed(parse_quantity, "eth_gasPrice")
+        return await self._typed(bounds.WORD.parse, "eth_gasPrice")
 
     async def get_balance(self, address: str, block: BlockSelector | None = None) -> int:
         """eth_getBalance: the native balance in wei (at block; latest by default)."""
-        return await self._typed(parse_quantity, "eth_getBalance", address, block)
+        return await self._typed(bounds.WORD.parse, "eth_getBalance", address, block)
 
     async def get_block_by_hash(self, block_hash: str, full: bool = False) -> Block | None:
         """eth_getBlockByHash: the block, with full transactions if asked, or None."""
@@ -127,7 +132,7 @@ class TypedCalls:
 
     async def get_transaction_count(self, address: str, block: BlockSelector | None = None) -> int:
         """eth_getTransactionCount: transactions sent from address (the next nonce)."""
-        return await self._typed(parse_quantity, "eth_getTransactionCount", address, block)
+        return await self._typed(bounds.NONCE.parse, "eth_getTransactionCount", address, block)
 
     async def get_transaction_receipt(self, tx_hash: str) -> Receipt | None:
         """eth_getTransactionReceipt: the receipt, or None (unknown or pending)."""
@@ -136,13 +141,13 @@ class TypedCalls:
     async def get_block_transaction_count_by_hash(self, block_hash: str) -> int | None:
         """eth_getBlockTransactionCountByHash: the block's transaction count, or None."""
         return await self._typed(
-            parse_optional_quantity, "eth_getBlockTransactionCountByHash", block_hash
+            bounds.COUNT.parse_optional, "eth_getBlockTransactionCountByHash", block_hash
         )
 
     async def get_block_transaction_count_by_number(self, block: BlockSelector) -> int | None:
         """eth_getBlockTransactionCountByNumber: the block's transaction count, or None."""
         return await self._typed(
-            parse_optional_quantity, "eth_getBlockTransactionCountByNumber", block
+            bounds.COUNT.parse_optional, "eth_getBlockTransactionCountByNumber", block
         )
 
     async def get_transaction_by_block_hash_and_index(
@@ -164,12 +169,14 @@ class TypedCalls:
     async def get_uncle_count_by_block_hash(self, block_hash: str) -> int | None:
         """eth_getUncleCountByBlockHash: the block's uncle count, or None."""
         return await self._typed(
-            parse_optional_quantity, "eth_getUncleCountByBlockHash", block_hash
+            bounds.COUNT.parse_optional, "eth_getUncleCountByBlockHash", block_hash
         )
 
     async def get_uncle_count_by_block_number(self, block: BlockSelector) -> int | None:
         """eth_getUncleCountByBlockNumber: the block's uncle count, or None."""
-        return await self._typed(parse_optional_quantity, "eth_getUncleCountByBlockNumber", block)
+        return await self._typed(
+            bounds.COUNT.parse_optional, "eth_getUncleCountByBlockNumber", block
+        )
 
     async def protocol_version(self) -> str:
         """eth_protocolVersion: the protocol version string (e.g. `0x3e`)."""

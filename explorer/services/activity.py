@@ -44,6 +44,7 @@ class ActivityItem:
     detail: str
     index: int = 0  # log index or transaction index
     amount: int | None = None  # an ERC-20 transfer's value in base units
+    value: int | None = None  # a transaction's value in wei
 
 
 @dataclass(frozen=True)
@@ -127,26 +128,23 @@ def event_item(log: Log) -> ActivityItem:
 def transaction_items(block: Block, address: str) -> list[ActivityItem]:
     """Return the block's transactions sent from or to address."""
     items = []
-    for tx in block.transactions or ():
-        if not hasattr(tx, "sender"):
-            continue
+    for tx in block.transactions.well_formed() if block.transactions else ():
         sender, receiver = tx.sender, tx.to
         if address not in (sender, receiver):
             continue
         direction = "self" if sender == receiver else "out" if sender == address else "in"
         other = receiver if direction == "out" else sender
-        detail = f"value {tx.value:,} wei" if tx.value else "no value"
-        if tx.is_contract_creation:
-            detail = "contract creation"
+        creation = tx.is_contract_creation
         items.append(
             ActivityItem(
                 tx.block_number or 0,
                 tx.hash,
                 direction,
                 other,
-                tx.to,
-                detail,
+                None,  # the counterparty says where it went: no contract column of its own
+                "contract creation" if creation else "",
                 tx.transaction_index or 0,
+                value=None if creation else tx.value,
             )
         )
     return items

@@ -32,7 +32,6 @@ from explorer.services.cache_logs import LogCoverage
 from explorer.services.cache_reorg import Reorganised, ReorgWatch
 from explorer.services.cache_schema import Row
 from explorer.services.cache_store import ChainIdentity, ChainStore
-from explorer.services.chaincheck import ChainCheck
 
 CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks
@@ -49,6 +48,12 @@ class CacheMode(enum.Enum):
 
 class NotSaved(TransportError):
     """Offline, and what was asked is not in the saved data."""
+
+
+def saved_data_of(client: object) -> SessionCache | None:
+    """Return the saved data a client answers from (for records), or None."""
+    answers = getattr(client, "answers", None)
+    return answers if isinstance(answers, SessionCache) else None
 
 
 def rests_on(method: str, params: Sequence[Any], result: Any) -> int | None:
@@ -97,16 +102,11 @@ class SessionCache:
         self._opening: asyncio.Future[None] | None = None
         self._undecided: OrderedDict[str, tuple[rules.Placement, bytes]] = OrderedDict()
         self._settled_hashes: dict[str, int] = {}  # hash → height of settled blocks seen
+        self._records_waiting: dict[tuple[str, str], tuple[Any, int]] = {}  # until N deep
 
     # --- which chain, online or offline ----------------------------------------------------
 
-    def read_genesis_early(self) -> None:
-        """Start reading the genesis hash now (beside the chain check), once per session."""
-        if self._genesis is None:
-            self._genesis = asyncio.ensure_future(self._read_genesis(None))
-            self._genesis.add_done_callback(lambda done: done.cancelled() or done.exception())
-
-    async def _read_genesis(self, check: ChainCheck | None) -> str:
+    async def _read_genesis(self, check: object | None) -> str:
         """Return the genesis hash (the check's, or block 0 read from the node)."""
 
         async def block_zero() -> Any:
@@ -114,14 +114,14 @@ class SessionCache:
 
         return await genesis_hash(check, block_zero)
 
-    def go_online(self, chain_id: int, check: ChainCheck | None = None) -> asyncio.Future[None]:
+    def go_online(self, chain_id: int, check: object | None = None) -> asyncio.Future[None]:
         """Use the chain's saved data now that the node is verified to serve chain_id."""
         if self.mode is CacheMode.ONLINE:
             return self._opening or _done()
         self._opening = asyncio.ensure_future(self._open_online(chain_id, check))
         return self._opening
 
-    async def _open_online(self, chain_id: int, check: ChainCheck | None) -> None:
+    async def _open_online(self, chain_id: int, check: object | None) -> None:
         """Read the genesis hash, open the chain's store and remember the endpoint served it."""
         try:
             if self._genesis is None or (self._genesis.done() and self._genesis.exception()):
@@ -283,6 +283,10 @@ class SessionCache:
         for key, _item in ready:
             del self._undecided[key]
         self._write([item for _key, item in ready])
+        for (kind, key), (value, number) in list(self._records_waiting.items()):
+            if self.settled(number):
+                del self._records_waiting[(kind, key)]
+                self.keep_record(kind, key, value, number)
 
     def _write(self, items: Sequence[tuple[rules.Placement, bytes]]) -> None:
         """Queue settled answers for the file (when one is in use)."""
@@ -309,6 +313,8 @@ class SessionCache:
         ]:
             del self._undecided[key]
         self._settled_hashes = {h: n for h, n in self._settled_hashes.items() if n < number}
+        waiting = self._records_waiting.items()
+        self._records_waiting = {k: item for k, item in waiting if item[1] < number}
 
     # --- derived records (other services' own, e.g. token metadata, address history) -------
 
@@ -324,10 +330,14 @@ class SessionCache:
             return None
 
     def keep_record(self, kind: str, key: str, value: Any, number: int | None = None) -> None:
-        """Keep a derived record (resting on block `number`, dropped with it in a reorganisation).
+        """Keep a derived record resting on block `number` (None: on no block).
 
-        Records must rest on settled data: keep one only from reads at settled blocks.
+        A record resting on a block is written once that block is N deep (held in memory
+        until then) and dropped with it in a reorganisation.
         """
+        if number is not None and not self.settled(number):
+            self._records_waiting[(kind, key)] = (value, number)
+            return
         if self.store is not None and self.writable:
             self.store.put_record(kind, key, json.dumps(value).encode(), number)
 

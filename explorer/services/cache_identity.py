@@ -7,17 +7,16 @@ from typing import Any
 
 from explorer.chain.hexutil import HexFormatError, parse_hash
 from explorer.rpc.errors import MalformedResponse
-from explorer.services.chaincheck import ChainCheck
 
 BlockZeroRead = Callable[[], Awaitable[Any]]
 
 
-async def genesis_hash(check: ChainCheck | None, read_block_zero: BlockZeroRead) -> str:
+async def genesis_hash(check: object | None, read_block_zero: BlockZeroRead) -> str:
     """Return the chain's genesis hash: the one the chain check carries, else block 0's (a read).
 
-    The chain check will carry it (issue 19: `ChainCheck.genesis_hash`, read in the same round
-    trip as eth_chainId); until it does, block 0 is read once per session through
-    read_block_zero (`eth_getBlockByNumber("0x0", false)`, its raw result).
+    The chain check carries it (`ChainCheck.genesis_hash` or a `ProbeResult`'s, read in the
+    same round trip as eth_chainId); a check that does not have it (a node that gives no
+    block 0) leaves one read of `eth_getBlockByNumber("0x0", false)` through read_block_zero.
     """
     carried = getattr(check, "genesis_hash", None)
     if isinstance(carried, str) and carried:

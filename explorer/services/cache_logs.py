@@ -6,6 +6,7 @@ import asyncio
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from explorer.chain.hexutil import HexFormatError, parse_quantity
@@ -118,15 +119,32 @@ def dump_result(logs: Sequence[Any]) -> bytes:
     return ('{"result":[' + ",".join(part for part in parts if part) + "]}").encode()
 
 
+TAIL_SECONDS = 30.0  # an unsettled tail read ahead answers the next range this long
+
+
+@dataclass(frozen=True)
+class Tail:
+    """A filter's logs of the blocks up to the head, read ahead with the range before them."""
+
+    first: int
+    last: int
+    head: int
+    logs: list[Any]
+    at: float
+
+
 class LogCoverage:
     """eth_getLogs through the saved settled ranges of a filter: the node is asked for holes only.
 
     A range is saved per filter once it is N blocks deep; a later scan over it reads the saved
-    logs and asks the node only for the blocks no saved range covers.
+    logs and asks the node only for the blocks no saved range covers. A small hole just under
+    the head is asked up to the head at once, and the blocks past the range kept a little
+    while: a scan whose chunks cut the unsettled tail in two asks the node for it once.
     """
 
     def __init__(self, cache: SessionCache) -> None:
         self.cache = cache
+        self._tails: dict[str, Tail] = {}
 
     async def answer(self, params: Sequence[Any], params_json: str, ask: Ask) -> Any:
         """Return the logs a filter matches, the saved ranges from the file."""
@@ -163,17 +181,47 @@ class LogCoverage:
             cache.client.record_cached(
                 "eth_getLogs", params_json, size, time.perf_counter() - started
             )
+        asked = []
+        for start, end in missing:
+            ahead = self._tail(key, start, end)
+            if ahead is not None:
+                pieces.append((start, ahead))
+            else:
+                asked.append((start, self._reach(start, end)))
         answers = await asyncio.gather(
-            *(ask("eth_getLogs", [with_range(log_filter, start, end)]) for start, end in missing)
+            *(ask("eth_getLogs", [with_range(log_filter, start, end)]) for start, end in asked)
         )
-        for (start, end), fresh in zip(missing, answers, strict=True):
+        for (start, end), fresh in zip(asked, answers, strict=True):
             if not isinstance(fresh.result, list):
                 raise MalformedResponse(f"eth_getLogs returned {type(fresh.result).__name__}")
             cache.watch(fresh.result)
-            pieces.append((start, fresh.result))
+            if end > last:  # read ahead to the head: the rest answers the next range
+                head = cache.head or end
+                rest = within(fresh.result, last + 1, end)
+                self._tails[key] = Tail(last + 1, end, head, rest, time.monotonic())
+            pieces.append(
+                (start, within(fresh.result, start, last) if end > last else fresh.result)
+            )
             self._keep(store, key, start, end, fresh)
         pieces.sort(key=lambda piece: piece[0])
         return [log for _start, logs in pieces for log in logs]
+
+    def _reach(self, start: int, end: int) -> int:
+        """Return how far to ask a hole: up to the head when it is a small one just under it."""
+        head, near = self.cache.head, 2 * self.cache.confirmations
+        if head is not None and end < head <= end + near and end - start < near:
+            return head
+        return end
+
+    def _tail(self, key: str, start: int, end: int) -> list[Any] | None:
+        """Return a hole's logs from a tail read ahead (fresh, the head unchanged), or None."""
+        tail = self._tails.get(key)
+        fresh = tail is not None and time.monotonic() - tail.at < TAIL_SECONDS
+        if tail is None or not fresh or tail.head != self.cache.head:
+            return None
+        if start < tail.first or end > tail.last:
+            return None
+        return within(tail.logs, start, end)
 
     def _keep(self, store: ChainStore, key: str, start: int, end: int, fresh: NodeAnswer) -> None:
         """Save the settled part of a range the node answered."""

@@ -22,6 +22,7 @@ class Verification(enum.Enum):
     VERIFIED = "verified"
     MISMATCH = "mismatch"
     UNREACHABLE = "unreachable"
+    STOPPED = "stopped"  # the user stopped checking; Retry starts again
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,17 @@ class ChainCheck:
     error_message: str = ""
     attempt: int = 0  # tries so far of the current check
     retry_at: float | None = None  # monotonic time of the next try, while unreachable
+    started: float | None = None  # monotonic time the try under way began, while checking
+    genesis_hash: str | None = None  # block 0's hash as the node gave it, once it answered
+    expected_genesis: str | None = None  # the genesis the node must have, when known or pinned
+    genesis_known: bool = False  # expected_genesis is a public chain's, not a remembered one
+    reason: str = ""  # why the chain is checked again (a head that went back, a deep reorg…)
+
+    @property
+    def genesis_differs(self) -> bool:
+        """Tell whether the node's genesis block is not the one its chain id promises."""
+        wanted = self.expected_genesis
+        return wanted is not None and self.genesis_hash != wanted
 
     @property
     def verified(self) -> bool:
@@ -47,6 +59,17 @@ class ChainCheck:
     def settled(self) -> bool:
         """Tell whether the node answered the check, either way."""
         return self.verification in (Verification.VERIFIED, Verification.MISMATCH)
+
+    @property
+    def pending(self) -> bool:
+        """Tell whether the check is under way or will try again by itself."""
+        return self.verification in (Verification.CHECKING, Verification.UNREACHABLE)
+
+    def waited(self, now: float | None = None) -> float:
+        """Return the seconds the try under way has waited (0 when none is)."""
+        if self.started is None:
+            return 0.0
+        return max(0.0, (time.monotonic() if now is None else now) - self.started)
 
     def retry_in(self, now: float | None = None) -> float | None:
         """Return the seconds until the next try, while unreachable."""
@@ -62,15 +85,30 @@ Probe = Callable[[], Awaitable[ProbeResult]]
 class ChainChecker:
     """Runs a session's chain check: until the node answers, again after a transport failure.
 
+    A chain is its chain id and its genesis block: the node must report the expected chain id
+    (and net_version) and the expected genesis hash — a public chain's, the one remembered
+    for this endpoint, or else the one it gave at this session's first verification, which
+    `on_pin` hears. `suspect(reason)` checks again at once, before anything odd is shown.
+
     Listeners hear every change of the verdict; `stop()` ends the check and silences them,
     so a replaced session's late answer never reaches anyone.
     """
 
     def __init__(
-        self, probe: Probe, expected_chain_id: int, delays: tuple[float, ...] = RETRY_DELAYS
+        self,
+        probe: Probe,
+        expected_chain_id: int,
+        delays: tuple[float, ...] = RETRY_DELAYS,
+        genesis: str | None = None,
+        genesis_known: bool = False,
+        on_pin: Callable[[str], None] | None = None,
     ) -> None:
         self._probe = probe
         self._delays = delays
+        self._genesis = genesis
+        self._genesis_known = genesis_known
+        self._on_pin = on_pin
+        self._reason = ""
         self._check = ChainCheck(expected_chain_id=expected_chain_id)
         self._listeners: list[CheckListener] = []
         self._task: asyncio.Task[None] | None = None
@@ -87,8 +125,9 @@ class ChainChecker:
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def start(self) -> None:
-        """Start checking unless a check runs or has settled (idempotent)."""
-        if self._stopped or self._running or self._check.settled:
+        """Start checking unless a check runs, has settled or the user stopped it (idempotent)."""
+        stopped_by_user = self._check.verification is Verification.STOPPED
+        if self._stopped or self._running or self._check.settled or stopped_by_user:
             return
         self._task = asyncio.ensure_future(self._run())
 
@@ -99,6 +138,30 @@ class ChainChecker:
         if self._task is not None:
             self._task.cancel()
         self._task = asyncio.ensure_future(self._run())
+
+    def suspect(self, reason: str) -> None:
+        """Check the chain again before what made it suspect is shown (idempotent while on).
+
+        The verdict turns to CHECKING at once, so that nothing waits on the old one.
+        """
+        if self._stopped or (self._running and self._reason):
+            return
+        self._reason = reason
+        expected = self._check.expected_chain_id
+        self._publish(ChainCheck(Verification.CHECKING, expected, attempt=1, reason=reason))
+        self.recheck()
+
+    def cancel(self) -> None:
+        """Stop checking at the user's word (the banner's Cancel): no try, no retry, until Retry."""
+        if self._stopped or not self._check.pending:
+            return
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        check = self._check
+        self._publish(
+            ChainCheck(Verification.STOPPED, check.expected_chain_id, attempt=check.attempt)
+        )
 
     def on_failure(self, error: RpcError) -> None:
         """Note a failed request: the node behind the URL may have changed, so check it again."""
@@ -121,8 +184,14 @@ class ChainChecker:
     async def _run(self) -> None:
         """Probe until the node answers, waiting longer after each failure."""
         expected = self._check.expected_chain_id
+        reason = self._reason
         for attempt in range(1, 1_000_000):
-            self._publish(ChainCheck(Verification.CHECKING, expected, attempt=attempt))
+            started = time.monotonic()
+            self._publish(
+                ChainCheck(
+                    Verification.CHECKING, expected, attempt=attempt, started=started, reason=reason
+                )
+            )
             try:
                 probe = await self._probe()
             except RpcError as error:
@@ -135,22 +204,34 @@ class ChainChecker:
                         error_message=error.message,
                         attempt=attempt,
                         retry_at=time.monotonic() + delay,
+                        reason=reason,
                     )
                 )
                 await asyncio.sleep(delay)
                 continue
-            verdict = Verification.VERIFIED if probe.matches else Verification.MISMATCH
-            self._publish(
-                ChainCheck(
-                    verdict,
-                    expected,
-                    chain_id=probe.chain_id,
-                    net_version=probe.net_version,
-                    client_version=probe.client_version,
-                    attempt=attempt,
-                )
-            )
+            self._reason = ""
+            self._publish(self._verdict(probe, attempt))
             return
+
+    def _verdict(self, probe: ProbeResult, attempt: int) -> ChainCheck:
+        """Judge an answer: the ids, then the genesis block (pinned at a first verification)."""
+        wanted = self._genesis
+        same_chain = probe.ids_match and (wanted is None or probe.genesis_hash == wanted)
+        if same_chain and wanted is None and probe.genesis_hash is not None:
+            self._genesis = probe.genesis_hash  # this session's chain from now on
+            if self._on_pin is not None:
+                self._on_pin(probe.genesis_hash)
+        return ChainCheck(
+            Verification.VERIFIED if same_chain else Verification.MISMATCH,
+            self._check.expected_chain_id,
+            chain_id=probe.chain_id,
+            net_version=probe.net_version,
+            client_version=probe.client_version,
+            attempt=attempt,
+            genesis_hash=probe.genesis_hash,
+            expected_genesis=wanted if wanted is not None else self._genesis,
+            genesis_known=self._genesis_known,
+        )
 
     def _publish(self, check: ChainCheck) -> None:
         """Record a verdict and tell the listeners."""

@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.endpoint import Endpoint, UrlForm
 from explorer.rpc.errors import InvalidInput
 from explorer.services.network_forms import (
     FormErrors,
@@ -27,6 +27,8 @@ from explorer.services.networks import (
     NetworkKind,
     custom_network,
 )
+
+DEVNET_DOWN = "the Local devnet runs only while the app has started it"
 
 
 class EndpointStore(Protocol):
@@ -129,6 +131,20 @@ class EndpointBook:
                 found[custom.name.casefold()] = custom
         return list(found.values())
 
+    def move_keys_out_of_entries(self) -> None:
+        """Move a key saved at the end of a custom network's URL to where keys are kept.
+
+        Older versions left keys under 16 characters there; the entry must never hold one.
+        """
+        moved: dict[str, NetworkForm] = {}
+        for custom in self.customs():
+            form = self.form_for(custom.id)
+            split = split_pasted_key(form)
+            if split.url != form.url:
+                moved[custom.id] = split
+        if moved:
+            self.commit(moved)
+
     def networks(self) -> list[Network]:
         """Return the selectable networks: the built-in ones, then the custom endpoints."""
         return [*BUILTIN, *(custom.network for custom in self.customs())]
@@ -170,6 +186,32 @@ class EndpointBook:
             allow_insecure_http=custom.allow_insecure_http if custom else False,
         )
 
+    def saved_endpoint(self, network_id: str) -> tuple[Endpoint | None, str]:
+        """Return a network's endpoint read straight from the stored settings, or None and why.
+
+        What connecting needs: the same endpoint `resolve(form_for(network_id))` gives,
+        without building the Settings dialog's form.
+        """
+        network = self.network(network_id)
+        if network is None:
+            return None, f"there is no network {network_id!r}"
+        if network.kind is NetworkKind.DEVNET:
+            return self.devnet, "" if self.devnet else DEVNET_DOWN
+        key, v2 = self.store.api_key(network_id).strip(), self.store.url_v2(network_id)
+        try:
+            if network.kind is NetworkKind.CUSTOM:
+                custom = next(c for c in self.customs() if c.id == network_id)
+                insecure = custom.allow_insecure_http
+                base = Endpoint.parse(custom.url, allow_insecure_http=insecure, split_key=False)
+                url_form = UrlForm.V2_KEY if v2 else UrlForm.KEY
+                return (Endpoint(base.base_url, key, url_form, insecure) if key else base), ""
+            if self.store.use_public_node(network_id) or key:
+                public = self.store.use_public_node(network_id)
+                return network.endpoint(None if public else key, v2=v2), ""
+        except InvalidInput as error:
+            return None, error.message
+        return None, f"{network.name} needs an API key, or the public node. {GET_A_KEY}"
+
     def form_endpoint(self, form: NetworkForm) -> Endpoint | None:
         """Return the endpoint a form describes, None when it needs a key; InvalidInput."""
         if form.is_custom:
@@ -191,7 +233,7 @@ class EndpointBook:
         if endpoint is not None:
             return endpoint, ""
         if form.network_id == DEVNET.id:
-            return None, "the Local devnet runs only while the app has started it"
+            return None, DEVNET_DOWN
         return None, f"{form.name} needs an API key, or the public node. {GET_A_KEY}"
 
     def validate(self, form: NetworkForm, taken_names: Collection[str] | None = None) -> FormErrors:

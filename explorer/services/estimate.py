@@ -18,10 +18,11 @@ from explorer.rpc.nodefailures import NodeFailure
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
 
+# docs/service.md §4.3.1 (the hosted service) and rskj's -32015 (a bare node), in plain words.
 SPEC_RULE = (
-    "eth_estimateGas may return an estimate even when the call would fail (service rule §4.3.1), "
-    "while a bare rskj node refuses to estimate a reverting call; so the eth_call result and its "
-    "revert reason are shown alongside the estimate."
+    "The hosted service may estimate gas even for a call that would fail, while a plain rskj "
+    "node refuses to estimate one; so the eth_call result and its revert reason are shown "
+    "beside the estimate."
 )
 
 

@@ -94,7 +94,7 @@ async def _pending_with_nonce(reader: ChainReader, candidate: Candidate) -> Tran
     return next(
         (
             tx
-            for tx in block.transactions
+            for tx in block.transactions.well_formed()
             if tx.sender == candidate.sender and tx.nonce == candidate.nonce
         ),
         None,

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from explorer.services.files import create_private, private_directory
 from explorer.services.sqlite_worker import SqliteWorker
 
 T = TypeVar("T")
@@ -126,8 +127,8 @@ class SeenStore:
 
     def _open(self) -> sqlite3.Connection:
         """Open the file, pruning old rows (worker thread)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
+        private_directory(self.path.parent)
+        db = sqlite3.connect(create_private(self.path), timeout=5, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(_CREATE)
         db.execute("DELETE FROM seen WHERE last_seen < ?", (time.time() - KEEP_SECONDS,))

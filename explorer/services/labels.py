@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import platformdirs
 
 from explorer.chain.hexutil import parse_address
+from explorer.services.files import create_private, private_directory
 from explorer.services.label_entries import MAX_LABEL, Bookmark, clean_text
 from explorer.services.labels_file import ImportData, ImportReport
 from explorer.services.routes import Route
@@ -47,6 +48,10 @@ class LabelStoreError(Exception):
     """The label database cannot be opened or written (message names the file, not secrets)."""
 
 
+class LabelStoreClosed(LabelStoreError):
+    """The database was closed (another network's replaced it, or the app is closing)."""
+
+
 def _stored_route(text: str) -> Route | None:
     """Return a bookmark's route as stored, or None when the file holds something else."""
     try:
@@ -71,9 +76,12 @@ class LabelStore:
         self.path = path
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="labels-db")
         self._db: sqlite3.Connection | None = None
+        self.closed = False
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
-        """Run a blocking call on the store's thread and await its result."""
+        """Run a blocking call on the store's thread and await its result (LabelStoreClosed)."""
+        if self.closed:
+            raise LabelStoreClosed(f"The label database {self.path.name} was closed")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, function, *args)
 
@@ -82,8 +90,11 @@ class LabelStore:
         await self._run(self._open)
 
     async def aclose(self) -> None:
-        """Close the database and stop the worker thread."""
-        await self._run(self._close)
+        """Close the database and stop the worker thread (once)."""
+        if self.closed:
+            return
+        self.closed = True  # later calls are refused; those already queued run first
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._close)
         self._executor.shutdown(wait=False)
 
     async def labels(self) -> dict[str, str]:
@@ -144,8 +155,8 @@ class LabelStore:
     def _open(self) -> None:
         """Connect, switch to WAL and create or check the schema (worker thread)."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
+            private_directory(self.path.parent)
+            db = sqlite3.connect(create_private(self.path), timeout=5, isolation_level=None)
         except (OSError, sqlite3.Error) as error:
             raise LabelStoreError(f"Cannot open the label database {self.path}: {error}") from None
         try:

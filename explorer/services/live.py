@@ -20,6 +20,9 @@ SETTLED_INTERVALS = 3  # fewer known: the pace is a guess, so ask at least every
 MIN_POLL_SECONDS, MAX_POLL_SECONDS = 1.0, 60.0
 FIRST_POLL_SECONDS = 5.0
 TIMESTAMP_LAG_SECONDS = 1.2  # whole-second timestamps: a block may reach the node 1 s after
+#: A reorganisation deeper than this, or new blocks that never link to the shown ones, may be
+#: another chain behind the same URL: the chain is checked again before they are shown.
+REORG_RECHECK_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class Advance:
     added: tuple[int, ...] = ()  # numbers read for the first time, oldest first
     reorganised: tuple[int, ...] = ()  # heights whose block was replaced
     skipped: int = 0  # blocks between the shown ones and the new head left unread (too many)
+    suspicious: str = ""  # why the chain must be checked before this is shown ('' when not)
 
 
 @dataclass
@@ -101,9 +105,14 @@ class LiveChain:
             *(self.reader.block(n, full=full) for n in range(first, head + 1))
         )
         added = self._put(found)
-        reorganised = await self._mend(full)
+        reorganised, rejoined = await self._mend(full)
         self._trim()
-        return Advance(tuple(added), tuple(reorganised), first - newest - 1)
+        suspicious = ""
+        if not rejoined:
+            suspicious = f"the blocks after #{newest:,} do not link to the ones shown"
+        elif len(reorganised) > REORG_RECHECK_DEPTH:
+            suspicious = f"a reorganisation {len(reorganised)} blocks deep"
+        return Advance(tuple(added), tuple(reorganised), first - newest - 1, suspicious)
 
     def _put(self, found: Iterable[Block | None]) -> list[int]:
         """Keep the blocks read (in order; a missing one ends the run)."""
@@ -115,21 +124,36 @@ class LiveChain:
             added.append(block.number)
         return added
 
-    async def _mend(self, full: bool) -> list[int]:
-        """Re-read, newest first, each height the block above no longer links to."""
+    async def finish_mending(self, full: bool) -> list[int]:
+        """Mend every broken link, however deep (the chain was checked again meanwhile)."""
+        reorganised, _ = await self._mend(full, limit=None)
+        self._trim()
+        return reorganised
+
+    async def _mend(
+        self, full: bool, limit: int | None = REORG_RECHECK_DEPTH
+    ) -> tuple[list[int], bool]:
+        """Re-read, newest first, each height the block above no longer links to.
+
+        Return the heights replaced and whether the chain rejoined the shown one; the mending
+        stops past limit heights (the chain is checked before more is read).
+        """
         reorganised: list[int] = []
         for number in sorted(self.blocks, reverse=True):
             below = self.blocks.get(number - 1)
             above = self.blocks.get(number)
             if below is None or above is None or above.parent_hash == below.hash:
                 continue
+            if limit is not None and len(reorganised) > limit:
+                return sorted(reorganised), False
             fresh = await self.client.get_block_by_number(number - 1, full)
             if fresh is None or fresh.hash == below.hash:
                 continue  # the node is mid-switch: the next head mends it
             self.replaced[number - 1] = str(below.hash)
             self.blocks[number - 1] = fresh
             reorganised.append(number - 1)
-        return sorted(reorganised)
+        oldest = min(self.blocks, default=None)
+        return sorted(reorganised), oldest not in reorganised or oldest == 0
 
     def _trim(self) -> None:
         """Forget blocks beyond the newest keep."""

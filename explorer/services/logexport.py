@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from explorer.chain.abi import decode_log
+from explorer.chain.abi import event_name_of
 from explorer.chain.records import Log
 from explorer.services.files import replaced_whole
 
@@ -47,9 +47,8 @@ class ExportCancelled(Exception):
 
 
 def event_name(topics: Sequence[str], data: bytes) -> str:
-    """Return the decoded event's name for a log, or "" when it is unknown."""
-    decoded = decode_log(topics, data)
-    return "" if decoded is None else decoded.name
+    """Return the name the bundled table gives a log's event (by topic0), or "" when unknown."""
+    return event_name_of(topics[0], len(topics)) if topics else ""
 
 
 def csv_fields(log: Log) -> list[str]:
@@ -66,6 +65,15 @@ def csv_fields(log: Log) -> list[str]:
     ]
 
 
+def csv_line(log: Log) -> str:
+    """Return a log's CSV row as one line, made once as the log arrives (exports are instant).
+
+    No field needs quoting (numbers, hex and event names, which are identifiers): the same row
+    the csv module writes.
+    """
+    return ",".join(csv_fields(log)) + "\n"
+
+
 class LogWriter:
     """Writes logs to a text stream in a format; `close` ends the document."""
 
@@ -78,11 +86,12 @@ class LogWriter:
             stream.write("[")
 
     def write_log(self, log: Log) -> None:
-        """Write a parsed log."""
+        """Write a parsed log; as JSON, the node's object with the decoded event's name added."""
         if self._csv is not None:
             self._csv.writerow(csv_fields(log))
         else:
-            self._write_object(json.dumps(log.raw))
+            named = {**log.raw, "event": event_name(log.topics, log.data)}
+            self._write_object(json.dumps(named))
         self.count += 1
 
     def write_raw(self, raw: bytes) -> None:
@@ -109,13 +118,17 @@ def export_rows(
     path: Path,
     on_progress: Callable[[int], None] | None = None,
     stop: threading.Event | None = None,
+    lines: Sequence[str] = (),
 ) -> int:
     """Write logs (the node's JSON objects as bytes) to path, whole or not at all.
 
+    For CSV, lines may hold every row's line made beforehand: then they are only written.
     Report the rows written every EXPORT_SLICE rows (on_progress may block to pace the work).
     Blocking: run it off the GUI thread. Raises ExportCancelled once stop is set, OSError when
     the file cannot be written.
     """
+    if fmt is ExportFormat.CSV and lines and all(lines):
+        return _export_lines(lines, path, on_progress, stop)
     with replaced_whole(path, newline="") as out:
         # A slice is formatted in memory and written at once: a worker that wrote (releasing
         # the GIL) every few kilobytes would keep the GUI thread waiting for the GIL.
@@ -132,6 +145,25 @@ def export_rows(
         writer.close()
         _move(slice_text, out)
     return len(raws)
+
+
+def _export_lines(
+    lines: Sequence[str],
+    path: Path,
+    on_progress: Callable[[int], None] | None,
+    stop: threading.Event | None,
+) -> int:
+    """Write the CSV header, then the rows' lines as they were made."""
+    slice_rows = EXPORT_SLICE * 50  # lines are joined, not formatted: larger slices
+    with replaced_whole(path, newline="") as out:
+        out.write(",".join(CSV_HEADER) + "\n")
+        for first in range(0, len(lines), slice_rows):
+            if stop is not None and stop.is_set():
+                raise ExportCancelled(f"the export to {path.name} was cancelled")
+            out.write("".join(lines[first : first + slice_rows]))
+            if on_progress is not None:
+                on_progress(min(len(lines), first + slice_rows))
+    return len(lines)
 
 
 def _move(text: io.StringIO, out: TextIO) -> None:

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from explorer.rpc.endpoint import Endpoint, UrlForm
 from explorer.rpc.errors import InvalidInput
 
-_PASTED_KEY = re.compile(r"[A-Za-z0-9._~\-]{16,}")
 _CHAIN_ID_MESSAGE = "the chain id must be a positive whole number, e.g. 31"
+UNSPLIT_KEY = (
+    "the end of the URL's path is taken as the API key, and a key may hold only letters, "
+    "digits and . _ ~ -"
+)
 
 
 class FormField(enum.Enum):
@@ -75,13 +78,18 @@ def parse_chain_id(text: str) -> int:
 
 
 def split_pasted_key(form: NetworkForm) -> NetworkForm:
-    """Move an API key pasted as the URL's last path segment (after /v2 or not) into the key."""
+    """Move the URL's last path segment (after /v2 or not) into the key, whatever its length.
+
+    The service puts the key there, so whatever follows the base is taken as one: the saved
+    URL of a custom network never holds a key. A key typed in its own field leaves the URL's
+    path as typed.
+    """
     try:
         endpoint = Endpoint.parse(form.url, allow_insecure_http=True)
     except InvalidInput:
         return form
     key = endpoint.api_key or ""
-    if _PASTED_KEY.fullmatch(key) is None or form.api_key.strip() not in ("", key):
+    if not key or form.api_key.strip() not in ("", key):
         return form
     v2 = endpoint.url_form is UrlForm.V2_KEY
     return dataclasses.replace(form, url=endpoint.base_url, api_key=key, v2=v2)
@@ -124,8 +132,13 @@ def custom_form_errors(form: NetworkForm, taken_names: Collection[str]) -> FormE
         errors[FormField.CHAIN_ID] = error.message
     split = split_pasted_key(form)
     try:
-        Endpoint.parse(split.url, allow_insecure_http=form.allow_insecure_http, split_key=False)
+        base = Endpoint.parse(
+            split.url, allow_insecure_http=form.allow_insecure_http, split_key=False
+        )
     except InvalidInput as error:
         errors[FormField.URL] = error.message
+    else:
+        if not split.api_key.strip() and urlsplit(base.base_url).path.strip("/"):
+            errors[FormField.URL] = UNSPLIT_KEY  # the end of the path would be kept as typed
     key = split.api_key.strip()
     return errors | (key_error(key) if key else {})

@@ -34,6 +34,7 @@ class Network:
     hosted_base: str | None = None
     public_url: str | None = None
     rns_registry: str | None = None
+    genesis_hash: str | None = None  # block 0's hash where it is known (the hosted networks)
 
     def endpoint(self, api_key: str | None, *, v2: bool = False) -> Endpoint:
         """Return the hosted endpoint with the key, or the public node when there is none."""
@@ -45,6 +46,11 @@ class Network:
         raise ValueError(f"{self.name} has no endpoint without an API key")
 
 
+#: Block 0 of each public chain, as rskj's own test of its genesis files states them
+#: (rsksmart/rskj: rskj-core/src/test/java/org/ethereum/core/genesis/GenesisHashesTest.java).
+MAINNET_GENESIS = "0xf88529d4ab262c0f4d042e9d8d3f2472848eaafe1a9b7213f57617eb40a9f9e0"
+TESTNET_GENESIS = "0xcabb7fbe88cd6d922042a32ffc08ce8b1fbb37d650b9d4e7dbfe2a7469adfa42"
+
 MAINNET = Network(
     id="mainnet",
     name="Rootstock Mainnet",
@@ -54,6 +60,7 @@ MAINNET = Network(
     hosted_base="https://rpc.mainnet.rootstock.io",
     public_url="https://public-node.rsk.co",
     rns_registry="0xcb868aeabd31e2b66f74e9a55cf064abb31a4ad5",
+    genesis_hash=MAINNET_GENESIS,
 )
 TESTNET = Network(
     id="testnet",
@@ -64,6 +71,7 @@ TESTNET = Network(
     hosted_base="https://rpc.testnet.rootstock.io",
     public_url="https://public-node.testnet.rsk.co",
     rns_registry="0x7d284aaac6e925aad802a53c0c69efe3764597b8",
+    genesis_hash=TESTNET_GENESIS,
 )
 DEVNET = Network(
     id="devnet",
@@ -81,6 +89,22 @@ CHAIN_NAMES = {
     32: "RSK devnet",
     33: "RSK regtest",
 }
+
+
+#: Rootstock's own chains are these chain ids with these genesis blocks (a devnet, or a regtest
+#: node, may serve chain 30 or 31 with another genesis: it is not Rootstock's network).
+GENESIS_HASHES = {
+    30: "0xf88529d4ab262c0f4d042e9d8d3f2472848eaafe1a9b7213f57617eb40a9f9e0",
+    31: "0xcabb7fbe88cd6d922042a32ffc08ce8b1fbb37d650b9d4e7dbfe2a7469adfa42",
+}
+
+
+def node_name(chain_id: int, genesis_hash: str | None, where: str) -> str:
+    """Name a node by the chain it serves: its chain id and its genesis block (at where)."""
+    known = GENESIS_HASHES.get(chain_id)
+    if known is None or genesis_hash == known:
+        return f"{chain_name(chain_id)} at {where}"
+    return f"chain {chain_id} at {where} (not {chain_name(chain_id)}: another genesis block)"
 
 
 def chain_name(chain_id: int | None) -> str:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from explorer.chain.records import Block, Receipt, Transaction
+from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
+from explorer.services.cache import saved_data_of
+from explorer.services.token_units import TokenUnits
 
 T = TypeVar("T")
 
@@ -76,11 +79,14 @@ class ChainReader:
     def __init__(self, client: TypedCalls, confirmations: int | None = None) -> None:
         self.client = client
         self.confirmations = SAFE_CONFIRMATIONS if confirmations is None else confirmations
+        self.token_units = TokenUnits(client)  # decimals and symbols, read once
         self.head: int | None = None
         self.quick_answer_seconds = QUICK_ANSWER_SECONDS
         self._cache = LruCache()
         self._just_read: dict[tuple[object, ...], tuple[float, Any]] = {}
         self._reading: dict[tuple[str, str, bool], asyncio.Future[Block | None]] = {}
+        self._waiters: dict[asyncio.Future[Block | None], int] = {}  # callers of each read
+        self.suspect: Callable[[str], None] | None = None  # told when settled history changes
 
     def _recent(self, key: tuple[object, ...]) -> Any:
         """Return what was read for key in the last JUST_READ_SECONDS (search → page hand-off)."""
@@ -105,6 +111,10 @@ class ChainReader:
         if self.head is None or number > self.head:
             self.head = number
 
+    def forget_head(self) -> None:
+        """Forget the head seen (it went back, or the chain is being checked again)."""
+        self.head = None
+
     def _settled(self, number: int | None) -> bool:
         """Tell whether a block number is deep enough that a reorganisation is unlikely."""
         return (
@@ -128,10 +138,19 @@ class ChainReader:
 
         Callers asking for the same block while it is being read share that read, up to the
         moment its answer is cached (the client's own joining ends when the answer arrives).
+        When the last of them is cancelled (Cancel, Esc, a page closed), so is the read.
         """
         if (known := self._known_block(selector, full)) is not None:
             return known
-        return await asyncio.shield(self._read(selector, full))
+        reading = self._read(selector, full)
+        self._waiters[reading] = self._waiters.get(reading, 0) + 1
+        try:
+            return await asyncio.shield(reading)
+        finally:
+            self._waiters[reading] -= 1
+            if not self._waiters[reading]:
+                del self._waiters[reading]
+                reading.cancel()  # the last caller stopped waiting: so do its retries
 
     def _known_block(self, selector: BlockSelector | str, full: bool) -> Block | None:
         """Return a block from the cache or just read, else None."""
@@ -186,9 +205,19 @@ class ChainReader:
             await asyncio.sleep(0)
 
     def _remember_block(self, block: Block, full: bool) -> None:
-        """Cache a mined block by hash, and by number once settled."""
+        """Cache a mined block by hash, and by number once settled.
+
+        A settled height read again with another hash is not a reorganisation a chain has:
+        the node may have changed chain, and `suspect` is told.
+        """
         self._cache.put(("block", str(block.hash), full), block)
         if self._settled(block.number):
+            known = self._cache.get(("block", str(block.number), False)) or self._cache.get(
+                ("block", str(block.number), True)
+            )
+            if known is not None and known.hash != block.hash and self.suspect is not None:
+                depth = (self.head or 0) - (block.number or 0)
+                self.suspect(f"block #{block.number:,} changed {depth:,} blocks deep")
             self._cache.put(("block", str(block.number), full), block)
         if full and block.transactions and self._settled(block.number):
             for index, tx_hash in enumerate(block.transaction_hashes):
@@ -207,7 +236,8 @@ class ChainReader:
             return cached  # type: ignore[no-any-return]
         if (in_block := self._cache.get(("tx in block", tx_hash))) is not None:
             transactions, index = in_block
-            return transactions[index]  # type: ignore[no-any-return]
+            with contextlib.suppress(RecordFormatError):  # malformed in its block: ask for it
+                return transactions[index]  # type: ignore[no-any-return]
         tx = await self.client.get_transaction_by_hash(tx_hash)
         if tx is not None:
             self._remember_tx(tx)
@@ -285,6 +315,11 @@ class ChainReader:
         key = ("revert", tx.hash)
         if (cached := self._cache.get(key)) is not None:
             return str(cached)
+        saved = saved_data_of(self.client)
+        kept = await saved.record("revert", tx.hash) if saved is not None else None
+        if isinstance(kept, str):
+            self._cache.put(key, kept)
+            return kept
         try:
             await self.client.eth_call(call, hex(max(tx.block_number - 1, 0)))
         except NodeError as error:
@@ -294,4 +329,6 @@ class ChainReader:
         else:
             reason = "out of gas or an error that does not repeat in a replay"
         self._cache.put(key, reason)
+        if saved is not None:  # a replay at a settled block answers the same
+            saved.keep_record("revert", tx.hash, reason, tx.block_number)
         return reason

@@ -102,5 +102,10 @@ async def _in_block(
     if block is None or block.transactions is None:
         return None
     return next(
-        (tx for tx in block.transactions if tx.sender == sender and tx.nonce == nonce), None
+        (
+            tx
+            for tx in block.transactions.well_formed()
+            if tx.sender == sender and tx.nonce == nonce
+        ),
+        None,
     )

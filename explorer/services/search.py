@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from explorer.chain import query as q
-from explorer.chain.records import Block, Transaction
+from explorer.chain.records import Block, Receipt, Transaction
 from explorer.services.cache import NotSaved
 from explorer.services.pegin import processed_height
 from explorer.services.reader import ChainReader
@@ -28,15 +29,31 @@ NOT_SAVED = (
 
 @dataclass(frozen=True)
 class Resolution:
-    """Where a search leads (route), or why it leads nowhere (message); warnings travel along."""
+    """Where a search leads (route), or why it leads nowhere (message).
+
+    A warning (a doubtful checksum) and a note (the address a name resolved to) travel along.
+    """
 
     route: Route | None
     message: str = ""
     warning: str = ""
+    note: str = ""
 
 
-async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None) -> Resolution:
-    """Resolve a parsed query; not found is a message, RPC failures raise RpcError."""
+TxFound = Callable[[Transaction, Receipt | None], None]  # a mined transaction was found
+
+
+async def resolve(
+    query: q.Query,
+    reader: ChainReader,
+    rns_registry: str | None,
+    on_transaction: TxFound | None = None,
+) -> Resolution:
+    """Resolve a parsed query; not found is a message, RPC failures raise RpcError.
+
+    on_transaction hears a transaction found by hash (with its receipt) before its page is
+    built, so what the page reads next (its tokens' units) can go out with its block's read.
+    """
     match query:
         case q.Invalid(message=message):
             return Resolution(None, message)
@@ -50,17 +67,19 @@ async def resolve(query: q.Query, reader: ChainReader, rns_registry: str | None)
         case q.AddressQuery(address=address, warning=warning):
             return Resolution(address_route(address), warning=warning or "")
         case q.HashQuery(hash=value):
-            return await _resolve_hash(value, reader)
+            return await _resolve_hash(value, reader, on_transaction)
         case q.RnsQuery(name=name):
             try:
                 address = await resolve_name(reader.client, rns_registry, name)
             except RnsError as error:
                 return Resolution(None, str(error))
-            return Resolution(address_route(address), warning=f"{name} → {address}")
+            return Resolution(address_route(address), note=f"{name} → {address}")
     return Resolution(None, "This search is not recognised.")
 
 
-async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
+async def _resolve_hash(
+    value: str, reader: ChainReader, on_transaction: TxFound | None = None
+) -> Resolution:
     """Ask for a transaction, its receipt and a block with this hash at once; take what exists.
 
     The receipt is asked speculatively: when the hash is a transaction, its page needs it next
@@ -82,6 +101,9 @@ async def _resolve_hash(value: str, reader: ChainReader) -> Resolution:
     if tx is None and block is None and any(isinstance(a, NotSaved) for a in answers):
         raise NotSaved(NOT_SAVED)
     if tx is not None:
+        if on_transaction is not None and tx.block_hash is not None:
+            receipt = answers[2] if isinstance(answers[2], Receipt) else None
+            on_transaction(tx, receipt)
         if tx.block_hash is not None:
             await reader.prefetch_block(tx.block_hash, full=False)  # the page shows its time
         return Resolution(tx_route(value))

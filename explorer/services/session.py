@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import httpx
 
+from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.client import ProbeResult, RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError, TransportError
@@ -21,9 +22,9 @@ from explorer.services.cache import CacheMode, SessionCache
 from explorer.services.cache_directory import CacheDirectory
 from explorer.services.cache_reorg import Reorganised
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
+from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
-from explorer.services.tokens import MULTICALL3
 
 HeadListener = Callable[[int], None]
 OFFLINE_KINDS = (ErrorKind.TRANSPORT, ErrorKind.SERVER)  # the node cannot be reached
@@ -36,6 +37,7 @@ class WaitBudget:
 
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT  # per request, to connect
     read_timeout: float = DEFAULT_TIMEOUT  # per request, between bytes of the answer
+    call_timeout: float = DEFAULT_CALL_TIMEOUT  # per call, every retry included (Settings)
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     page_deadline: float = 45.0  # a page's whole load, retries included
     check_deadline: float = 20.0  # one try of the chain check, retries included
@@ -64,11 +66,14 @@ class Session:
         http: httpx.AsyncClient | None = None,
         check_delays: tuple[float, ...] | None = None,
         budget: WaitBudget | None = None,
+        genesis: GenesisBook | None = None,
         saved: CacheDirectory | None = None,
         journal: RequestJournal | None = None,
     ) -> None:
         """Read network through endpoint (over http when given) within budget.
 
+        genesis says which genesis block the node must have (and remembers the first one
+        seen); without it, the public chains' are known and others are pinned for the session.
         With saved, settled answers are kept in and read from the chain's saved data.
         """
         self.network = network
@@ -80,18 +85,29 @@ class Session:
             retry=self.budget.retry,
             timeout=self.budget.read_timeout,
             connect_timeout=self.budget.connect_timeout,
+            call_timeout=self.budget.call_timeout,
             journal=journal,
         )
         self.earlier_today = 0  # requests this key spent today before this session
         self.daily_quota = 0  # requests a day this key may spend (0: none known)
         self.extra_tokens: tuple[str, ...] = ()
-        self.multicall = MULTICALL3
         self.cache: SessionCache | None = None
         confirmations = saved.confirmations(network.id) if saved is not None else None
         self.reader = ChainReader(self.client, confirmations)
         delays = check_delays or self.budget.check_delays
-        self.checker = ChainChecker(self._probe, network.chain_id, delays)
+        book = genesis or GenesisBook()
+        expected = book.expected(network, endpoint)
+        self.checker = ChainChecker(
+            self._probe,
+            network.chain_id,
+            delays,
+            genesis=expected.hash,
+            genesis_known=expected.known,
+            on_pin=lambda found: book.remember(network, expected, found),
+        )
         self.client.failure_listeners.append(self.checker.on_failure)
+        self.reader.suspect = self.checker.suspect  # a settled block that changed
+        self.checker.listen(self._on_suspicion)
         if saved is not None:
             self.cache = SessionCache(self.client, saved, endpoint, self.reader.confirmations)
             self.client.answers = self.cache
@@ -102,6 +118,21 @@ class Session:
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
         self._wake_follower: asyncio.Event | None = None
+
+    def set_call_timeout(self, seconds: float) -> None:
+        """Give up on each later call after seconds, retries included (the Settings choice)."""
+        self.budget = replace(self.budget, call_timeout=seconds)
+        self.client.call_timeout = seconds
+
+    @property
+    def multicall(self) -> str:
+        """Return where Multicall3 is on this network (the devnet's differs)."""
+        return self.reader.token_units.multicall
+
+    @multicall.setter
+    def multicall(self, address: str) -> None:
+        """Say where Multicall3 is on this network."""
+        self.reader.token_units.multicall = address
 
     @property
     def usage_id(self) -> str:
@@ -149,9 +180,7 @@ class Session:
         if cache is None:
             return
         state = check.verification
-        if state is Verification.CHECKING:
-            cache.read_genesis_early()  # in the same round trip as the check's questions
-        elif state is Verification.VERIFIED and check.chain_id is not None:
+        if state is Verification.VERIFIED and check.chain_id is not None:
             cache.go_online(check.chain_id, check)
         elif state is Verification.MISMATCH:
             cache.go_off()
@@ -206,6 +235,16 @@ class Session:
                 f"{self.endpoint.host} did not answer within {seconds:g} s"
             ) from None
 
+    def _on_suspicion(self, check: ChainCheck) -> None:
+        """Forget the head while the chain is checked again for a reason (it may be another's)."""
+        if check.reason:
+            self.reader.forget_head()
+
+    async def reverify(self, reason: str) -> bool:
+        """Check the chain again before something odd is shown; tell whether it still is ours."""
+        self.checker.suspect(reason)
+        return (await self.settled_check()).verified
+
     async def settled_check(self) -> ChainCheck:
         """Start the chain check and wait until the node has answered it (either way)."""
         if not self.check.settled:
@@ -227,11 +266,7 @@ class Session:
         """Ask the node for its chain id, network id and client version (within the budget)."""
         async with self.deadline(self.budget.check_deadline):
             probe = await self.client.probe(self.network.chain_id)
-        self.last_latency = probe.latency
-        secret = self.endpoint.api_key
-        version = probe.client_version
-        if secret and version and secret in version:  # a node's own texts are not trusted
-            probe = replace(probe, client_version=version.replace(secret, "<key>"))
+        self.last_latency = probe.latency  # (a key echoed in its words is gone: the client)
         return probe
 
     async def read_head(self) -> HeadEvent:

@@ -17,8 +17,10 @@ from explorer.chain.hexutil import parse_address
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
+from explorer.services.cache import SessionCache, saved_data_of
 
 MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
+NO_CONTRACT = "no token contract at this address"
 ERC721_INTERFACE = bytes.fromhex("80ac58cd")
 
 
@@ -80,7 +82,7 @@ def balance_call(holder: str) -> bytes:
     return BALANCE_OF + encode(["address"], [holder])
 
 
-def _decoded(types: str, outcome: CallOutcome) -> Any:
+def decoded_value(types: str, outcome: CallOutcome) -> Any:
     """Decode one output value, or None when the call failed or the bytes do not fit."""
     if outcome.output is None:
         return None
@@ -90,12 +92,12 @@ def _decoded(types: str, outcome: CallOutcome) -> Any:
         return None
 
 
-def _text(outcome: CallOutcome) -> str | None:
+def decoded_text(outcome: CallOutcome) -> str | None:
     """Decode a `string` result, accepting old tokens' `bytes32` names."""
-    value = _decoded("string", outcome)
+    value = decoded_value("string", outcome)
     if isinstance(value, str):
         return value
-    raw = _decoded("bytes32", outcome)
+    raw = decoded_value("bytes32", outcome)
     if isinstance(raw, bytes) and raw.strip(b"\0"):
         return raw.rstrip(b"\0").decode("utf-8", errors="replace")
     return None
@@ -113,10 +115,9 @@ class TokenReader:
         self.multicall_used = 0
 
     @property
-    def _saved(self) -> Any:
+    def _saved(self) -> SessionCache | None:
         """Return the session's saved data (records kept per chain), if the client has one."""
-        saved = getattr(self.client, "answers", None)
-        return saved if hasattr(saved, "keep_record") else None
+        return saved_data_of(self.client)
 
     async def has_multicall(self) -> bool:
         """Tell whether Multicall3 has code; asked once per client (once per chain when saved)."""
@@ -126,10 +127,15 @@ class TokenReader:
         if unknown and saved is not None and await saved.record("deployed", self.multicall):
             known[self.multicall] = True
         if self.multicall not in known:
-            known[self.multicall] = bool(await self.client.get_code(self.multicall))
-            if known[self.multicall] and saved is not None:
-                saved.keep_record("deployed", self.multicall, True)
+            self._deployed(bool(await self.client.get_code(self.multicall)))
         return known[self.multicall]
+
+    def _deployed(self, deployed: bool) -> None:
+        """Remember whether Multicall3 answers on this client (and chain, once it does)."""
+        _DEPLOYED.setdefault(self.client, {})[self.multicall] = deployed
+        saved = self._saved
+        if deployed and saved is not None:
+            saved.keep_record("deployed", self.multicall, True)
 
     async def single(self, target: str, data: bytes, block: BlockSelector) -> CallOutcome:
         """Run one eth_call; a revert becomes an outcome with the node's message."""
@@ -146,12 +152,20 @@ class TokenReader:
         *,
         batch: bool = True,
     ) -> list[CallOutcome]:
-        """Run many (target, calldata) calls: one aggregate3 request when possible."""
-        if batch and len(calls) > 1 and await self.has_multicall():
+        """Run many (target, calldata) calls: one aggregate3 request when possible.
+
+        Whether Multicall3 is there is not asked first: an aggregate3 that answers tells it
+        (one request, not two); one that does not falls back to single calls, once.
+        """
+        known = _DEPLOYED.get(self.client, {}).get(self.multicall)
+        if batch and len(calls) > 1 and known is not False:
             try:
-                return await self._aggregate(calls, block)
+                outcomes = await self._aggregate(calls, block)
             except RpcError:
-                pass
+                self._deployed(False)
+            else:
+                self._deployed(True)
+                return outcomes
         return list(await asyncio.gather(*(self.single(t, d, block) for t, d in calls)))
 
     async def _aggregate(
@@ -183,7 +197,7 @@ class TokenReader:
         known = await saved.record("token", target) if saved is not None else None
         if isinstance(known, dict):
             (supply,) = await self.calls([(target, TOTAL_SUPPLY)], block)
-            total = _decoded("uint256", supply)
+            total = decoded_value("uint256", supply)
             return TokenInfo(target, **known, total_supply=total)
         info = await self._read_token_info(target, block)
         if saved is not None and info.is_token:
@@ -198,11 +212,11 @@ class TokenReader:
         name, symbol, decimals, supply, erc721 = await self.calls(
             [(target, data) for data in probes], block
         )
-        is_721 = _decoded("bool", erc721) is True
-        total = _decoded("uint256", supply)
-        places = _decoded("uint8", decimals)
+        is_721 = decoded_value("bool", erc721) is True
+        total = decoded_value("uint256", supply)
+        places = decoded_value("uint8", decimals)
         kind = "ERC-721" if is_721 else "ERC-20" if total is not None and places is not None else ""
-        return TokenInfo(target, kind, _text(name), _text(symbol), places, total)
+        return TokenInfo(target, kind, decoded_text(name), decoded_text(symbol), places, total)
 
     async def balances(
         self,
@@ -228,15 +242,17 @@ class TokenReader:
 def _balance(target: str, outcomes: Sequence[CallOutcome]) -> TokenBalance:
     """Build one token's balance from its name, symbol, decimals, ERC-165 and balanceOf calls."""
     name, symbol, decimals, erc721, balance = outcomes
-    places = _decoded("uint8", decimals)
-    is_721 = _decoded("bool", erc721) is True
+    places = decoded_value("uint8", decimals)
+    is_721 = decoded_value("bool", erc721) is True
     kind = "ERC-721" if is_721 else "ERC-20" if places is not None else ""
-    info = TokenInfo(target, kind, _text(name), _text(symbol), None if is_721 else places)
-    amount = _decoded("uint256", balance)
+    info = TokenInfo(
+        target, kind, decoded_text(name), decoded_text(symbol), None if is_721 else places
+    )
+    amount = decoded_value("uint256", balance)
     if amount is not None:
         return TokenBalance(info, amount)
     if balance.output == b"":
-        return TokenBalance(info, None, "no token contract at this address")
+        return TokenBalance(info, None, NO_CONTRACT)
     return TokenBalance(info, None, balance.error or "balanceOf gave no number")
 
 

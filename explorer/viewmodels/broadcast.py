@@ -15,11 +15,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.presentation.arguments import amount_index
 from explorer.presentation.broadcast_document import (
     answer_section,
     check_section,
     confirmation_text,
     decoded_section,
+    refusal_text,
 )
 from explorer.presentation.document import Document, Field, Section, Tone
 from explorer.presentation.missing import TxSupport
@@ -86,6 +88,7 @@ class BroadcastViewModel(QObject):
         self.session = session
         self.support = support or TxSupport()
         self.text = ""
+        self._disposed = False  # the screen closed: a send still running tells nobody
         self.tx: SignedTx | None = None
         self.refusal: Refusal | None = None
         self.check: BroadcastCheck | None = None
@@ -153,8 +156,14 @@ class BroadcastViewModel(QObject):
 
     async def _checks(self, tx: SignedTx) -> None:
         """Read what the node will judge the transaction by."""
+        reader = self.session.reader
+        method = tx.method
+        moves = tx.to is not None and method is not None and amount_index(method) is not None
+        tokens = [tx.to] if tx.to is not None and moves else []
         try:
-            self.check = await check_before_sending(self.session.reader, tx)
+            self.check, _ = await asyncio.gather(
+                check_before_sending(reader, tx), reader.token_units.read(tokens)
+            )
         except RpcError as error:
             self.check_error = f"The checks could not be made ({error.kind.value}): {error.message}"
         self._move(Stage.READY)
@@ -195,7 +204,7 @@ class BroadcastViewModel(QObject):
         except SeenStoreError as error:
             self.notice = f"Not kept for a later diagnosis: {error}"
         self._move(stage)
-        if result.in_flight:
+        if result.in_flight and not self._disposed:
             self.tracking_started.emit(tx_route(tx.hash))
 
     def _run(self, work: Coroutine[Any, Any, None]) -> None:
@@ -210,7 +219,9 @@ class BroadcastViewModel(QObject):
         self._task = None
 
     def _move(self, stage: Stage) -> None:
-        """Change stage and rebuild the document."""
+        """Change stage and rebuild the document (a closed screen's send tells nobody)."""
+        if self._disposed:
+            return
         changed = stage is not self._stage
         self._stage = stage
         if changed:
@@ -219,6 +230,8 @@ class BroadcastViewModel(QObject):
 
     def _publish(self) -> None:
         """Rebuild what is shown from the decoded transaction, the checks and the answer."""
+        if self._disposed:
+            return
         self._document = self._build()
         self.document_changed.emit()
 
@@ -232,23 +245,35 @@ class BroadcastViewModel(QObject):
             text, tone = self.confirmation, Tone.WAITING
         elif self._stage is Stage.CHECKING and not self.session.check.verified:
             text = f"Decoded. Waiting for the node to confirm it serves {network.name}…"
+        elif self._stage is Stage.FAILED and self.result is not None:
+            text = f"Not taken by the node: {refusal_text(self.result)}"
         sections: list[Section] = []
+        if self.result is not None:  # the answer first: it is what the user waits for
+            sections.append(answer_section(self.result))
         if self.tx is not None:
-            sections.append(decoded_section(self.tx, network))
+            units = self.session.reader.token_units.known([self.tx.to or ""])
+            sections.append(decoded_section(self.tx, network, units))
             sections.append(check_section(self.check, network))
             if self.check_error:
                 error = Field("Checks", self.check_error, tone=Tone.BAD)
                 sections.append(Section("Not checked", (error,)))
-        if self.result is not None:
-            sections.append(answer_section(self.result))
         if self.notice:
             sections.append(Section("Note", (Field("Note", self.notice, tone=Tone.WAITING),)))
         headline = Field("Status", text, tone=tone)
         title = "Broadcast a signed transaction"
         return Document(title, headline, tuple(sections), {}, network.chain_id)
 
+    def draft(self) -> str:
+        """Return the pasted transaction (kept across a network switch)."""
+        return self.text
+
+    def restore(self, draft: str) -> None:
+        """Paste what was pasted on the page this one replaces."""
+        self.set_raw(draft)
+
     def dispose(self) -> None:
         """Stop listening to the chain check and cancel the checks (never a send)."""
+        self._disposed = True
         if self._stop_listening is not None:
             self._stop_listening()
             self._stop_listening = None

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+import statistics
 import time
+from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -11,16 +14,20 @@ from explorer.rpc.errors import RpcError
 from explorer.services.session import Session
 from explorer.viewmodels.observable import qproperty
 
+PACE_SAMPLES = 5  # head changes the heartbeat's pace is the median of
+MIN_IDLE_SECONDS = 2.0  # the heartbeat's shortest interval, however fast the chain
+
 
 class HeadPoller(QObject):
     """Asks the session's node for its head: once when bound, then as pages want it.
 
     Pages say how often they want the head (`want(owner, seconds)`), or when next
     (`want_at(owner, seconds_from_now)`: the home page, when the next block is due); the poll
-    runs at the earliest wish. With no wish (the home tab hidden, paused) only a slow
-    heartbeat remains (`idle_seconds`: the status bar's head, and a node gone or changed is
-    noticed); with the window minimised or hidden nothing is asked at all. One poll serves
-    the status bar and every page.
+    runs at the earliest wish. With no wish (the home tab hidden, paused) a heartbeat remains
+    for the status bar's head: once per block at the chain's pace learned from the heads
+    seen, at most every `idle_seconds` (a node gone or changed is noticed too); with the
+    window minimised or hidden nothing is asked at all. One poll serves the status bar and
+    every page.
 
     Signals:
         head_changed(int): a newer head than any before was read.
@@ -29,8 +36,8 @@ class HeadPoller(QObject):
         running_changed(bool): a page started or stopped following the head.
     """
 
-    head_changed = Signal(int)
-    head_read = Signal(int, float)
+    head_changed = Signal(object)  # a Python int: a block number may pass 32 bits
+    head_read = Signal(object, float)
     head_failed = Signal(object)
     running_changed = Signal(bool)
 
@@ -50,11 +57,23 @@ class HeadPoller(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.poll_now)
         self._running = False
+        self._stopped = False  # the window closed: nothing is polled again
+        self._changes: deque[tuple[float, int]] = deque(maxlen=PACE_SAMPLES + 1)
 
     def _get_running(self) -> bool:
         return self._running
 
     running = qproperty(_get_running, running_changed)
+
+    @property
+    def pace(self) -> float | None:
+        """Return the seconds per block seen between head changes (None until two are seen)."""
+        steps = [
+            (later - earlier) / (high - low)
+            for (earlier, low), (later, high) in itertools.pairwise(self._changes)
+            if high > low
+        ]
+        return statistics.median(steps) if steps else None
 
     @property
     def interval(self) -> float | None:
@@ -64,13 +83,18 @@ class HeadPoller(QObject):
         polled = self._last_poll if self._last_poll > float("-inf") else time.monotonic()
         paces = [*self._wishes.values(), *([self.idle_seconds] if self.idle_seconds else [])]
         paces += [max(at - polled, 0.2) for at in self._deadlines.values()]  # from the last poll
+        if self.idle_seconds and self.pace is not None:  # the heartbeat keeps up with the chain
+            paces.append(max(self.pace, MIN_IDLE_SECONDS))
         return min(paces) if paces else None
 
     def bind(self, session: Session | None) -> None:
         """Follow another session's head (None: stop); the first head is read at once."""
         self._cancel()
+        if self._stopped:
+            session = None
         self.session, self._newest = session, -1
         self._last_poll = float("-inf")
+        self._changes.clear()
         if session is not None:
             self.poll_now()
         self._reschedule()
@@ -128,9 +152,13 @@ class HeadPoller(QObject):
             if session is self.session:
                 self.head_failed.emit(error)
         else:
-            if session is self.session:
+            if session is self.session and event.number < self._newest:
+                back = f"the head went back from #{self._newest:,} to #{event.number:,}"
+                session.checker.suspect(back)  # checked before the lower head is shown
+            elif session is self.session:
                 if event.number > self._newest:
                     self._newest = event.number
+                    self._changes.append((time.monotonic(), event.number))
                     self.head_changed.emit(event.number)
                 self.head_read.emit(event.number, time.time())
         finally:
@@ -159,7 +187,8 @@ class HeadPoller(QObject):
             self._task = None
 
     def stop(self) -> None:
-        """Stop for good (the window closes)."""
+        """Stop for good (the window closes): a later bind() follows nothing."""
         self._wishes.clear()
         self._deadlines.clear()
+        self._stopped = True
         self.bind(None)

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import enum
 import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.presentation.home_cards import Card, Facts, chart_series, empty_cards, header_cards
 from explorer.presentation.series import Series
-from explorer.rpc.errors import RpcError
-from explorer.services.chaincheck import ChainCheck, Verification
+from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.services.chaincheck import ChainCheck
 from explorer.services.live import LiveChain, block_pace, poll_delay
 from explorer.services.session import Session
 from explorer.viewmodels.headpoll import HeadPoller
+from explorer.viewmodels.home_status import HomeState as HomeState  # re-exported
+from explorer.viewmodels.home_status import checked_again_text, status_text
 from explorer.viewmodels.home_tables import (
     BlockRow,
     LatestBlocksModel,
@@ -22,6 +23,8 @@ from explorer.viewmodels.home_tables import (
     latest_transactions,
 )
 from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.request_count import RequestCount
+from explorer.viewmodels.slices import Slices
 
 HEADERS = LatestBlocksModel.headers
 LATEST = 20  # blocks listed
@@ -29,29 +32,6 @@ LATEST_TXS = 50  # transactions listed
 FULL_BLOCKS = LATEST  # blocks read with full transactions at start (when the list shows)
 GAS_PRICE_EVERY = 10  # new blocks between eth_gasPrice reads
 TICK_MS = 1_000  # ages and the requests card, while shown
-
-
-class HomeState(enum.Enum):
-    """What the home page shows."""
-
-    CHECKING = "checking"  # nothing is read until the node's chain is confirmed
-    LOADING = "loading"
-    LIVE = "live"  # following new heads
-    PAUSED = "paused"  # the user stopped following
-    STALE = "stale"  # the last poll or read failed: what is shown may be behind
-    ERROR = "error"  # nothing could be loaded
-
-
-UNCHECKED_MESSAGES: dict[Verification | None, str] = {
-    Verification.MISMATCH: "This node serves another chain: nothing from it is shown here.",
-    Verification.UNREACHABLE: "The node's chain id could not be checked yet: see the banner.",
-    None: "Checking that the node serves this network's chain…",
-}
-
-
-def clock(at: float | None) -> str:
-    """Return a wall-clock time as HH:MM:SS ('—' when never)."""
-    return "—" if at is None else time.strftime("%H:%M:%S", time.localtime(at))
 
 
 class HomeViewModel(QObject):
@@ -95,16 +75,21 @@ class HomeViewModel(QObject):
         self._since_gas_price = 0
         self._target: int | None = None  # newest head heard, not yet followed
         self._newest_seen: tuple[int | None, float] = (None, 0.0)  # newest shown, and when
+        self._mending = False  # this page's own reading made the chain suspect
+        self._suspended: bool | None = None  # checked again: True resumes mending, False reloads
         self._task: asyncio.Task[None] | None = None
         self._gas_task: asyncio.Task[None] | None = None
         self._backfill_task: asyncio.Task[None] | None = None
         self._tick = QTimer(self)
         self._tick.setInterval(TICK_MS)
         self._tick.timeout.connect(self._on_tick)
+        self._slices = Slices(self)  # a new block is shown a piece per turn (short turns)
         self.poller.head_changed.connect(self.on_head)
         self.poller.head_read.connect(self._on_head_read)
         self.poller.head_failed.connect(self._on_head_failed)
         self._stop_listening = session.checker.listen(self._on_check)
+        self._requests = RequestCount(self)  # while shown, the Requests card changes with
+        self._requests.changed.connect(self._refresh_cards)  # the status bar
 
     def _get_state(self) -> HomeState:
         return self._state
@@ -135,26 +120,11 @@ class HomeViewModel(QObject):
     @property
     def status(self) -> str:
         """Return the status line: live and how often, paused, stale since when, or why not."""
-        state = self._state
-        if state is HomeState.CHECKING:
-            verification = self.session.check.verification
-            return UNCHECKED_MESSAGES.get(verification, UNCHECKED_MESSAGES[None])
-        if state is HomeState.LOADING:
-            return "Loading the latest blocks…"
-        if state is HomeState.ERROR:
-            return f"Could not load the latest blocks: {self._failure}"
-        updated = f"updated {clock(self._last_good)}"
-        if state is HomeState.STALE:
-            return f"Stale: {self._failure} Last good data at {clock(self._last_good)}."
-        if state is HomeState.PAUSED:
-            return f"Paused · {updated} · press Live to follow new blocks"
-        interval = self.poll_seconds
-        pace = (
-            f"asking for the head every {interval:.0f} s, as each block is due"
-            if interval
-            else "not polling"
-        )
-        return f"Live · {pace} · {updated}"
+        check = self.session.check
+        if self._state is HomeState.CHECKING and self._suspended is not None:
+            return checked_again_text(check.reason)
+        failure, good = self._failure, self._last_good
+        return status_text(self._state, check.verification, failure, good, self.poll_seconds)
 
     @property
     def _following(self) -> bool:
@@ -185,6 +155,7 @@ class HomeViewModel(QObject):
         """Follow the head only while the page is on screen (tab shown, window not minimised)."""
         if visible != self._visible:
             self._visible = visible
+            self._requests.follow(self.session if visible else None)
             if visible:
                 self._tick.start()
             else:
@@ -225,13 +196,29 @@ class HomeViewModel(QObject):
             self._task = asyncio.ensure_future(self._load())
 
     def _on_check(self, check: ChainCheck) -> None:
-        """Show nothing of a node whose chain is not confirmed; load when it is."""
+        """Show nothing of a node whose chain is not confirmed; load when it is.
+
+        Checked again for something odd (a deep reorganisation, a head gone back), the blocks
+        read before stay listed, greyed, nothing newer: verified, the reorganisation is mended
+        and shown (after anything else the page loads again).
+        """
         self._facts = Facts(check=check)
         if check.verified:
+            if self._suspended is not None:
+                mending, self._suspended = self._suspended, None
+                self._task = asyncio.ensure_future(self._resume() if mending else self._load())
+                return
             self.load()
             return
+        if check.reason and check.pending and self.chain.newest is not None:
+            self._suspended = self._mending if self._suspended is None else self._suspended
+            self._cancel()
+            self._set_state(HomeState.CHECKING)
+            return
+        self._suspended = None
         self._cancel()  # nothing of a node not (or no longer) confirmed stays on screen
         self.chain.blocks.clear()
+        self.chain.replaced.clear()
         self.blocks.set_rows([])
         self.transactions.set_rows([])
         self._cards, self._series = empty_cards(), chart_series([])
@@ -255,6 +242,18 @@ class HomeViewModel(QObject):
         self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
         self._refresh_gas_price()
         self._backfill_task = asyncio.ensure_future(self._backfill())
+        self._continue()
+
+    async def _resume(self) -> None:
+        """Mend and show the reorganisation the chain check has just confirmed, then follow."""
+        self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
+        try:
+            await self.chain.finish_mending(self._txs_visible)
+        except RpcError as error:
+            self._show_failure(error)
+            return
+        self._last_good = time.time()
+        self._publish()
         self._continue()
 
     async def _backfill(self) -> None:
@@ -288,6 +287,11 @@ class HomeViewModel(QObject):
             advance = await self.chain.advance(head, full=self._txs_visible)
         except RpcError as error:
             self._show_failure(error)
+            return
+        if advance.suspicious:  # nothing newer is shown before the chain is checked again
+            self._mending = True
+            self.session.checker.suspect(advance.suspicious)
+            self._mending = False
             return
         self._since_gas_price += len(advance.added)
         self._last_good = time.time()
@@ -338,21 +342,25 @@ class HomeViewModel(QObject):
         """Mark the page stale, saying why."""
         if self.chain.newest is None:
             return
-        self._failure = f"the node did not answer ({error.kind.value}: {error.message})."
+        malformed = error.kind is ErrorKind.MALFORMED
+        said = "gave an answer that cannot be used" if malformed else "did not answer"
+        self._failure = f"the node {said} ({error.kind.value}: {error.message})."
         self._set_state(HomeState.STALE)
         self.summary_changed.emit()
 
     # --- publishing ----------------------------------------------------------------------
 
     def _publish(self) -> None:
-        """Show the blocks, transactions, cards and charts of the chain now shown."""
+        """Show the blocks now; transactions, then cards and charts, in turns of their own."""
         chain = self.chain
         newest = chain.newest_first()
-        self.blocks.set_rows(
-            [BlockRow(b, chain.replaced.get(b.number or -1)) for b in newest[:LATEST]]
+        rows = [BlockRow(b, chain.replaced.get(b.number or -1)) for b in newest[:LATEST]]
+        txs = latest_transactions(newest, LATEST_TXS)
+        self._slices.run(
+            lambda: self.blocks.set_rows(rows),
+            lambda: self.transactions.set_rows(txs),
+            self._publish_charts,
         )
-        self.transactions.set_rows(latest_transactions(newest, LATEST_TXS))
-        self._publish_charts()
 
     def _publish_charts(self) -> None:
         """Show the charts and cards of every block read (the older ones arrive later)."""
@@ -406,6 +414,7 @@ class HomeViewModel(QObject):
     def dispose(self) -> None:
         """Stop following: the poll wish, the chain check, the tasks, the ticking."""
         self._tick.stop()
+        self._slices.stop()
         self.poller.want(self, None)
         for signal, slot in (
             (self.poller.head_changed, self.on_head),
@@ -414,4 +423,5 @@ class HomeViewModel(QObject):
         ):
             signal.disconnect(slot)
         self._stop_listening()
+        self._requests.follow(None)
         self._cancel()

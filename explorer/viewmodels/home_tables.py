@@ -14,10 +14,11 @@ from explorer.chain.known import REMASC, known_label
 from explorer.chain.records import Block, Transaction
 from explorer.chain.units import format_rbtc
 from explorer.presentation.document import Tone
-from explorer.presentation.format import age
+from explorer.presentation.format import age, brief_amount
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.viewmodels.batched_table import Index
 from explorer.viewmodels.roles import ROUTE_ROLE, TONE_ROLE
+from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows
 
 R = TypeVar("R")
 
@@ -40,18 +41,37 @@ class RowsModel(QAbstractTableModel, Generic[R]):
     """
 
     headers: tuple[str, ...] = ()
+    header_tips: tuple[str | None, ...] = ()  # what a short title means, by column
+    default_sort = SortOrder()  # newest first (subclasses name their time column)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rows: list[R] = []
         self._cells: dict[tuple[int, int], Cell] = {}
+        self.sorting = SortOrder()
 
     def set_rows(self, rows: Sequence[R]) -> None:
-        """Show these rows."""
+        """Show these rows (in the order chosen by a header click, if any)."""
         self.beginResetModel()
-        self.rows = list(rows)
+        self.rows = self._ordered(rows)
         self._cells.clear()
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the rows by a column (a header click)."""
+        self.sorting = SortOrder.of(column, order)
+        self.set_rows(self.rows)
+
+    def _ordered(self, rows: Sequence[R]) -> list[R]:
+        """Return rows in the chosen order."""
+        column, descending = self.sorting.column, self.sorting.descending
+        if column < 0:
+            return list(rows)
+        return sorted_rows(rows, lambda row: self.sort_key(row, column), descending)
+
+    def sort_key(self, row: R, column: int) -> Key:
+        """Return a row's key in a column (subclasses)."""
+        raise NotImplementedError
 
     def refresh_column(self, column: int) -> None:
         """Remake and repaint one column (the ages tick)."""
@@ -75,9 +95,13 @@ class RowsModel(QAbstractTableModel, Generic[R]):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        """Return the column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+        """Return the column titles, and what a short one means on hover."""
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.headers[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.header_tips[section] if section < len(self.header_tips) else None
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -111,13 +135,20 @@ class BlockRow:
 class LatestBlocksModel(RowsModel[BlockRow]):
     """The newest blocks first; a replaced block is marked with the hash it replaced."""
 
-    headers = ("Block", "Age", "Txs", "Gas used", "Miner", "Note")
+    headers = ("Block", "Age", "Txs", "Gas", "Miner", "Note")
     AGE = 1
     NOTE = 5
+    header_tips = (None, None, "Transactions in the block", "Gas used, share of the block's limit")
+    default_sort = SortOrder(0)
 
     def __init__(self, chain_id: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._chain_id = chain_id
+
+    @property
+    def has_notes(self) -> bool:
+        """Tell whether a block shown was replaced (a reorganisation): the Note column shows."""
+        return any(row.replaced is not None for row in self.rows)
 
     @property
     def blocks(self) -> list[Block]:
@@ -140,6 +171,19 @@ class LatestBlocksModel(RowsModel[BlockRow]):
         if column == 4:
             return self._miner(block)
         return self._note(row, route)
+
+    def sort_key(self, row: BlockRow, column: int) -> Key:
+        """Return a block's key in a column (its number breaks ties)."""
+        block = row.block
+        keys = (
+            block.number,
+            block.timestamp,
+            len(block.transaction_hashes),
+            block.gas_used / block.gas_limit if block.gas_limit else 0.0,
+            self._miner(block).text.casefold(),
+            row.replaced or "",
+        )
+        return (keys[column], block.number or 0)
 
     def _note(self, row: BlockRow, route: Route) -> Cell:
         """Return the note: the hash a reorganisation replaced, if any."""
@@ -175,6 +219,7 @@ class LatestTransactionsModel(RowsModel[TxRow]):
 
     headers = ("Transaction", "Age", "From", "To", "Value")
     AGE = 1
+    default_sort = SortOrder(AGE)
 
     def __init__(self, chain_id: int, currency: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -195,7 +240,22 @@ class LatestTransactionsModel(RowsModel[TxRow]):
             if tx.to is None:
                 return Cell("(contract creation)", tx_route(tx.hash))
             return self._address(tx.to)
-        return Cell(format_rbtc(tx.value, self._currency), tx_route(tx.hash), f"{tx.value:,} wei")
+        exact = format_rbtc(tx.value, self._currency)
+        return Cell(
+            brief_amount(tx.value, self._currency), tx_route(tx.hash), f"{exact}\n{tx.value:,} wei"
+        )
+
+    def sort_key(self, row: TxRow, column: int) -> Key:
+        """Return a transaction's key in a column (newest first among equals)."""
+        tx = row.tx
+        keys = (
+            tx.hash,
+            row.timestamp,
+            tx.sender,
+            tx.to or "",
+            tx.value,
+        )
+        return (keys[column], row.timestamp, tx.block_number or 0, tx.transaction_index or 0)
 
     def _address(self, address: str) -> Cell:
         """Return an address cell in the chain's checksum."""
@@ -209,8 +269,7 @@ def latest_transactions(blocks: Sequence[Block], limit: int) -> list[TxRow]:
     for block in blocks:
         if block.transactions is None:
             continue
-        for index in range(len(block.transactions) - 1, -1, -1):
-            tx = block.transactions[index]
+        for tx in block.transactions.well_formed(newest_first=True):
             if tx.to == REMASC:
                 continue
             rows.append(TxRow(tx, block.timestamp))

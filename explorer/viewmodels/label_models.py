@@ -17,6 +17,7 @@ from explorer.chain.checksum import to_checksum_address
 from explorer.services.label_entries import Bookmark
 from explorer.services.routes import address_route
 from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.sorting import SortOrder, sorted_rows, text_key
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -69,13 +70,28 @@ class LabelsTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[tuple[str, str]] = []
         self._chain_id: int | None = None
+        self.sorting = SortOrder()  # by label, as the store gives them
 
     def set_labels(self, labels: dict[str, str], chain_id: int | None) -> None:
-        """Replace every row (the store hands them over sorted by label)."""
+        """Replace every row (the store hands them over sorted by label; a click re-sorts)."""
         self.beginResetModel()
-        self._rows = list(labels.items())
         self._chain_id = chain_id
+        self._rows = self._ordered(list(labels.items()))
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the labels by label or by address (a header click)."""
+        self.sorting = SortOrder.of(column, order)
+        self.beginResetModel()
+        self._rows = self._ordered(self._rows)
+        self.endResetModel()
+
+    def _ordered(self, rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Return rows (address, label) in the chosen order."""
+        column, descending = self.sorting.column, self.sorting.descending
+        if column < 0:
+            return rows
+        return sorted_rows(rows, lambda row: text_key(row[1 - column]), descending)
 
     def address(self, row: int) -> str:
         """Return a row's canonical address."""

@@ -19,7 +19,7 @@ from explorer.services.label_entries import (
     clean_text,
     default_title,
 )
-from explorer.services.labels import LabelStore, LabelStoreError, database_path
+from explorer.services.labels import LabelStore, LabelStoreClosed, LabelStoreError, database_path
 from explorer.services.labels_file import (
     ImportData,
     ImportFormatError,
@@ -214,6 +214,8 @@ class LabelsViewModel(QObject):
             await old.aclose()
         try:
             await store.open()
+        except LabelStoreClosed:
+            return  # a quicker switch to another network closed it: that one is shown
         except LabelStoreError:
             if store is self._store:
                 self._store = None
@@ -222,7 +224,10 @@ class LabelsViewModel(QObject):
 
     async def _reload(self, store: LabelStore) -> None:
         """Reload the in-memory copy from the store, if it is still the current one."""
-        labels, bookmarks = await store.labels(), await store.bookmarks()
+        try:
+            labels, bookmarks = await store.labels(), await store.bookmarks()
+        except LabelStoreClosed:
+            return  # replaced by another network's meanwhile
         if store is self._store:
             self._set_cache(labels, bookmarks)
 

@@ -114,6 +114,7 @@ class LogExportViewModel(QObject):
         self._message = ""
         self._turns: _Turns | None = None
         self._task: asyncio.Task[int | None] | None = None
+        self._disposed = False  # the screen closed: the export's end tells nobody
 
     def _get_state(self) -> ExportState:
         """Return where the export is."""
@@ -138,12 +139,12 @@ class LogExportViewModel(QObject):
         """
         if self._state is ExportState.WRITING:
             return None
-        rows = self.table.snapshot()
+        rows, lines = self.table.snapshot(), self.table.csv_lines()
         progress = ExportProgress(0, len(rows), fmt, path)
         self._turns = _Turns(asyncio.get_running_loop(), self._on_written)
         self._set_progress(progress)
         self._set(ExportState.WRITING, "")
-        self._task = asyncio.ensure_future(self._write(rows, progress, self._turns))
+        self._task = asyncio.ensure_future(self._write(rows, lines, progress, self._turns))
         return self._task
 
     def cancel(self) -> None:
@@ -153,14 +154,17 @@ class LogExportViewModel(QObject):
 
     def dispose(self) -> None:
         """Stop any export (the screen is closing)."""
+        self._disposed = True
         self.cancel()
 
-    async def _write(self, rows: list[bytes], job: ExportProgress, turns: _Turns) -> int | None:
+    async def _write(
+        self, rows: list[bytes], lines: list[str], job: ExportProgress, turns: _Turns
+    ) -> int | None:
         """Write on a worker thread; publish its progress and its outcome."""
         fmt, path = job.fmt, job.path
         try:
             written = await asyncio.to_thread(
-                export_rows, rows, fmt, path, turns.worked, turns.stop
+                export_rows, rows, fmt, path, turns.worked, turns.stop, lines
             )
         except (asyncio.CancelledError, ExportCancelled) as stopped:
             turns.end()  # the worker stops at its next slice and removes its partial file
@@ -182,11 +186,15 @@ class LogExportViewModel(QObject):
 
     def _set_progress(self, progress: ExportProgress) -> None:
         """Change the progress."""
+        if self._disposed:
+            return
         self._progress = progress
         self.progress_changed.emit(progress)
 
     def _set(self, state: ExportState, message: str) -> None:
         """Change the state and the message."""
+        if self._disposed:
+            return
         self._state = state
         self._message = message
         self.state_changed.emit(state)

@@ -15,10 +15,12 @@ from explorer.presentation.log_form import Field, check_fields, query_of
 from explorer.rpc.errors import ChainMismatch, RpcError
 from explorer.services.budget import Estimate, log_scan
 from explorer.services.chaincheck import ChainCheck, Verification
+from explorer.services.logexport import csv_line
 from explorer.services.logquery import LogQuery
 from explorer.services.logresults import ScanProgress
 from explorer.services.logscan import LogScanner
 from explorer.services.session import Session
+from explorer.services.token_units import AMOUNT_TOPICS
 from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.log_export import ExportState, LogExportViewModel
 from explorer.viewmodels.log_table import LogTableModel, compact
@@ -79,6 +81,9 @@ class LogsViewModel(QObject):
         self.scanner: LogScanner | None = None
         self._task: asyncio.Task[None] | None = None
         self._awaiting_check = False  # a scan waits for the chain check (it fails by itself)
+        self._disposed = False  # the page closed: its last task steps tell nobody
+        self._units_asked: set[str] = set()
+        self._unit_tasks: set[asyncio.Future[None]] = set()
         self._stop_listening = session.checker.listen(self._on_check)
         self.gate = CostGate(session, self)  # asks before a scan past the day's quota
 
@@ -102,6 +107,15 @@ class LogsViewModel(QObject):
     state = qproperty(_get_state, state_changed)
     message = qproperty(_get_message, message_changed)
     progress = qproperty(_get_progress, progress_changed)
+
+    def draft(self) -> dict[str, str]:
+        """Return what the user typed in the fields (kept across a network switch)."""
+        return dict(self.texts)
+
+    def restore(self, draft: dict[str, str]) -> None:
+        """Fill the fields with what the user typed on the page this one replaces."""
+        for name, text in draft.items():
+            self.set_field(name, text)
 
     def set_field(self, name: str, text: str) -> None:
         """Change one field (a Field or its name) and check every field again."""
@@ -250,10 +264,15 @@ class LogsViewModel(QObject):
             await self._chain_confirmed()
             async for batch in batches:
                 raws: list[bytes] = []
+                lines: list[str] = []  # made now, so a CSV export only writes them
                 for first in range(0, len(batch), APPEND_SLICE):
-                    raws.extend(compact(log) for log in batch[first : first + APPEND_SLICE])
+                    part = batch[first : first + APPEND_SLICE]
+                    raws.extend(compact(log) for log in part)
+                    lines.extend(csv_line(log) for log in part)
                     await asyncio.sleep(0)
-                self.table.add_compact(raws, [log.block_number or 0 for log in batch])
+                blocks = [log.block_number or 0 for log in batch]
+                self.table.add_compact(raws, blocks, batch, lines)
+                self._read_units(batch)
         except asyncio.CancelledError:
             self._set_message("cancelled")
             self._set(ScanState.CANCELLED)
@@ -270,18 +289,38 @@ class LogsViewModel(QObject):
             self._set_message(f"{failed} block range(s) failed; Retry scans them again")
         self._set(ScanState.DONE)
 
+    def _read_units(self, batch: list[Log]) -> None:
+        """Ask the units of the tokens whose amounts the batch's events carry (once each)."""
+        emitters = {log.address for log in batch if log.topics and log.topics[0] in AMOUNT_TOPICS}
+        new = emitters - self._units_asked
+        if new:
+            self._units_asked |= new
+            task = asyncio.ensure_future(self._add_units(new))
+            self._unit_tasks.add(task)
+            task.add_done_callback(self._unit_tasks.discard)
+
+    async def _add_units(self, tokens: set[str]) -> None:
+        """Read tokens' units (the reader keeps them) and show amounts in them."""
+        self.table.add_units(await self.session.reader.token_units.read(tokens))
+
     def _on_progress(self, progress: ScanProgress | None) -> None:
         """Keep the scanner's latest progress."""
+        if self._disposed:
+            return
         self._progress = progress
         self.progress_changed.emit(progress)
 
     def _set_message(self, text: str) -> None:
         """Change the scan's message for the user."""
+        if self._disposed:
+            return
         self._message = text
         self.message_changed.emit(text)
 
     def _set(self, state: ScanState) -> None:
         """Change the scan state."""
+        if self._disposed:
+            return
         self._state = state
         self.state_changed.emit(state)
 
@@ -312,6 +351,9 @@ class LogsViewModel(QObject):
 
     def dispose(self) -> None:
         """Cancel the scan and any export; stop following the chain check (it is closing)."""
+        self._disposed = True
         self._stop_listening()
         self.cancel()
+        for task in self._unit_tasks:
+            task.cancel()
         self.export.dispose()

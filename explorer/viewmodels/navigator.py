@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal
 
-from explorer.services.routes import HOME, Route
+from explorer.presentation.tool_results import TOOLS
+from explorer.services.routes import HOME, TARGETLESS, Page, Route
+from explorer.viewmodels.tools import tool_of
 
 
 @dataclass
@@ -51,12 +53,15 @@ class Navigator(QObject):
         tab_closed(int): the tab at an index was closed.
         current_changed(int): another tab became current.
         route_changed(int, Route): the tab at an index now shows another route.
+        location_changed(Route): the route in front changed (another tab, or another route
+            in the current one): what an address bar shows.
     """
 
     tab_opened = Signal(int, object)
     tab_closed = Signal(int)
     current_changed = Signal(int)
     route_changed = Signal(int, object)
+    location_changed = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -94,21 +99,27 @@ class Navigator(QObject):
         """Close a tab; the last tab is replaced by a fresh home tab."""
         if not 0 <= index < len(self._tabs):
             return
+        was = self._current
         del self._tabs[index]
-        self.tab_closed.emit(index)
+        self.tab_closed.emit(index)  # the view may make another tab current meanwhile
         if not self._tabs:
             self._current = -1
             self.open_tab(HOME)
             return
-        self.set_current(
-            min(self._current if self._current < index else self._current - 1, len(self._tabs) - 1)
-        )
+        kept = was if was < index else max(was - 1, 0)  # the current tab, or its left neighbour
+        kept = min(kept, len(self._tabs) - 1)
+        if kept != self._current:
+            self.set_current(kept)
+        elif was == index:  # the index is the same, the tab in front is another
+            self.current_changed.emit(kept)
+            self.location_changed.emit(self._tabs[kept].current)
 
     def set_current(self, index: int) -> None:
         """Make a tab current."""
         if 0 <= index < len(self._tabs) and index != self._current:
             self._current = index
             self.current_changed.emit(index)
+            self.location_changed.emit(self._tabs[index].current)
 
     def go(self, route: Route, *, new_tab: bool = False) -> None:
         """Show a route in the current tab, or in a new one."""
@@ -120,6 +131,7 @@ class Navigator(QObject):
         history.go(route)
         if history.current != before:
             self.route_changed.emit(self._current, history.current)
+            self.location_changed.emit(history.current)
 
     def back(self) -> bool:
         """Go back in the current tab."""
@@ -137,8 +149,21 @@ class Navigator(QObject):
         if not move(history):
             return False
         self.route_changed.emit(self._current, history.current)
+        self.location_changed.emit(history.current)
         return True
 
     def routes(self) -> list[str]:
         """Return every tab's route as text (for remembering open tabs)."""
         return [str(tab.current) for tab in self._tabs]
+
+
+def tab_title(route: Route) -> str:
+    """Return a short tab title for a route (`Tx 0xf58e06…df42`, `Home`, a tool's title)."""
+    if route.page is Page.TOOL:
+        return TOOLS[tool_of(route)[0]].title
+    if route.page in TARGETLESS:
+        return str(route.page.value).capitalize()
+    target = route.target
+    short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
+    name = "Peg-in" if route.page is Page.PEGIN else route.page.value.capitalize()
+    return f"{name} {short}"

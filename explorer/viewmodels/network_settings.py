@@ -279,11 +279,23 @@ class NetworkSettingsViewModel(QObject):
             self.probe_state_changed.emit(state)
 
     def _replace(self, form: NetworkForm) -> None:
-        """Store the shown draft and refresh what depends on it."""
+        """Store the shown draft and refresh what depends on it.
+
+        A connection test of other values (another endpoint or chain id) no longer applies:
+        its result goes, and a test still running is dropped.
+        """
         if form != self.draft:
+            if self._tested_as(form) != self._tested_as(self.draft):
+                self._drop_test()
+                self._set_probe(ProbeState.IDLE, None)
             self._forms[self._shown] = form
             self.draft_changed.emit(form)
         self._refresh()
+
+    def _tested_as(self, form: NetworkForm) -> tuple[str | None, str]:
+        """Return what a connection test of a form depends on: its request URL and chain id."""
+        endpoint = self.networks.resolve(form)[0]
+        return (None if endpoint is None else endpoint.url), form.chain_id.strip()
 
     def _refresh(self) -> None:
         """Recompute the list, the layout and the checked fields' errors; emit what changed."""

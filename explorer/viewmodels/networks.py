@@ -99,7 +99,7 @@ class NetworksViewModel(QObject):
 
     def endpoint_for(self, network: Network) -> Endpoint | None:
         """Return the saved endpoint of a network; None when it lacks something (see reason)."""
-        return self.resolve(self.form_for(network.id))[0]
+        return self.book.saved_endpoint(network.id)[0]
 
     def reachable(self) -> list[tuple[Network, Endpoint]]:
         """Return the networks that have an endpoint, with it."""
@@ -111,11 +111,11 @@ class NetworksViewModel(QObject):
 
     def unavailable_reason(self, network: Network) -> str:
         """Return why endpoint_for(network) is None, or '' when it is not."""
-        return self.resolve(self.form_for(network.id))[1]
+        return self.book.saved_endpoint(network.id)[1]
 
     def where(self, network: Network) -> str:
         """Return where a network's requests go (key masked), or why they cannot go."""
-        endpoint, reason = self.resolve(self.form_for(network.id))
+        endpoint, reason = self.book.saved_endpoint(network.id)
         return endpoint.redacted if endpoint else reason
 
     def form_for(self, network_id: str) -> NetworkForm:

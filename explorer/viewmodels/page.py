@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from explorer.chain.records import Block
+from explorer.chain.records import Block, Receipt
 from explorer.presentation.block_stages import COUNTS_AFTER_SECONDS, load_block_stages
 from explorer.presentation.document import Document
 from explorer.presentation.loaders import load_document, load_tx_stages
@@ -43,6 +43,7 @@ class PageState(enum.Enum):
 
 
 WAITING_STATES = (PageState.LOADING, PageState.CHECKING)
+RECHECKED_ON_RETRY = (Verification.UNREACHABLE, Verification.MISMATCH, Verification.STOPPED)
 
 
 class PageViewModel(QObject):
@@ -75,7 +76,7 @@ class PageViewModel(QObject):
         self.error_message = ""
         self.load_seconds: float | None = None
         self.transactions = BlockTransactionsModel(session.network, self)
-        self.transactions.fetch_receipt = session.reader.receipt
+        self.transactions.fetch_receipt = self._receipt_counted
         self._task: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
         self.spending = Spending()  # every load of this page: requests and saved answers
@@ -84,6 +85,8 @@ class PageViewModel(QObject):
         self._reorganised = ""
         self.counts_after = COUNTS_AFTER_SECONDS  # a slower block shows its counts first
         self._shows_check = False  # the page shows the chain check's state, not its own
+        self._interrupted = False  # a load stopped while the chain is checked again
+        self.read_before_change = False  # what it showed came before the node changed chain
         self._waiting_since = time.monotonic()
         self._cancelled_after = 0.0
         self._refresh = QTimer(self)
@@ -114,6 +117,14 @@ class PageViewModel(QObject):
         what = {Page.BLOCK: "block", Page.TX: "transaction", Page.ADDRESS: "address"}
         name = what.get(self.route.page, "page")
         return f"No {name} {self.route.target} on {self.session.network.name}."
+
+    async def _receipt_counted(self, tx_hash: str) -> Receipt | None:
+        """Read a receipt for the transactions table, counted in the page's cost."""
+        with counting(self.spending):
+            receipt = await self.session.reader.receipt(tx_hash)
+        if self._stop_listening is not None:  # not disposed
+            self.cost_changed.emit()
+        return receipt
 
     @property
     def cost_text(self) -> str:
@@ -195,7 +206,7 @@ class PageViewModel(QObject):
 
     def on_retry(self) -> None:
         """Load again after an error (checking the node's chain again first when it failed)."""
-        if self.session.check.verification in (Verification.UNREACHABLE, Verification.MISMATCH):
+        if self.session.check.verification in RECHECKED_ON_RETRY:
             self.session.checker.recheck()
         self.session.refresh_head()
         self.reload()
@@ -246,17 +257,26 @@ class PageViewModel(QObject):
         """Load once the check passes; drop everything once the node serves another chain.
 
         A check that runs again (after a transport failure) leaves a loaded page, a running
-        load and the page's own error as they are: they came from a verified node.
+        load and the page's own error as they are: they came from a verified node. One run
+        because something odd was read (a head gone back, a deep reorganisation) stops a
+        running load, so nothing of another chain mixes in; it loads again once verified.
+        A page that showed something when the node turns out to serve another chain says
+        that it was read before the change.
         """
         if check.verified:
-            if self._shows_check:
+            if self._shows_check or self._interrupted:
+                self._interrupted = False
                 self.load()
         elif check.verification is Verification.MISMATCH:
+            self.read_before_change = self._document is not None
             self.dispose_task()
             self._document = None
             self._show_check(check)
         elif self._shows_check:
             self._show_check(check)
+        elif check.reason and self.busy:
+            self.dispose_task()
+            self._interrupted = True
 
     def _show_check(self, check: ChainCheck) -> None:
         """Show why the page is not loading: another chain, an unreachable node, or waiting."""
@@ -266,6 +286,9 @@ class PageViewModel(QObject):
         elif check.verification is Verification.UNREACHABLE and check.error_kind is not None:
             self.error_kind, self.error_message = check.error_kind, check.error_message
             self._set(PageState.ERROR)
+        elif check.verification is Verification.STOPPED:
+            self._cancelled_after = time.monotonic() - self._waiting_since
+            self._set(PageState.CANCELLED)
         else:
             self._set(PageState.CHECKING)
 
@@ -299,7 +322,7 @@ class PageViewModel(QObject):
             self._set(PageState.ERROR)
         finally:
             release()
-            self.cost_changed.emit()
+        self.cost_changed.emit()  # not when cancelled: a disposed page may be gone
 
     async def _publish_documents(self, started: float) -> None:
         """Publish the loader's documents within the page deadline."""

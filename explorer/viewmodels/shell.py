@@ -4,47 +4,34 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from explorer.presentation.document import Tone
-from explorer.rpc.errors import ErrorKind, RpcError
-from explorer.rpc.retry import Attempt
-from explorer.services.chaincheck import ChainCheck, Verification
-from explorer.services.networks import chain_name
-from explorer.services.routes import Route
+from explorer.rpc.errors import RpcError
+from explorer.services.chaincheck import ChainCheck
+from explorer.services.routes import Page, Route
 from explorer.services.session import Session
-from explorer.viewmodels.budget import Budget, budget_of, saved_time
+from explorer.viewmodels.budget import Budget, budget_of
+from explorer.viewmodels.connection import (
+    UNVERIFIED_CAUSES,
+    Banner,
+    Connection,
+    check_text,
+    connection_banner,
+    head_text,
+    stopped_text,
+    wait_text,
+)
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
+from explorer.viewmodels.request_count import RequestCount
 
+HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 HEAD_POLL_SECONDS = 60.0  # the head's heartbeat while no page follows it (home tab hidden)
 STATUS_REFRESH_MS = 1_000  # requests and latency change between heads
-
-
-@dataclass(frozen=True)
-class Connection:
-    """The session's chain check and whether its head could be read lately."""
-
-    check: ChainCheck = dataclasses.field(default_factory=ChainCheck)
-    head_error: ErrorKind | None = None  # the last head poll failed (cleared by the next head)
-
-    @property
-    def verification(self) -> Verification:
-        """Return the chain check's verdict."""
-        return self.check.verification
-
-
-@dataclass(frozen=True)
-class Banner:
-    """The warning strip above the tabs ('' text hides it); retry offers to check again."""
-
-    text: str = ""
-    tone: Tone = Tone.WAITING
-    retry: bool = False
+__all__ = ["UNVERIFIED_CAUSES", "Banner", "Connection", "ShellViewModel", "check_text"]
 
 
 class ShellViewModel(QObject):
@@ -64,7 +51,7 @@ class ShellViewModel(QObject):
     network_changed = Signal(str)
     banner_changed = Signal(object)
     connection_changed = Signal(object)
-    head_changed = Signal(int)
+    head_changed = Signal(object)  # a Python int: a block number may pass 32 bits
     session_changed = Signal()
     budget_changed = Signal(object)
 
@@ -82,6 +69,7 @@ class ShellViewModel(QObject):
         self._notice = Banner()
         self._lasting: tuple[str, ...] = ()  # the app's start-up notices (first session only)
         self._connection = Connection()
+        self._verified_once = False  # the session's node was confirmed: pages may show data
         self._head: int | None = None
         self._head_read_at: float | None = None
         self._budget = Budget()
@@ -90,6 +78,9 @@ class ShellViewModel(QObject):
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_REFRESH_MS)
         self._status_timer.timeout.connect(self._refresh_status)
+        self._status_timer.timeout.connect(self._refresh_banner)  # a check's wait grows
+        self.requests = RequestCount(self)  # the count shows as requests are made
+        self.requests.changed.connect(self._refresh_status)
 
     def _get_status(self) -> str:
         return self._status
@@ -140,13 +131,10 @@ class ShellViewModel(QObject):
 
     def set_session(self, session: Session, notice: str = "") -> None:
         """Bind a new session: check its chain, then follow the head once it is verified."""
-        old = self.session
-        if old is not None:
-            old.stop()  # its chain check and head follower end; nothing of it reaches us again
-            self._closing = asyncio.ensure_future(old.aclose())
-            self._lasting = ()
-        self.poller.bind(None)
+        self._close_session()
         self.session, self._head, self._progress = session, None, ""
+        self._verified_once = False
+        self.requests.follow(session)
         self._notice = Banner(notice)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
         self.session_changed.emit()
@@ -157,14 +145,44 @@ class ShellViewModel(QObject):
         self._on_check(session.check)
         session.verify()
 
+    def set_no_session(self, network: str, reason: str) -> None:
+        """Show a chosen network that cannot be used: the old session ends, no page shows data.
+
+        The selector, the status bar and what is saved then all name the network chosen.
+        """
+        self._close_session()
+        self.session, self._head, self._progress = None, None, ""
+        self._connection = Connection()
+        self._notice = Banner(f"{network} cannot be used: {reason}", Tone.BAD)
+        self.show_network(f"{network} · not connected")
+        self.session_changed.emit()
+        self._status_timer.stop()
+        self._refresh_banner()
+        self._refresh_status()
+
+    def _close_session(self) -> None:
+        """End the current session: its check, head poll and requests stop reaching the window."""
+        old = self.session
+        if old is not None:
+            old.stop()  # its chain check and head follower end; nothing of it reaches us again
+            self._closing = asyncio.ensure_future(old.aclose())
+            self._lasting = ()
+        self.poller.bind(None)
+
     def recheck(self) -> None:
         """Check the node's chain again now, and read the head again (the banner's Retry)."""
         if self.session is not None:
             self.session.checker.recheck()
             self.poller.poll_now()
 
+    def cancel_check(self) -> None:
+        """Stop checking the node's chain (the banner's Cancel); Retry starts again."""
+        if self.session is not None:
+            self.session.checker.cancel()
+
     def _on_check(self, check: ChainCheck) -> None:
         """Follow the session's chain check; the head is followed only while it is verified."""
+        self._verified_once = self._verified_once or check.verified
         self._set_connection(Connection(check))
         session = self.session
         if session is None:
@@ -186,12 +204,17 @@ class ShellViewModel(QObject):
         """Note a poll that answered: the head is current again."""
         self._head_read_at = at
         if self._connection.head_error is not None:
-            self._set_connection(dataclasses.replace(self._connection, head_error=None))
+            self._set_connection(
+                dataclasses.replace(self._connection, head_error=None, head_message="")
+            )
         self._refresh_status()
 
     def _on_head_error(self, error: RpcError) -> None:
         """Show that the head could not be read."""
-        self._set_connection(dataclasses.replace(self._connection, head_error=error.kind))
+        failed = dataclasses.replace(
+            self._connection, head_error=error.kind, head_message=error.message
+        )
+        self._set_connection(failed)
 
     def _set_connection(self, connection: Connection) -> None:
         """Record a new verdict; the banner and the status line follow it."""
@@ -203,10 +226,12 @@ class ShellViewModel(QObject):
 
     def _refresh_banner(self) -> None:
         """Derive the banner from the verdict (it wins) or the app's notice."""
-        banner = connection_banner(self._connection, self.session) or self._notice
+        read_before = self.session is not None and self._verified_once
+        banner = connection_banner(self._connection, self.session, read_before) or self._notice
         if self._lasting:
             text = "\n".join((banner.text, *self._lasting)).strip()
-            banner = Banner(text, banner.tone if banner.text else Tone.WAITING, banner.retry)
+            tone = banner.tone if banner.text else Tone.WAITING
+            banner = Banner(text, tone, banner.retry, banner.cancel)
         if banner != self._banner:
             self._banner = banner
             self.banner_changed.emit(banner)
@@ -222,10 +247,13 @@ class ShellViewModel(QObject):
             text = self._progress or "Not connected"
         else:
             parts = [check_text(self._connection)]
-            waiting = wait_text(session.longest_wait(), session.budget.slow_after)
+            slow_after = session.budget.slow_after
+            waiting = wait_text(session.longest_wait(), slow_after) or stopped_text(
+                session.client.stopped, slow_after
+            )
             if waiting:
                 parts.append(waiting)
-            parts.append(head_text(self._head, self._head_read_at, self.poller.running))
+            parts.append(head_text(self._head, self._head_read_at, self.poller.interval))
             if session.last_latency is not None:
                 parts.append(f"last request {session.last_latency * 1000:.0f} ms")
             text = " · ".join(parts)
@@ -240,115 +268,13 @@ class ShellViewModel(QObject):
             self._budget = budget
             self.budget_changed.emit(budget)
 
+    @staticmethod
+    def idle_text(route: Route) -> str:
+        """Return what a tab says while there is no session to show its page on."""
+        return HOME_TEXT if route.page is Page.HOME else "Not connected yet."
+
     def create_page(self, route: Route) -> PageModel | None:
         """Return the view model of a route's page on the current session (None without one)."""
         if self.session is None:
             return None
         return self.pages.create(self.session, route)
-
-
-def head_text(head: int | None, read_at: float | None, followed: bool) -> str:
-    """Return the status bar's head: `head #N`, with the time it was read when not followed."""
-    if head is None:
-        return "head —"
-    if followed or read_at is None:
-        return f"head #{head:,}"
-    return f"head #{head:,} (read {time.strftime('%H:%M:%S', time.localtime(read_at))})"
-
-
-def wait_text(attempt: Attempt | None, slow_after: float, now: float | None = None) -> str:
-    """Return what the app waits for, once a request has waited slow_after seconds ('' before)."""
-    if attempt is None:
-        return ""
-    waited = attempt.waited(time.monotonic() if now is None else now)
-    if waited < slow_after and attempt.number == 1:
-        return ""
-    return (
-        f"waiting {waited:.0f} s for the node ({attempt.method}, "
-        f"attempt {attempt.number} of {attempt.of})"
-    )
-
-
-def check_text(connection: Connection) -> str:
-    """Return the status bar's words for the chain check."""
-    check = connection.check
-    state = check.verification
-    if state is Verification.CHECKING:
-        text = "checking chain id…" + (f" (try {check.attempt})" if check.attempt > 1 else "")
-    elif state is Verification.VERIFIED:
-        text = f"chain id {check.chain_id} ✓"
-    elif state is Verification.MISMATCH:
-        text = f"chain id {check.chain_id} ✗ (expected {check.expected_chain_id})"
-    elif state is Verification.UNREACHABLE:
-        kind = check.error_kind.value if check.error_kind else "error"
-        wait = check.retry_in()
-        text = f"chain id not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
-    else:
-        text = "not connected"
-    if connection.head_error is not None:
-        text += f" (head: {connection.head_error.value})"
-    return text
-
-
-def connection_banner(connection: Connection, session: Session | None) -> Banner | None:
-    """Return the banner a verdict calls for, or None when it calls for none."""
-    check = connection.check
-    if session is None:
-        return None
-    network = session.network
-    if check.verification is Verification.MISMATCH:
-        return Banner(
-            f"Chain mismatch: {mismatch_text(check, network.chain_id)} {network.name} is "
-            f"chain {network.chain_id}, so nothing from this node is shown; check the endpoint "
-            "in Settings.",
-            Tone.BAD,
-            retry=True,
-        )
-    if check.verification is Verification.UNREACHABLE and session.offline:
-        return offline_banner(session)
-    if check.verification is Verification.UNREACHABLE:
-        what = UNVERIFIED_CAUSES.get(check.error_kind, "The node could not be asked")
-        detail = check.error_message.rstrip(". ")
-        return Banner(
-            f"{what} ({detail}). Nothing is shown as {network.name} until the node confirms "
-            f"it serves chain {network.chain_id}; trying again by itself (try {check.attempt} "
-            "so far), or press Retry.",
-            Tone.BAD,
-            retry=True,
-        )
-    return None
-
-
-def offline_banner(session: Session) -> Banner:
-    """Return the offline bar: saved data from when, and what opens from it."""
-    saved_at = session.cache.saved_at if session.cache is not None else None
-    return Banner(
-        f"Offline — saved data from {saved_time(saved_at)}. {session.network.name} cannot be "
-        "reached: pages saved here open from the saved data, others say they are not saved; "
-        "trying again by itself, or press Retry.",
-        Tone.WAITING,
-        retry=True,
-    )
-
-
-def mismatch_text(check: ChainCheck, expected: int) -> str:
-    """Return what the node said about its chain, in words."""
-    if check.chain_id == expected:
-        return (
-            f"the node reports chain id {check.chain_id} but network id "
-            f"{check.net_version or '(none)'}."
-        )
-    return (
-        f"the node serves {chain_name(check.chain_id)} "
-        f"(chain id {check.chain_id}, network id {check.net_version or '(none)'})."
-    )
-
-
-UNVERIFIED_CAUSES: dict[ErrorKind | None, str] = {
-    ErrorKind.TRANSPORT: "Cannot reach the node",
-    ErrorKind.AUTH: "The node was reached but refused the API key",
-    ErrorKind.RATE_LIMITED: "The node was reached but is limiting requests (HTTP 429)",
-    ErrorKind.SERVER: "The node was reached but its web server answered with an error",
-    ErrorKind.MALFORMED: "The node was reached but its answer could not be read",
-    ErrorKind.NODE: "The node was reached but answered with an error",
-}

@@ -49,6 +49,12 @@ def tool_route_for(text: str) -> Route | None:
     return None
 
 
+def tool_search_text(kind: ToolKind, text: str) -> str:
+    """Return what typed in the search bar opens a tool with text (`keccak hello`)."""
+    command = next(word for word, named in _COMMANDS.items() if named is kind)
+    return f"{command} {text}".strip()
+
+
 def tool_of(route: Route) -> tuple[ToolKind, str]:
     """Return a tool route's tool and the text given to it (`tool/units:1.5 rbtc`)."""
     name, _, text = route.target.partition(":")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import functools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -11,12 +12,14 @@ from PySide6.QtCore import QObject, Qt
 
 from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.chain.units import format_rbtc
+from explorer.presentation.format import brief_amount
 from explorer.presentation.tx_text import address_text, method_text, status_text
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
 from explorer.services.routes import Route, address_route, tx_route
 from explorer.viewmodels.batched_table import BatchedTableModel, Index
 from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
 BATCH = 200
 ReceiptFetcher = Callable[[str], Awaitable[Receipt | None]]
@@ -48,9 +51,11 @@ class BlockTransactionsModel(BatchedTableModel):
         super().__init__(parent)
         self._network = network
         self._txs: Sequence[Transaction] = ()
-        self._rows: dict[str, int] = {}
+        self._order: list[int] = []  # the transaction shown in each row (index in the block)
+        self._rows: dict[str, int] = {}  # a transaction's row
         self._receipts: dict[str, Receipt | None] = {}
         self._asked: set[str] = set()
+        self._hashes: Sequence[str] = ()
         self._tasks: set[asyncio.Future[None]] = set()
         self.fetch_receipt: ReceiptFetcher | None = None
 
@@ -58,7 +63,8 @@ class BlockTransactionsModel(BatchedTableModel):
         """Show a block's transactions (full objects), first batch only."""
         self.beginResetModel()
         self._txs = block.transactions or ()
-        self._rows = {tx_hash: row for row, tx_hash in enumerate(block.transaction_hashes)}
+        self._hashes = block.transaction_hashes
+        self._arrange(list(range(len(self._txs))))
         self._shown = min(BATCH, len(self._txs))
         self._receipts.clear()
         self._asked.clear()
@@ -75,14 +81,58 @@ class BlockTransactionsModel(BatchedTableModel):
 
     def transaction(self, row: int) -> Transaction:
         """Return the transaction shown in a row."""
-        return self._txs[row]
+        return self._txs[self._order[row]]
+
+    def _arrange(self, order: list[int]) -> None:
+        """Show the transactions in this order (indexes in the block)."""
+        self._order = order
+        self._rows = {self._hashes[index]: row for row, index in enumerate(order)}
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the block's transactions by a column; -1 puts them back in block order.
+
+        Every transaction is read for it; fees and statuses known so far sort, the others go
+        last (their receipts are read as their rows show).
+        """
+        sorting = SortOrder.of(column, order)
+        indexes = range(len(self._txs))
+        self.beginResetModel()
+        if column < 0:
+            self._arrange(list(indexes))
+        else:
+            key = functools.partial(self._key, Column(column))
+            self._arrange(sorted_rows(indexes, key, sorting.descending))
+        self.endResetModel()
+
+    def _key(self, column: Column, index: int) -> Key:
+        """Return a transaction's key in a column (None: not known yet, or malformed)."""
+        try:
+            tx = self._txs[index]
+        except RecordFormatError:
+            return None
+        if column is Column.VALUE:
+            return tx.value
+        if column in (Column.FEE, Column.STATUS):
+            receipt = self._receipts.get(tx.hash)
+            if receipt is None:
+                return None
+            return receipt.fee(tx.gas_price) if column is Column.FEE else status_text(receipt)
+        return text_key(self._text(tx, column))
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Return column titles, and each row's position in the block (whatever the order)."""
+        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
+            return str(self._order[section]) if section < len(self._order) else None
+        return super().headerData(section, orientation, role)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Return a cell's text, tooltip or route."""
         if not index.isValid() or index.row() >= self._shown:
             return None
         try:
-            tx = self._txs[index.row()]  # parsed when first shown
+            tx = self._txs[self._order[index.row()]]  # parsed when first shown
         except RecordFormatError as error:
             malformed = index.column() == Column.HASH and role == Qt.ItemDataRole.DisplayRole
             return f"malformed transaction: {error}" if malformed else None
@@ -110,20 +160,23 @@ class BlockTransactionsModel(BatchedTableModel):
         if column is Column.TO:
             return self._address(tx.to)
         if column is Column.VALUE:
-            return format_rbtc(tx.value, self._network.currency)
+            return brief_amount(tx.value, self._network.currency)
         if column is Column.METHOD:
             return method_text(tx)
         receipt = self._receipt(tx)
         if receipt is None:
             return "…"
         if column is Column.FEE:
-            return format_rbtc(receipt.fee(tx.gas_price), self._network.currency)
+            return brief_amount(receipt.fee(tx.gas_price), self._network.currency)
         return status_text(receipt)
 
     def _tooltip(self, tx: Transaction, column: Column) -> str | None:
         """Return a cell's tooltip (exact wei for amounts, full hashes)."""
         if column is Column.VALUE:
-            return f"{tx.value:,} wei"
+            return f"{format_rbtc(tx.value, self._network.currency)}\n{tx.value:,} wei"
+        if column is Column.FEE and (receipt := self._receipts.get(tx.hash)) is not None:
+            fee = receipt.fee(tx.gas_price)
+            return f"{format_rbtc(fee, self._network.currency)}\n{fee:,} wei"
         if column in (Column.HASH, Column.FROM, Column.TO):
             return self._text(tx, column)
         return None

@@ -17,7 +17,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.chain.bundled import read_text
 from explorer.views.theme import plain_label
+
+LICENCES = (
+    ("Licence", "licenses/LICENSE"),
+    ("Third-party", "licenses/THIRD-PARTY-NOTICES.txt"),
+    ("LGPL-3.0", "licenses/LGPL-3.0.txt"),
+    ("GPL-3.0", "licenses/GPL-3.0.txt"),
+)
 
 SUMMARY = (
     "A desktop block explorer for Rootstock (RSK): blocks, transactions, addresses, tokens "
@@ -86,3 +94,8 @@ def _text_tab(text: str) -> QPlainTextEdit:
     view.setReadOnly(True)
     view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     return view
+
+
+def licence_texts() -> list[tuple[str, str]]:
+    """Return (tab title, text) of the licence and the notices bundled in resources/."""
+    return [(title, read_text(path)) for title, path in LICENCES]

@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QHBoxLayout,
+    QGridLayout,
     QInputDialog,
     QLineEdit,
     QListView,
@@ -33,6 +33,7 @@ from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
 from explorer.views.widgets.menus import set_entity_actions
+from explorer.views.widgets.sortable import make_sortable
 
 if TYPE_CHECKING:
     from explorer.views.main_window import MainWindow
@@ -158,6 +159,7 @@ class BookmarksView(QDockWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setStretchLastSection(True)
+        make_sortable(self.table)
         for view in (self.list, self.table):
             view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -175,7 +177,7 @@ class BookmarksView(QDockWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(bookmarks_page, "Bookmarks")
         self.tabs.addTab(self.table, "Labels")
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two by two: the panel stays narrow beside the pages
         self.rename_button = QPushButton("Rename…")
         self.remove_button = QPushButton("Remove")
         self.import_button = QPushButton("Import…")
@@ -184,13 +186,10 @@ class BookmarksView(QDockWidget):
         self.remove_button.clicked.connect(self.on_remove)
         self.import_button.clicked.connect(self.on_import)
         self.export_button.clicked.connect(self.on_export)
-        for button in (
-            self.rename_button,
-            self.remove_button,
-            self.import_button,
-            self.export_button,
+        for index, button in enumerate(
+            (self.rename_button, self.remove_button, self.import_button, self.export_button)
         ):
-            buttons.addWidget(button)
+            buttons.addWidget(button, index // 2, index % 2)
         self.message_label = plain_label("", selectable=False)
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -310,8 +309,11 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     toggle = dock.toggleViewAction()
     toggle.setText("Bookmarks")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    toggle.setToolTip("Show or hide your bookmarks and address labels (Ctrl+Shift+B)")
     window.icons.set_icon(toggle, "bookmark")
     window.toolbar.addAction(toggle)
+    window.name_button(toggle, with_text=True)
+    window.menus.view.addAction(toggle)
 
     def bookmark_current() -> None:
         """Bookmark the current tab's page."""
@@ -323,7 +325,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     dock.bookmark_page_action = QAction("Bookmark this page", window)
     dock.bookmark_page_action.setShortcut(QKeySequence("Ctrl+D"))
     dock.bookmark_page_action.triggered.connect(bookmark_current)
-    window.addAction(dock.bookmark_page_action)
+    window.menus.view.addAction(dock.bookmark_page_action)
 
     def follow_session() -> None:
         """Open the labels of the session's network."""

@@ -29,7 +29,7 @@ class BroadcastView(QWidget):
     def __init__(self, model: BroadcastViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.raw = QPlainTextEdit()
+        self.raw = QPlainTextEdit(model.text)  # what was pasted on the page it replaces
         self.raw.setPlaceholderText("Paste a signed transaction: 0xf86c…")
         self.raw.setMaximumHeight(110)
         monospace(self.raw)

@@ -210,12 +210,15 @@ class Chart(QWidget):
         width = plot.width() / max(1, len(self.values))
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # upright edges
+        bars = []
         for i, value in enumerate(self.values):
             if value:
                 top = self._y(plot, value, low, span)
-                painter.drawRect(
+                bars.append(
                     QRectF(plot.left() + i * width + 1, top, max(1, width - 2), plot.bottom() - top)
                 )
+        painter.drawRects(bars)  # one call: a new block repaints every chart
 
     def _line(
         self, painter: QPainter, plot: QRectF, low: float, span: float, colour: QColor
@@ -227,14 +230,15 @@ class Chart(QWidget):
         painter.setBrush(colour)
         step = plot.width() / max(1, len(self.values) - 1)
         dots = step >= DOT_SPACING  # a dot per value where they do not crowd
-        previous: QPointF | None = None
+        runs: list[list[QPointF]] = [[]]  # unbroken stretches, one polyline each
         for i, value in enumerate(self.values):
             if value is None:
-                previous = None
+                runs.append([])
                 continue
             point = QPointF(plot.left() + i * step, self._y(plot, value, low, span))
-            if previous is not None:
-                painter.drawLine(previous, point)
-            if dots or previous is None:  # a lone value shows as a dot
+            if dots or not runs[-1]:  # a lone value shows as a dot
                 painter.drawEllipse(point, 2.5, 2.5)
-            previous = point
+            runs[-1].append(point)
+        for run in runs:
+            if len(run) > 1:
+                painter.drawPolyline(run)

@@ -1,4 +1,4 @@
-"""The first-start view: what the local devnet is doing, blocks built and time left."""
+"""The first-start view: what the local devnet is doing, the part built and the time left."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from explorer.views.theme import plain_label
 
 EXPLANATION = (
     "The local devnet is a demo chain that runs on this computer, with accounts, tokens, "
-    "contracts and a long history. Its first start builds that history once and keeps it "
-    "in {cache}; later starts load it in about a second."
+    "contracts and a long history. This start builds that history once and keeps it in "
+    "{cache}; later starts load it in a few seconds, and the chain keeps what is sent to it."
 )
 SHOWN = (StartState.STARTING, StartState.BUILDING)
 COLUMN_WIDTH = 560
@@ -33,7 +33,7 @@ class DevnetProgressView(QWidget):
         self.bar = QProgressBar()
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(False)
-        self.blocks = plain_label("", selectable=False)
+        self.done = plain_label("", selectable=False)
         self.eta = plain_label("", selectable=False)
         cache = model.cache_dir or "your cache folder"
         self.explanation = plain_label(EXPLANATION.format(cache=cache), wrap=True)
@@ -42,7 +42,7 @@ class DevnetProgressView(QWidget):
             COLUMN_WIDTH
         )  # a fixed width lets the wrapped labels take their height
         layout = QVBoxLayout(column)
-        for widget in (self.title, self.stage, self.bar, self.blocks, self.eta):
+        for widget in (self.title, self.stage, self.bar, self.done, self.eta):
             layout.addWidget(widget)
         layout.addSpacing(12)
         layout.addWidget(self.explanation)
@@ -66,7 +66,7 @@ class DevnetProgressView(QWidget):
         self.stage.setText(model.stage)
         self.bar.setValue(round(model.fraction * 1000))
         self.bar.setRange(0, 0 if model.state is StartState.STARTING else 1000)  # busy until known
-        self.blocks.setText(model.blocks)
+        self.done.setText(model.done)
         self.eta.setText(model.eta)
         self.setVisible(model.state in SHOWN)
         if self.isVisible() and self.parentWidget() is not None:

@@ -19,11 +19,13 @@ from explorer.presentation.document import Document, Field, Kind
 from explorer.views.theme import monospace, plain_label, tone_palette
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.bitcoin import BitcoinValue
+from explorer.views.widgets.hashlabel import HashKind
 from explorer.views.widgets.value import LinkedValue
 
 MONO_KINDS = {Kind.ADDRESS, Kind.TX_HASH, Kind.BLOCK, Kind.HASH, Kind.HEX}
 BITCOIN_KINDS = {Kind.BTC_TX: "tx", Kind.BTC_ADDRESS: "address", Kind.BTC_BLOCK: "block"}
 MAX_INLINE_HEX = 200
+HASH_KINDS: dict[Kind, HashKind] = {Kind.TX_HASH: "tx", Kind.BLOCK: "block", Kind.HASH: "hash"}
 
 
 def same_shape(first: Document, second: Document) -> bool:
@@ -186,8 +188,8 @@ class DocumentView(QWidget):
         """Return an address or hash widget (checksum, label, elision, copy, menu) for a field."""
         if item.kind is Kind.ADDRESS and isinstance(item.value, str):
             return AddressLabel(item.value, self.chain_id)
-        if item.kind in (Kind.TX_HASH, Kind.BLOCK) and isinstance(item.value, str):
-            return HashLabel(item.value, "tx" if item.kind is Kind.TX_HASH else "block")
+        if item.kind in HASH_KINDS and isinstance(item.value, str):
+            return HashLabel(item.value, HASH_KINDS[item.kind])
         if item.kind in BITCOIN_KINDS and isinstance(item.value, str):
             network = btc_network_kind(self.chain_id)
             return BitcoinValue(item.value, BITCOIN_KINDS[item.kind], network, item.link)

@@ -28,14 +28,15 @@ from explorer.viewmodels.roles import TONE_ROLE
 from explorer.views.charts import Chart, ChartKind
 from explorer.views.theme import plain_label, plain_tooltip, tone_colour
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 HINT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 CARD_COLUMNS = 4
-# The widest text each column usually holds (addresses and hashes are elided in the middle).
-WIDEST_ADDRESS = "0x5aaEB60…ef1bEAeD"
-WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", WIDEST_ADDRESS)
-WIDEST_TX = ("0x1c8af…a36dea", "59 min ago", WIDEST_ADDRESS, WIDEST_ADDRESS)
-CELL_PADDING = 16
+# The widest text each column usually holds; None: an address or hash, elided in the middle,
+# its column sharing what the others leave (so the tables fit beside the bookmarks panel).
+WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", None, None)
+WIDEST_TX = (None, "999 days ago", None, None, "≈0.000123 tRBTC")
+CELL_PADDING = 12
 CHART_KINDS = (ChartKind.LINE, ChartKind.BARS, ChartKind.BARS, ChartKind.LINE)
 
 
@@ -77,7 +78,7 @@ class CardWidget(QFrame):
         font.setPointSizeF(font.pointSizeF() * 1.35)
         font.setBold(True)
         self.value.setFont(font)
-        self.detail = plain_label()
+        self.detail = plain_label(wrap=True)  # a narrow card wraps it rather than widen
         for label in (self.title, self.value, self.detail):
             layout.addWidget(label)
 
@@ -95,11 +96,12 @@ class CardWidget(QFrame):
         set_tone(self.detail, Tone.MUTED, base)
 
 
-def table(model: QAbstractItemModel, widest: tuple[str, ...]) -> QTableView:
+def table(model: QAbstractItemModel, widest: tuple[str | None, ...]) -> QTableView:
     """Return a compact read-only table of a rows model, links opened on click.
 
-    Each column but the last (it stretches) is as wide as its widest usual text, full or
-    empty (no blocks yet, or none shown from an unverified node): it never collapses.
+    A column of numbers, ages or values is as wide as its widest usual text, full or empty
+    (no blocks yet, or none shown from an unverified node): it never collapses, and a wider
+    text widens it (fit_columns). Addresses and hashes share the rest, elided in the middle.
     """
     view = QTableView()
     view.setModel(model)
@@ -110,13 +112,27 @@ def table(model: QAbstractItemModel, widest: tuple[str, ...]) -> QTableView:
     view.verticalHeader().setDefaultSectionSize(22)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    cells, titles = view.fontMetrics(), header.fontMetrics()
+    make_sortable(view)  # the titles leave room for the sort arrow
+    cells = view.fontMetrics()
     for column, text in enumerate(widest):
-        title = str(model.headerData(column, Qt.Orientation.Horizontal))
-        width = max(cells.horizontalAdvance(text), titles.horizontalAdvance(title))
-        view.setColumnWidth(column, width + CELL_PADDING)
-    header.setStretchLastSection(True)
+        title = header.sectionSizeFromContents(column).width()
+        if text is None:
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        else:
+            view.setColumnWidth(column, max(cells.horizontalAdvance(text) + CELL_PADDING, title))
+    header.setStretchLastSection(False)
+    header.setMinimumSectionSize(cells.horizontalAdvance("0x1…9") + CELL_PADDING)
+    model.modelReset.connect(lambda: fit_columns(view, widest))
     return view
+
+
+def fit_columns(view: QTableView, widest: tuple[str | None, ...]) -> None:
+    """Widen a column of whole texts to a text wider than usual (an old age, a long value)."""
+    for column, text in enumerate(widest):
+        if text is not None:
+            needed = view.sizeHintForColumn(column)
+            if needed > view.columnWidth(column):
+                view.setColumnWidth(column, needed)
 
 
 def titled(title: str, widget: QWidget, note: QLabel | None = None) -> QWidget:
@@ -148,7 +164,7 @@ class HomeView(QWidget):
         super().__init__(parent)
         self.model = model
         layout = QVBoxLayout(self)
-        layout.addWidget(plain_label(HINT, selectable=False))
+        layout.addWidget(plain_label(HINT, selectable=False, wrap=True))
         layout.addLayout(self._status_row())
         self.cards = [CardWidget() for _ in model.cards]
         grid = QGridLayout()
@@ -157,6 +173,8 @@ class HomeView(QWidget):
         layout.addLayout(grid)
         self.table = table(model.blocks, WIDEST_BLOCK)
         self.table.setItemDelegateForColumn(LatestBlocksModel.NOTE, ToneDelegate(self.table))
+        self.table.setColumnHidden(LatestBlocksModel.NOTE, True)  # until a block was replaced
+        model.blocks.modelReset.connect(self._show_notes)
         self.transactions_table = table(model.transactions, WIDEST_TX)
         for view in (self.table, self.transactions_table):
             open_clicked_routes(view, self.link_activated.emit)
@@ -183,14 +201,18 @@ class HomeView(QWidget):
         self._show_state()
         self._show_charts()
 
-    def _status_row(self) -> QHBoxLayout:
-        """Return the summary, the status line and the Live toggle."""
-        row = QHBoxLayout()
-        self.summary = plain_label(self.model.summary)
+    def _show_notes(self) -> None:
+        """Show the Note column while a block listed was replaced by a reorganisation."""
+        self.table.setColumnHidden(LatestBlocksModel.NOTE, not self.model.blocks.has_notes)
+
+    def _status_row(self) -> QGridLayout:
+        """Return the summary and the toggles, the status line under them."""
+        row = QGridLayout()
+        self.summary = plain_label(self.model.summary, wrap=True)  # narrow: on two lines
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
-        self.message = plain_label(self.model.status)
+        self.message = plain_label(self.model.status, wrap=True)
         self.live_button = QToolButton()
         self.live_button.setText("Live")
         self.live_button.setCheckable(True)
@@ -205,11 +227,11 @@ class HomeView(QWidget):
             "Show the latest transactions (off: new blocks are read without them)"
         )
         self.transactions_button.toggled.connect(self._show_transactions)
-        row.addWidget(self.summary)
-        row.addSpacing(12)
-        row.addWidget(self.message, 1)
-        row.addWidget(self.transactions_button)
-        row.addWidget(self.live_button)
+        row.addWidget(self.summary, 0, 0)
+        row.addWidget(self.message, 1, 0)
+        row.addWidget(self.transactions_button, 0, 1)
+        row.addWidget(self.live_button, 0, 2)
+        row.setColumnStretch(0, 1)
         return row
 
     def _show_transactions(self, shown: bool) -> None:

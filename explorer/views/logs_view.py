@@ -30,6 +30,7 @@ from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label, tone_colour, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 ROW_HEIGHT = 22
 ROW_NUMBER_DIGITS = "000000"  # the row-number column fits this from the start (no relayouts)
@@ -111,7 +112,7 @@ class LogsView(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         color = tone_colour(Tone.BAD, self.palette()).name()
         for field, label, hint in FIELD_ROWS:
-            edit = QLineEdit()
+            edit = QLineEdit(self.model.texts[field])  # what was typed on the page it replaces
             edit.setPlaceholderText(hint)
             edit.setClearButtonEnabled(True)
             edit.textChanged.connect(lambda text, field=field: self.model.set_field(field, text))
@@ -195,6 +196,7 @@ class LogsView(QWidget):
         header.setStretchLastSection(True)
         open_clicked_routes(table, self.link_activated.emit)
         self.model.table.rowsInserted.connect(self._prepare_rows_in_sight)
+        make_sortable(table)
         return table
 
     def _prepare_rows_in_sight(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCompleter,
@@ -16,54 +16,53 @@ from PySide6.QtWidgets import (
     QStyle,
     QTabWidget,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from explorer.presentation.document import Tone
 from explorer.presentation.tool_results import TOOLS
-from explorer.services.routes import BROADCAST, LOGS, NODE, WATCHLIST, Page, Route, tool_route
-from explorer.viewmodels.address import AddressPageViewModel
-from explorer.viewmodels.broadcast import BroadcastViewModel
+from explorer.services.routes import BROADCAST, LOGS, NODE, WATCHLIST, Route, tool_route
 from explorer.viewmodels.budget import Budget
-from explorer.viewmodels.home import HomeViewModel
-from explorer.viewmodels.logs import LogsViewModel
-from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.navigator import Navigator, tab_title
 from explorer.viewmodels.networks import NetworksViewModel
-from explorer.viewmodels.node_page import NodePageViewModel
-from explorer.viewmodels.pages import PageModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
-from explorer.viewmodels.tools import ToolViewModel, tool_of
-from explorer.viewmodels.tx_page import TxPageViewModel
-from explorer.viewmodels.watchlist import WatchlistPageViewModel
-from explorer.views.address import AddressView
 from explorer.views.bridge_action import add_bridge_action
 from explorer.views.broadcast_view import BroadcastView
-from explorer.views.home_view import HomeView
+from explorer.views.help_dialog import (
+    OTHER_SHORTCUTS,
+    GuideDialog,
+    ShortcutsDialog,
+    menu_shortcuts,
+)
 from explorer.views.icons import PAGE_ICONS, palette_icons
-from explorer.views.logs_view import LogsView
+from explorer.views.main_menus import THEMES, add_help, build_menus
 from explorer.views.network_combo import network_combo
-from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
+from explorer.views.page_views import PAGE_VIEWS, carry_draft, page_view
 from explorer.views.search_message import SearchMessage
 from explorer.views.theme import plain_label, tone_palette
-from explorer.views.tools_view import ToolView
-from explorer.views.tx_page_view import TxPageView
-from explorer.views.watchlist_view import WatchlistView
 
 TITLE = "Rootstock Explorer"
-PAGE_VIEWS = (PageView, LogsView, HomeView, NodeView, ToolView, BroadcastView, WatchlistView)
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
 HISTORY_BUTTONS: dict[Qt.MouseButton, Callable[[Navigator], bool]] = {
     Qt.MouseButton.BackButton: Navigator.back,
     Qt.MouseButton.ForwardButton: Navigator.forward,
 }
-HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 
 
 class MainWindow(QMainWindow):
-    """Top-level window bound to the shell, navigator and search view models."""
+    """Top-level window bound to the shell, navigator and search view models.
+
+    It binds each view model to its widgets only; the view models are wired to one another
+    where they are made (explorer.app.wire_view_models).
+
+    Signals:
+        theme_chosen(str): View > Theme: "system", "light" or "dark".
+    """
+
+    theme_chosen = Signal(str)
 
     def __init__(
         self,
@@ -79,7 +78,9 @@ class MainWindow(QMainWindow):
         self.resize(1200, 800)
         self.close_to_tray: Callable[[], bool] = lambda: False  # app.py: the tray choice
         self._build_toolbar()
+        self.menus = build_menus(self, self.navigator, self.focus_search)
         self._build_tools_menu()
+        self.help = add_help(self)
         self._build_body()
         self._build_status_bar()
         self._bind()
@@ -115,6 +116,7 @@ class MainWindow(QMainWindow):
             (self.broadcast_action, "broadcast"),
         ):
             self.icons.set_icon(action, icon)
+            self.name_button(action, with_text=icon not in ("back", "forward"))
         self.search_bar = QLineEdit()
         self.search_bar.setPlaceholderText(
             "Search by block number, transaction or block hash, address, or name.rsk"
@@ -145,6 +147,7 @@ class MainWindow(QMainWindow):
         after_logs = self.toolbar.actions()[self.toolbar.actions().index(self.logs_action) + 1]
         self.toolbar.insertAction(after_logs, self.node_action)
         self.icons.set_icon(self.node_action, "node")
+        self.name_button(self.node_action, with_text=True)
         self.tools_menu = self.menuBar().addMenu("&Tools")
         self.tools_menu.addAction(self.node_action)
         self.watchlist_action = QAction("Watchlist", self)
@@ -157,6 +160,7 @@ class MainWindow(QMainWindow):
         for kind, spec in TOOLS.items():
             self.tools_menu.addAction(spec.title, self._opener(tool_route(kind.value)))
         self.bridge_action = add_bridge_action(self, self.tools_menu, self.icons)
+        self.name_button(self.bridge_action, with_text=True)
 
     def _opener(self, route: Route) -> Callable[[], object]:
         """Return a slot that opens route in a new tab."""
@@ -172,15 +176,17 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(False)
         self.banner_retry = QPushButton("Retry")
         self.banner_retry.setToolTip("Ask the node for its chain id again now")
+        self.banner_cancel = QPushButton("Cancel")
+        self.banner_cancel.setToolTip("Stop checking the node (Retry starts again)")
         self.banner_bar = QWidget()
         banner_row = QHBoxLayout(self.banner_bar)
         banner_row.setContentsMargins(0, 0, 0, 0)
         banner_row.addWidget(self.banner, 1)
         banner_row.addWidget(self.banner_retry, 0, Qt.AlignmentFlag.AlignTop)
+        banner_row.addWidget(self.banner_cancel, 0, Qt.AlignmentFlag.AlignTop)
         self.banner_bar.setVisible(False)
         self.search_message = plain_label("", wrap=True)
         self.search_message.setVisible(False)
-        tone_palette(self.search_message, Tone.BAD)
         self.tabs = QTabWidget()
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(False)
@@ -213,13 +219,19 @@ class MainWindow(QMainWindow):
         self.search_messages = SearchMessage(
             self.search, self.search_message, self.stop_search_action, self
         )
-        self.search.navigation_requested.connect(self.open_route)
+        self.search.text_changed.connect(self._show_search_text)
+        self.search_bar.textEdited.connect(self.search.edit)
         self.search_bar.returnPressed.connect(lambda: self.search.on_submit(self.search_bar.text()))
         self.stop_search_action.triggered.connect(lambda: self.search.cancel())
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search_bar)
         escape.setContext(Qt.ShortcutContext.WidgetShortcut)
-        escape.activated.connect(lambda: self.search.cancel())
+        escape.activated.connect(self.search.on_escape)
         self.banner_retry.clicked.connect(self.shell.recheck)
+        self.banner_cancel.clicked.connect(self.shell.cancel_check)
+        self.help.guide.triggered.connect(lambda: GuideDialog(self).show())
+        self.help.shortcuts.triggered.connect(self.show_shortcuts)
+        for name, action in self.menus.themes.items():
+            action.triggered.connect(lambda _=False, name=name: self.theme_chosen.emit(name))
         nav = self.navigator
         nav.tab_opened.connect(self._on_tab_opened)
         nav.tab_closed.connect(self._on_tab_closed)
@@ -227,14 +239,6 @@ class MainWindow(QMainWindow):
         nav.route_changed.connect(self._on_route_changed)
         self.tabs.currentChanged.connect(nav.set_current)
         self.tabs.tabCloseRequested.connect(nav.close_tab)
-        for keys, slot in (
-            ("Ctrl+L", self.focus_search),
-            ("Alt+Left", nav.back),
-            ("Alt+Right", nav.forward),
-            ("Ctrl+T", lambda: nav.open_tab()),
-            ("Ctrl+W", lambda: nav.close_tab(nav.current_index)),
-        ):
-            QShortcut(QKeySequence(keys), self).activated.connect(slot)
         self._show_banner(self.shell.banner)
 
     def attach_networks(
@@ -245,8 +249,32 @@ class MainWindow(QMainWindow):
         self.network_combo.setToolTip("Network")
         self.toolbar.addWidget(self.network_combo)
         self.settings_action = self.toolbar.addAction("Settings…", lambda: open_settings().exec())
+        self.settings_action.setToolTip("Settings: networks, API keys, the keyring (Ctrl+,)")
+        self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
         self.icons.set_icon(self.settings_action, "settings")
-        QShortcut(QKeySequence("Ctrl+,"), self).activated.connect(self.settings_action.trigger)
+        self.name_button(self.settings_action)
+        self.menus.file.insertAction(self.menus.quit, self.settings_action)
+        self.menus.file.insertSeparator(self.menus.quit)
+
+    def show_theme(self, name: str) -> None:
+        """Tick the theme in use in View > Theme."""
+        self.menus.themes.get(name, self.menus.themes[THEMES[0][0]]).setChecked(True)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """Open Help > Keyboard shortcuts: every menu's, then the others."""
+        menus = (self.menus.file, self.menus.view, self.menus.go, self.tools_menu, self.help.menu)
+        dialog = ShortcutsDialog([*menu_shortcuts(menus), *OTHER_SHORTCUTS], self)
+        dialog.show()
+        return dialog
+
+    def name_button(self, action: QAction, *, with_text: bool = False) -> None:
+        """Give a toolbar action's button an accessible name, and its text beside the icon."""
+        button = self.toolbar.widgetForAction(action)
+        if button is None:
+            return
+        button.setAccessibleName(action.text().replace("&", "").removesuffix("…"))
+        if with_text and isinstance(button, QToolButton):
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
 
     def focus_search(self) -> None:
         """Put the cursor in the search bar with its text selected."""
@@ -259,6 +287,7 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(bool(banner.text))
         self.banner_bar.setVisible(bool(banner.text))
         self.banner_retry.setVisible(banner.retry)
+        self.banner_cancel.setVisible(banner.cancel)
         tone_palette(self.banner, banner.tone)
 
     def _show_budget(self, budget: Budget) -> None:
@@ -266,15 +295,26 @@ class MainWindow(QMainWindow):
         self.budget_label.setText(budget.text)
         tone_palette(self.budget_label, budget.tone)
 
+    def _show_search_text(self, text: str) -> None:
+        """Show the current page's query in the search bar (its cursor at the start)."""
+        if self.search_bar.text() != text:
+            self.search_bar.setText(text)
+            self.search_bar.setCursorPosition(0)
+
     def open_route(self, route: Route, new_tab: bool) -> None:
         """Open a route (from search or a link), in a new tab or the current one."""
         self.navigator.go(route, new_tab=new_tab)
 
-    def _page_widget(self, route: Route) -> QWidget:
-        """Return the widget of a route's page (it owns the page's view model)."""
+    def _page_widget(self, route: Route, replaced: QWidget | None = None) -> QWidget:
+        """Return the widget of a route's page (it owns the page's view model).
+
+        What the user typed on the page it replaces (Logs fields, a pasted transaction) is
+        kept, on the new network.
+        """
         model = self.shell.create_page(route)
+        carry_draft(replaced, model)
         if model is None:
-            idle = plain_label(HOME_TEXT if route.page is Page.HOME else "Not connected yet.")
+            idle = plain_label(self.shell.idle_text(route))
             idle.setAlignment(Qt.AlignmentFlag.AlignCenter)
             return idle
         view = page_view(model)
@@ -284,23 +324,9 @@ class MainWindow(QMainWindow):
             view.model.tracking_started.connect(self.navigator.open_tab)
         return view
 
-    @staticmethod
-    def _tab_title(route: Route) -> str:
-        """Return a short tab title for a route."""
-        if route.page is Page.HOME:
-            return "Home"
-        if route.page in (Page.LOGS, Page.NODE, Page.BROADCAST, Page.BRIDGE, Page.WATCHLIST):
-            return str(route.page.value).capitalize()
-        if route.page is Page.TOOL:
-            return TOOLS[tool_of(route)[0]].title
-        target = route.target
-        short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
-        name = "Peg-in" if route.page is Page.PEGIN else route.page.value.capitalize()
-        return f"{name} {short}"
-
     def _on_tab_opened(self, index: int, route: Route) -> None:
         """Add a tab's widget."""
-        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.tabs.insertTab(index, self._page_widget(route), tab_title(route))
         self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
 
     def _on_tab_closed(self, index: int) -> None:
@@ -314,7 +340,7 @@ class MainWindow(QMainWindow):
         old = self.tabs.widget(index)
         self.tabs.blockSignals(True)
         self.tabs.removeTab(index)
-        self.tabs.insertTab(index, self._page_widget(route), self._tab_title(route))
+        self.tabs.insertTab(index, self._page_widget(route, old), tab_title(route))
         self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
         self.tabs.setCurrentIndex(index)
         self.tabs.blockSignals(False)
@@ -374,26 +400,3 @@ class MainWindow(QMainWindow):
                     HISTORY_BUTTONS[button](self.navigator)
                 return True
         return super().eventFilter(watched, event)
-
-
-def page_view(
-    model: PageModel,
-) -> PageView | LogsView | HomeView | NodeView | ToolView | BroadcastView | WatchlistView:
-    """Return the view that binds a page's view model."""
-    if isinstance(model, WatchlistPageViewModel):
-        return WatchlistView(model)
-    if isinstance(model, HomeViewModel):
-        return HomeView(model)
-    if isinstance(model, ToolViewModel):
-        return ToolView(model)
-    if isinstance(model, NodePageViewModel):
-        return NodeView(model)
-    if isinstance(model, LogsViewModel):
-        return LogsView(model)
-    if isinstance(model, BroadcastViewModel):
-        return BroadcastView(model)
-    if isinstance(model, TxPageViewModel):
-        return TxPageView(model)
-    if isinstance(model, AddressPageViewModel):
-        return AddressView(model)
-    return PageView(model)

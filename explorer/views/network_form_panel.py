@@ -94,18 +94,13 @@ class NetworkFormPanel(QWidget):
         tone_palette(self.about, Tone.MUTED)
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        self._build_fields()
         self.test_button = QPushButton("Test connection")
         self.test_result = plain_label(wrap=True, selectable=True)
-        test_row = QHBoxLayout()
-        test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
-        test_row.addWidget(self.test_result, 1)
+        self._build_fields()
         for widget in (self.title, self.about):
             column.addWidget(widget)
         column.addSpacing(6)
         column.addLayout(self.form)
-        column.addSpacing(6)
-        column.addLayout(test_row)
         column.addStretch(1)
 
     def _build_fields(self) -> None:
@@ -148,6 +143,12 @@ class NetworkFormPanel(QWidget):
         self._add_row(FormField.INSECURE_HTTP, "", self.insecure_check)
         self.endpoint_label = plain_label(wrap=True, selectable=False)
         self.form.addRow(plain_label("Requests go to", selectable=False), self.endpoint_label)
+        test_row = QWidget()  # above the key hint, which comes and goes: the button stays put
+        test_line = QHBoxLayout(test_row)
+        test_line.setContentsMargins(0, 6, 0, 6)
+        test_line.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
+        test_line.addWidget(self.test_result, 1)
+        self.form.addRow(test_row)
         self.key_hint = plain_label(wrap=True, selectable=False)
         tone_palette(self.key_hint, Tone.MUTED)
         self.form.addRow(self.key_hint)

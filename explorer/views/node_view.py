@@ -33,7 +33,7 @@ class NodeView(QWidget):
         self.quota.setRange(0, MAX_QUOTA)
         self.quota.setGroupSeparatorShown(True)
         self.quota.setSpecialValueText("none")
-        self.quota.setValue(model.session.daily_quota)
+        self.quota.setValue(min(model.session.daily_quota, MAX_QUOTA))  # a hand-edited file
         self.quota.setToolTip(
             f"Requests a day this network's key may spend; shown on the home page. "
             f"Default: {model.default_quota:,} (0: none)."

@@ -28,6 +28,7 @@ from explorer.viewmodels.tx_table import Column
 from explorer.views.document_view import DocumentView, raw_json_box, raw_json_text
 from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 
 class AmountDelegate(QStyledItemDelegate):
@@ -162,6 +163,7 @@ class PageView(QStackedWidget):
         for column in (Column.VALUE, Column.FEE):
             table.setItemDelegateForColumn(column, amounts)
         open_clicked_routes(table, self.link_activated.emit)
+        make_sortable(table)
         return table
 
     def on_changed(self) -> None:
@@ -189,9 +191,14 @@ class PageView(QStackedWidget):
             self.error_text.setText(model.cancelled_text)
             self.setCurrentWidget(self.error)
         elif state is PageState.MISMATCH:
+            before = (
+                "This page was read before the node changed chain; it is no longer shown. "
+                if model.read_before_change
+                else ""
+            )
             self.mismatch_text.setText(
-                "The node does not serve the chain of the chosen network; nothing it returns is "
-                "shown as that network. Fix the endpoint in Settings."
+                f"{before}The node does not serve the chain of the chosen network; nothing it "
+                "returns is shown as that network. Fix the endpoint in Settings."
             )
             self.setCurrentWidget(self.mismatch)
         elif model.document is not None:

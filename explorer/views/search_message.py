@@ -6,7 +6,6 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel
 
-from explorer.presentation.document import Tone
 from explorer.viewmodels.search import SearchViewModel
 from explorer.views.theme import tone_palette
 
@@ -49,8 +48,8 @@ class SearchMessage(QObject):
         if not busy:
             self._timer.stop()
             self._busy_shown = False
-        text = self.search.busy_text if busy else self.search.message
+        text, tone = self.search.notice
         self.label.setText(text)
         self.label.setVisible(bool(text))
-        tone_palette(self.label, Tone.WAITING if busy else Tone.BAD)
+        tone_palette(self.label, tone)
         self.stop.setVisible(busy)

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -15,6 +16,7 @@ from explorer.presentation.document import Tone
 from explorer.viewmodels.bitcoin_links import BitcoinLinksViewModel
 from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
+from explorer.viewmodels.wait_option import CallTimeoutOption
 from explorer.views.bitcoin_links_option import BitcoinLinksOption
 from explorer.views.network_form_panel import NetworkFormPanel
 from explorer.views.network_list_panel import NetworkListPanel
@@ -48,6 +50,26 @@ class KeyringOption(QWidget):
         self.note.setText(self.model.note)
 
 
+class CallTimeoutRow(QWidget):
+    """How long a call may wait for a node, in seconds, bound to its option's draft."""
+
+    def __init__(self, model: CallTimeoutOption, parent: QWidget | None = None) -> None:
+        """Build the spin box and its label."""
+        super().__init__(parent)
+        self.model = model
+        self.seconds = QSpinBox()
+        self.seconds.setRange(*model.seconds_range)
+        self.seconds.setSuffix(" s")
+        self.seconds.setValue(model.seconds)
+        self.seconds.setToolTip("A call the node does not answer, retries included, ends then")
+        self.seconds.valueChanged.connect(model.choose)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(plain_label("Give up on a call the node does not answer after"))
+        row.addWidget(self.seconds)
+        row.addStretch(1)
+
+
 class SettingsDialog(QDialog):
     """Binds the Settings view model to a list panel and a form panel; OK saves, Cancel drops."""
 
@@ -56,11 +78,13 @@ class SettingsDialog(QDialog):
         model: NetworkSettingsViewModel,
         parent: QWidget | None = None,
         bitcoin: BitcoinLinksViewModel | None = None,
+        call_timeout: CallTimeoutOption | None = None,
     ) -> None:
         """Show the model's drafts, the current network selected (and the Bitcoin explorer)."""
         super().__init__(parent)
         self.model = model
         self.bitcoin = BitcoinLinksOption(bitcoin) if bitcoin is not None else None
+        self.call_timeout = call_timeout
         self.setWindowTitle("Settings — Networks")
         self.resize(860, 540)
         self.list_panel = NetworkListPanel(model)
@@ -77,6 +101,9 @@ class SettingsDialog(QDialog):
         outer.addWidget(self.keyring_option)
         if self.bitcoin is not None:
             outer.addWidget(self.bitcoin)
+        if call_timeout is not None:
+            self.call_timeout_row = CallTimeoutRow(call_timeout)
+            outer.addWidget(self.call_timeout_row)
         outer.addWidget(self.buttons)
         self.list_panel.add_button.clicked.connect(self.form_panel.name_edit.setFocus)
         self.buttons.accepted.connect(self.accept)
@@ -87,6 +114,8 @@ class SettingsDialog(QDialog):
         if self.bitcoin is not None and not self.bitcoin.model.accept():
             return
         if self.model.accept():
+            if self.call_timeout is not None:
+                self.call_timeout.apply()
             super().accept()
 
     def reject(self) -> None:

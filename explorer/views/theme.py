@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPalette
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QWidget
 
 from explorer.presentation.document import Tone
 
@@ -60,11 +60,28 @@ def tone_colour(tone: Tone, palette: QPalette) -> QColor:
     return palette.color(QPalette.ColorRole.WindowText)
 
 
+TONE_PROPERTY = "tone"  # the tone a widget was given, to colour it again for another theme
+
+
 def tone_palette(widget: QWidget, tone: Tone) -> None:
-    """Colour a widget's text by its tone through its palette (light and dark)."""
+    """Colour a widget's text by its tone through its palette (light and dark).
+
+    The colour comes from the theme (the application's palette), never from the widget's own
+    palette: that holds the colour of its previous tone (a note after an error was red).
+    """
     palette = widget.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, tone_colour(tone, palette))
+    theme = QApplication.palette(widget)
+    palette.setColor(QPalette.ColorRole.WindowText, tone_colour(tone, theme))
+    widget.setProperty(TONE_PROPERTY, tone.value)
     widget.setPalette(palette)
+
+
+def retone(widgets: list[QWidget]) -> None:
+    """Colour toned widgets again for the theme now in use (after the palette changed)."""
+    for widget in widgets:
+        value = widget.property(TONE_PROPERTY)
+        if isinstance(value, str):
+            tone_palette(widget, Tone(value))
 
 
 def dark_palette() -> QPalette:
@@ -109,3 +126,17 @@ def monospace(widget: W) -> W:
     font.setPointSizeF(widget.font().pointSizeF())
     widget.setFont(font)
     return widget
+
+
+def apply_theme(name: str, system: QPalette) -> None:
+    """Colour the whole app light, dark or as the system does; toned texts follow."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    if name == "dark":
+        palette = dark_palette()
+    elif name == "light":
+        palette = app.style().standardPalette()
+    else:
+        palette = system
+    app.setPalette(palette)
+    retone(app.allWidgets())

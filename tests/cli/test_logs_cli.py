@@ -49,7 +49,10 @@ def node_logs(url: str, flt: dict[str, Any]) -> list[Any]:
 
 @pytest.mark.parametrize("devnet", PROFILES, indirect=True)
 def test_json_is_the_nodes_objects(devnet: Devnet) -> None:
-    """The whole history's token Approvals and Transfers: exactly the node's objects, in order."""
+    """The whole history's token Approvals and Transfers: the node's objects, in order, named.
+
+    Each object is the node's, with the decoded event's name added (as the CSV has it).
+    """
     manifest = devnet.manifest()
     token, head = manifest["token"], manifest["head_at_build"]
     done = explorer_logs(
@@ -79,7 +82,11 @@ def test_json_is_the_nodes_objects(devnet: Devnet) -> None:
             },
         )
     ]
-    assert json.loads(done.stdout) == expected
+    written = json.loads(done.stdout)
+    assert [{k: v for k, v in log.items() if k != "event"} for log in written] == expected
+    names = {TRANSFER: "Transfer", APPROVAL: "Approval"}
+    assert [log["event"] for log in written] == [names[log["topics"][0]] for log in expected]
+    assert {log["event"] for log in written} == {"Transfer", "Approval"}
     assert len(expected) > 1000
     assert "blocks" in done.stderr
     assert f"{len(expected)} logs written" in done.stderr

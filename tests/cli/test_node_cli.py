@@ -43,10 +43,11 @@ def test_node_prints_the_devnet_node_as_text_and_json(devnet: Any, tmp_path: Pat
     page = json.loads(done.stdout)
     assert page["raw"]["eth_chainId"] == 31
     assert page["raw"]["eth_accounts"] == []
-    sections = {s["title"]: {f["label"]: f["text"] for f in s["fields"]} for s in page["sections"]}
-    assert sections["Software"]["Protocol version"] == "0x3e (62)"
-    # this run's seven requests and the text run's seven: every command counts against the day
-    assert sections["Connection"]["Requests today (UTC)"].startswith("14 ")
+    sections = {s["key"]: {f["key"]: f["value"] for f in s["fields"]} for s in page["sections"]}
+    assert sections["identity"]["chain_id_eth_chainid"] == 31  # data, not "31 (0x1f)"
+    assert sections["software"]["protocol_version"] == "0x3e (62)"
+    # this run's requests and the text run's: every command counts against the key's day
+    assert sections["connection"]["requests_today_utc"].startswith("14 ")
 
 
 def mainnet_node(request: Recorded) -> Reply:

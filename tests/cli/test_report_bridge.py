@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_report_cli import report
+from tests.helpers.cli import report
 from tests.helpers.devnet import PROFILES
 
 
@@ -33,7 +33,7 @@ def test_report_a_pegin_by_its_bitcoin_txid(devnet: Any) -> None:
     assert done.returncode == 0, done.stderr
     page = json.loads(done.stdout)
     assert page["title"] == f"Peg-in {facts['pegin_accepted_v1']}"
-    assert page["headline"]["text"].startswith("ACCEPTED — 0.50000000 BTC")
+    assert page["headline"]["value"].startswith("ACCEPTED — 0.50000000 BTC")
     refunded = report(devnet, "0x" + facts["pegin_refunded"])
     assert refunded.returncode == 0, refunded.stderr
     assert "REFUSED, REFUNDED" in refunded.stdout

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.test_report_cli import explorer
 from tests.helpers.cache import CHECK, beyond_check, sent
+from tests.helpers.cli import explorer
 from tests.helpers.devnet import Devnet, shared_loop
 from tests.helpers.relay import Relay
 
@@ -45,7 +45,7 @@ def test_no_cache_asks_the_node_for_everything(relay: Relay, devnet: Devnet) -> 
     done = explorer("report", tx_hash, "--endpoint", relay.url, "--no-cache")
     assert done.returncode == 0, done.stderr
     assert beyond_check(relay, before)["eth_getTransactionByHash"] == 1
-    assert sent(relay, before)["eth_getBlockByNumber"] == 0  # no genesis read either
+    assert sent(relay, before)["eth_getBlockByNumber"] == 1  # the genesis, in the chain check
 
 
 def test_a_repeated_logs_scan_asks_for_the_unsettled_tail_only(relay: Relay) -> None:
@@ -60,16 +60,23 @@ def test_a_repeated_logs_scan_asks_for_the_unsettled_tail_only(relay: Relay) -> 
     assert json.loads(warm.stdout) == json.loads(cold.stdout)
 
 
-def test_offline_report_answers_saved_pages_with_a_first_line_and_fails_others(
+def test_offline_report_and_logs_answer_saved_data_with_a_first_line_and_fail_others(
     stoppable: Devnet,
 ) -> None:
-    """The devnet stopped: a saved transaction exits 0 under `saved data from`; others fail."""
+    """The devnet stopped: a saved page or log range exits 0 under `saved data from`."""
     url = stoppable.url("testnet")
     manifest = stoppable.manifest()
     tx_hash, other = manifest["token_transfer"], manifest["failed_tx"]
     online = explorer("report", tx_hash, "--endpoint", url)
     assert online.returncode == 0, online.stderr
+    scan = ("logs", "--endpoint", url, "--topic0", TRANSFER, "--from", "1800", "--to", "2400")
+    logs_online = explorer(*scan)
+    assert logs_online.returncode == 0, logs_online.stderr
     shared_loop().run(stoppable.process.stop())
+    logs_offline = explorer(*scan)
+    assert logs_offline.returncode == 0, logs_offline.stderr
+    assert logs_offline.stderr.startswith("saved data from ")
+    assert json.loads(logs_offline.stdout) == json.loads(logs_online.stdout)
     offline = explorer("report", tx_hash, "--endpoint", url)
     assert offline.returncode == 0, offline.stderr
     first, *page = offline.stdout.splitlines()

@@ -3,39 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers.cli import explorer, report
 from tests.helpers.devnet import PROFILES
 
-REPO = Path(__file__).resolve().parents[2]
 MISSING = "0x" + "ab" * 32
-
-
-def explorer(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run `explorer ARGS` as a process from the repository."""
-    return subprocess.run(
-        [sys.executable, "-m", "explorer", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=dict(os.environ),
-        timeout=120,
-    )
-
-
-def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run `explorer report` with the devnet's URL; the key must appear nowhere."""
-    done = explorer("report", *args, "--endpoint", devnet.url("testnet"))
-    assert devnet.key not in done.stdout
-    assert devnet.key not in done.stderr
-    assert "Traceback" not in done.stderr
-    return done
 
 
 @pytest.mark.parametrize("devnet", PROFILES, indirect=True)
@@ -58,7 +33,7 @@ def test_block_report_has_the_verified_merge_mining_panel(devnet: Any) -> None:
     sections = {section["title"]: section for section in page["sections"]}
     verdict = sections["Merge mining"]["fields"][0]
     assert verdict["label"] == "Verified"
-    assert verdict["text"].startswith("Yes")
+    assert verdict["value"].startswith("Yes")
     assert page["raw"]["number"] == hex(100)
 
 
@@ -100,3 +75,26 @@ def test_argument_errors_do_not_echo_the_key() -> None:
     assert done.returncode == 2
     assert "unrecognized arguments" in done.stderr
     assert secret not in done.stderr + done.stdout
+
+
+def test_a_json_report_is_data(devnet: Any) -> None:
+    """Numbers as numbers (amounts in wei), hashes and addresses as hex, times in ISO 8601."""
+    manifest = devnet.manifest()
+    block = json.loads(report(devnet, "4", "--format", "json").stdout)
+    overview = {f["key"]: f for f in block["sections"][0]["fields"]}
+    assert overview["number"]["value"] == 4
+    assert overview["timestamp"]["value"] == "2025-01-01T00:02:00Z"
+    assert overview["gas_used"]["value"] > 0
+    assert overview["transactions"]["value"] == len(block["transactions"])
+    assert overview["paid_fees"] == {**overview["paid_fees"], "type": "amount", "unit": "wei"}
+    assert isinstance(overview["paid_fees"]["value"], int)
+    assert overview["miner"]["value"].startswith("0x")
+    assert overview["miner"]["value"] != overview["miner"]["value"].lower()  # checksummed
+    tx = json.loads(report(devnet, manifest["plain_transfer"], "--format", "json").stdout)
+    fields = {f["key"]: f["value"] for section in tx["sections"] for f in section["fields"]}
+    assert fields["value"] == 10**18
+    assert fields["nonce"] == int(tx["raw"]["transaction"]["nonce"], 16)
+    assert fields["gas_used"] == 21_000
+    assert fields["transaction_hash"] == manifest["plain_transfer"]
+    assert tx["chain_id"] == 31
+    assert all("text" not in f for section in tx["sections"] for f in section["fields"])

@@ -21,24 +21,60 @@ def test_a_mistyped_subcommand_is_named_with_a_suggestion_and_no_key(
     assert "did you mean 'explorer report'" in err
 
 
-def test_an_unknown_option_of_the_window_shows_the_url_without_its_path(
+def test_an_unknown_option_of_the_window_echoes_nothing_typed(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The window's own parser scrubs what it echoes: the host stays, the path (key) goes."""
+    """The window's own parser says how many words it did not know, not which."""
     with pytest.raises(SystemExit) as exited:
         main(["--endpoint", URL])
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert KEY not in err
-    assert "https://rpc.testnet.rootstock.io/…" in err
+    assert "rootstock.io" not in err
+    assert "explorer: error: unrecognized arguments (2 words); see --help" in err
 
 
 def test_a_subcommands_usage_error_hides_the_key_given_with_key(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """`--key KEY` with a bad option: the message names the option, never the key."""
+    """`--key KEY` with a bad option: the message counts the words, never shows the key."""
     with pytest.raises(SystemExit):
         main(["rpc", "--network", "testnet", "--key", KEY, "--bogus", KEY])
     err = capsys.readouterr().err
     assert KEY not in err
-    assert "--bogus" in err
+    assert "unrecognized arguments (2 words)" in err
+
+
+SHORT = "k3y9"  # a key shorter than any pattern catches: only refusing to echo hides it
+TYPOS = [
+    ["--kye", SHORT],
+    ["rpc", "--network", "testnet", "--kye", SHORT],
+    ["logs", "--network", "testnet", "--kye", SHORT],
+    ["report", "--network", "testnet", "--kye", SHORT, "0x12"],
+    ["send", "--network", "testnet", "--kye", SHORT, "0x12"],
+    ["node", "--network", "testnet", "--kye", SHORT],
+    ["devnet", "--kye", SHORT],
+    ["rpc", "--network", SHORT],
+    ["report", "--network", "testnet", "--chain-id", SHORT, "0x12"],
+    ["devnet", "--testnet-port", SHORT],
+    ["devnet", "--quota", "9" + SHORT[1:].replace("k", "9")],
+]
+
+
+@pytest.mark.parametrize("argv", TYPOS, ids=[" ".join(argv) for argv in TYPOS])
+def test_no_usage_error_echoes_an_argument(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`explorer --kye KEY` and its like, window and subcommands: nothing typed comes back.
+
+    Only the parser's own words are shown (its options, what a mistyped one may have meant).
+    """
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert SHORT not in err
+    message = err.splitlines()[-1]
+    typed = [word for word in argv[1:] if not word.startswith("--") and len(word) > 1]
+    assert [word for word in typed if word in message] == []
+    assert ": error: " in message

@@ -175,8 +175,11 @@ def test_verbose_access_log_redacts_the_key() -> None:
 
 
 def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
-    """A child whose parent goes away during a cold build does not finish the build first."""
-    args = ["--network", "test", "--testnet-port", "0", "--key", "k", "--stop-on-stdin-eof"]
+    """A child whose parent goes away during a cold build does not finish the build first.
+
+    The main network: the test network's newest blocks ship, so it serves them at once.
+    """
+    args = ["--network", "main", "--mainnet-port", "0", "--key", "k", "--stop-on-stdin-eof"]
     args += ["--json-lines"]
     command = [*devnet_command(*args)[:4], "--cache-dir", str(tmp_path), *args]
     with subprocess.Popen(

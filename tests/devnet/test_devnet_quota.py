@@ -7,9 +7,8 @@ import time
 import httpx
 
 from explorer.devnet.server import seconds_to_utc_midnight
-from tests.devnet.test_devnet_transport import assert_error_body, batch_of
 from tests.helpers.devnet import LIMITED_KEYS, LIMITED_QUOTA, Devnet
-from tests.helpers.devnet_client import JSON_HEADERS, RawRpc
+from tests.helpers.devnet_client import JSON_HEADERS, RawRpc, assert_error_body, batch_of
 
 
 def test_quota_counts_batch_items_and_answers_429(

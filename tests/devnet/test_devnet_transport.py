@@ -9,26 +9,9 @@ import httpx
 import pytest
 
 from tests.helpers.devnet import Devnet
-from tests.helpers.devnet_client import JSON_HEADERS, RawRpc
+from tests.helpers.devnet_client import JSON_HEADERS, RawRpc, assert_error_body, batch_of
 
 CHAIN_ID = {"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}
-
-
-def assert_error_body(
-    response: httpx.Response, status: int, code: int | None = None
-) -> dict[str, Any]:
-    """Check that the response has the status and a JSON-RPC error envelope; return the error."""
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/json")
-    envelope = response.json()
-    assert envelope["jsonrpc"] == "2.0"
-    assert "result" not in envelope
-    error: dict[str, Any] = envelope["error"]
-    assert isinstance(error["code"], int)
-    assert isinstance(error["message"], str)
-    if code is not None:
-        assert error["code"] == code, error
-    return error
 
 
 @pytest.mark.parametrize("form", ["/{key}", "/v2/{key}", "/{key}/", "/v2/{key}/"])
@@ -206,11 +189,6 @@ def test_notification_gets_no_content(rpc: RawRpc) -> None:
     """A request without id is a notification: HTTP 204, no body."""
     response = rpc.post({"jsonrpc": "2.0", "method": "eth_chainId", "params": []})
     assert (response.status_code, response.content) == (204, b"")
-
-
-def batch_of(count: int, method: str = "eth_chainId") -> list[dict[str, Any]]:
-    """Return a batch of `count` calls with ids 0..count-1."""
-    return [{"jsonrpc": "2.0", "id": i, "method": method, "params": []} for i in range(count)]
 
 
 def test_batch_of_50_is_answered_in_full(rpc: RawRpc) -> None:

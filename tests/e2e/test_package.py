@@ -48,3 +48,9 @@ def test_make_package_builds_validates_and_installs_both_installers() -> None:
     assert "tar.gz: window, devnet child ready" in run.stdout, said[-6000:]
     for checker in ("desktop-file-validate", "appstreamcli", "lintian"):
         assert f"{checker} passed" in run.stdout or f"SKIPPED {checker}" in run.stdout, said[-6000:]
+    # Depends: what the Qt plugins load (issue 19 §7), refused on a root without libxcb-cursor0
+    assert "dpkg refuses the .deb for want of it alone" in run.stdout, said[-6000:]
+    depends = run.stdout.split("Depends holds what the Qt plugins load: ", 1)[-1]
+    assert "libxcb-cursor0" in depends.splitlines()[0], said[-6000:]
+    started_without = "the window does not start on X11" in run.stdout
+    assert started_without or "SKIPPED the start without libxcb-cursor" in run.stdout, said[-6000:]

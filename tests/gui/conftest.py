@@ -12,12 +12,11 @@ from pytestqt.qtbot import QtBot
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
 from explorer.services.session import Session
-from explorer.viewmodels.navigator import Navigator
-from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
 from tests.helpers.devnet import Devnet
+from tests.helpers.gui import wired_window
 from tests.helpers.qt import run_in_qloop
 
 
@@ -39,10 +38,7 @@ def session(qloop: qasync.QEventLoop, qtbot: QtBot, devnet: Any) -> Iterator[Ses
 def window(qtbot: QtBot, session: Session) -> MainWindow:
     """Return the main window connected to the devnet, head known."""
     shell = ShellViewModel()
-    search = SearchViewModel()
-    window = MainWindow(shell, Navigator(), search)
-    qtbot.addWidget(window)
-    shell.session_changed.connect(lambda: setattr(search, "session", shell.session))
+    window = wired_window(qtbot, shell)
     shell.set_session(session)
     window.show()
     qtbot.waitUntil(lambda: shell.head is not None, timeout=20_000)

@@ -11,6 +11,7 @@ import rlp
 from eth_abi.abi import encode
 from eth_hash.auto import keccak
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGroupBox
 from pytestqt.qtbot import QtBot
 
 from explorer.devnet.contracts import load_artifact
@@ -186,6 +187,9 @@ def test_the_checks_warn_and_the_nodes_refusal_is_shown_as_it_said(
     send(qtbot, view)
     assert view.model.stage is Stage.FAILED
     assert texts(view.model.document)["Answer"].startswith(refusal)
+    reason = refusal.removeprefix("refused: ")  # the node's own words come first: on top,
+    assert view.status.text().startswith(f"Not taken by the node: {reason}")  # and the first
+    assert section_titles(view)[0] == "The node's answer"  # section below
     assert window.tabs.count() == 2  # nothing to follow: no page opened
 
 
@@ -294,3 +298,12 @@ def test_the_screen_is_a_route_of_its_own(window: MainWindow) -> None:
     model = window.shell.create_page(BROADCAST)
     assert isinstance(model, BroadcastViewModel)
     model.dispose()
+
+
+def section_titles(view: BroadcastView) -> list[str]:
+    """Return the titles of the sections shown, top to bottom."""
+    layout = view.document_view.layout()
+    assert layout is not None
+    items = (layout.itemAt(i) for i in range(layout.count()))
+    boxes = (item.widget() for item in items if item is not None)
+    return [box.title() for box in boxes if isinstance(box, QGroupBox)]

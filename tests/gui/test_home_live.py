@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -77,10 +78,22 @@ def test_home_follows_new_heads_reading_each_block_once(
     newest = model.chain.newest
     assert newest is not None
     assert model.blocks.rows[0].block.number == newest
-    assert stats["eth_getBlockByNumber"] == KEEP + (newest - loaded) + len(model.chain.replaced)
+    read = [  # every block read, as the client's journal lists them
+        int(json.loads(entry.params)[0], 16)
+        for entry in live_session.client.journal.entries()
+        if entry.method == "eth_getBlockByNumber" and not entry.from_cache
+    ]
+    again = {number for number in read if read.count(number) > 1}
+    assert again <= set(model.chain.replaced)  # each block read once, unless it was replaced
+    assert read.count(0) == 1  # block 0, read once by the chain check (its genesis)
+    assert set(range(newest - KEEP + 1, newest + 1)) <= set(read)  # what the page shows
     assert stats["eth_blockNumber"] <= 2 * (newest - loaded) + 5
-    assert model.transactions.rows  # the traffic's transactions, newest first
-    assert model.transactions.rows[0].tx.block_number == newest
+
+    def newest_listed_transaction() -> int:
+        rows = model.transactions.rows  # the traffic's transactions, newest first
+        return (rows[0].tx.block_number or 0) if rows else 0
+
+    qtbot.waitUntil(lambda: newest_listed_transaction() >= newest)  # a turn after the blocks
     assert "Live · asking for the head every" in home_view(window).message.text()
 
 
@@ -200,3 +213,23 @@ def test_charts_name_the_block_under_the_mouse_and_open_it_on_click(
     assert chart.series.point(index).startswith(f"Block #{newest:,}: ")
     QTest.mouseClick(chart, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
     qtbot.waitUntil(lambda: window.navigator.route() == block_route(newest), timeout=5_000)
+
+
+def test_the_status_bar_head_stays_fresh_off_the_home_page(
+    qtbot: QtBot, live_session: Session
+) -> None:
+    """With the home tab hidden, the head still follows the chain, at its pace.
+
+    Off the home page the head was read once a minute: the status bar showed an old head,
+    "(read 12:00:00)".
+    """
+    window = open_window(qtbot, live_session)
+    qtbot.waitUntil(lambda: window.shell.poller.pace is not None, timeout=20_000)
+    window.navigator.open_tab(LOGS)  # the home page hides and stops asking for the head
+    assert not home_view(window).isVisible()
+    qtbot.waitUntil(lambda: not window.shell.poller.running, timeout=5_000)
+    start = window.shell.head
+    assert start is not None
+    qtbot.waitUntil(lambda: (window.shell.head or 0) >= start + 3, timeout=15_000)
+    assert f"head #{window.shell.head:,}" in window.status_label.text()
+    assert "(read" not in window.status_label.text()

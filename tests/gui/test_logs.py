@@ -13,27 +13,35 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import QModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTableView
 from pytestqt.qtbot import QtBot
 
+from explorer.chain.records import Log
 from explorer.presentation.format import duration_text
 from explorer.presentation.log_form import Field, check_fields
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
-from explorer.services.logexport import ExportFormat
+from explorer.services.logexport import ExportFormat, csv_fields
 from explorer.services.networks import DEVNET
 from explorer.services.routes import Route
 from explorer.services.session import Session
 from explorer.viewmodels.log_export import ExportProgress, ExportState
-from explorer.viewmodels.log_table import BATCH, Column, LogTableModel, short_hash
+from explorer.viewmodels.log_table import (
+    BATCH,
+    SORT_AT_ONCE,
+    Column,
+    LogTableModel,
+    short_hash,
+)
 from explorer.viewmodels.logs import LogsViewModel, ScanState
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
+from explorer.views.widgets.sortable import make_sortable
 from tests.helpers.devnet import PROFILES, Devnet
+from tests.helpers.logs_node import answer_logs
 from tests.helpers.qt import run_in_qloop
-from tests.helpers.scripted_server import ScriptedServer, html
+from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, html
 from tests.helpers.testnet_node import serve_testnet
-from tests.services.test_logscan import answer_logs
 
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 ADDRESS = "0x" + "ab" * 20
@@ -107,9 +115,8 @@ def synthetic(row: int) -> bytes:
 
 def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: QtBot) -> None:
     """Rows arrive in batches; only BATCH are shown until fetched; cells format lazily."""
-    from PySide6.QtWidgets import QTableView
-
     table = LogTableModel(31)
+    table.sort(Column.BLOCK, Qt.SortOrder.AscendingOrder)  # oldest first: rows go at the end
     view = QTableView()
     qtbot.addWidget(view)
     view.setModel(table)
@@ -145,14 +152,60 @@ def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: QtBot)
 
 
 def test_late_rows_are_inserted_in_block_order(qapp: QApplication) -> None:
-    """A retried range lands between the rows around it."""
+    """A retried range lands between the rows around it, newest first."""
     table = LogTableModel(31)
     table.add_compact([synthetic(r) for r in range(0, 100)], [r // 10 for r in range(0, 100)])
     table.add_compact([synthetic(r) for r in range(200, 300)], [r // 10 for r in range(200, 300)])
     table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
     blocks = [int(table.data(table.index(row, Column.BLOCK))) for row in range(table.rowCount())]
-    assert blocks == sorted(blocks)
+    assert blocks == sorted(blocks, reverse=True)
     assert table.rowCount() == 300
+    indexes = [int(table.data(table.index(row, Column.LOG_INDEX))) for row in range(10)]
+    assert indexes == list(range(9, -1, -1))  # within a block, the last log first
+
+
+def test_newest_rows_stream_in_on_top_and_the_rest_waits_to_be_fetched(
+    qapp: QApplication,
+) -> None:
+    """Newest first: each batch lands on top, and the table still shows a BATCH, not all."""
+    table = LogTableModel(31)
+    for first in range(0, 5 * BATCH, BATCH // 2):
+        rows = range(first, first + BATCH // 2)
+        table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
+    assert table.total == 5 * BATCH
+    assert table.rowCount() == BATCH
+    assert table.data(table.index(0, Column.BLOCK)) == str((5 * BATCH - 1) // 10)
+    assert table.canFetchMore(QModelIndex())
+
+
+@pytest.mark.parametrize("rows", [300, SORT_AT_ONCE + 700])
+def test_a_header_click_sorts_every_row_by_that_column(
+    qloop: qasync.QEventLoop, qtbot: QtBot, rows: int
+) -> None:
+    """Any column sorts every row (a big table a slice per loop turn); new rows go in order."""
+    table = LogTableModel(31)
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(table)
+    make_sortable(view)
+    table.add_compact([synthetic(r) for r in range(rows)], [r // 10 for r in range(rows)])
+    header = view.horizontalHeader()
+    header.setSortIndicator(Column.LOG_INDEX, Qt.SortOrder.AscendingOrder)  # a click does this
+    qtbot.waitUntil(lambda: table.data(table.index(0, Column.LOG_INDEX)) == "0", timeout=10_000)
+    while table.canFetchMore(QModelIndex()):
+        table.fetchMore(QModelIndex())
+    shown = [int(table.data(table.index(row, Column.LOG_INDEX))) for row in range(rows)]
+    assert shown == sorted(shown)
+    header.setSortIndicator(Column.TOPIC1, Qt.SortOrder.DescendingOrder)
+    top = "0x" + f"{rows - 1:064x}"
+    qtbot.waitUntil(
+        lambda: table.data(table.index(0, Column.TOPIC1), Qt.ItemDataRole.ToolTipRole) == top,
+        timeout=10_000,
+    )
+    table.add_compact([synthetic(rows + 5)], [(rows + 5) // 10])  # lands in its place: on top
+    assert table.data(table.index(0, Column.TOPIC1), Qt.ItemDataRole.ToolTipRole) == (
+        "0x" + f"{rows + 5:064x}"
+    )
 
 
 @pytest.fixture
@@ -197,6 +250,10 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
         {"fromBlock": hex(1800), "toBlock": hex(2400), "address": token, "topics": [TRANSFER]},
     )
     assert model.table.total == len(expected) > 20
+    arguments = model.table.index(0, Column.ARGS)
+    qtbot.waitUntil(lambda: str(arguments.data()).endswith(" DVT"), timeout=10_000)  # amounts
+    assert ", value: " in str(arguments.data())  # in the token's units, its decimals read once
+    assert session.client.stats.by_method["eth_call"] <= 2
     assert view.progress.value() == 1000
     assert "logs" in view.progress_label.text()
     assert view.export_json_button.isEnabled()
@@ -207,13 +264,16 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     qtbot.mouseClick(
         table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(cell).center()
     )
-    assert routes == [(Route.parse(f"tx/{expected[0]['transactionHash']}"), False)]
+    newest_first = expected[::-1]  # the table's order, which the exports keep
+    assert routes == [(Route.parse(f"tx/{newest_first[0]['transactionHash']}"), False)]
     assert exported(qtbot, model, tmp_path / "logs.json", ExportFormat.JSON) == len(expected)
-    assert json.loads((tmp_path / "logs.json").read_text()) == expected
+    assert json.loads((tmp_path / "logs.json").read_text()) == newest_first
+    assert all(model.table.csv_lines())  # made as the rows came: the export only writes them
     exported(qtbot, model, tmp_path / "logs.csv", ExportFormat.CSV)
     rows = list(csv.reader((tmp_path / "logs.csv").read_text().splitlines()))
     assert len(rows) == len(expected) + 1
-    assert rows[1][1] == expected[0]["transactionHash"]
+    assert rows[1][1] == newest_first[0]["transactionHash"]
+    assert rows[1:] == [csv_fields(Log.from_json(log)) for log in newest_first]
 
 
 def exported(qtbot: QtBot, model: LogsViewModel, path: Path, fmt: ExportFormat) -> int | None:
@@ -249,8 +309,16 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: QtB
     session.client.retry = RetryPolicy(attempts=1)
     node.fallback = serve_testnet  # the chain check first (a scan waits for it)
     assert run_in_qloop(qtbot, session.settled_check()).verified
-    node.fallback = answer_logs
-    node.script(answer_logs, html(502))
+    ranges_asked = itertools.count()
+
+    def second_range_fails(request: Recorded) -> Reply:
+        """Answer logs, but the second eth_getLogs with a gateway's error page."""
+        if request.rpc_method == "eth_getLogs" and next(ranges_asked) == 1:
+            return html(502)(request)
+        reply: Reply = answer_logs(request)
+        return reply
+
+    node.fallback = second_range_fails  # other calls (a token's units) go by as they come
     model = LogsViewModel(session, concurrency=1)
     view = LogsView(model)
     qtbot.addWidget(view)
@@ -273,7 +341,7 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: QtB
         while model.table.canFetchMore(QModelIndex()):
             model.table.fetchMore(QModelIndex())
         blocks = [model.table.log(row).block_number for row in range(301)]
-        assert blocks == list(range(301))
+        assert blocks == list(range(300, -1, -1))  # newest first
     finally:
         run_in_qloop(qtbot, session.aclose())
         node.close()
@@ -282,6 +350,7 @@ def test_failed_range_is_retried_into_place(qloop: qasync.QEventLoop, qtbot: QtB
 def test_cells_stay_right_when_rows_are_appended_or_put_before(qapp: QApplication) -> None:
     """Formatted rows are reused after appends; rows put before them move them down."""
     table = LogTableModel(31)
+    table.sort(Column.BLOCK, Qt.SortOrder.AscendingOrder)
     table.add_compact([synthetic(r) for r in range(100, 200)], [r // 10 for r in range(100, 200)])
     first = table.index(0, Column.TX)
     assert table.data(first, Qt.ItemDataRole.ToolTipRole) == "0x" + f"{100:064x}"
@@ -359,7 +428,7 @@ def test_export_of_100000_rows_runs_off_the_gui_thread_with_progress(
     assert any(f"of {ROWS:,} logs" in text for text in shown[1:])
     rows = list(csv.reader(path.read_text().splitlines()))
     assert len(rows) == ROWS + 1
-    assert rows[ROWS][1] == "0x" + f"{ROWS - 1:064x}"
+    assert rows[1][1] == "0x" + f"{ROWS - 1:064x}"  # newest first, as the table shows them
     assert files_half_way
     assert all(files == [".part"] for files in files_half_way)
     assert list(tmp_path.iterdir()) == [path]  # no partial file left beside it

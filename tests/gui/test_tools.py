@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import pytest
 import qasync
 from eth_abi.abi import decode
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from explorer.presentation.document import Tone
-from explorer.presentation.tool_results import TOOLS, ToolKind
+from explorer.presentation.tool_results import TOOLS, UNITS_EXAMPLES, ToolKind
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import TESTNET
 from explorer.services.session import Session
@@ -111,3 +111,36 @@ def test_abi_encode_then_decode_round_trip(qtbot: QtBot, window: MainWindow) -> 
     assert shown["Function"] == "transfer(address to, uint256 amount)"
     assert shown["to (address)"] == RECEIVER  # in the devnet's (chain 31) checksum
     assert shown["amount (uint256)"] == "1000"
+
+
+def test_every_example_a_tool_shows_works(qtbot: QtBot, window: MainWindow) -> None:
+    """Each tool's example (its placeholders, the Units hint's amounts) typed in gives a result.
+
+    The Units tool once suggested "1.5" beside the unit wei: "Cannot compute".
+    """
+    for spec in TOOLS.values():
+        next(a for a in window.tools_menu.actions() if a.text() == spec.title).trigger()
+        view = window.tabs.currentWidget()
+        assert isinstance(view, ToolView)
+        examples = [(i.key, i.placeholder) for i in spec.inputs if i.placeholder]
+        examples = [(key, text) for key, text in examples if "…" not in text]  # hints, not values
+        if spec is TOOLS[ToolKind.UNITS]:
+            examples += [("amount", amount) for amount in UNITS_EXAMPLES]
+        for key, text in examples:  # every example input at once: they go together
+            widget = view.inputs[key]
+            if isinstance(widget, QPlainTextEdit):
+                widget.setPlainText(text)
+            else:
+                assert isinstance(widget, QLineEdit)
+                widget.clear()
+                qtbot.keyClicks(widget, text)
+            if key == "amount":  # the Units hint's amounts, each alone
+                check(spec.title, text, view)
+        check(spec.title, "all examples", view)
+
+
+def check(title: str, example: str, view: ToolView) -> None:
+    """Fail when a tool's result says it cannot compute."""
+    bad = [line for line in view.model.result if line.tone is Tone.BAD]
+    assert view.model.result
+    assert not bad, (title, example, bad)

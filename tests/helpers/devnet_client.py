@@ -51,3 +51,25 @@ class RawRpc:
         assert status == 200, envelope
         assert set(envelope) == {"jsonrpc", "id", "result"}, envelope
         return envelope["result"]
+
+
+def assert_error_body(
+    response: httpx.Response, status: int, code: int | None = None
+) -> dict[str, Any]:
+    """Check that the response has the status and a JSON-RPC error envelope; return the error."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    envelope = response.json()
+    assert envelope["jsonrpc"] == "2.0"
+    assert "result" not in envelope
+    error: dict[str, Any] = envelope["error"]
+    assert isinstance(error["code"], int)
+    assert isinstance(error["message"], str)
+    if code is not None:
+        assert error["code"] == code, error
+    return error
+
+
+def batch_of(count: int, method: str = "eth_chainId") -> list[dict[str, Any]]:
+    """Return a batch of `count` calls with ids 0..count-1."""
+    return [{"jsonrpc": "2.0", "id": i, "method": method, "params": []} for i in range(count)]

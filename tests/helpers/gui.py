@@ -6,8 +6,21 @@ import asyncio
 
 from pytestqt.qtbot import QtBot
 
+from explorer.app import wire_view_models
+from explorer.viewmodels.navigator import Navigator
+from explorer.viewmodels.search import SearchViewModel
+from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
+
+
+def wired_window(qtbot: QtBot, shell: ShellViewModel) -> MainWindow:
+    """Return a main window over shell with its navigator and search, wired as the app does."""
+    navigator, search = Navigator(), SearchViewModel()
+    wire_view_models(shell, navigator, search)
+    window = MainWindow(shell, navigator, search)
+    qtbot.addWidget(window)
+    return window
 
 
 def wait_loaded(qtbot: QtBot, window: MainWindow, timeout: int = 20_000) -> PageView:

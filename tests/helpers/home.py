@@ -6,20 +6,18 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.session import Session
 from explorer.viewmodels.home import HomeState
-from explorer.viewmodels.navigator import Navigator
-from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
 from tests.helpers.address import raw_rpc
 from tests.helpers.devnet import Devnet
+from tests.helpers.gui import wired_window
 
 
 def open_window(qtbot: QtBot, session: Session) -> MainWindow:
     """Return the main window on session, its home page following the head live."""
     shell = ShellViewModel()
-    window = MainWindow(shell, Navigator(), SearchViewModel())
-    qtbot.addWidget(window)
+    window = wired_window(qtbot, shell)
     shell.set_session(session)
     window.show()
     home = home_view(window)

@@ -6,6 +6,8 @@ import re
 from typing import Any
 
 import pytest
+from eth_account import Account
+from eth_utils.address import to_checksum_address
 
 from explorer.chain.mergemining import MergeMiningReport, verify_merge_mining
 from explorer.devnet.errors import RpcFailure
@@ -13,6 +15,38 @@ from explorer.devnet.node import DevnetNode
 
 QUANTITY = re.compile(r"^0x(0|[1-9a-f][0-9a-f]*)$")
 DATA = re.compile(r"^0x([0-9a-f]{2})*$")
+GAS_PRICE = 65_000_000
+STRANGER = "0x" + "42" * 20
+
+
+def sign(node: DevnetNode, key_index: int, **fields: Any) -> str:
+    """Sign a legacy transaction from a seeded account; nonce from the node by default."""
+    key = node.manifest.private_keys[key_index]
+    sender = node.manifest.accounts[key_index]
+    tx: dict[str, Any] = {
+        "gas": 21_000,
+        "gasPrice": GAS_PRICE,
+        "value": 1,
+        "to": STRANGER,
+        "chainId": node.chain_id,
+        "data": b"",
+    }
+    tx.update(fields)
+    if "nonce" not in tx:
+        tx["nonce"] = int(node.handle("eth_getTransactionCount", [sender, "pending"]), 16)
+    for name in ("chainId", "to"):
+        if tx[name] is None:
+            del tx[name]
+    if "to" in tx:
+        tx["to"] = to_checksum_address(tx["to"])
+    signed: bytes = Account.sign_transaction(tx, key).raw_transaction
+    return "0x" + signed.hex()
+
+
+def send(node: DevnetNode, raw: str) -> str:
+    """Submit a raw transaction and return its hash."""
+    result: str = node.handle("eth_sendRawTransaction", [raw])
+    return result
 
 
 def failure(node: DevnetNode, method: str, *params: Any) -> RpcFailure:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp import web
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLineEdit
@@ -14,9 +18,11 @@ from pytestqt.qtbot import QtBot
 from explorer.services.network_forms import NetworkForm
 from explorer.settings import Settings
 from explorer.views.settings_dialog import SettingsDialog
+from tests.helpers.testnet_node import genesis_block
 
 KEY = "k3yAbcdefGhijkLMNop0123456789x"
 CLIENT = "RskJ/6.2.0/Linux/Java1.8/ARROWHEAD-45eb751"
+PROBE_REQUESTS = 4  # a connection test asks chain id, network id, client and genesis at once
 
 
 class TinyNode:
@@ -58,7 +64,7 @@ class TinyNode:
         self.port = self._runner.addresses[0][1]
 
     async def _handle(self, request: web.Request) -> web.Response:
-        """Answer eth_chainId, net_version and web3_clientVersion for the path's chain."""
+        """Answer the chain check (chain id, net_version, client, genesis) for the path's chain."""
         self.paths.append(request.path)
         body: dict[str, Any] = await request.json()
         self.calls.append((request.path, body["method"]))
@@ -75,6 +81,7 @@ class TinyNode:
             "eth_chainId": hex(chain_id),
             "net_version": str(chain_id),
             "web3_clientVersion": CLIENT,
+            "eth_getBlockByNumber": genesis_block(f"0x{chain_id:064x}"),  # block 0: the genesis
         }
         return web.json_response(
             {"jsonrpc": "2.0", "id": body["id"], "result": results[body["method"]]}
@@ -127,8 +134,8 @@ def reread(store: QSettings) -> Settings:
 def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> None:
     """Test a new endpoint on chain 31 whose node will say chain 30 later.
 
-    The node changes its answer once the gate opens; return when the first request waits at the
-    gate.
+    The node changes its answer once the gate opens; return when every request of the test
+    (the chain check's four, sent at once) waits at the gate.
     """
     form = dialog.form_panel
     qtbot.mouseClick(dialog.list_panel.add_button, Qt.MouseButton.LeftButton)
@@ -138,9 +145,34 @@ def start_held_test(dialog: SettingsDialog, node: TinyNode, qtbot: QtBot) -> Non
     already = len(node.paths)
     qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
     assert form.test_result.text() == "Testing…"
-    qtbot.waitUntil(lambda: any("/held/" in p for p in node.paths[already:]), timeout=10_000)
+    qtbot.waitUntil(
+        lambda: sum("/held/" in p for p in node.paths[already:]) == PROBE_REQUESTS, timeout=10_000
+    )
 
 
 def held_calls(node: TinyNode) -> list[str]:
     """Return the methods asked of the held node, in order."""
     return [method for path, method in node.calls if "/held/" in path]
+
+
+FORMATS = (QSettings.Format.NativeFormat, QSettings.Format.IniFormat)
+
+
+@contextlib.contextmanager
+def private_home(root: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point the app's settings, data and cache at root (QSettings' user paths too)."""
+    for variable, name in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
+        monkeypatch.setenv(variable, str(root / name))
+    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "probe", "probe")
+    original = str(Path(probe.fileName()).parent.parent)
+    for fmt in FORMATS:
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "config"))
+    try:
+        yield root
+    finally:
+        for fmt in FORMATS:
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, original)

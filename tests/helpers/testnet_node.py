@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from explorer.services.networks import TESTNET_GENESIS
 from tests.helpers.scripted_server import Recorded, Reply, json_reply
 from tests.helpers.testnet import load
 
@@ -39,8 +40,16 @@ def _by_index(params: list[Any]) -> Any:
     return None if name is None else {**load(name), "_id": "5f1e0c3a9d1b2c0001a2b3c4"}
 
 
+def genesis_block(genesis_hash: str = TESTNET_GENESIS) -> dict[str, Any]:
+    """Return block 0 shaped like the sample block, with the real testnet's genesis hash."""
+    block = load("block-0x1b4-header-only.json")
+    return {**block, "number": "0x0", "hash": genesis_hash, "parentHash": "0x" + "00" * 32}
+
+
 def _block(params: list[Any]) -> Any:
-    """Block 0x1b4 by number or hash; others are not found."""
+    """Block 0x1b4 by number or hash, and the genesis block; others are not found."""
+    if params[0] == "0x0":
+        return genesis_block()
     return load("block-0x1b4-header-only.json") if params[0] in ("0x1b4", BLOCK_HASH) else None
 
 

@@ -134,7 +134,9 @@ def test_argument_errors_do_not_echo_the_key() -> None:
     url = f"https://rpc.testnet.rootstock.io/{API_KEY}"
     done = explorer_rpc(url, "eth_chainId", f"--bogus={API_KEY}")
     assert done.returncode == 2
-    assert "unrecognized arguments: --bogus=<key>" in done.stderr
+    assert "unrecognized arguments (1 word); see --help" in done.stderr
+    assert API_KEY not in done.stderr
+    assert "--bogus" not in done.stderr  # nothing typed is echoed
 
 
 def test_help_documents_exit_codes() -> None:
@@ -143,3 +145,36 @@ def test_help_documents_exit_codes() -> None:
     assert done.returncode == 0
     assert "Exit codes" in done.stdout
     assert "eth_getLogs" in done.stdout
+
+
+def test_an_unknown_method_is_named_with_the_nearest_and_the_list(server: ScriptedServer) -> None:
+    """A mistyped method: the nearest known one and every method of the service, nothing sent."""
+    done = explorer_rpc(f"{server.url}/{API_KEY}", "eth_getblockbynumber")
+    assert done.returncode == 2
+    assert "unknown method 'eth_getblockbynumber' (did you mean eth_getBlockByNumber?)" in (
+        done.stderr
+    )
+    assert "eth_blockNumber, eth_call, eth_chainId," in done.stderr
+    assert "the service has" not in done.stderr
+    assert server.requests == []
+
+
+def test_a_url_without_a_key_says_a_key_is_wanted(server: ScriptedServer) -> None:
+    """A 401 to a request that carried no key is no refusal of a key."""
+    server.script(raw(401, "Unauthorized: API key missing from the path"))
+    done = explorer_rpc(server.url, "eth_blockNumber", env={"EXPLORER_API_KEY": ""})
+    assert done.returncode == 3
+    assert (
+        done.stderr == "error (auth): 127.0.0.1 asks for an API key (HTTP 401) and none was given\n"
+    )
+    server.script(raw(401, "bad key"))
+    keyed = explorer_rpc(f"{server.url}/{API_KEY}", "eth_blockNumber")
+    assert "refused the API key (HTTP 401" in keyed.stderr
+
+
+def test_a_closed_port_is_named_with_its_port() -> None:
+    with scripted_server() as gone:
+        port = gone.url.rsplit(":", 1)[1]
+    done = explorer_rpc(f"http://127.0.0.1:{port}/{API_KEY}", "eth_chainId", "--timeout", "2")
+    assert done.returncode == 3
+    assert done.stderr == f"error (transport): cannot connect to 127.0.0.1:{port}\n"

@@ -11,6 +11,7 @@ import pytest
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.stats import utc_today
+from explorer.services.networks import TESTNET_GENESIS
 from tests.helpers.rpc import with_client
 from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, result, rpc_error, slow
 from tests.helpers.testnet_node import ADDRESS, TX_HASH, serve_testnet
@@ -192,9 +193,20 @@ def test_probe_without_client_version(server: ScriptedServer, endpoint: Endpoint
     assert not probe.matches
 
 
-def test_probe_asks_its_three_questions_at_once(server: ScriptedServer, endpoint: Endpoint) -> None:
-    """The chain check costs one round trip: no answer comes until all three have arrived."""
-    answers = {"eth_chainId": "0x1f", "net_version": "31", "web3_clientVersion": "RskJ/9.0.0"}
+def test_probe_asks_its_four_questions_at_once(server: ScriptedServer, endpoint: Endpoint) -> None:
+    """The chain check costs one round trip: no answer comes until all four have arrived.
+
+    Chain id, network id, client version and the genesis block (block 0, without its
+    transactions): a chain is its chain id and its genesis hash.
+    """
+    genesis = {"hash": TESTNET_GENESIS, "parentHash": "0x" + "00" * 32, "number": "0x0"}
+    genesis |= {"gasLimit": "0x0", "gasUsed": "0x0", "timestamp": "0x0"}
+    answers = {
+        "eth_chainId": "0x1f",
+        "net_version": "31",
+        "web3_clientVersion": "RskJ/9.0.0",
+        "eth_getBlockByNumber": genesis,
+    }
     all_arrived = threading.Barrier(len(answers), timeout=10)
 
     def node(request: Recorded) -> Reply:
@@ -202,6 +214,9 @@ def test_probe_asks_its_three_questions_at_once(server: ScriptedServer, endpoint
         return result(answers[str(request.rpc_method)])(request)
 
     server.fallback = node
-    probe = with_client(endpoint, lambda client: client.probe(31))
+    probe = with_client(endpoint, lambda client: client.probe(31, TESTNET_GENESIS))
     assert probe.matches
     assert probe.client_version == "RskJ/9.0.0"
+    assert probe.genesis_hash == TESTNET_GENESIS
+    (block_zero,) = [r for r in server.requests if r.rpc_method == "eth_getBlockByNumber"]
+    assert block_zero.params == ["0x0", False]

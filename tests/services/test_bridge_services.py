@@ -12,8 +12,8 @@ from explorer.services.pegin import pegin_status
 from explorer.services.pegout import PegoutStatus, pegout_stages
 from explorer.services.reader import ChainReader
 from tests.helpers.devnet import Devnet
+from tests.helpers.logs_node import with_client
 from tests.helpers.scripted_server import ScriptedServer, result, rpc_error
-from tests.services.test_logscan import with_client
 
 PRE_UPGRADE_BLOCK = 100  # the devnet's Bridge follows the upgrades from block 3,000
 

@@ -254,7 +254,10 @@ def test_another_chain_on_the_same_endpoint_never_reads_this_chains_data(
 def test_token_metadata_and_multicall_are_kept_per_chain(
     relay: Relay, devnet: Devnet, tmp_path: Path
 ) -> None:
-    """A token's kind, name, symbol and decimals are read once; later only its total supply."""
+    """A token's kind, name, symbol and decimals are read once; later only its total supply.
+
+    No separate question whether Multicall3 is there: the aggregate that answers says so.
+    """
     manifest = devnet.manifest()
 
     async def info(session: Session) -> TokenInfo:
@@ -264,8 +267,41 @@ def test_token_metadata_and_multicall_are_kept_per_chain(
 
     cold = with_saved_session(relay.url, tmp_path, info)
     assert cold.is_token
-    assert beyond_check(relay)["eth_getCode"] == 1  # is Multicall3 there?
+    assert beyond_check(relay) == {"eth_call": 1}  # one aggregate3 tells Multicall3 is there
     before = len(relay.server.requests)
     warm = with_saved_session(relay.url, tmp_path, info)
     assert beyond_check(relay, before) == {"eth_call": 1}  # totalSupply alone
+    assert warm == cold
+
+
+def test_a_failed_transactions_revert_reason_is_kept(
+    relay: Relay, devnet: Devnet, tmp_path: Path
+) -> None:
+    """The replay that tells why a settled transaction failed is not sent again."""
+    page = tx_page(devnet.manifest()["failed_tx"])
+    cold = with_saved_session(relay.url, tmp_path, page)
+    assert beyond_check(relay)["eth_call"] == 1
+    assert cold.revert_reason
+    before = len(relay.server.requests)
+    warm = with_saved_session(relay.url, tmp_path, page)
+    assert beyond_check(relay, before) == {"eth_blockNumber": 1}
+    assert warm.revert_reason == cold.revert_reason
+
+
+def test_an_unsettled_tail_cut_by_two_chunks_is_asked_once(relay: Relay, tmp_path: Path) -> None:
+    """Chunks of 50 blocks cut the head's last 12 in two: the tail is still one request."""
+
+    async def scan(session: Session) -> list[Any]:
+        head = await session.reader.latest_number()
+        scanner = LogScanner(
+            session.client, concurrency=1, max_blocks=50, initial_blocks=50, growth=1.0
+        )
+        start = head - 105  # chunks end at head - 6 and head: the tail's 12 blocks cut in two
+        query = LogQuery(from_block=start, to_block=head, topics=((TRANSFER_TOPIC,),))
+        return [log async for batch in scanner.scan(query) for log in batch]
+
+    cold = with_saved_session(relay.url, tmp_path, scan)
+    before = len(relay.server.requests)
+    warm = with_saved_session(relay.url, tmp_path, scan)
+    assert beyond_check(relay, before) == {"eth_blockNumber": 1, "eth_getLogs": 1}
     assert warm == cold

@@ -9,7 +9,7 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.retry import NO_RETRY
 from explorer.services.chaincheck import ChainCheck, Verification
-from explorer.services.networks import MAINNET, TESTNET
+from explorer.services.networks import MAINNET, MAINNET_GENESIS, TESTNET
 from explorer.services.session import Session
 from tests.helpers.rpc import API_KEY
 from tests.helpers.scripted_server import (
@@ -20,7 +20,7 @@ from tests.helpers.scripted_server import (
     drop,
     json_reply,
 )
-from tests.helpers.testnet_node import serve_testnet
+from tests.helpers.testnet_node import genesis_block, serve_testnet
 
 FAST = (0.01, 0.02, 0.04)
 
@@ -93,6 +93,9 @@ def test_a_transport_failure_after_verification_checks_the_chain_again() -> None
             return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": answers["net"]})
         if request.rpc_method == "eth_blockNumber" and answers["chain"] == "0x1f":
             return drop()(request)
+        if request.params[:1] == ["0x0"] and answers["chain"] == "0x1e":
+            block = genesis_block(MAINNET_GENESIS)  # a mainnet node has mainnet's genesis
+            return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": block})
         return serve_testnet(request)
 
     server = ScriptedServer(node)

@@ -61,7 +61,7 @@ def test_a_warm_lookup_costs_one_request_per_network(devnet: Devnet) -> None:
             await elsewhere.aclose()
 
     cold, warm = asyncio.run(main())
-    assert cold == 4  # eth_chainId, net_version, web3_clientVersion once, and the lookup
+    assert cold == 5  # the chain check once (chain id, network id, client, genesis), the lookup
     assert warm == 1
 
 

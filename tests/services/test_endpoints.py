@@ -136,3 +136,39 @@ def test_a_probe_of_a_closed_port_is_a_transport_failure(book: EndpointBook) -> 
     assert report.outcome is ProbeOutcome.FAILED
     assert report.error_kind is ErrorKind.TRANSPORT
     assert report.endpoint == f"http://127.0.0.1:{port}"
+
+
+@pytest.mark.parametrize(
+    ("network", "key", "v2", "public"),
+    [
+        ("testnet", "", False, False),
+        ("testnet", KEY, False, False),
+        ("mainnet", KEY, True, False),
+        ("testnet", KEY, True, True),
+        ("testnet", "", False, True),
+        ("testnet", "bad key/with slash", False, False),
+        ("custom:Mine", "", False, False),
+        ("custom:Mine", KEY, True, False),
+        ("devnet", "", False, False),
+        ("nowhere", "", False, False),
+    ],
+)
+def test_connecting_reads_the_stored_endpoint_without_the_dialogs_form(
+    network: str, key: str, v2: bool, public: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """saved_endpoint gives what the Settings form would, and never builds that form."""
+    store = MemoryStore()
+    book = EndpointBook(store)
+    mine = NetworkForm(name="Mine", url="http://127.0.0.1:4444", chain_id="33")
+    assert book.commit({"new:1": mine}) == {}
+    store.set_api_key(network, key)
+    store.set_url_v2(network, v2)
+    store.set_use_public_node(network, public)
+    known = book.network(network) is not None
+    expected = book.resolve(book.form_for(network)) if known else None
+    monkeypatch.setattr(EndpointBook, "form_for", None)  # connecting must not need it
+    endpoint, reason = book.saved_endpoint(network)
+    if expected is None:
+        assert (endpoint, reason) == (None, "there is no network 'nowhere'")
+    else:
+        assert (endpoint, reason) == expected

@@ -19,8 +19,7 @@ from explorer.services.logplan import NodeLimits, is_limit_error, limits_of
 from explorer.services.logquery import LogQuery
 from explorer.services.logscan import LogScanner
 from tests.helpers.devnet import PROFILES, Devnet
-from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, json_reply
-from tests.services.test_logscan import (
+from tests.helpers.logs_node import (
     NO_RETRY,
     TRANSFER,
     collect,
@@ -28,6 +27,7 @@ from tests.services.test_logscan import (
     synthetic_log,
     with_client,
 )
+from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, json_reply
 
 SPARSE = 100  # a log every 100 blocks
 

@@ -8,7 +8,7 @@ from explorer.chain.records import Block
 from explorer.rpc.client import RpcClient
 from explorer.services.reader import ChainReader
 from tests.helpers.devnet import Devnet
-from tests.services.test_logscan import with_client
+from tests.helpers.logs_node import with_client
 
 
 def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:

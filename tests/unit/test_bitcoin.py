@@ -20,16 +20,9 @@ from explorer.chain.btc_address import (
     segwit_address,
 )
 from explorer.chain.btc_tx import BitcoinTxError, encode_varints, parse_tx, parse_varints
+from tests.helpers.bitcoin import GENESIS_COINBASE, GENESIS_TXID
 
 # The Bitcoin genesis block's coinbase and its txid, as every explorer shows them.
-GENESIS_COINBASE = (
-    "01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff4d04ff"
-    "ff001d0104455468652054696d65732030332f4a616e2f32303039204368616e63656c6c6f72206f6e206272"
-    "696e6b206f66207365636f6e64206261696c6f757420666f722062616e6b73ffffffff0100f2052a01000000"
-    "434104678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f3"
-    "5504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac00000000"
-)
-GENESIS_TXID = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"
 # BIP 143's native P2WPKH example, signed (one legacy input, one witness input).
 BIP143_SIGNED = (
     "01000000000102fff7f7881a8099afa6940d42d1e7f6362bec38171ea3edf433541db4e4ad969f0000000049"

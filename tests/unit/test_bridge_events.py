@@ -33,12 +33,12 @@ from explorer.chain.peg import MAINNET_PEG, TESTNET_PEG
 from explorer.chain.records import Transaction
 from explorer.chain.remasc import decode_remasc_log
 from explorer.services.pegin import FLYOVER_LBC, is_flyover
-from tests.unit.test_bitcoin import GENESIS_COINBASE, GENESIS_TXID
+from tests.helpers.bitcoin import GENESIS_COINBASE, GENESIS_TXID
 
 SENDER = "0x" + "ab" * 20
 TXID = bytes.fromhex("11" * 32)
 RSK_TX = bytes.fromhex("22" * 32)
-# topic0s as RSK.md gives them (rskj's BridgeEvents, keccak of the canonical signatures)
+# topic0s: rskj's BridgeEvents, keccak of the canonical signatures (docs/service.md §16)
 TOPICS = {
     "lock_btc": "0xec2232bdbe54a92238ce7a6b45d53fb31f919496c6abe1554be1cc8eddb6600a",
     "pegin_btc": "0x44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a",

@@ -99,3 +99,19 @@ def test_an_old_head_is_followed_by_one_early_poll_then_the_historys_pace() -> N
     assert poll_delay(history, shown + 10**4, seen_at=shown) == MAX_POLL_SECONDS  # stalled
     fresh = chain([30 * i for i in range(10)] + [shown])
     assert poll_delay(fresh, shown + 1, seen_at=shown + 1) == pytest.approx(30 + 2 - 1)
+
+
+def test_the_block_time_card_names_a_pause_rather_than_a_mean_of_days() -> None:
+    """A history mined 690 days ago then woken: the median, and the pause said as one.
+
+    It read "mean of 99: 6 days" (one pause made the mean days long).
+    """
+    blocks = chain([30 * i for i in range(80)] + [10**8 + 30 * i for i in range(20)])
+    check = ChainCheck(Verification.VERIFIED, 31, chain_id=31, net_version="31")
+    facts = Facts(None, None, check, 0, 0)
+    card = {c.id: c for c in header_cards(blocks, facts, now=10**8 + 600)}[CardId.BLOCK_TIME]
+    assert card.value == "30 s"
+    assert card.detail == "median of the last 20 · longest 1157 days"
+    assert "mean" not in card.detail
+    steady = {c.id: c for c in header_cards(blocks[-20:], facts, now=10**8 + 600)}
+    assert steady[CardId.BLOCK_TIME].detail == "median of the last 19"

@@ -22,7 +22,10 @@ from explorer.chain.tools import (
     lookup,
 )
 from explorer.chain.units import format_units
-from explorer.presentation.tool_results import abi_decode_result
+from explorer.presentation.document import Tone
+from explorer.presentation.simulation import call_object
+from explorer.presentation.tool_results import abi_decode_result, abi_encode_result
+from explorer.services.network_forms import NetworkForm, custom_form_errors, parse_chain_id
 
 EMPTY_KECCAK = "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
 HELLO_KECCAK = "0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8"
@@ -61,8 +64,10 @@ def test_units_are_exact_both_ways() -> None:
         "RBTC": "1.5",
     }
     assert convert_amount("60", "gwei")["RBTC"] == "0.00000006"
-    with pytest.raises(ValueError, match="decimal places"):
+    with pytest.raises(ValueError, match="not a whole number of wei"):
         convert_amount("0.1", "wei")
+    with pytest.raises(ValueError, match="gwei has at most 9 decimal places"):
+        convert_amount("0.0000000001", "gwei")
     assert amount_query("1.5 tRBTC") == ("1.5", "RBTC")
     assert amount_query("21,000 gwei") == ("21,000", "gwei")
     assert amount_query("1.5") is None
@@ -148,3 +153,18 @@ def test_decode_with_a_pasted_abi_of_a_function_and_an_event() -> None:
     )
     assert lines[0].text == "Poked(address indexed by, uint256 value)"
     assert lines[-1].text == "9"
+
+
+def test_the_other_examples_the_app_shows_work() -> None:
+    """Hints' examples: a call's value, chain ids, the encoder's signature, a network's name."""
+    assert call_object({"value": "0.001"}, "0x" + "11" * 20)["value"] == hex(10**15)
+    assert parse_chain_id("31") == 31
+    assert parse_chain_id("30") == 30
+    encoded = abi_encode_result({"signature": "transfer(address to, uint256 amount)"}, 31)
+    assert all(line.tone is not Tone.BAD for line in encoded)
+    assert (
+        custom_form_errors(
+            NetworkForm(name="My rskj node", url="http://127.0.0.1:4444", chain_id="33"), set()
+        )
+        == {}
+    )

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.chain.units import format_units
+from explorer.chain.units import format_rbtc
 from explorer.rpc.errors import RpcError
 from explorer.services.activity import (
     ActivityCache,
@@ -21,12 +21,14 @@ from explorer.services.activity import (
 from explorer.services.budget import Estimate, block_scan, log_scan
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.services.session import Session
+from explorer.services.token_units import TokenUnit, Units
 from explorer.viewmodels.address.blocks import resolve_range
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
 BATCH = 500
 HISTOGRAM_BINS = 20
@@ -42,16 +44,22 @@ class ActivityTableModel(BatchedTableModel):
 
     headers = ("Block", "Transaction", "Direction", "Counterparty", "Contract", "Detail")
     batch = BATCH
+    default_sort = SortOrder(0)  # newest first
 
-    def __init__(self, chain_id: int, parent: QObject | None = None) -> None:
+    def __init__(self, chain_id: int, currency: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._chain_id = chain_id
+        self._currency = currency
         self.items: list[ActivityItem] = []
-        self.units: dict[str, tuple[int, str]] = {}  # token -> (decimals, symbol)
+        self.units: dict[str, TokenUnit] = {}  # token contract -> its decimals and symbol
+        self.sorting = self.default_sort
 
-    def add_units(self, units: dict[str, tuple[int, str]]) -> None:
+    def add_units(self, units: Units) -> None:
         """Learn tokens' decimals and symbols, to show transfer amounts in them."""
-        self.units.update(units)
+        if any(self.units.get(token) != unit for token, unit in units.items()):
+            self.units.update(units)
+            if self._shown:
+                self.dataChanged.emit(self.index(0, 5), self.index(self._shown - 1, 5))
 
     def clear(self) -> None:
         """Remove every row."""
@@ -60,10 +68,34 @@ class ActivityTableModel(BatchedTableModel):
         self.endResetModel()
 
     def append(self, items: Sequence[ActivityItem]) -> None:
-        """Add found items; rows show up to the next batch boundary at once."""
-        self.items.extend(items)
-        if self._shown < BATCH:
-            self.show_up_to(BATCH)
+        """Add found items at their place in the order shown (newest first at the start)."""
+        self.beginResetModel()
+        self.items = self._ordered([*self.items, *items])
+        self._shown = min(max(self._shown, BATCH), len(self.items))
+        self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort every row found by a column (a header click)."""
+        self.sorting = SortOrder.of(column, order)
+        self.beginResetModel()
+        self.items = self._ordered(self.items)
+        self.endResetModel()
+
+    def _ordered(self, items: Sequence[ActivityItem]) -> list[ActivityItem]:
+        """Return items in the chosen order (time order breaks ties)."""
+        column, descending = self.sorting.column, self.sorting.descending
+        in_time = sorted(items, key=lambda item: (item.block, item.index), reverse=descending)
+        if column <= 0:
+            return in_time
+        return sorted_rows(in_time, lambda item: self._key(item, column), descending)
+
+    def _key(self, item: ActivityItem, column: int) -> Key:
+        """Return an item's key in a column."""
+        if column == 5 and item.amount is not None:
+            return (0, item.amount)  # amounts by size, before the texts
+        if column == 5 and item.value is not None:
+            return (0, item.value)
+        return (1, text_key(self._text(item, column)) or "")
 
     def available(self) -> int:
         """Return how many items were found."""
@@ -98,11 +130,13 @@ class ActivityTableModel(BatchedTableModel):
         return texts[column]
 
     def _detail(self, item: ActivityItem) -> str:
-        """Return the detail, with a transfer's amount in the token's units when known."""
+        """Return the detail: a value in the network's currency, an amount in the token's."""
+        if item.value is not None:
+            return format_rbtc(item.value, self._currency) if item.value else "no value"
         unit = self.units.get(item.contract or "")
         if item.amount is None or unit is None:
             return item.detail
-        return f"{format_units(item.amount, unit[0])} {unit[1]}".rstrip()
+        return unit.amount(item.amount)
 
     @staticmethod
     def _route(item: ActivityItem, column: int) -> Route | None:
@@ -142,7 +176,7 @@ class ActivityViewModel(Tool):
     ) -> None:
         super().__init__(session, address, parent)
         self.cache = cache
-        self.table = ActivityTableModel(self.chain_id, self)
+        self.table = ActivityTableModel(self.chain_id, session.network.currency, self)
         self.scan_range: tuple[int, int] | None = None
         self._kind = ActivityKind.TRANSFERS
         self._progress: ActivityProgress | None = None
@@ -206,6 +240,7 @@ class ActivityViewModel(Tool):
         cached = self.cache.get(network, self.address, kind, start, end)
         if cached is not None:
             self.table.append(cached)
+            await self._read_units(cached)
             self._publish(f"{len(cached):,} found in blocks {start:,}–{end:,} (cached).")
             self._end(complete=True)
             return
@@ -219,6 +254,7 @@ class ActivityViewModel(Tool):
         try:
             async for items in scanner.scan(kind, self.address, start, end, self._on_progress):
                 self.table.append(items)
+                await self._read_units(items)
         except RpcError as error:
             self._publish(f"The scan stopped: {error.message} ({len(self.table.items):,} found)")
             self._end(complete=False)
@@ -229,6 +265,13 @@ class ActivityViewModel(Tool):
             f"({scanner.requests:,} requests)."
         )
         self._end(complete=True)
+
+    async def _read_units(self, items: Sequence[ActivityItem]) -> None:
+        """Show transfer amounts in their tokens' units (each token's read once, then kept)."""
+        tokens = {i.contract for i in items if i.amount is not None and i.contract}
+        unknown = tokens - set(self.table.units)
+        if unknown:
+            self.table.add_units(await self.session.reader.token_units.read(unknown))
 
     def _end(self, complete: bool) -> None:
         """Publish the end of a scan."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -16,11 +17,19 @@ from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.routes import address_route
 from explorer.services.session import Session
-from explorer.services.tokens import MULTICALL3, TokenBalance, TokenReader, known_tokens
+from explorer.services.token_units import TokenUnit
+from explorer.services.tokens import (
+    MULTICALL3,
+    NO_CONTRACT,
+    TokenBalance,
+    TokenReader,
+    known_tokens,
+)
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
 Index = QModelIndex | QPersistentModelIndex
 Units = dict[str, tuple[int, str]]  # token address -> (decimals, symbol)
@@ -29,12 +38,12 @@ Units = dict[str, tuple[int, str]]  # token address -> (decimals, symbol)
 class TokenStore(Protocol):
     """Where user-added tokens are kept (explorer.settings.Settings fits)."""
 
-    def get_list(self, name: str) -> list[str]:
-        """Return a stored list of strings."""
+    def tokens(self, network: str) -> list[str]:
+        """Return the token contracts the user added on a network."""
         ...
 
-    def set_list(self, name: str, values: list[str]) -> None:
-        """Store a list of strings."""
+    def set_tokens(self, network: str, tokens: list[str]) -> None:
+        """Store the token contracts the user added on a network."""
         ...
 
 
@@ -44,13 +53,13 @@ class MemoryTokenStore:
     def __init__(self) -> None:
         self._lists: dict[str, list[str]] = {}
 
-    def get_list(self, name: str) -> list[str]:
-        """Return a stored list of strings."""
-        return list(self._lists.get(name, []))
+    def tokens(self, network: str) -> list[str]:
+        """Return the token contracts the user added on a network."""
+        return list(self._lists.get(network, []))
 
-    def set_list(self, name: str, values: list[str]) -> None:
-        """Store a list of strings."""
-        self._lists[name] = list(values)
+    def set_tokens(self, network: str, tokens: list[str]) -> None:
+        """Store the token contracts the user added on a network."""
+        self._lists[network] = list(tokens)
 
 
 def token_name(entry: TokenBalance, chain_id: int) -> str:
@@ -92,13 +101,31 @@ class TokenTableModel(BatchedTableModel):
         super().__init__(parent)
         self._chain_id = chain_id
         self.balances: list[TokenBalance] = []
+        self.sorting = SortOrder()  # as read: the known tokens first
 
     def set_balances(self, balances: Sequence[TokenBalance]) -> None:
-        """Show these balances, every row at once."""
+        """Show these balances, every row at once (in the order a header click chose)."""
         self.beginResetModel()
+        column, descending = self.sorting.column, self.sorting.descending
         self.balances = list(balances)
+        if column >= 0:
+            key = functools.partial(self._key, TokenColumn(column))
+            self.balances = sorted_rows(balances, key, descending)
         self._shown = len(self.balances)
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the tokens by a column (a header click)."""
+        self.sorting = SortOrder.of(column, order)
+        self.set_balances(self.balances)
+
+    def _key(self, column: TokenColumn, entry: TokenBalance) -> Key:
+        """Return a token's key in a column: balances by amount, the rest as read."""
+        if column is TokenColumn.BALANCE:
+            if entry.balance is None:
+                return None
+            return entry.balance / 10 ** (entry.token.decimals or 0)
+        return text_key(self._text(entry, column))
 
     def available(self) -> int:
         """Return how many balances there are."""
@@ -133,7 +160,7 @@ class TokensViewModel(Tool):
     Signals (besides Tool's: the result is the status line):
         input_error_changed(str): why a typed or chosen token was refused, or "".
         token_added: a typed token was added (the view clears its field).
-        units_changed(object): decimals and symbols of the read tokens ({address: (d, symbol)}).
+        units_changed(object): decimals and symbols of the read tokens ({address: TokenUnit}).
     """
 
     input_error_changed = Signal(str)
@@ -164,14 +191,9 @@ class TokensViewModel(Tool):
     input_error = qproperty(_get_input_error, input_error_changed)
 
     @property
-    def store_key(self) -> str:
-        """Return the settings name of this network's user-added tokens."""
-        return f"tokens/{self.session.network.id}"
-
-    @property
     def user_tokens(self) -> list[str]:
         """Return the tokens the user added on this network."""
-        return self.store.get_list(self.store_key)
+        return self.store.tokens(self.session.network.id)
 
     def load(self, block: BlockSelector | None = None) -> None:
         """(Re)read the balances, at block when given, else at the block read last."""
@@ -193,16 +215,18 @@ class TokensViewModel(Tool):
         except RpcError as error:
             self._publish(f"Could not read token balances: {error.message}")
             return
+        user = set(self.user_tokens)  # a known token missing on this chain is left out
+        balances = [b for b in balances if b.error != NO_CONTRACT or b.token.address in user]
         self.table.set_balances(balances)
-        self.units_changed.emit(
-            {
-                b.token.address: (b.token.decimals, b.token.symbol or "")
-                for b in balances
-                if b.token.decimals is not None
-            }
-        )
+        units = {
+            b.token.address: TokenUnit(b.token.decimals, b.token.symbol or "")
+            for b in balances
+            if b.token.decimals is not None
+        }
+        self.session.reader.token_units.remember(units)  # no page reads them again
+        self.units_changed.emit(units)
         used = "one Multicall3 request" if self.reader.multicall_used > before else "single calls"
-        self._publish(f"{len(tokens)} token(s), read with {used}.")
+        self._publish(f"{len(balances)} token(s), read with {used}.")
 
     def add(self, text: str) -> None:
         """Add a token by address (kept in the store) and reload, or say why it is not one."""
@@ -214,7 +238,7 @@ class TokensViewModel(Tool):
         self._set_input_error("")
         tokens = self.user_tokens
         if token not in tokens:
-            self.store.set_list(self.store_key, [*tokens, token])
+            self.store.set_tokens(self.session.network.id, [*tokens, token])
         self.token_added.emit()
         self.load()
 
@@ -228,7 +252,8 @@ class TokensViewModel(Tool):
             self._set_input_error("Only tokens you added can be removed.")
             return
         self._set_input_error("")
-        self.store.set_list(self.store_key, [t for t in self.user_tokens if t != token])
+        kept = [t for t in self.user_tokens if t != token]
+        self.store.set_tokens(self.session.network.id, kept)
         self.load()
 
     def _set_input_error(self, text: str) -> None:

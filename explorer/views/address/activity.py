@@ -20,6 +20,7 @@ from explorer.views.address.controls import bind_result, block_field, button
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 PROGRESS_STEPS = 1000
 
@@ -81,6 +82,7 @@ class ActivityTab(QWidget):
             table.setColumnWidth(column, width)
         table.horizontalHeader().setStretchLastSection(True)
         open_clicked_routes(table, self.link_activated.emit)
+        make_sortable(table)
         return table
 
     def offer_transaction_scan(self, first: str) -> None:

@@ -17,6 +17,7 @@ from explorer.viewmodels.address.tokens import TokensViewModel
 from explorer.views.address.controls import bind_result, button
 from explorer.views.theme import plain_label
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.sortable import make_sortable
 
 
 class TokensTab(QWidget):
@@ -41,6 +42,7 @@ class TokensTab(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         open_clicked_routes(self.table, self.link_activated.emit)
+        make_sortable(self.table)
         self.edit = QLineEdit()
         self.edit.setPlaceholderText("Token contract address (0x…)")
         self.edit.returnPressed.connect(self.on_add)

@@ -11,19 +11,19 @@ from explorer.views.theme import plain_tooltip
 from explorer.views.widgets.links import ElidedLinkLabel
 from explorer.views.widgets.value import LinkedValue
 
-HashKind = Literal["tx", "block"]
-_KIND_NAMES = {"tx": "Transaction", "block": "Block"}
+HashKind = Literal["tx", "block", "hash"]  # "hash": shown and copied, not a link
+_KIND_NAMES = {"tx": "Transaction ", "block": "Block ", "hash": ""}
 
 
 class HashLabel(LinkedValue):
-    """A 32-byte hash that elides in the middle to fit; links to tx/… or block/….
+    """A 32-byte hash, elided in the middle to fit, with copy; links to tx/… or block/….
 
     Signals:
         link_activated(route, new_tab): route is "tx/0x…" or "block/0x…".
     """
 
     def __init__(self, hash_: str, kind: HashKind, parent: QWidget | None = None):
-        """Show hash_ (shown and routed in lowercase) for kind "tx" or "block"."""
+        """Show hash_ (shown and routed in lowercase) for kind "tx", "block" or "hash"."""
         super().__init__(ElidedLinkLabel(), "hash", parent)
         self.kind: HashKind = kind
         self.hash = ""
@@ -39,9 +39,10 @@ class HashLabel(LinkedValue):
         """Show another hash of the same kind."""
         self.hash = hash_.lower()
         self.elided.set_full_text(self.hash)
-        self.link.set_route(Route(Page(self.kind), self.hash) if self.hash else None)
-        self.link.setToolTip(plain_tooltip(f"{_KIND_NAMES[self.kind]} {self.hash}"))
-        self.link.setAccessibleName(f"{_KIND_NAMES[self.kind]} hash {self.hash}")
+        linked = self.hash and self.kind != "hash"
+        self.link.set_route(Route(Page(self.kind), self.hash) if linked else None)
+        self.link.setToolTip(plain_tooltip(f"{_KIND_NAMES[self.kind]}{self.hash}"))
+        self.link.setAccessibleName(f"{_KIND_NAMES[self.kind]}hash {self.hash}".capitalize())
         self._refresh_copy()
 
     def copy_text(self) -> str:

@@ -14,8 +14,7 @@ from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.reorg import REORG_MINER, ReorgRefused, enable_control
 from explorer.devnet.seed import SMALL
 from explorer.devnet.traffic import start_traffic
-from tests.devnet.node.test_node_transactions import send, sign
-from tests.helpers.node import failure, merge_mining_report
+from tests.helpers.node import failure, merge_mining_report, send, sign
 
 
 def block(node: DevnetNode, number: int, full: bool = False) -> dict[str, Any]:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from explorer.devnet import errors
 from explorer.devnet.node import DevnetNode
 from explorer.devnet.profile import PoolPolicy, Profile, rules_for
-from tests.devnet.node.test_node_transactions import GAS_PRICE, send, sign
-from tests.helpers.node import failure
+from tests.helpers.node import GAS_PRICE, failure, send, sign
 
 SENDER = 1
 

@@ -5,12 +5,13 @@ The app's files go to the private home, where they are searched for the key.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from explorer.services import probe as probe_module
@@ -20,8 +21,7 @@ from tests.gui.reliability.checks import key_leaks, untrustworthy
 from tests.gui.reliability.harness import FAST, HEAD_POLL, TEST_TIMEOUT, App
 from tests.gui.reliability.node import Mode, SwitchableNode
 from tests.helpers.rpc import API_KEY
-
-FORMATS = (QSettings.Format.NativeFormat, QSettings.Format.IniFormat)
+from tests.helpers.settings import private_home
 
 
 class Records(logging.Handler):
@@ -41,22 +41,8 @@ class Records(logging.Handler):
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: object) -> Iterator[Path]:
     """Give the app a private home for its settings, data and cache (searched later)."""
-    root = tmp_path / "home"
-    for variable, name in (
-        ("XDG_CONFIG_HOME", "config"),
-        ("XDG_DATA_HOME", "data"),
-        ("XDG_CACHE_HOME", "cache"),
-    ):
-        monkeypatch.setenv(variable, str(root / name))
-    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "probe", "probe")
-    original = str(Path(probe.fileName()).parent.parent)
-    for fmt in FORMATS:
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "config"))
-    try:
+    with private_home(tmp_path / "home", monkeypatch) as root:
         yield root
-    finally:
-        for fmt in FORMATS:
-            QSettings.setPath(fmt, QSettings.Scope.UserScope, original)
 
 
 @pytest.fixture
@@ -102,13 +88,27 @@ def nodes() -> Iterator[NodeFactory]:
 
 
 @pytest.fixture
+def failures(qloop: asyncio.AbstractEventLoop) -> list[str]:
+    """Collect what the event loop reports: a task or callback that failed (a traceback)."""
+    found: list[str] = []
+
+    def report(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        error = context.get("exception")
+        if not isinstance(error, asyncio.CancelledError):
+            found.append(f"{context.get('message')}: {error!r} in {context.get('future')!r}")
+
+    qloop.set_exception_handler(report)
+    return found
+
+
+@pytest.fixture
 def app_on(
-    qtbot: QtBot, qloop: object, home: Path, fast: None, records: Records
+    qtbot: QtBot, qloop: object, home: Path, fast: None, records: Records, failures: list[str]
 ) -> Iterator[AppFactory]:
     """Start the app on networks of switchable nodes.
 
-    At the end the app is closed, and the key must have been nowhere and nothing
-    untrustworthy shown.
+    At the end the app is closed, and the key must have been nowhere, nothing untrustworthy
+    shown and no background task failed.
     """
     made: list[App] = []
 
@@ -119,6 +119,10 @@ def app_on(
 
     yield make
     for app in made:
-        assert untrustworthy(app.window, app.watch) == []
+        if not app.closed:  # an app the test closed (to start again) was checked then
+            assert untrustworthy(app.window, app.watch) == []
         app.close()
         assert key_leaks(API_KEY, records.lines, home, app.settings_path) == []
+    qtbot.wait(50)  # deleted widgets go, their tasks' last steps run
+    gc.collect()  # a task that failed and was dropped is reported when collected
+    assert failures == []

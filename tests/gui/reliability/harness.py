@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pytestqt.qtbot import QtBot
@@ -13,10 +14,13 @@ from explorer.services.routes import LOGS, Route, address_route, block_route, tx
 from explorer.services.session import Session, WaitBudget
 from explorer.settings import Settings
 from explorer.viewmodels.networks import NetworksViewModel
+from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.views.broadcast_view import BroadcastView
 from explorer.views.home_view import HomeView
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
+from explorer.views.node_view import NodeView
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import Watch
 from tests.gui.reliability.node import SwitchableNode
@@ -34,6 +38,9 @@ FAST = WaitBudget(
     slow_after=0.3,
 )
 HEAD_POLL = 0.3
+#: How long a test waits for what it expects (ms). `make guards` shortens it: under a mutation
+#: the awaited state never comes, and the test should fail without waiting the full time.
+WAIT = int(os.environ.get("EXPLORER_TEST_WAIT_MS", "15000"))
 TEST_TIMEOUT = 1.0  # the Settings dialog's connection test
 BLOCK_ROUTE = block_route(0x1B4)
 TX_ROUTE = tx_route(TX_HASH)
@@ -51,12 +58,14 @@ class App:
         nodes maps each network's name to its node (or a base URL) and expected chain id.
         """
         self.qtbot = qtbot
+        self.closed = False
         settings, self.notices = Settings.for_app()
         saved = NetworksViewModel(settings)
         for name, (node, chain_id) in nodes.items():
             url = node.url if isinstance(node, SwitchableNode) else node
             form = NetworkForm(name=name, url=url, chain_id=str(chain_id), api_key=API_KEY)
-            assert saved.save(form) == {}
+            if saved.network(f"custom:{name}") is None:  # not saved by an earlier start
+                assert saved.save(form) == {}
         settings.set_current_network(f"custom:{next(iter(nodes))}")
         self.settings = settings
         self.app = Application(settings, use_devnet=False)
@@ -89,12 +98,20 @@ class App:
         """Return the settings file."""
         return Path(self.settings.path)
 
-    def open(self, route: Route) -> PageView | LogsView | HomeView:
+    def open(self, route: Route) -> PageView | LogsView | HomeView | BroadcastView | NodeView:
         """Open a route in a new tab and return its view."""
         self.app.navigator.open_tab(route)
         view = self.window.tabs.currentWidget()
-        assert isinstance(view, PageView | LogsView | HomeView)
+        assert isinstance(view, PageView | LogsView | HomeView | BroadcastView | NodeView)
         self.watch.follow(self.window)
+        return view
+
+    def open_loaded(self, route: Route) -> PageView:
+        """Open a page in a new tab and wait until it has shown everything it reads."""
+        view = self.open(route)
+        assert isinstance(view, PageView)
+        self.qtbot.waitUntil(lambda: view.model.state is PageState.LOADED, timeout=WAIT)
+        self.qtbot.waitUntil(lambda: not view.model.busy, timeout=WAIT)  # e.g. its block's time
         return view
 
     def open_logs(self) -> LogsView:
@@ -118,7 +135,10 @@ class App:
         self.watch.follow(self.window)
 
     def close(self) -> None:
-        """Close the app as the user would (settings saved, sessions closed)."""
+        """Close the app as the user would (settings saved, sessions closed); once."""
+        if self.closed:
+            return
+        self.closed = True
         self.window.close()  # as the app quits: the window (and its pages' work) first
         run_in_qloop(self.qtbot, self.app.aclose())
         self.window.deleteLater()

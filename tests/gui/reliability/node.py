@@ -45,27 +45,41 @@ class Mode(enum.Enum):
     MID_BODY = "answers, then dies mid-body"
     DOWN = "drops every connection"
     OTHER_CHAIN = "serves chain 30"
+    OTHER_GENESIS = "serves another chain with chain id 31 (another genesis block)"
     FLIPPING = "changes chain id between requests"
     SLOW = "answers like a testnet node, a third of a second late"
 
 
-def serve_blocks(request: Recorded) -> Reply:
-    """Answer like the testnet samples; any block number is the sample block renumbered."""
-    if request.rpc_method == "eth_getBlockByNumber" and request.params[0] not in ("0x1b4",):
-        tag = request.params[0]
-        number = 0x2EC6B8 if tag in ("latest", "pending") else int(tag, 16)
-        block = {**BLOCK, "number": hex(number), "hash": f"0x{number:064x}"}
-        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": block})
-    return serve_testnet(request)
+def block_hash(chain: int, number: int) -> str:
+    """Return the hash of a chain's block (chain 0: the node's own; others differ throughout)."""
+    return f"0x{chain:02x}{number:062x}"
 
 
-def serve_chain_30(request: Recorded) -> Reply:
-    """Answer like serve_blocks, but as chain 30."""
-    if request.rpc_method == "eth_chainId":
-        return result("0x1e")(request)
-    if request.rpc_method == "net_version":
-        return result("30")(request)
-    return serve_blocks(request)
+def serve_chain(chain_id: int, mark: int) -> Action:
+    """Answer like the testnet samples as chain_id; any block number is the sample renumbered.
+
+    Blocks link by parent hash; mark makes another chain's hashes (its genesis included).
+    """
+
+    def act(request: Recorded) -> Reply:
+        if request.rpc_method == "eth_chainId":
+            return result(hex(chain_id))(request)
+        if request.rpc_method == "net_version":
+            return result(str(chain_id))(request)
+        if request.rpc_method == "eth_getBlockByNumber" and request.params[0] != "0x1b4":
+            tag = request.params[0]
+            number = 0x2EC6B8 if tag in ("latest", "pending") else int(tag, 16)
+            parent = block_hash(mark, number - 1) if number else "0x" + "00" * 32
+            block = {**BLOCK, "number": hex(number), "hash": block_hash(mark, number)}
+            block["parentHash"] = parent
+            return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": block})
+        return serve_testnet(request)
+
+    return act
+
+
+serve_blocks = serve_chain(31, 0)
+serve_chain_30 = serve_chain(30, 0x1E)
 
 
 def not_json(request: Recorded) -> Reply:
@@ -85,6 +99,7 @@ ACTIONS: dict[Mode, Action] = {
     Mode.MID_BODY: dies_mid_body(serve_blocks),
     Mode.DOWN: drop(),
     Mode.OTHER_CHAIN: serve_chain_30,
+    Mode.OTHER_GENESIS: serve_chain(31, 0xEE),
     Mode.SLOW: slow(0.3, serve_blocks),
 }
 
@@ -97,7 +112,10 @@ class SwitchableNode:
         self.mode = mode
         self.flipping = AlternatingChain(serve_blocks)
         self.held: frozenset[str] = frozenset()  # methods that wait for the gate
+        self.held_target: str | None = None  # only for this first parameter, when set
         self.latency = 0.0  # seconds every answer takes
+        self.head: str | None = None  # what eth_blockNumber answers instead, when set
+        self.echo_path = False  # web3_clientVersion repeats the request's path (the key)
         self.gate = threading.Event()
         self._lock = threading.Lock()
         self.server = ScriptedServer(self._answer, port=port)
@@ -109,13 +127,18 @@ class SwitchableNode:
 
     def _answer(self, request: Recorded) -> Reply:
         """Answer in the current mode (a held method first waits for the gate)."""
-        if request.rpc_method in self.held:
+        held_here = self.held_target is None or request.params[:1] == [self.held_target]
+        if request.rpc_method in self.held and held_here:
             while not (self.gate.wait(0.05) or self.server.closing.is_set()):
                 pass
         if self.latency:
             self.server.closing.wait(self.latency)
         with self._lock:
-            mode = self.mode
+            mode, head = self.mode, self.head
+        if head is not None and request.rpc_method == "eth_blockNumber":
+            return result(head)(request)
+        if self.echo_path and request.rpc_method == "web3_clientVersion":
+            return result(f"RskJ/6.2.0/Linux{request.path}")(request)
         if mode is Mode.FLIPPING:
             return self.flipping(request)
         return ACTIONS[mode](request)
@@ -125,18 +148,23 @@ class SwitchableNode:
         with self._lock:
             self.mode = mode
 
-    def hold(self, *methods: str) -> None:
-        """Make requests of these methods wait until release()."""
+    def hold(self, *methods: str, target: str | None = None) -> None:
+        """Make requests of these methods (about target only, when given) wait until release()."""
         self.gate.clear()
         self.held = frozenset(methods)
+        self.held_target = target
 
     def release(self) -> None:
         """Let held requests be answered."""
         self.gate.set()
 
-    def asked(self, method: str) -> int:
-        """Return how many requests of method arrived."""
-        return self.server.rpc_methods.count(method)
+    def asked(self, method: str, target: str | None = None) -> int:
+        """Return how many requests of method (about target, when given) arrived."""
+        return sum(
+            1
+            for request in self.server.requests
+            if request.rpc_method == method and (target is None or request.params[:1] == [target])
+        )
 
     def close(self) -> None:
         """Stop serving (hanging and held answers end)."""

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.rpc.errors import ErrorKind
 from explorer.services.chaincheck import Verification
-from explorer.viewmodels.home import UNCHECKED_MESSAGES
+from explorer.viewmodels.home_status import UNCHECKED_MESSAGES
 from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import UNVERIFIED_CAUSES
@@ -20,11 +20,10 @@ from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import PAGE_ROUTES, App
+from tests.gui.reliability.harness import PAGE_ROUTES, WAIT, App
 from tests.gui.reliability.node import Mode
 from tests.helpers.settings import choose
 
-WAIT = 15_000
 UNVERIFIED: dict[Mode, ErrorKind] = {
     Mode.AUTH: ErrorKind.AUTH,
     Mode.RATE_LIMITED: ErrorKind.RATE_LIMITED,

@@ -12,16 +12,15 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services import session as session_module
 from explorer.services.chaincheck import Verification
-from explorer.viewmodels.home import UNCHECKED_MESSAGES
+from explorer.viewmodels.home_status import UNCHECKED_MESSAGES
 from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
-from tests.gui.reliability.checks import untrustworthy, visible_texts
+from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import FAST, PAGE_ROUTES, TX_ROUTE, App
+from tests.gui.reliability.harness import FAST, PAGE_ROUTES, TX_ROUTE, WAIT, App
 from tests.gui.reliability.node import CHAIN_MARKS, Mode
 from tests.helpers.testnet_node import TX_HASH
-
-WAIT = 15_000
+from tests.helpers.widget_texts import visible_texts
 
 
 def free_port() -> int:

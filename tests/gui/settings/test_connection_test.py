@@ -82,7 +82,7 @@ def test_connection_to_a_closed_port_is_a_transport_error(
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     report = probe(qtbot, model, custom_form(f"http://127.0.0.1:{port}"))
-    assert report.text == "✗ transport: cannot connect to 127.0.0.1"
+    assert report.text == f"✗ transport: cannot connect to 127.0.0.1:{port}"
 
 
 def test_connection_with_an_unfinished_form_costs_no_request(

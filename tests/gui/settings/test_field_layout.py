@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import qasync
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
@@ -50,3 +51,26 @@ def test_fields_do_not_move_as_error_lines_come_and_go(
     form.insecure_check.setChecked(False)
     assert "clear text" in long_error.text()
     assert long_error.height() == long_error.fontMetrics().lineSpacing()
+
+
+def test_ticking_the_public_node_clears_the_keyless_test_and_holds_the_button(
+    qloop: qasync.QEventLoop, dialog: SettingsDialog, qtbot: QtBot
+) -> None:
+    """Testnet without a key: the test says so in red; ticking the public node clears that.
+
+    The Test connection button stays where it is while the key hint goes (it jumped up).
+    """
+    form = dialog.form_panel
+    dialog.model.select("testnet")
+    qtbot.wait(5)
+    top = form.test_button.mapTo(dialog, QPoint(0, 0)).y()
+    qtbot.mouseClick(form.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "needs an API key" in form.test_result.text(), timeout=5_000)
+    assert form.key_hint.isVisible()
+    qtbot.mouseClick(form.public_check, Qt.MouseButton.LeftButton)
+    qtbot.wait(5)
+    assert form.public_check.isChecked()
+    assert form.test_result.text() == ""
+    assert not form.key_hint.isVisible()
+    assert form.test_button.mapTo(dialog, QPoint(0, 0)).y() == top
+    assert "public-node.testnet.rsk.co" in form.endpoint_label.text()

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from explorer.services.endpoints import EndpointBook
 from explorer.services.network_forms import FormField, parse_chain_id
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
 from explorer.settings import USE_PUBLIC_NODE, Settings
@@ -128,13 +129,25 @@ def test_http_to_a_remote_host_needs_the_explicit_flag(model: NetworksViewModel)
 
 
 def test_key_pasted_in_the_url_is_split_off(model: NetworksViewModel) -> None:
-    """…/v2/<KEY> becomes the base URL, the key and the v2 form; short segments stay path."""
+    """…/v2/<KEY> becomes the base URL, the key and the v2 form; a short segment is a key too.
+
+    A segment of characters no key may hold is refused, rather than kept in the saved URL.
+    """
     assert model.save(custom_form(f"https://rpc.example.org/v2/{KEY}")) == {}
     form = model.form_for("custom:Mine")
     assert (form.url, form.api_key, form.v2) == ("https://rpc.example.org", KEY, True)
-    assert model.save(custom_form("https://rpc.example.org/rpc", name="Path")) == {}
-    path = model.form_for("custom:Path")
-    assert (path.url, path.api_key) == ("https://rpc.example.org/rpc", "")
+    assert model.save(custom_form("https://rpc.example.org/short7", name="Short")) == {}
+    short = model.form_for("custom:Short")
+    assert (short.url, short.api_key, short.v2) == ("https://rpc.example.org", "short7", False)
+    network = model.network("custom:Short")
+    assert network is not None
+    endpoint = model.endpoint_for(network)
+    assert endpoint is not None
+    assert endpoint.url == "https://rpc.example.org/short7"  # what is sent is what was pasted
+    assert "short7" not in endpoint.redacted
+    errors = model.save(custom_form("https://rpc.example.org/a%20b", name="Odd"))
+    assert list(errors) == [FormField.URL]
+    assert model.network("custom:Odd") is None
 
 
 def test_rename_and_remove_follow_the_current_network(
@@ -199,3 +212,20 @@ def test_settings_model_lays_out_each_kind_and_follows_add_and_remove(
     assert [c.name for c in model.customs()] == ["Kept"]
     assert editor.accept() is True
     assert model.customs() == []
+
+
+def test_connecting_builds_no_settings_form(
+    model: NetworksViewModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up and the network switch read the stored settings, not the dialog's form."""
+    assert model.save(custom_form("http://127.0.0.1:4444", api_key=KEY)) == {}
+    model.set_current("custom:Mine")
+    monkeypatch.setattr(EndpointBook, "form_for", None)
+    network, _ = model.startup()
+    assert network.id == "custom:Mine"
+    endpoint = model.endpoint_for(network)
+    assert endpoint is not None
+    assert endpoint.api_key == KEY
+    assert [n.id for n, _ in model.reachable()] == ["custom:Mine"]
+    assert "needs an API key" in model.unavailable_reason(TESTNET)
+    assert model.where(network) == endpoint.redacted

@@ -1,0 +1,231 @@
+"""Every safety guard: where it is, a mutation that takes it away, the test that must fail.
+
+`make guards` (python -m tests.guards) applies each mutation to a scratch copy of the
+repository and runs its test there; a test that still passes is a guard no test guards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RELIABILITY = "tests/gui/reliability"
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One safety guard: the text that is it, the text without it, and the test that notices."""
+
+    name: str
+    path: str  # the file, relative to the repository
+    original: str  # found exactly once in the file
+    mutated: str
+    test: str  # a pytest node id (or file::test with a -k expression after a space)
+
+
+GUARDS: tuple[Guard, ...] = (
+    Guard(
+        "chain identity: the chain id",
+        "explorer/services/chaincheck.py",
+        "same_chain = probe.ids_match and",
+        "same_chain = True and",
+        f"{RELIABILITY}/test_findings.py::"
+        "test_finding_1_a_node_that_recovers_on_another_chain_is_never_the_chosen_network",
+    ),
+    Guard(
+        "chain identity: the genesis block",
+        "explorer/services/chaincheck.py",
+        "(wanted is None or probe.genesis_hash == wanted)",
+        "(True)",
+        f"{RELIABILITY}/test_chain_identity.py::test_a_public_network_must_have_its_known_genesis",
+    ),
+    Guard(
+        "chain checked again: a head that goes back",
+        "explorer/viewmodels/headpoll.py",
+        "if session is self.session and event.number < self._newest:",
+        "if False:",
+        f"{RELIABILITY}/test_chain_identity.py::test_a_head_that_goes_back_is_checked_before_it_is_shown",
+    ),
+    Guard(
+        "chain checked again: a deep reorganisation or a parent-hash break",
+        "explorer/viewmodels/home.py",
+        "if advance.suspicious:",
+        "if False:",
+        f"{RELIABILITY}/test_chain_identity.py::"
+        "test_a_node_moved_to_another_chain_ahead_is_caught_at_its_first_block",
+    ),
+    Guard(
+        "a network that cannot be used closes the old session",
+        "explorer/app.py",
+        "self.shell.set_no_session(network.name, self.networks.unavailable_reason(network))",
+        "self.shell.show_notice(f'{network.name} cannot be used', Tone.BAD)",
+        f"{RELIABILITY}/test_chain_identity.py::"
+        "test_a_network_that_cannot_be_used_closes_the_old_session",
+    ),
+    Guard(
+        "latest wins: a superseded page load",
+        "explorer/viewmodels/page.py",
+        '''        """
+        self.dispose_task()
+        self._follow_check()''',
+        '''        """
+        self._follow_check()''',
+        "tests/gui/test_rules.py::test_a_superseded_page_load_publishes_nothing",
+    ),
+    Guard(
+        "latest wins: a replaced session's late answers",
+        "explorer/services/chaincheck.py",
+        '''"""End the check for good and forget every listener."""
+        self._stopped = True''',
+        '''"""End the check for good and forget every listener."""
+        return
+        self._stopped = True''',
+        "tests/gui/test_rules.py::test_a_replaced_sessions_late_probe_is_ignored",
+    ),
+    Guard(
+        "plain-text labels",
+        "explorer/views/theme.py",
+        "label.setTextFormat(Qt.TextFormat.PlainText)",
+        "label.setTextFormat(Qt.TextFormat.AutoText)",
+        "tests/gui/test_rules.py::test_every_label_of_the_document_view_shows_markup_literally",
+    ),
+    Guard(
+        "key scrubbing: error messages",
+        "explorer/rpc/client.py",
+        "error.redact(self.endpoint.api_key)",
+        "error.redact(None)",
+        f"{RELIABILITY}/test_behaviours.py -k echo_path",
+    ),
+    Guard(
+        "key scrubbing: the node's own words (web3_clientVersion)",
+        "explorer/rpc/client.py",
+        "if method in NODE_WORDS and secret",
+        "if False and secret",
+        f"{RELIABILITY}/test_mutants.py::test_a_key_echoed_in_the_client_version_is_shown_nowhere",
+    ),
+    Guard(
+        "key scrubbing: every stored key, by value, in logs and reports",
+        "explorer/app.py",
+        "self._know_keys()  # a key saved in Settings",
+        "pass  # a key saved in Settings",
+        f"{RELIABILITY}/test_keys.py",
+    ),
+    Guard(
+        "keys: whatever ends a custom URL is the key, whatever its length",
+        "explorer/services/network_forms.py",
+        "if not key or form.api_key.strip()",
+        "if len(key) < 16 or form.api_key.strip()",
+        f"{RELIABILITY}/test_keys.py",
+    ),
+    Guard(
+        "keys: no usage error echoes an argument",
+        "explorer/cli/keysafe.py",
+        "text = without_typed_words(message, self._given, options)",
+        "text = message",
+        "tests/cli/test_usage_errors.py -k kye",
+    ),
+    Guard(
+        "keys: redirects are not followed (the key stays with its host)",
+        "explorer/rpc/transport.py",
+        "allow_redirects=False,",
+        "allow_redirects=True,",
+        "tests/rpc/test_rpc_failures.py::test_redirect_to_another_host_is_refused",
+    ),
+    Guard(
+        "never resent: a transaction that may have arrived",
+        "explorer/rpc/retry.py",
+        "return resendable or not error.maybe_sent",
+        "return True",
+        "tests/rpc/test_rpc_failures.py::test_send_raw_transaction_is_never_resent_once_sent",
+    ),
+    Guard(
+        "refusing another chain's signed transaction",
+        "explorer/services/rawtx.py",
+        "if tx.chain_id is None or tx.chain_id == chain_id:",
+        "if True:",
+        "tests/unit/test_rawtx.py::test_another_chain_is_refused_and_no_chain_id_is_not",
+    ),
+    Guard(
+        "log limits: a refused range is split, the node's cap learnt",
+        "explorer/services/logplan.py",
+        "return isinstance(error, NodeError) and error.failure in LIMIT_FAILURES",
+        "return False",
+        "tests/services/test_logscan_limits.py::test_a_span_cap_is_learnt_with_one_wasted_request",
+    ),
+    Guard(
+        "file modes: what the app writes is 0600",
+        "explorer/services/files.py",
+        "PRIVATE_FILE = 0o600",
+        "PRIVATE_FILE = 0o644",
+        f"{RELIABILITY}/test_keys.py",
+    ),
+    Guard(
+        "file modes: the settings file (API keys) is 0600",
+        "explorer/settings_file.py",
+        "FILE_MODE = 0o600",
+        "FILE_MODE = 0o644",
+        "tests/gui/settings/test_secrets_at_rest.py::"
+        "test_a_new_settings_file_is_private_and_rewritten_private_on_every_save",
+    ),
+    Guard(
+        "first-frame imports: the HTTP stack loads after the first frame",
+        "explorer/startup.py",
+        "from explorer import settings as keys\n",
+        "from explorer import settings as keys\nimport httpx  # noqa: F401\n",
+        "tests/e2e/test_startup.py::"
+        "test_the_first_frame_comes_before_the_chain_libraries_and_the_http_stack",
+    ),
+    Guard(
+        "number range checks: a block number fits in 63 bits",
+        "explorer/chain/bounds.py",
+        'BLOCK_NUMBER = Bound(2**63 - 1, "',
+        'BLOCK_NUMBER = Bound(2**6000, "',
+        f"{RELIABILITY}/test_numbers.py -k impossible",
+    ),
+    Guard(
+        "numbers reach Qt whole: a head past 32 bits",
+        "explorer/viewmodels/headpoll.py",
+        "head_changed = Signal(object)",
+        "head_changed = Signal(int)",
+        f"{RELIABILITY}/test_numbers.py::test_a_head_past_32_bits_reaches_the_window_intact",
+    ),
+    Guard(
+        "Cancel cancels: a shared read ends with its last caller",
+        "explorer/services/reader.py",
+        "reading.cancel()  # the last caller stopped waiting",
+        "pass  # the last caller stopped waiting",
+        f"{RELIABILITY}/test_cancel.py::test_cancel_stops_the_request_and_its_retries",
+    ),
+    Guard(
+        "bounded waits: a call gives up after the call timeout",
+        "explorer/rpc/client.py",
+        "async with asyncio.timeout(self.call_timeout):",
+        "async with asyncio.timeout(None):",
+        f"{RELIABILITY}/test_cancel.py::test_a_call_gives_up_after_the_time_chosen_in_settings",
+    ),
+    Guard(
+        "requests counted per key when a session ends",
+        "explorer/app.py",
+        "self.settings.add_requests(session.usage_id, session.client.stats.today)\n"
+        "            session.earlier_today",
+        "session.earlier_today",
+        f"{RELIABILITY}/test_mutants.py::test_the_requests_of_a_session_that_ends_count_against_its_key",
+    ),
+    Guard(
+        "no search while the chain check is pending",
+        "explorer/viewmodels/search.py",
+        "if not self.session.check.verified:",
+        "if False:",
+        f"{RELIABILITY}/test_stale_texts.py::"
+        "test_a_search_waits_for_the_chain_check_and_says_so_only_while_it_does",
+    ),
+    Guard(
+        "a page's tasks end with the page",
+        "explorer/viewmodels/logs.py",
+        '''        """Change the scan's message for the user."""
+        if self._disposed:''',
+        '''        """Change the scan's message for the user."""
+        if False:''',
+        f"{RELIABILITY}/test_page_tasks.py::"
+        "test_closing_the_logs_tab_during_a_scan_ends_its_work_quietly",
+    ),
+)

@@ -1,0 +1,68 @@
+"""A node's numbers cannot kill the window: an absurd head is an invalid answer, in a banner."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from explorer.services.chaincheck import Verification
+from explorer.views.home_view import HomeView
+from tests.gui.reliability.conftest import AppFactory, NodeFactory
+from tests.gui.reliability.harness import WAIT
+from tests.gui.reliability.node import Mode
+
+HUGE = "0x" + "8" + "0" * 4999  # 5,000 hex digits: the head that made the window segfault
+
+
+@pytest.mark.parametrize(
+    ("head", "shown"),
+    [
+        (HUGE, "0x80000000…0000 (5,000 digits) is not a block number (more than 63 bits)"),
+        ("0x8000000000000000", "0x8000000000000000 is not a block number (more than 63 bits)"),
+    ],
+)
+def test_an_impossible_head_is_an_invalid_answer_in_the_banner(
+    app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot, head: str, shown: str
+) -> None:
+    """The window stays up and says which node sent what; it recovers when the node does."""
+    node = nodes(Mode.GOOD)
+    app = app_on({"Mine": (node, 31)})
+    qtbot.waitUntil(lambda: app.session.check.verified, timeout=WAIT)
+    qtbot.waitUntil(lambda: app.shell.head == 0x2EC6B8, timeout=WAIT)
+    node.head = head
+    app.shell.poller.poll_now()
+    banner = app.window.banner
+    qtbot.waitUntil(lambda: banner.isVisible() and "cannot be right" in banner.text(), timeout=WAIT)
+    assert banner.text() == (
+        f"The node's head cannot be right: 127.0.0.1 sent an impossible eth_blockNumber answer: "
+        f"{shown}. It is not shown; the head is asked again by itself, or press Retry."
+    )
+    assert banner.textFormat() is Qt.TextFormat.PlainText
+    assert app.window.banner_retry.isVisible()
+    status = app.window.status_label.text()
+    assert "head #3,065,528" in status  # the last head that could be right, never "#-1"
+    assert "(head: malformed response)" in status
+    assert app.window.isVisible()
+    node.head = None
+    qtbot.mouseClick(app.window.banner_retry, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: app.session.check.verification is Verification.VERIFIED, timeout=WAIT)
+    qtbot.waitUntil(lambda: "(head:" not in app.window.status_label.text(), timeout=WAIT)
+    assert not app.window.banner_bar.isVisible()
+
+
+def test_a_head_past_32_bits_reaches_the_window_intact(
+    app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
+) -> None:
+    """A head a chain could have (62 bits) crosses every signal whole, to the status bar."""
+    node = nodes(Mode.GOOD)
+    node.head = hex(2**62)
+    app = app_on({"Mine": (node, 31)})
+    status = app.window.status_label
+    qtbot.waitUntil(lambda: "head #4,611,686,018,427,387,904" in status.text(), timeout=WAIT)
+    assert app.shell.head == 2**62
+    home = app.home()
+    assert isinstance(home, HomeView)
+    qtbot.waitUntil(lambda: home.model.blocks.rowCount() > 0, timeout=WAIT)
+    assert home.model.chain.newest == 2**62
+    assert not app.window.banner_bar.isVisible()

@@ -1,0 +1,34 @@
+"""The suite's own rules: its limits in its configuration, shared helpers in tests/helpers."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+
+
+def test_timeouts_and_plugins_come_from_the_configuration(pytestconfig: pytest.Config) -> None:
+    """A bare `pytest` is as strict and as bounded as `make test`."""
+    assert float(pytestconfig.getini("timeout")) == 300
+    assert 0 < float(pytestconfig.getini("faulthandler_timeout")) < 300
+    required = " ".join(pytestconfig.getini("required_plugins"))
+    for plugin in ("pytest-qt", "pytest-timeout", "hypothesis"):
+        assert plugin in required
+    assert pytestconfig.getini("xfail_strict")
+
+
+def test_no_test_module_borrows_from_another() -> None:
+    """What tests share lives in tests/helpers, not in another test module."""
+    borrowed = [
+        f"{path.relative_to(TESTS)} imports {node.module}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom)
+        and node.module
+        and node.module.startswith("tests.")
+        and node.module.rsplit(".", 1)[-1].startswith("test_")
+    ]
+    assert borrowed == []

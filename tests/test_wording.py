@@ -1,0 +1,49 @@
+"""What the app says is for its users: no section numbers of our own documents on screen."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+#: Where the texts people read are written (the devnet's are a node's answers, read as such).
+SPEAKING = ("chain", "rpc", "services", "presentation", "viewmodels", "views", "cli")
+JARGON = ("§", "service rule")
+
+
+def spoken_strings(path: Path) -> list[tuple[int, str]]:
+    """Return (line, text) of a module's string literals, docstrings left out."""
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+def test_no_section_numbers_or_rules_of_our_documents_on_screen() -> None:
+    """`service rule §4.3.1` was on the Contract tab; such references belong in comments."""
+    found = [
+        f"{path.relative_to(REPO)}:{line}: {text!r}"
+        for layer in SPEAKING
+        for path in sorted((REPO / "explorer" / layer).rglob("*.py"))
+        for line, text in spoken_strings(path)
+        if any(word in text for word in JARGON)
+    ]
+    assert found == []
+
+
+def test_the_check_sees_a_string_but_not_a_docstring(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text('"""About §1."""\n\nTEXT = "see §2"\n')
+    assert spoken_strings(source) == [(3, "see §2")]
