@@ -59,9 +59,9 @@ from explorer.views.help_dialog import GuideDialog
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
-from explorer.views.watchlist_view import install_watchlist
 from explorer.views.theme import apply_theme
 from explorer.views.widgets.bitcoin import set_bitcoin_links
+from explorer.watching import install_watchlist
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
 #: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
@@ -107,9 +107,7 @@ class Application:
         self.devnet_networks = "test"
         self.devnet_start = DevnetStartViewModel(str(default_cache_dir()))
         self.devnet_progress = DevnetProgressView(self.devnet_start, self.window.centralWidget())
-        self.watchlist, self.tray = install_watchlist(  # issue 22: watched from the tray too
-            self.window, self.shell, settings, keys.KEEP_IN_TRAY
-        )
+        self.watchlist, self.tray = install_watchlist(self.window, self.shell, settings)
         self.system_palette = QApplication.palette()  # View > Theme > System
         self.window.theme_chosen.connect(self.set_theme)
         set_bitcoin_links(BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS).url)

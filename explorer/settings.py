@@ -75,10 +75,15 @@ def genesis_pin(pin_id: str) -> Key[str]:
     """Return the key of block 0's hash an endpoint gave at its first verification."""
     return Key(f"{GENESIS_PINS}/{pin_id}", "", "Block 0's hash this endpoint served first")
 
+
 # The watchlist (issue 22): its addresses per network (a list of JSON objects), and whether
 # the app keeps watching from the system tray when its window is closed.
-WATCHLIST_PREFIX = "watchlist/"
-KEEP_IN_TRAY = Key("ui/keep_in_tray", False)
+KEEP_IN_TRAY = Key("ui/keep_in_tray", False, "Closing the window keeps watching from the tray")
+
+
+def watchlist(network: str) -> Key[tuple[str, ...]]:
+    """Return the key of a network's watched addresses (one JSON object each)."""
+    return Key(f"watchlist/{network}", (), "The addresses watched on this network")
 
 
 def url_v2(network: str) -> Key[bool]:

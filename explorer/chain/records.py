@@ -200,6 +200,7 @@ class BlockTransactions(Sequence[Transaction]):
             if sender == wanted or to is None or str(to).lower() == wanted:
                 found.append(self[index])
         return found
+
     def well_formed(self, newest_first: bool = False) -> Iterator[Transaction]:
         """Yield the transactions that parse (last first if asked), skipping malformed ones."""
         count = len(self._items)

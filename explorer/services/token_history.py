@@ -22,7 +22,7 @@ from explorer.services.attribution import topic_of
 from explorer.services.logplan import MAX_SPAN
 from explorer.services.logquery import LogQuery
 from explorer.services.logscan import LogScanner
-from explorer.services.tokens import DECIMALS, SYMBOL, TokenReader, _decoded, _text
+from explorer.services.tokens import DECIMALS, SYMBOL, TokenReader, decoded_text, decoded_value
 
 TRANSFER_TOPIC = "0x" + event_signature_to_log_topic("Transfer(address,address,uint256)").hex()
 FIRST_SEGMENT = 2_000  # the newest blocks, answered first
@@ -149,6 +149,6 @@ async def token_units(reader: TokenReader, tokens: Iterable[str]) -> dict[str, t
     units = {}
     for index, token in enumerate(targets):
         symbol, decimals = outcomes[2 * index], outcomes[2 * index + 1]
-        places = _decoded("uint8", decimals)
-        units[token] = (places if isinstance(places, int) else 0, _text(symbol) or "")
+        places = decoded_value("uint8", decimals)
+        units[token] = (places if isinstance(places, int) else 0, decoded_text(symbol) or "")
     return units

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QIcon
@@ -21,16 +21,13 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.document import Tone
-from explorer.services.routes import WATCHLIST
-from explorer.viewmodels.shell import ShellViewModel
-from explorer.viewmodels.watchlist import ListStore, WatchlistPageViewModel, WatchlistViewModel
+from explorer.viewmodels.watchlist import WatchlistPageViewModel, WatchlistViewModel
 from explorer.views.address.controls import button
-from explorer.views.icons import app_icon
 from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
 
 if TYPE_CHECKING:
-    from explorer.views.main_window import MainWindow
+    pass
 
 TRAY_TEXT = "Keep watching from the system tray when the window is closed"
 
@@ -150,54 +147,3 @@ class WatchTray(QSystemTrayIcon):
         """Raise a desktop notification (where the desktop has a tray)."""
         if QSystemTrayIcon.isSystemTrayAvailable():
             self.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 10_000)
-
-
-class WatchSettings(ListStore, Protocol):
-    """The app's settings as the watchlist uses them (explorer.settings.Settings fits)."""
-
-    def get(self, key: Any) -> Any:
-        """Return a setting."""
-        ...
-
-    def set(self, key: Any, value: Any) -> None:
-        """Keep a setting."""
-        ...
-
-
-def install_watchlist(
-    window: MainWindow, shell: ShellViewModel, settings: WatchSettings, keep_key: object
-) -> tuple[WatchlistViewModel, WatchTray]:
-    """Make the app's watchlist and wire it: pages and heads, the tray, the window's close.
-
-    Its addresses are kept in settings; the window hides into the tray on closing while the
-    setting under keep_key says so and a tray exists; the tray's Quit closes it for good.
-    """
-    watchlist = WatchlistViewModel(settings)
-    watchlist.tray_choice = lambda: bool(settings.get(keep_key))
-    watchlist.set_tray_choice = lambda keep: settings.set(keep_key, keep)
-    keep_in_tray = watchlist.tray_choice
-    shell.pages.watchlist = watchlist
-    shell.session_changed.connect(lambda: watchlist.bind(shell.session))
-    shell.head_changed.connect(watchlist.on_head)
-    quitting: list[bool] = []
-
-    def show_window() -> None:
-        window.show()
-        window.raise_()
-        window.activateWindow()
-
-    def quit_app() -> None:
-        quitting.append(True)
-        tray.hide()
-        window.close()
-
-    def open_watchlist() -> None:
-        show_window()
-        window.navigator.open_tab(WATCHLIST)
-
-    tray = WatchTray(app_icon(), watchlist, show_window, open_watchlist, quit_app)
-    tray.setVisible(bool(watchlist.entries))
-    window.close_to_tray = lambda: (
-        keep_in_tray() and not quitting and QSystemTrayIcon.isSystemTrayAvailable()
-    )
-    return watchlist, tray

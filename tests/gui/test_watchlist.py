@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from eth_account import Account
 from eth_utils.address import to_checksum_address
+from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
 from explorer.services.routes import address_route
 from explorer.services.session import Session
+from explorer.settings import KEEP_IN_TRAY, Settings
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.watchlist import (
     MemoryListStore,
@@ -24,6 +27,7 @@ from explorer.viewmodels.watchlist import (
 from explorer.viewmodels.watchlist_table import WatchColumn
 from explorer.views.address import AddressView
 from explorer.views.watchlist_view import WatchlistView
+from explorer.watching import SettingsLists
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc
 from tests.helpers.pruned import OldState, PrunedNode
@@ -207,3 +211,18 @@ def test_the_tray_choice_is_kept() -> None:
     assert not page.keep_in_tray
     page.set_keep_in_tray(True)
     assert watchlist.tray_choice()
+
+
+def test_watched_lists_and_the_tray_choice_live_in_the_settings_file(tmp_path: Path) -> None:
+    """The app's store keeps each network's list under its declared key, read by a new process."""
+    path = str(tmp_path / "explorer.ini")
+    lists = SettingsLists(Settings(QSettings(path, QSettings.Format.IniFormat)))
+    lists.set_list("watchlist/testnet", ['{"address": "0x01"}', '{"address": "0x02"}'])
+    lists.settings.set(KEEP_IN_TRAY, True)
+    again = Settings(QSettings(path, QSettings.Format.IniFormat))
+    assert SettingsLists(again).get_list("watchlist/testnet") == [
+        '{"address": "0x01"}',
+        '{"address": "0x02"}',
+    ]
+    assert SettingsLists(again).get_list("watchlist/mainnet") == []
+    assert again.get(KEEP_IN_TRAY) is True
