@@ -15,9 +15,9 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from explorer.rpc.client import ProbeResult
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
+from explorer.rpc.node_answers import ProbeResult
 from explorer.services.cache_directory import CacheDirectory
 from explorer.services.networks import Network
 from explorer.services.session import OFFLINE_KINDS, Session

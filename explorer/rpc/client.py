@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import itertools
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
@@ -20,14 +18,21 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_request
 from explorer.rpc.errors import (
     AuthError,
-    ChainMismatch,
     InvalidInput,
-    NodeError,
     RpcError,
     TransportError,
 )
 from explorer.rpc.journal import JournalEntry, RequestJournal, note_cached, note_sent, redact
 from explorer.rpc.methods import METHODS, method_spec
+from explorer.rpc.node_answers import (
+    TO_THE_NODE,
+    AnswerSource,
+    NodeAnswer,
+    ProbeResult,
+    SharedCall,
+    as_node_ask,
+    probe_node,
+)
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.stats import RequestStats
 from explorer.rpc.transport import (
@@ -45,83 +50,6 @@ T = TypeVar("T")
 QUIET_SECONDS = 0.05  # background reads start after this long without a request in flight
 NODE_WORDS = frozenset({"web3_clientVersion", "net_version", "eth_protocolVersion"})  # shown
 _params_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
-_to_the_node: contextvars.ContextVar[bool] = contextvars.ContextVar("to_the_node", default=False)
-
-
-@dataclass(frozen=True)
-class NodeAnswer:
-    """A call's result and the whole body it came in (the JSON-RPC envelope, as sent)."""
-
-    result: Any
-    body: bytes
-
-
-Ask = Callable[[str, Sequence[Any]], Awaitable[NodeAnswer]]
-
-
-class AnswerSource(Protocol):
-    """Answers calls, from what it keeps or by asking the node through `ask` (a cache)."""
-
-    async def answer(self, method: str, params: Sequence[Any], params_json: str, ask: Ask) -> Any:
-        """Return the result of a call, asking the node only for what it does not keep."""
-
-
-@dataclass
-class _SharedCall:
-    """A call in flight and the number of callers waiting for it."""
-
-    task: asyncio.Future[NodeAnswer]
-    waiters: int = 0
-
-
-@dataclass(frozen=True)
-class ProbeResult:
-    """What a node says about itself: chain id, network id, client, genesis hash, latency.
-
-    A chain is its chain id and its genesis block: genesis_hash is block 0's hash (lowercase
-    0x hex; None when the node does not have or give block 0).
-    """
-
-    chain_id: int
-    net_version: str
-    client_version: str | None
-    latency: float
-    expected_chain_id: int | None
-    genesis_hash: str | None = None
-    expected_genesis: str | None = None  # the genesis the chosen network must have, if known
-
-    @property
-    def ids_match(self) -> bool:
-        """Tell whether chain id and network id both match the expected chain id."""
-        expected = self.expected_chain_id
-        return expected is None or (
-            self.chain_id == expected and self.net_version.strip() == str(expected)
-        )
-
-    @property
-    def matches(self) -> bool:
-        """Tell whether the ids match and the genesis block is the expected one (when known)."""
-        expected = self.expected_genesis
-        return self.ids_match and (expected is None or self.genesis_hash == expected)
-
-    def mismatch(self) -> ChainMismatch | None:
-        """Return the error to show when the node serves another chain, else None."""
-        expected = self.expected_chain_id
-        if self.matches or expected is None:
-            return None
-        if self.ids_match:
-            return ChainMismatch(
-                f"the node's genesis block is {self.genesis_hash or '(not given)'}, not "
-                f"{self.expected_genesis}: another chain with chain id {expected}",
-                expected=expected,
-                actual=self.chain_id,
-            )
-        return ChainMismatch(
-            f"the node serves chain {self.chain_id} (network {self.net_version}), "
-            f"not chain {expected}",
-            expected=expected,
-            actual=self.chain_id,
-        )
 
 
 def _ignore(_count: int) -> None:
@@ -176,7 +104,7 @@ class RpcClient(TypedCalls):
         self._max_bytes = max_response_bytes
         self._slots = asyncio.Semaphore(max_in_flight)
         self._ids = itertools.count(1)
-        self._in_flight: dict[tuple[str, str], _SharedCall] = {}
+        self._in_flight: dict[tuple[str, str], SharedCall] = {}
         self._sleep = sleep
         self.call_timeout = call_timeout  # seconds a call may take, retries included
         self._serials = itertools.count(1)
@@ -209,7 +137,7 @@ class RpcClient(TypedCalls):
         """
         params_json = self._encode(method, params)
         spec = METHODS.get(method)
-        saved = self.answers is not None and not _to_the_node.get()
+        saved = self.answers is not None and not TO_THE_NODE.get()
         if self.answers is not None and saved and spec is not None and spec.resendable:
             return await self.answers.answer(method, list(params), params_json, self.ask)
         return (await self._shared(method, params_json)).result
@@ -234,19 +162,9 @@ class RpcClient(TypedCalls):
 
         def through_saved(method: str, params: list[Any]) -> Any:
             encoded = self._encode(method, params)
-            return lambda ask: answers.answer(method, params, encoded, self._as_node(ask))
+            return lambda ask: answers.answer(method, params, encoded, as_node_ask(ask))
 
         return await gathering.run([through_saved(method, params) for method, params in checked])
-
-    @staticmethod
-    def _as_node(ask: Callable[[str, Sequence[Any]], Awaitable[Any]]) -> Ask:
-        """Wrap a batch's ask so that the saved data gets a NodeAnswer."""
-
-        async def asked(method: str, params: Sequence[Any]) -> NodeAnswer:
-            answer = await ask(method, params)
-            return answer if isinstance(answer, NodeAnswer) else NodeAnswer(*answer)
-
-        return asked
 
     async def _send_batch(self, calls: Sequence[Checked]) -> list[Any]:
         """Send calls in one request (with retries); return (result, envelope) or NodeError each."""
@@ -284,7 +202,7 @@ class RpcClient(TypedCalls):
         key = (method, params_json)
         shared = self._in_flight.get(key)
         if shared is None:
-            shared = _SharedCall(asyncio.ensure_future(self._send(method, params_json, True)))
+            shared = SharedCall(asyncio.ensure_future(self._send(method, params_json, True)))
             self._in_flight[key] = shared
             shared.task.add_done_callback(lambda _: self._forget(key, shared))
         shared.waiters += 1
@@ -318,7 +236,7 @@ class RpcClient(TypedCalls):
         )
         self.journal.record(entry)
 
-    def _forget(self, key: tuple[str, str], shared: _SharedCall) -> None:
+    def _forget(self, key: tuple[str, str], shared: SharedCall) -> None:
         """Drop a finished shared call from the in-flight table."""
         if self._in_flight.get(key) is shared:
             del self._in_flight[key]
@@ -474,47 +392,8 @@ class RpcClient(TypedCalls):
     async def probe(
         self, expected_chain_id: int | None = None, expected_genesis: str | None = None
     ) -> ProbeResult:
-        """Read the chain id, network id, client version and genesis block's hash at once.
-
-        eth_chainId, net_version, web3_clientVersion and eth_getBlockByNumber("0x0", false)
-        go out together: one round trip.
-        """
-        started = time.perf_counter()
-        direct = _to_the_node.set(True)  # what the node says now, never saved data
-        try:
-            chain_id, net_version, client_version, genesis = await asyncio.gather(
-                self.chain_id(),
-                self.net_version(),
-                self._client_version_if_told(),
-                self._genesis_if_told(),
-            )
-        finally:
-            _to_the_node.reset(direct)
-        latency = time.perf_counter() - started
-        return ProbeResult(
-            chain_id,
-            net_version,
-            client_version,
-            latency,
-            expected_chain_id,
-            genesis,
-            expected_genesis,
-        )
-
-    async def _genesis_if_told(self) -> str | None:
-        """Return block 0's hash, or None for a node that does not give it."""
-        try:
-            block = await self.get_block_by_number(0, False)
-        except NodeError:
-            return None
-        return None if block is None else block.hash
-
-    async def _client_version_if_told(self) -> str | None:
-        """Return web3_clientVersion, or None for a node that refuses to say."""
-        try:
-            return await self.client_version()
-        except NodeError:
-            return None
+        """Read the chain id, network id, client version and genesis hash in one round trip."""
+        return await probe_node(self, expected_chain_id, expected_genesis)
 
     async def aclose(self) -> None:
         """Close the HTTP client if this client created it."""

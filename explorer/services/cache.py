@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from explorer.rpc.answers import SLICED_BYTES
-from explorer.rpc.client import Ask, NodeAnswer, RpcClient
+from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import parse_json
 from explorer.rpc.errors import MalformedResponse, RpcError, TransportError
+from explorer.rpc.node_answers import Ask, NodeAnswer
 from explorer.rpc.sliced import parse_json_sliced
 from explorer.services import cache_rules as rules
 from explorer.services.cache_directory import CacheDirectory

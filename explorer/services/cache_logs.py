@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from explorer.chain.hexutil import HexFormatError, parse_quantity
-from explorer.rpc.client import Ask, NodeAnswer
 from explorer.rpc.errors import MalformedResponse
+from explorer.rpc.node_answers import Ask, NodeAnswer
 from explorer.services.cache_schema import Segment
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from explorer.rpc.client import ProbeResult
 from explorer.rpc.errors import ErrorKind, RpcError
+from explorer.rpc.node_answers import ProbeResult
 
 RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)  # then every 60 s
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field, replace
 import httpx
 
 from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
-from explorer.rpc.client import ProbeResult, RpcClient
+from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError, TransportError
 from explorer.rpc.journal import RequestJournal
+from explorer.rpc.node_answers import ProbeResult
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from explorer.services.cache import CacheMode, SessionCache
