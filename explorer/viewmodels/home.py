@@ -7,13 +7,14 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from explorer.presentation.home_cards import Card, Facts, chart_series, empty_cards, header_cards
+from explorer.presentation.home_cards import chart_series
 from explorer.presentation.series import Series
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.chaincheck import ChainCheck
 from explorer.services.live import LiveChain, block_pace, poll_delay
 from explorer.services.session import Session
 from explorer.viewmodels.headpoll import HeadPoller
+from explorer.viewmodels.home_header import HeaderCards
 from explorer.viewmodels.home_status import HomeState as HomeState  # re-exported
 from explorer.viewmodels.home_status import checked_again_text, status_text
 from explorer.viewmodels.home_tables import (
@@ -30,7 +31,6 @@ HEADERS = LatestBlocksModel.headers
 LATEST = 20  # blocks listed
 LATEST_TXS = 50  # transactions listed
 FULL_BLOCKS = LATEST  # blocks read with full transactions at start (when the list shows)
-GAS_PRICE_EVERY = 10  # new blocks between eth_gasPrice reads
 TICK_MS = 1_000  # ages and the requests card, while shown
 
 
@@ -64,21 +64,17 @@ class HomeViewModel(QObject):
         self.blocks = LatestBlocksModel(network.chain_id, self)
         self.transactions = LatestTransactionsModel(network.chain_id, network.currency, self)
         self._state = HomeState.CHECKING
-        self._cards: tuple[Card, ...] = empty_cards()
         self._series: tuple[Series, ...] = chart_series([])
-        self._facts = Facts(check=session.check)
         self._live = True
         self._visible = False
         self._txs_visible = True
         self._last_good: float | None = None
         self._failure = ""
-        self._since_gas_price = 0
         self._target: int | None = None  # newest head heard, not yet followed
         self._newest_seen: tuple[int | None, float] = (None, 0.0)  # newest shown, and when
         self._mending = False  # this page's own reading made the chain suspect
         self._suspended: bool | None = None  # checked again: True resumes mending, False reloads
         self._task: asyncio.Task[None] | None = None
-        self._gas_task: asyncio.Task[None] | None = None
         self._backfill_task: asyncio.Task[None] | None = None
         self._tick = QTimer(self)
         self._tick.setInterval(TICK_MS)
@@ -86,27 +82,16 @@ class HomeViewModel(QObject):
         self._slices = Slices(self)  # a new block is shown a piece per turn (short turns)
         self.poller.head_changed.connect(self.on_head)
         self.poller.head_read.connect(self._on_head_read)
-        self.poller.head_failed.connect(self._on_head_failed)
+        self.poller.head_failed.connect(self._show_failure)
+        self.header = HeaderCards(session, self.chain, self.cards_changed.emit, self._show_failure)
         self._stop_listening = session.checker.listen(self._on_check)
         self._requests = RequestCount(self)  # while shown, the Requests card changes with
-        self._requests.changed.connect(self._refresh_cards)  # the status bar
+        self._requests.changed.connect(self.header.refresh)  # the status bar
 
-    def _get_state(self) -> HomeState:
-        return self._state
-
-    def _get_cards(self) -> tuple[Card, ...]:
-        return self._cards
-
-    def _get_series(self) -> tuple[Series, ...]:
-        return self._series
-
-    def _get_live(self) -> bool:
-        return self._live
-
-    state = qproperty(_get_state, state_changed)
-    cards = qproperty(_get_cards, cards_changed)
-    series = qproperty(_get_series, charts_changed)
-    live = qproperty(_get_live, state_changed)
+    state = qproperty(lambda self: self._state, state_changed)
+    cards = qproperty(lambda self: self.header.cards, cards_changed)
+    series = qproperty(lambda self: self._series, charts_changed)
+    live = qproperty(lambda self: self._live, state_changed)
 
     @property
     def summary(self) -> str:
@@ -202,7 +187,7 @@ class HomeViewModel(QObject):
         read before stay listed, greyed, nothing newer: verified, the reorganisation is mended
         and shown (after anything else the page loads again).
         """
-        self._facts = Facts(check=check)
+        self.header.reset(check)
         if check.verified:
             if self._suspended is not None:
                 mending, self._suspended = self._suspended, None
@@ -221,8 +206,8 @@ class HomeViewModel(QObject):
         self.chain.replaced.clear()
         self.blocks.set_rows([])
         self.transactions.set_rows([])
-        self._cards, self._series = empty_cards(), chart_series([])
-        self.cards_changed.emit()
+        self._series = chart_series([])
+        self.header.clear()
         self.charts_changed.emit()
         self._set_state(HomeState.CHECKING)
 
@@ -240,7 +225,7 @@ class HomeViewModel(QObject):
         self._last_good = time.time()
         self._publish()
         self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
-        self._refresh_gas_price()
+        self.header.read_gas_price()
         self._backfill_task = asyncio.ensure_future(self._backfill())
         self._continue()
 
@@ -293,32 +278,13 @@ class HomeViewModel(QObject):
             self.session.checker.suspect(advance.suspicious)
             self._mending = False
             return
-        self._since_gas_price += len(advance.added)
         self._last_good = time.time()
         if self._state is HomeState.STALE:
             self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
         self._publish()
-        if self._since_gas_price >= GAS_PRICE_EVERY:
-            self._refresh_gas_price()
+        self.header.count_new_blocks(len(advance.added))
         self._wish()
         self._continue()
-
-    def _refresh_gas_price(self) -> None:
-        """Ask eth_gasPrice (at start, then every GAS_PRICE_EVERY new blocks)."""
-        if self._gas_task is not None and not self._gas_task.done():
-            return
-        self._since_gas_price = 0
-        self._gas_task = asyncio.ensure_future(self._read_gas_price())
-
-    async def _read_gas_price(self) -> None:
-        """Read the gas price and show it next to the block minimum."""
-        try:
-            price = await self.session.client.gas_price()
-        except RpcError as error:
-            self._show_failure(error)
-            return
-        self._facts = Facts(price, self.chain.newest, self.session.check)
-        self._refresh_cards()
 
     def _on_head_read(self, number: int, at: float) -> None:
         """Note a poll that answered: what is shown is current (newer blocks are on their way).
@@ -334,12 +300,8 @@ class HomeViewModel(QObject):
             self._set_state(HomeState.LIVE if self._live else HomeState.PAUSED)
         self.summary_changed.emit()
 
-    def _on_head_failed(self, error: RpcError) -> None:
-        """Show what is shown as stale: a poll failed."""
-        self._show_failure(error)
-
     def _show_failure(self, error: RpcError) -> None:
-        """Mark the page stale, saying why."""
+        """Mark the page stale, saying why (a poll or a read failed)."""
         if self.chain.newest is None:
             return
         malformed = error.kind is ErrorKind.MALFORMED
@@ -366,32 +328,19 @@ class HomeViewModel(QObject):
         """Show the charts and cards of every block read (the older ones arrive later)."""
         self._series = chart_series(self.chain.newest_first()[::-1])
         self.charts_changed.emit()
-        self._refresh_cards()
-
-    def _refresh_cards(self) -> None:
-        """Recompute the cards (ages tick, requests change)."""
-        session = self.session
-        facts = Facts(
-            self._facts.gas_price,
-            self._facts.gas_price_block,
-            session.check,
-            session.requests_today,
-            session.daily_quota,
-        )
-        self._cards = header_cards(self.chain.newest_first()[::-1], facts, time.time())
-        self.cards_changed.emit()
+        self.header.refresh()
 
     def _on_tick(self) -> None:
         """Advance the ages and the requests count (no request is made)."""
         self.blocks.refresh_column(LatestBlocksModel.AGE)
         self.transactions.refresh_column(LatestTransactionsModel.AGE)
-        self._refresh_cards()
+        self.header.refresh()
 
     @property
     def busy(self) -> bool:
         """Tell whether the page is reading (its first blocks, new ones, the charts' older ones)."""
-        tasks = (self._task, self._gas_task, self._backfill_task)
-        return any(task is not None and not task.done() for task in tasks)
+        tasks = (self._task, self._backfill_task)
+        return self.header.busy or any(task is not None and not task.done() for task in tasks)
 
     @property
     def missing_transactions(self) -> int:
@@ -407,7 +356,8 @@ class HomeViewModel(QObject):
 
     def _cancel(self) -> None:
         """Cancel the running load and gas-price read."""
-        for task in (self._task, self._gas_task, self._backfill_task):
+        self.header.cancel()
+        for task in (self._task, self._backfill_task):
             if task is not None:
                 task.cancel()
 
@@ -419,7 +369,7 @@ class HomeViewModel(QObject):
         for signal, slot in (
             (self.poller.head_changed, self.on_head),
             (self.poller.head_read, self._on_head_read),
-            (self.poller.head_failed, self._on_head_failed),
+            (self.poller.head_failed, self._show_failure),
         ):
             signal.disconnect(slot)
         self._stop_listening()
