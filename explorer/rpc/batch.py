@@ -144,9 +144,13 @@ class BatchGathering:
                 self._settle(index)
 
         tasks = [asyncio.ensure_future(one(index)) for index in range(self._count)]
-        await self._ready.wait()
-        await self._flush()
-        results = await asyncio.gather(*tasks, return_exceptions=True)
+        try:
+            await self._ready.wait()
+            await self._flush()
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+        finally:  # stopped (cancelled) midway: no call is left waiting for a batch never sent
+            for task in tasks:
+                task.cancel()
         if self.refused is not None:
             raise self.refused
         for result in results:

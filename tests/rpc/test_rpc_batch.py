@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import random
 from typing import Any
 
 import pytest
 
-from explorer.rpc.batch import BatchRefused
+from explorer.rpc.batch import BatchGathering, BatchRefused
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import NodeError
@@ -103,3 +105,33 @@ def test_a_rate_limited_batch_is_sent_again() -> None:
     methods = [[call["method"] for call in json.loads(r.body)] for r in server.requests]
     assert methods[0] == methods[1] == ["eth_getBalance", "eth_getTransactionCount"]
     assert all(isinstance(result, str) for result in results)
+
+
+def test_a_gathering_stopped_before_its_batch_leaves_no_call_waiting() -> None:
+    """Cancelled while its batch is on the way, a gathering cancels every call it started."""
+
+    async def scenario() -> list[asyncio.Task[Any]]:
+        never: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+
+        async def send(_calls: Any) -> list[Any]:
+            return await never  # the node never answers
+
+        async def unused(_method: str, _params: Any) -> Any:
+            raise AssertionError("nothing is asked alone")
+
+        async def block_number(ask: Any) -> Any:
+            return await ask("eth_blockNumber", [])
+
+        gathering = BatchGathering(3, send, unused, lambda _count: None)
+        before = asyncio.all_tasks()
+        run = asyncio.ensure_future(gathering.run([block_number] * 3))
+        await asyncio.sleep(0.01)
+        started = asyncio.all_tasks() - before - {run}
+        assert len(started) == 3  # one task per call, waiting for the batch
+        run.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await run
+        await asyncio.sleep(0)
+        return [task for task in started if not task.done()]
+
+    assert asyncio.run(scenario()) == []
