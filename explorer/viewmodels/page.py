@@ -24,6 +24,12 @@ from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.observable import qproperty
 from explorer.viewmodels.page_notes import OFFLINE_NOTICE, document_height, reorganised_notice
+from explorer.viewmodels.page_texts import (
+    cancelled_text,
+    checking_text,
+    not_found_text,
+    still_waiting_text,
+)
 from explorer.viewmodels.tx_table import BlockTransactionsModel
 
 PENDING_REFRESH_MS = 3000
@@ -97,14 +103,8 @@ class PageViewModel(QObject):
         self._progress.timeout.connect(self.progress_changed)
         self._progress.start()  # a new page waits
 
-    def _get_state(self) -> PageState:
-        return self._state
-
-    def _get_document(self) -> Document | None:
-        return self._document
-
-    state = qproperty(_get_state, state_changed)
-    document = qproperty(_get_document, document_changed)
+    state = qproperty(lambda self: self._state, state_changed)
+    document = qproperty(lambda self: self._document, document_changed)
 
     @property
     def busy(self) -> bool:
@@ -114,9 +114,7 @@ class PageViewModel(QObject):
     @property
     def not_found_text(self) -> str:
         """Return the not-found message for this route."""
-        what = {Page.BLOCK: "block", Page.TX: "transaction", Page.ADDRESS: "address"}
-        name = what.get(self.route.page, "page")
-        return f"No {name} {self.route.target} on {self.session.network.name}."
+        return not_found_text(self.route, self.session.network.name)
 
     async def _receipt_counted(self, tx_hash: str) -> Receipt | None:
         """Read a receipt for the transactions table, counted in the page's cost."""
@@ -145,38 +143,21 @@ class PageViewModel(QObject):
     @property
     def waiting_text(self) -> str:
         """Return what the page waits for while it shows no document."""
+        session = self.session
         if self._state is PageState.CHECKING:
-            network = self.session.network
-            attempt = self.session.check.attempt
-            tries = f" (try {attempt})" if attempt > 1 else ""
-            text = (
-                f"Checking that the node serves {network.name} (chain id {network.chain_id})"
-                f"{tries}… nothing is read from it before."
-            )
+            text = checking_text(session.network, session.check.attempt)
         else:
             text = "Loading…"
-        return f"{text}\n{self._still_waiting()}" if self.slow else text
-
-    def _still_waiting(self) -> str:
-        """Return how long the page has waited, and for which attempt of which request."""
+        if not self.slow:
+            return text
         waited = time.monotonic() - self._waiting_since
-        attempt = self.session.longest_wait()
-        if attempt is None:
-            retry_in = self.session.check.retry_in()
-            later = f"; the next check is in {retry_in:.0f} s" if retry_in else ""
-            return f"Still waiting for the node ({waited:.0f} s){later}."
-        return (
-            f"Still waiting for the node — attempt {attempt.number} of {attempt.of} "
-            f"({attempt.method}, {waited:.0f} s so far)."
-        )
+        still = still_waiting_text(waited, session.longest_wait(), session.check.retry_in())
+        return f"{text}\n{still}"
 
     @property
     def cancelled_text(self) -> str:
         """Return what the page says after the user stopped waiting."""
-        return (
-            f"You stopped waiting for the node after {self._cancelled_after:.0f} s. "
-            "Retry asks it again."
-        )
+        return cancelled_text(self._cancelled_after)
 
     def load(self) -> None:
         """Start (or restart) loading; a running load is cancelled, so it never publishes.
