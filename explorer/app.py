@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import sys
@@ -14,13 +13,10 @@ from typing import Any
 
 os.environ.setdefault("QT_API", "pyside6")
 
-import qasync
-from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication, QWidget
 
-from explorer import __version__
 from explorer import settings as keys
-from explorer.crash import CrashReporter
 from explorer.devnet.process import (
     DevnetOptions,
     DevnetProcess,
@@ -53,7 +49,6 @@ from explorer.viewmodels.shell import ShellViewModel
 from explorer.viewmodels.wait_option import CallTimeoutOption
 from explorer.views.about_dialog import AboutDialog, licence_texts
 from explorer.views.bookmarks_view import install_labels
-from explorer.views.collector import MainThreadCollector
 from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.help_dialog import GuideDialog
 from explorer.views.icons import app_icon
@@ -339,75 +334,3 @@ def wire_view_models(shell: ShellViewModel, navigator: Navigator, search: Search
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
 DEVNET_STOP_GRACE = 30.0  # it saves its chain as it stops
-
-
-def smoke_test(frame: QWidget) -> int:
-    """Open the window (with no session), say so with its icon sizes, and close."""
-    window = MainWindow(ShellViewModel())
-    window.show()
-    frame.close()
-    QApplication.processEvents()
-    sizes = ", ".join(str(size.width()) for size in window.windowIcon().availableSizes())
-    print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
-    window.close()
-    return 0
-
-
-def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
-    """Replace the first frame with the main window and run the event loop until it closes."""
-    qt_app = QApplication.instance()
-    assert isinstance(qt_app, QApplication)
-    qt_app.setWindowIcon(app_icon())  # every size rendered and checked (the first frame's: files)
-    if options.smoke_test:
-        return smoke_test(frame)
-    loop = qasync.QEventLoop(qt_app)
-    asyncio.set_event_loop(loop)
-    started = loop.time()
-    reporter = CrashReporter(found)
-    reporter.install()
-    reporter.watch_loop(loop)
-    collector = MainThreadCollector(qt_app)
-    settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
-    app = Application(settings, use_devnet=options.devnet or options.until_home)
-    if options.screenshot is not None:  # the support desk's pictures look on the main network
-        app.devnet_networks = "both"  # (a throwaway profile: explorer/throwaway.py)
-        app.devnet_arguments = ("--also-read", str(options.read_devnet_cache))
-    elif options.reset_devnet:
-        app.devnet_arguments += ("--reset-chain",)
-    app.shell.show_startup_notices(notices)
-    # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
-    reporter.parent_window = app.window
-    app.diagnostics = found
-    found.endpoint = app.endpoint_text
-    app.window.help.about.triggered.connect(lambda: app.about_dialog().show())
-    if options.screenshot is None:  # pictures are taken in both themes, from the default
-        app.set_theme(app.settings.get(keys.THEME))
-    if not app.settings.get(keys.WINDOW_GEOMETRY):
-        app.window.setGeometry(frame.geometry())  # where the first frame was put
-    app.window.show()
-    frame.close()
-    found.mark_running()
-    QTimer.singleShot(0, collector.freeze_survivors)  # after the first frame: it takes ~50 ms
-    QTimer.singleShot(0, reporter.offer_previous_report)
-    closed = asyncio.Event()
-    qt_app.setQuitOnLastWindowClosed(False)  # the loop must outlive the window to shut down
-    qt_app.lastWindowClosed.connect(closed.set)
-
-    async def main() -> None:
-        starting = asyncio.ensure_future(app.start())
-        if options.screenshot is not None:
-            await app.screenshots(options.screenshot)
-        elif options.until_home:
-            from explorer.screenshots import until_home  # benchmarks only: loaded then
-
-            await until_home(app, started, DEVNET_START_TIMEOUT)
-        await closed.wait()
-        starting.cancel()
-        await app.aclose()
-
-    with loop:
-        loop.run_until_complete(main())
-    collector.stop()
-    reporter.uninstall()
-    found.mark_clean_exit()
-    return 0

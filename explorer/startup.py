@@ -2,7 +2,7 @@
 
 The window's modules pull in the chain libraries, the HTTP stack and qasync (most of a second
 of imports). This module imports only Qt and a few light modules of the explorer, shows a first
-frame of the window (title, icon, size, "Starting…"), and only then imports `explorer.app`,
+frame of the window (title, icon, size, "Starting…"), and only then imports `explorer.app_run`,
 whose window takes the frame's place.
 """
 
@@ -114,6 +114,6 @@ def run_window(options: argparse.Namespace) -> int:
     from explorer import diagnostics  # logging and its handlers: after the first frame
 
     found = diagnostics.setup(options.log_level, options.log_file)
-    from explorer import app  # the heavy part: chain libraries, HTTP stack, qasync, views
+    from explorer import app_run  # the heavy part: chain libraries, HTTP stack, qasync, views
 
-    return app.run(options, frame, found)
+    return app_run.run(options, frame, found)
