@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -15,10 +14,9 @@ from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.batch import BatchGathering, Checked, encode_batch, results_of_batch
 from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.envelope import encode_request
+from explorer.rpc.envelope import encode_params, encode_request
 from explorer.rpc.errors import (
     AuthError,
-    InvalidInput,
     RpcError,
     TransportError,
 )
@@ -49,7 +47,6 @@ DEFAULT_MAX_IN_FLIGHT = 8
 T = TypeVar("T")
 QUIET_SECONDS = 0.05  # background reads start after this long without a request in flight
 NODE_WORDS = frozenset({"web3_clientVersion", "net_version", "eth_protocolVersion"})  # shown
-_params_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 
 
 def _ignore(_count: int) -> None:
@@ -135,7 +132,7 @@ class RpcClient(TypedCalls):
 
         A read goes to `answers` first when set, which asks the node only for what it lacks.
         """
-        params_json = self._encode(method, params)
+        params_json = encode_params(method, params)
         spec = METHODS.get(method)
         saved = self.answers is not None and not TO_THE_NODE.get()
         if self.answers is not None and saved and spec is not None and spec.resendable:
@@ -161,14 +158,14 @@ class RpcClient(TypedCalls):
         gathering = BatchGathering(len(checked), self._send_batch, self.ask, sent)
 
         def through_saved(method: str, params: list[Any]) -> Any:
-            encoded = self._encode(method, params)
+            encoded = encode_params(method, params)
             return lambda ask: answers.answer(method, params, encoded, as_node_ask(ask))
 
         return await gathering.run([through_saved(method, params) for method, params in checked])
 
     async def _send_batch(self, calls: Sequence[Checked]) -> list[Any]:
         """Send calls in one request (with retries); return (result, envelope) or NodeError each."""
-        encoded = [(method, self._encode(method, params)) for method, params in calls]
+        encoded = [(method, encode_params(method, params)) for method, params in calls]
         label = f"batch of {len(encoded)}"
         return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
 
@@ -183,15 +180,7 @@ class RpcClient(TypedCalls):
 
     async def ask(self, method: str, params: Sequence[Any]) -> NodeAnswer:
         """Send one call to the node (never to `answers`); return its result and body."""
-        return await self._shared(method, self._encode(method, params))
-
-    @staticmethod
-    def _encode(method: str, params: Sequence[Any]) -> str:
-        """Return the params as compact JSON, or raise InvalidInput."""
-        try:
-            return _params_json(list(params))
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput(f"{method}: params must be JSON values ({exc})") from None
+        return await self._shared(method, encode_params(method, params))
 
     async def _shared(self, method: str, params_json: str) -> NodeAnswer:
         """Send a call, sharing one request among identical reads in flight."""

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from explorer.rpc.errors import MalformedResponse, NodeError
+from explorer.rpc.errors import InvalidInput, MalformedResponse, NodeError
 
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True)
 _decode = json.JSONDecoder().decode
+
+
+def encode_params(method: str, params: Sequence[Any]) -> str:
+    """Return a call's params as compact JSON, or raise InvalidInput."""
+    try:
+        return _encoder.encode(list(params))
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"{method}: params must be JSON values ({exc})") from None
 
 
 def encode_request(request_id: int, method: str, params_json: str) -> bytes:

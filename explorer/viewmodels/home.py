@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from explorer.presentation.home_cards import chart_series
+from explorer.presentation.home_cards import Card, chart_series
 from explorer.presentation.series import Series
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.services.chaincheck import ChainCheck
@@ -88,10 +88,10 @@ class HomeViewModel(QObject):
         self._requests = RequestCount(self)  # while shown, the Requests card changes with
         self._requests.changed.connect(self.header.refresh)  # the status bar
 
-    state = qproperty(lambda self: self._state, state_changed)
-    cards = qproperty(lambda self: self.header.cards, cards_changed)
-    series = qproperty(lambda self: self._series, charts_changed)
-    live = qproperty(lambda self: self._live, state_changed)
+    state: HomeState = qproperty(lambda self: self._state, state_changed)
+    cards: tuple[Card, ...] = qproperty(lambda self: self.header.cards, cards_changed)
+    series: tuple[Series, ...] = qproperty(lambda self: self._series, charts_changed)
+    live: bool = qproperty(lambda self: self._live, state_changed)
 
     @property
     def summary(self) -> str:

@@ -103,8 +103,8 @@ class PageViewModel(QObject):
         self._progress.timeout.connect(self.progress_changed)
         self._progress.start()  # a new page waits
 
-    state = qproperty(lambda self: self._state, state_changed)
-    document = qproperty(lambda self: self._document, document_changed)
+    state: PageState = qproperty(lambda self: self._state, state_changed)
+    document: Document | None = qproperty(lambda self: self._document, document_changed)
 
     @property
     def busy(self) -> bool:

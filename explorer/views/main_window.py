@@ -5,15 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QCompleter,
     QDialog,
     QHBoxLayout,
-    QLineEdit,
     QMainWindow,
     QPushButton,
-    QStyle,
     QTabWidget,
     QToolBar,
     QToolButton,
@@ -41,6 +38,7 @@ from explorer.views.main_menus import THEMES, add_help, build_menus
 from explorer.views.network_combo import network_combo
 from explorer.views.page_view import PageView
 from explorer.views.page_views import PAGE_VIEWS, carry_draft, page_view
+from explorer.views.search_bar import search_bar
 from explorer.views.search_message import SearchMessage
 from explorer.views.theme import plain_label, tone_palette
 
@@ -117,50 +115,42 @@ class MainWindow(QMainWindow):
         ):
             self.icons.set_icon(action, icon)
             self.name_button(action, with_text=icon not in ("back", "forward"))
-        self.search_bar = QLineEdit()
-        self.search_bar.setPlaceholderText(
-            "Search by block number, transaction or block hash, address, or name.rsk"
-        )
-        self.search_bar.setClearButtonEnabled(True)
-        search_icon = self.search_bar.addAction(QIcon(), QLineEdit.ActionPosition.LeadingPosition)
-        search_icon.setToolTip("Search")
-        search_icon.triggered.connect(self.search_bar.returnPressed)  # a click is Enter
-        self.icons.set_icon(search_icon, "search")
-        self.stop_search_action = self.search_bar.addAction(
-            self.style().standardIcon(QStyle.StandardPixmap.SP_BrowserStop),
-            QLineEdit.ActionPosition.TrailingPosition,
-        )
-        self.stop_search_action.setToolTip("Searching… click or press Esc to cancel")
-        self.stop_search_action.setVisible(False)
-        completer = QCompleter(self.search.recent, self)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.search_bar.setCompleter(completer)
+        self.search_bar, self.stop_search_action = search_bar(self.search.recent, self.icons, self)
         toolbar.addWidget(self.search_bar)
         self.addToolBar(toolbar)
 
     def _build_tools_menu(self) -> None:
-        """Add the node page (toolbar and Tools menu) and the tools, each opening a new tab."""
-        self.node_action = QAction("Node", self)
-        self.node_action.triggered.connect(lambda: self.navigator.open_tab(NODE))
-        self.node_action.setToolTip("What the node says about itself (new tab)")
-        after_logs = self.toolbar.actions()[self.toolbar.actions().index(self.logs_action) + 1]
-        self.toolbar.insertAction(after_logs, self.node_action)
-        self.icons.set_icon(self.node_action, "node")
-        self.name_button(self.node_action, with_text=True)
+        """Add the node page and the watchlist (toolbar and Tools menu) and the tools."""
         self.tools_menu = self.menuBar().addMenu("&Tools")
-        self.tools_menu.addAction(self.node_action)
-        self.watchlist_action = QAction("Watchlist", self)
-        self.watchlist_action.triggered.connect(lambda: self.navigator.open_tab(WATCHLIST))
-        self.watchlist_action.setToolTip("Watched addresses: balances and new activity (new tab)")
-        self.toolbar.insertAction(after_logs, self.watchlist_action)
-        self.icons.set_icon(self.watchlist_action, "watchlist")
-        self.tools_menu.addAction(self.watchlist_action)
+        after_logs = self.toolbar.actions()[self.toolbar.actions().index(self.logs_action) + 1]
+        self.node_action = self._page_action(
+            "Node", NODE, "What the node says about itself (new tab)", after_logs
+        )
+        self.watchlist_action = self._page_action(
+            "Watchlist",
+            WATCHLIST,
+            "Watched addresses: balances and new activity (new tab)",
+            after_logs,
+            with_text=False,
+        )
         self.tools_menu.addSeparator()
         for kind, spec in TOOLS.items():
             self.tools_menu.addAction(spec.title, self._opener(tool_route(kind.value)))
         self.bridge_action = add_bridge_action(self, self.tools_menu, self.icons)
         self.name_button(self.bridge_action, with_text=True)
+
+    def _page_action(
+        self, text: str, route: Route, tip: str, before: QAction, with_text: bool = True
+    ) -> QAction:
+        """Add a toolbar button and a Tools menu entry that open route in a new tab."""
+        action = QAction(text, self)
+        action.triggered.connect(self._opener(route))
+        action.setToolTip(tip)
+        self.toolbar.insertAction(before, action)
+        self.icons.set_icon(action, route.page.value)
+        self.name_button(action, with_text=with_text)
+        self.tools_menu.addAction(action)
+        return action
 
     def _opener(self, route: Route) -> Callable[[], object]:
         """Return a slot that opens route in a new tab."""
