@@ -95,7 +95,9 @@ def failures(qloop: asyncio.AbstractEventLoop) -> list[str]:
     def report(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
         error = context.get("exception")
         if not isinstance(error, asyncio.CancelledError):
-            found.append(f"{context.get('message')}: {error!r} in {context.get('future')!r} {context.get('task')!r}")
+            found.append(
+                f"{context.get('message')}: {error!r} in {context.get('future')!r} {context.get('task')!r}"
+            )
 
     qloop.set_exception_handler(report)
     return found
