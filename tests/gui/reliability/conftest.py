@@ -95,9 +95,8 @@ def failures(qloop: asyncio.AbstractEventLoop) -> list[str]:
     def report(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
         error = context.get("exception")
         if not isinstance(error, asyncio.CancelledError):
-            found.append(
-                f"{context.get('message')}: {error!r} in {context.get('future')!r} {context.get('task')!r}"
-            )
+            where = context.get("future") or context.get("task")
+            found.append(f"{context.get('message')}: {error!r} in {where!r}")
 
     qloop.set_exception_handler(report)
     return found
