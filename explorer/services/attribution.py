@@ -4,7 +4,7 @@ The block (full transactions, from the cache when settled) names what the addres
 received; the receipts of what it sent give the fees and whether the value moved. What is
 left of the change is asked of the node's logs in one request: REMASC's payments name their
 receiver in topic 1 (`mining_fee_topic`), as the Bridge's `pegin_btc` and `lock_btc` do.
-Whatever is left after that moved inside a contract's execution (docs/service.md, RSK.md).
+Whatever is left after that moved inside a contract's execution.
 """
 
 from __future__ import annotations

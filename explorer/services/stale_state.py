@@ -2,7 +2,7 @@
 
 When the oldest change of an account goes from nothing (balance and nonce 0) to something,
 either the account came to life there, or the node has no state before that block and
-answers zeros. REMASC's balance tells which: fees of every block accrue to it (RSK.md), so
+answers zeros. REMASC's balance tells which: the fees of every block accrue to it, so
 between two blocks it can grow by at most the later block's fees. Two reads in one request.
 """
 

@@ -19,6 +19,7 @@ from explorer.settings import Settings
 from explorer.views.help_dialog import GuideDialog, ShortcutsDialog
 from explorer.views.main_window import MainWindow
 from explorer.views.theme import is_dark
+from tests.helpers.qt import run_in_qloop
 from tests.helpers.settings import private_home
 
 
@@ -40,6 +41,7 @@ def app(
         finally:
             qt_app.setPalette(palette)
             made.window.close()
+            run_in_qloop(qtbot, made.aclose())  # its saved data's timer and files go with it
 
 
 def activate(qtbot: QtBot, window: MainWindow) -> None:
