@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from explorer.services.history_store import MemoryHistoryStore
 from explorer.services.routes import WATCHLIST, Route, address_route
 from explorer.viewmodels.watchlist import MemoryListStore
 from explorer.views.address import AddressView
@@ -30,7 +31,12 @@ async def shoot_history(
 ) -> Path:
     """Open an address, run its history to the end (giving the go), save the History tab."""
     shoot, settle, wait_for = helpers
-    await shoot(window, address_route(address), path)
+    pages = window.shell.pages
+    kept, pages.history_store = pages.history_store, MemoryHistoryStore()  # each pass cold:
+    try:  # its estimate is asked every time, not only before the first pass
+        await shoot(window, address_route(address), path)
+    finally:
+        pages.history_store = kept
     view = window.current_page()
     if isinstance(view, AddressView):
         history = view.address_model.history

@@ -32,7 +32,13 @@ Settle = Callable[[Any], Awaitable[None]]
 Wait = Callable[..., Awaitable[bool]]
 # Seeded accounts the screenshots send from, one pair per palette (the seed's queued
 # transactions are users 4 and 5): a pending or queued one of the first round stays.
-SENDERS = {"light": (-3, -4), "dark": (-8, -9)}
+#: Each pass its own senders: a nonce-gap transfer one pass left in the pool never meets the next.
+SENDERS = {
+    "light": (-3, -4),
+    "dark": (-8, -9),
+    "light-bookmarks": (-10, -11),
+    "dark-bookmarks": (-12, -13),
+}
 
 
 def signed(manifest: dict[str, Any], sender: int, nonce: int, price: int, value: int = 1) -> str:
