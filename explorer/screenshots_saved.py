@@ -48,6 +48,9 @@ async def shoot_offline(
     shell = ShellViewModel()
     other = MainWindow(shell, Navigator(), SearchViewModel())
     other.resize(window.size())
+    attached = getattr(window, "attached", None)
+    if attached is not None:  # the network menu and Settings, as the user's window has them
+        other.attach_networks(*attached)
     shell.set_session(offline)
     other.show()
     await wait_for(lambda: offline.offline, timeout=30)

@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
         self, model: NetworksViewModel, open_settings: Callable[[], QDialog]
     ) -> None:
         """Add the network switcher and the Settings button to the toolbar."""
+        self.attached = (model, open_settings)  # a second window of the app shows the same
         self.network_combo = network_combo(model, self)
         self.network_combo.setToolTip("Network")
         self.toolbar.addWidget(self.network_combo)
