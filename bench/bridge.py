@@ -14,18 +14,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 from explorer.chain.known import BRIDGE
 from explorer.chain.peg import devnet_peg
-from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
+from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.params import LogFilter
@@ -42,13 +39,11 @@ PEGIN_GOAL_REQUESTS, PEGIN_GOAL_TRIPS, PEGOUT_GOAL_RATIO = 4, 2, 1.3
 @contextlib.asynccontextmanager
 async def running_devnet(latency: float) -> AsyncIterator[tuple[str, dict[str, Any]]]:
     """Run the test network answering after `latency` s; yield its URL and peg facts."""
-    manifest_file = Path(tempfile.mkdtemp(prefix="bench-bridge-")) / "manifest.json"
-    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
-    devnet = DevnetProcess(DevnetOptions(latency=latency, network="test"), command=command)
+    devnet = DevnetProcess(DevnetOptions(latency=latency, network="test"))
     print(f"starting the devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
     await devnet.start(timeout=900)
     try:
-        manifest = json.loads(manifest_file.read_text())["testnet"]
+        manifest = devnet.manifests["testnet"]  # as the child wrote it
         yield f"{devnet.base_urls['testnet']}/{devnet.key}", dict(manifest["bridge"])
     finally:
         await devnet.stop()

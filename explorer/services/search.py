@@ -80,29 +80,33 @@ async def resolve(
 async def _resolve_hash(
     value: str, reader: ChainReader, on_transaction: TxFound | None = None
 ) -> Resolution:
-    """Ask for a transaction, its receipt and a block with this hash at once; take what exists.
+    """Ask for a transaction and its receipt at once; a block with this hash only when neither.
 
     The receipt is asked speculatively: when the hash is a transaction, its page needs it next
-    (the reader keeps it briefly), which saves a round trip; when it is a block, it costs one
-    request that answers null. A mined transaction's block (for its time) is asked before
-    the page is built.
+    (the reader keeps it briefly), which saves a round trip. A block's hash is looked up after
+    (a second round trip for block searches, one request fewer for every transaction's page).
+    A mined transaction's block (for its time) is asked before the page is built.
     """
-    answers = await asyncio.gather(
-        reader.transaction(value),
-        reader.block(value),
-        reader.receipt(value),
-        return_exceptions=True,
+    answers: list[object] = list(
+        await asyncio.gather(
+            reader.transaction(value), reader.receipt(value), return_exceptions=True
+        )
     )
     for answer in answers:
         if isinstance(answer, BaseException) and not isinstance(answer, NotSaved):
             raise answer
+    if not isinstance(answers[0], Transaction):
+        try:
+            answers.append(await reader.block(value))
+        except NotSaved as missing:  # offline: not in the saved data either
+            answers.append(missing)
     tx = answers[0] if isinstance(answers[0], Transaction) else None
-    block = answers[1] if isinstance(answers[1], Block) else None
+    block = answers[2] if len(answers) > 2 and isinstance(answers[2], Block) else None
     if tx is None and block is None and any(isinstance(a, NotSaved) for a in answers):
         raise NotSaved(NOT_SAVED)
     if tx is not None:
         if on_transaction is not None and tx.block_hash is not None:
-            receipt = answers[2] if isinstance(answers[2], Receipt) else None
+            receipt = answers[1] if isinstance(answers[1], Receipt) else None
             on_transaction(tx, receipt)
         if tx.block_hash is not None:
             await reader.prefetch_block(tx.block_hash, full=False)  # the page shows its time

@@ -255,9 +255,9 @@ def test_search_routes_and_inline_errors(qtbot: QtBot, window: MainWindow) -> No
 def test_hash_search_finds_transaction(
     qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    """A 32-byte hash is looked up as a transaction and a block at once.
+    """A 32-byte hash is looked up as a transaction with its receipt, as a block only if not.
 
-    The transaction's block (for its time) is asked before the page is built, and the page
+    A transaction's page so costs one request fewer. The transaction's block (for its time) is asked before the page is built, and the page
     shares that read.
     """
     tx_hash = devnet_manifest["plain_transfer"]
@@ -280,9 +280,26 @@ def test_hash_search_finds_transaction(
     qtbot.waitUntil(lambda: str(window.navigator.route()) == f"tx/{tx_hash}", timeout=10_000)
     page = wait_loaded(qtbot, window)
     assert "UTC" in field_text(page, "Timestamp")
-    # the transaction, its receipt, the hash as a block (null), then the transaction's block
-    assert asked_when_navigating == [[1, 1, 2]]
-    assert [now - then for now, then in zip(page_requests(), before, strict=True)] == [1, 1, 2]
+    # the transaction and its receipt, then the transaction's block (never the hash as a block)
+    assert asked_when_navigating == [[1, 1, 1]]
+    assert [now - then for now, then in zip(page_requests(), before, strict=True)] == [1, 1, 1]
+
+
+def test_a_block_hash_search_opens_the_block_after_the_transaction_lookup(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """A hash that is no transaction is looked up as a block next, and its page opens."""
+    session = window.shell.session
+    assert session is not None
+    block = run_in_qloop(qtbot, session.client.get_block_by_number(3, False))
+    assert block is not None and block.hash is not None
+    stats = session.client.stats
+    before = stats.by_method["eth_getBlockByHash"]
+    window.search.on_submit(block.hash)
+    qtbot.waitUntil(lambda: str(window.navigator.route()) == f"block/{block.hash}", timeout=10_000)
+    page = wait_loaded(qtbot, window)
+    assert page.model.state is PageState.LOADED
+    assert stats.by_method["eth_getBlockByHash"] > before
 
 
 @pytest.mark.parametrize("number_of", [lambda manifest: manifest["big_block"], lambda _: 1])
