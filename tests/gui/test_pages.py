@@ -257,8 +257,8 @@ def test_hash_search_finds_transaction(
 ) -> None:
     """A 32-byte hash is looked up as a transaction with its receipt, as a block only if not.
 
-    A transaction's page so costs one request fewer. The transaction's block (for its time) is asked before the page is built, and the page
-    shares that read.
+    A transaction's page so costs one request fewer. The transaction's block (for its time)
+    is asked before the page is built, and the page shares that read.
     """
     tx_hash = devnet_manifest["plain_transfer"]
     session = window.shell.session
@@ -292,7 +292,8 @@ def test_a_block_hash_search_opens_the_block_after_the_transaction_lookup(
     session = window.shell.session
     assert session is not None
     block = run_in_qloop(qtbot, session.client.get_block_by_number(3, False))
-    assert block is not None and block.hash is not None
+    assert block is not None
+    assert block.hash is not None
     stats = session.client.stats
     before = stats.by_method["eth_getBlockByHash"]
     window.search.on_submit(block.hash)
