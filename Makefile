@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 # Qt's X11 plugin needs a few system libraries a fresh desktop may lack: installed with
-# apt-get as root, else the exact install line is printed and the start stops (explorer/qtdeps.py).
+# apt-get as root, else the exact install line is printed and the start stops (explorer/app/qtdeps.py).
 run: $(STAMP)
-	$(BIN)/python -m explorer.qtdeps --install
+	$(BIN)/python -m explorer.app.qtdeps --install
 	$(BIN)/explorer $(ARGS)
 
 test: $(STAMP) lint typecheck pytest guards

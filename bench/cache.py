@@ -31,9 +31,9 @@ from live import CpuHeartbeat  # bench/live.py
 from views import loaded, run_like_the_app, running_devnet, until  # bench/views.py
 
 from explorer.rpc.endpoint import Endpoint
-from explorer.services import cache_store
+from explorer.saved import store as cache_store
+from explorer.saved.directory import CacheDirectory
 from explorer.services.activity import TRANSFER_TOPIC
-from explorer.services.cache_directory import CacheDirectory
 from explorer.services.networks import DEVNET
 from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
 from explorer.services.session import Session

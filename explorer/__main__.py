@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and not args[0].startswith("-"):
         return unknown_command(args)
     options = gui_arguments(args)
-    from explorer import startup  # paints a first frame, then imports the rest of the app
+    from explorer.app import startup  # paints a first frame, then imports the rest of the app
 
     return startup.run(options)
 

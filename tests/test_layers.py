@@ -16,12 +16,25 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "explorer"
-ORDER = ["chain", "rpc", "services", "presentation", "viewmodels", "views"]
-DATA = {"resources"}  # bundled data, not code: every layer may read it
-ALLOWED: dict[str, set[str]] = {
-    layer: set(ORDER[: index + 1]) | DATA for index, layer in enumerate(ORDER)
-} | {"devnet": {"chain", "devnet"} | DATA}
-QT_FREE = {"chain", "rpc", "services", "presentation", "devnet"}
+#: The layers, bottom up: each may import itself and the layers below it.
+ORDER = ["chain", "rpc", "saved", "services", "presentation", "viewmodels", "views"]
+DATA = {"resources", ""}  # bundled data and the package root (its __version__): every room
+BELOW_VIEWS = set(ORDER)
+#: Every room of explorer/ and the rooms it may import. Above the views: diagnostics (the log
+#: and crash reports), settings (over QSettings), the screenshot tour, and the composition roots
+#: of the window (app) and of the terminal (cli); the devnet is a program of its own.
+ALLOWED: dict[str, set[str]] = (
+    {layer: set(ORDER[: index + 1]) | DATA for index, layer in enumerate(ORDER)}
+    | {"devnet": {"chain", "devnet"} | DATA}
+    | {"diagnostics": BELOW_VIEWS | {"diagnostics"} | DATA}
+    | {"settings": {"chain", "rpc", "saved", "services", "settings"} | DATA}
+    | {"tour": BELOW_VIEWS | {"diagnostics", "settings", "tour"} | DATA}
+    | {"app": BELOW_VIEWS | {"diagnostics", "settings", "tour", "devnet", "app"} | DATA}
+    | {"cli": {"chain", "rpc", "saved", "services", "presentation", "devnet", "cli"} | DATA}
+)
+QT_FREE = {"chain", "rpc", "saved", "services", "presentation", "devnet", "cli"}
+#: Modules that may live at explorer/'s top level: the package and the command line's entry.
+TOP_LEVEL = {"__init__.py", "__main__.py"}
 
 
 def imported_modules(path: Path, root: Path = PACKAGE.parent) -> list[str]:
@@ -126,3 +139,92 @@ def test_rule_detects_an_upward_import(tmp_path: Path) -> None:
     names = imported_modules(fake, root=tmp_path)
     assert "explorer.views" in names
     assert "PySide6.QtCore" in names
+
+
+#: Qt modules a room may not import, beyond the Qt-free rooms' ban on every binding.
+QT_BANS = {"viewmodels": ["PySide6.QtWidgets"], "settings": ["PySide6.QtWidgets"]}
+
+
+def ruff_rules(room: str) -> str:
+    """Return the ruff.toml that makes ruff check a room's import rules as code is written."""
+    lines = [
+        f'# The import rules of explorer/{room} (docs/architecture.md, "Layers"), checked by ruff',
+        "# as you type. Written by `python -m tests.test_layers --write-ruff` from ALLOWED in",
+        "# tests/test_layers.py, which checks the same rules (relative imports included).",
+        'extend = "../../pyproject.toml"',
+        "",
+        "[lint.flake8-tidy-imports.banned-api]",
+    ]
+    for other in sorted(set(ALLOWED) - ALLOWED[room]):
+        lines.append(f'"explorer.{other}".msg = "{room} never imports {other}"')
+    lines.append('"explorer.__main__".msg = "only the command line\'s entry is __main__"')
+    qt = ["PySide6", "shiboken6", "qasync"] if room in QT_FREE else QT_BANS.get(room, [])
+    lines.extend(f'"{name}".msg = "{room} imports no {name}"' for name in qt)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("room", sorted(ALLOWED))
+def test_each_room_s_ruff_rules_match_the_layer_rules(room: str) -> None:
+    """Ruff bans in each room exactly what this test forbids (regenerate with --write-ruff)."""
+    assert (PACKAGE / room / "ruff.toml").read_text() == ruff_rules(room)
+
+
+def test_explorer_holds_rooms_not_loose_modules() -> None:
+    """Every module of explorer/ lives in a room the rules know, beside __main__ and __init__."""
+    loose = {path.name for path in PACKAGE.glob("*.py")} - TOP_LEVEL
+    rooms = {path.parent.relative_to(PACKAGE).parts[0] for path in PACKAGE.rglob("*/*.py")}
+    assert (loose, rooms - set(ALLOWED)) == (set(), set())
+
+
+def room_graph() -> dict[str, set[str]]:
+    """Return which rooms each room imports (every import, inside functions too)."""
+    graph: dict[str, set[str]] = {room: set() for room in ALLOWED}
+    for room in ALLOWED:
+        for path in layer_files(room):
+            for name in imported_modules(path):
+                parts = name.split(".")
+                if parts[0] == "explorer" and len(parts) > 1 and parts[1] in ALLOWED:
+                    graph[room].add(parts[1])
+        graph[room].discard(room)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Return the import cycles between rooms, each as the path that closes it."""
+    found: list[list[str]] = []
+
+    def visit(room: str, path: list[str]) -> None:
+        for target in sorted(graph[room]):
+            if target in path:
+                found.append([*path[path.index(target) :], target])
+            elif target > path[0]:  # each cycle once, from its smallest room
+                visit(target, [*path, target])
+
+    for start in sorted(graph):
+        visit(start, [start])
+    return [cycle for cycle in found if cycle[0] == min(cycle)]
+
+
+def test_no_cycle_between_rooms() -> None:
+    """No two rooms import each other, directly or around a circle."""
+    assert cycles(room_graph()) == []
+
+
+def test_the_cycle_check_sees_a_cycle() -> None:
+    """The cycle finder reports a circle of three rooms (so the check can fail)."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def draw() -> str:
+    """Return the room graph as Graphviz text (`python -m tests.test_layers --draw`)."""
+    edges = [f'  "{room}" -> "{target}";' for room, targets in sorted(room_graph().items())
+             for target in sorted(targets)]  # fmt: skip
+    return "digraph rooms {\n" + "\n".join(edges) + "\n}\n"
+
+
+if __name__ == "__main__":
+    if "--write-ruff" in sys.argv:
+        for name in sorted(ALLOWED):
+            (PACKAGE / name / "ruff.toml").write_text(ruff_rules(name))
+    else:
+        print(draw(), end="")

@@ -11,7 +11,8 @@ def test_app_and_commands_keep_the_default_recursion_limit() -> None:
     """Importing the window and the command-line faces leaves the limit at its default."""
     code = (
         "import sys; before = sys.getrecursionlimit()\n"
-        "import explorer.app, explorer.cli.rpc, explorer.cli.report, explorer.cli.logs\n"
+        "import explorer.app.application, explorer.cli.rpc, explorer.cli.report\n"
+        "import explorer.cli.logs\n"
         "print(before, sys.getrecursionlimit())\n"
     )
     done = subprocess.run(

@@ -35,7 +35,7 @@ from explorer.devnet.envelope import big_stack_executor
 from explorer.devnet.process import default_cache_dir, devnet_command
 from explorer.devnet.profile import Profile
 from explorer.devnet.server import RunningNetwork, ServiceConfig, serve
-from explorer.services.files import write_private
+from explorer.saved.files import write_private
 
 if TYPE_CHECKING:
     from explorer.devnet.node import DevnetNode

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
 from explorer.rpc.node_answers import ProbeResult
-from explorer.services.cache_directory import CacheDirectory
+from explorer.saved.directory import CacheDirectory
 from explorer.services.networks import Network
 from explorer.services.session import OFFLINE_KINDS, Session
 from explorer.services.usage import UsageStore, UsageTally

@@ -32,7 +32,7 @@ DEVNET_DOWN = "the Local devnet runs only while the app has started it"
 
 
 class EndpointStore(Protocol):
-    """Where network choices persist; explorer.settings.Settings (over QSettings) is one."""
+    """Where network choices persist; explorer.settings.store.Settings (over QSettings) is one."""
 
     def current_network(self) -> str:
         """Return the name of the chosen network."""

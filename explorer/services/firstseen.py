@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from explorer.services.files import create_private, private_directory
-from explorer.services.sqlite_worker import SqliteWorker
+from explorer.saved.files import create_private, private_directory
+from explorer.saved.sqlite_worker import SqliteWorker
 
 T = TypeVar("T")
 KEEP_SECONDS = 30 * 24 * 3600  # a month: longer than any pool keeps a transaction

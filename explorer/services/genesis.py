@@ -17,7 +17,7 @@ from explorer.services.networks import Network, NetworkKind
 
 
 class GenesisPins(Protocol):
-    """Where the genesis seen first is kept; explorer.settings.Settings is one."""
+    """Where the genesis seen first is kept; explorer.settings.store.Settings is one."""
 
     def genesis_pin(self, pin_id: str) -> str:
         """Return the genesis hash remembered under pin_id ('' when none)."""

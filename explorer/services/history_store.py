@@ -1,7 +1,7 @@
 """What is settled of an address's history, kept so that a revisit asks only for newer blocks.
 
 One small interface (`HistoryStore`: load, save). `SavedHistoryStore` keeps them as derived
-records in the session's saved data (one file per chain, services/cache.py);
+records in the session's saved data (one file per chain, saved/cache.py);
 `MemoryHistoryStore` keeps them for the run (a session without saved data, tests). A record
 names the hash of its newest block; one whose block the chain no longer holds (a
 reorganisation, another chain) is searched again from the start.
@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from explorer.chain.history import Direction, EntryKind, HistoryEntry
-from explorer.services.cache import SessionCache
+from explorer.saved.cache import SessionCache
 from explorer.services.probes import AccountState
 
 

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import platformdirs
 
 from explorer.chain.hexutil import parse_address
-from explorer.services.files import create_private, private_directory
+from explorer.saved.files import create_private, private_directory
 from explorer.services.label_entries import MAX_LABEL, Bookmark, clean_text
 from explorer.services.labels_file import ImportData, ImportReport
 from explorer.services.routes import Route

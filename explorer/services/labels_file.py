@@ -12,7 +12,7 @@ from typing import Any
 
 from explorer.chain.checksum import ChecksumVerdict, checksum_verdict, to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
-from explorer.services.files import replaced_whole
+from explorer.saved.files import replaced_whole
 from explorer.services.label_entries import (
     MAX_LABEL,
     MAX_TITLE,

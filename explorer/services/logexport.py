@@ -13,7 +13,7 @@ from typing import TextIO
 
 from explorer.chain.abi import event_name_of
 from explorer.chain.records import Log
-from explorer.services.files import replaced_whole
+from explorer.saved.files import replaced_whole
 
 EXPORT_SLICE = 100  # rows formatted, then written at once, between progress reports
 CSV_HEADER = (

@@ -14,7 +14,7 @@ from explorer.chain.records import Block, Receipt, RecordFormatError, Transactio
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
-from explorer.services.cache import saved_data_of
+from explorer.saved.cache import saved_data_of
 from explorer.services.token_units import TokenUnits
 
 T = TypeVar("T")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from explorer.chain import query as q
 from explorer.chain.records import Block, Receipt, Transaction
-from explorer.services.cache import NotSaved
+from explorer.saved.cache import NotSaved
 from explorer.services.pegin import processed_height
 from explorer.services.reader import ChainReader
 from explorer.services.rns import RnsError, resolve_name

@@ -19,9 +19,9 @@ from explorer.rpc.journal import RequestJournal
 from explorer.rpc.node_answers import ProbeResult
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
-from explorer.services.cache import CacheMode, SessionCache
-from explorer.services.cache_directory import CacheDirectory
-from explorer.services.cache_reorg import Reorganised
+from explorer.saved.cache import CacheMode, SessionCache
+from explorer.saved.directory import CacheDirectory
+from explorer.saved.reorg import Reorganised
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network

@@ -12,7 +12,7 @@ from explorer.chain.hexutil import parse_address
 from explorer.chain.units import format_units
 from explorer.rpc.errors import RpcError
 from explorer.rpc.wrappers import TypedCalls
-from explorer.services.cache import SessionCache, saved_data_of
+from explorer.saved.cache import SessionCache, saved_data_of
 from explorer.services.tokens import (
     DECIMALS,
     MULTICALL3,

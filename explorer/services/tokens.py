@@ -17,7 +17,7 @@ from explorer.chain.hexutil import parse_address
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
-from explorer.services.cache import SessionCache, saved_data_of
+from explorer.saved.cache import SessionCache, saved_data_of
 
 MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
 NO_CONTRACT = "no token contract at this address"

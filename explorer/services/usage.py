@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import platformdirs
 
 from explorer.rpc.stats import utc_today
-from explorer.services.sqlite_worker import SqliteWorker
+from explorer.saved.sqlite_worker import SqliteWorker
 
 if TYPE_CHECKING:
     from explorer.services.session import Session

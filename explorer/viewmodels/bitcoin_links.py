@@ -14,7 +14,7 @@ NETWORKS = {"main": "Bitcoin mainnet", "test": "Bitcoin testnet"}
 
 
 class TemplateStore(Protocol):
-    """Where the templates are kept (explorer.settings.Settings fits, with its Keys)."""
+    """Where the templates are kept (explorer.settings.store.Settings fits, with its Keys)."""
 
     def get(self, key: Any) -> Any:
         """Return a stored value or the key's default."""

@@ -13,7 +13,7 @@ from explorer.viewmodels.observable import qproperty
 
 
 class KeySafe(Protocol):
-    """Where keys are kept; explorer.settings.Settings is one."""
+    """Where keys are kept; explorer.settings.store.Settings is one."""
 
     @property
     def path(self) -> str:

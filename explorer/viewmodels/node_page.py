@@ -16,7 +16,7 @@ from explorer.viewmodels.page import PageState, PageViewModel
 
 
 class QuotaStore(Protocol):
-    """Where the daily quota per network is kept (explorer.settings.Settings fits)."""
+    """Where the daily quota per network is kept (explorer.settings.store.Settings fits)."""
 
     def daily_quota(self, network: str, default: int) -> int:
         """Return a network's daily quota per key (0: none), the default if unset."""

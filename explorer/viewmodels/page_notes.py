@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from explorer.presentation.document import Document
-from explorer.services.cache_reorg import Reorganised
-from explorer.services.cache_rules import answer_anchor
+from explorer.saved.reorg import Reorganised
+from explorer.saved.rules import answer_anchor
 
 OFFLINE_NOTICE = (
     "Offline: this page is from the saved data; it is read again when the node is back."

@@ -38,9 +38,9 @@ class PageFactory:
     def __init__(self, poller: HeadPoller) -> None:
         self.poller = poller  # the window's one head poll, which the home page follows
         self.token_store: TokenStore | None = None
-        self.support = TxSupport()  # the support desk's store and other networks (app.py)
+        self.support = TxSupport()  # the support desk's store and other networks (explorer/app)
         self.quota_store: QuotaStore | None = None
-        self.watchlist: WatchlistViewModel | None = None  # the app's (app.py)
+        self.watchlist: WatchlistViewModel | None = None  # the app's (explorer/app)
         self.history_store: HistoryStore | None = None  # None: the session's saved data
 
     def create(self, session: Session, route: Route) -> PageModel:

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, Signal
 
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.cache_directory import CacheDirectory
+from explorer.saved.directory import CacheDirectory
 from explorer.services.networks import Network
 from explorer.services.nodeinfo import default_daily_quota
 

@@ -10,7 +10,7 @@ from explorer.rpc.calltime import CALL_TIMEOUT_RANGE
 
 
 class TimeoutStore(Protocol):
-    """Where the choice is kept; explorer.settings.Settings is one."""
+    """Where the choice is kept; explorer.settings.store.Settings is one."""
 
     def call_timeout(self) -> int:
         """Return the saved seconds."""

@@ -33,7 +33,7 @@ LIST_PREFIX = "watchlist/"
 
 
 class ListStore(Protocol):
-    """Where lists of strings are kept (explorer.settings.Settings fits)."""
+    """Where lists of strings are kept (explorer.settings.store.Settings fits)."""
 
     def get_list(self, name: str) -> list[str]:
         """Return a stored list."""

@@ -54,7 +54,7 @@ class MainWindow(QMainWindow):
     """Top-level window bound to the shell, navigator and search view models.
 
     It binds each view model to its widgets only; the view models are wired to one another
-    where they are made (explorer.app.wire_view_models).
+    where they are made (explorer.app.application.wire_view_models).
 
     Signals:
         theme_chosen(str): View > Theme: "system", "light" or "dark".
@@ -74,7 +74,7 @@ class MainWindow(QMainWindow):
         self.search = search or SearchViewModel(parent=self)
         self.setWindowTitle(TITLE)
         self.resize(1200, 800)
-        self.close_to_tray: Callable[[], bool] = lambda: False  # app.py: the tray choice
+        self.close_to_tray: Callable[[], bool] = lambda: False  # app/watching.py: the tray choice
         self._build_toolbar()
         self.menus = build_menus(self, self.navigator, self.focus_search)
         self._build_tools_menu()

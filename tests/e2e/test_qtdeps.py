@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from explorer.qtdeps import PLUGIN_VARIABLE, debian_package, xcb_plugin
+from explorer.app.qtdeps import PLUGIN_VARIABLE, debian_package, xcb_plugin
 
 REPO = Path(__file__).resolve().parents[2]
-CHECK = [sys.executable, "-m", "explorer.qtdeps"]
+CHECK = [sys.executable, "-m", "explorer.app.qtdeps"]
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,10 @@ def test_the_first_frame_comes_before_the_chain_libraries_and_the_http_stack(
 
 
 def test_the_window_process_never_imports_the_devnet_server() -> None:
-    probe = "import sys, explorer.app; print(sorted(m for m in sys.modules if 'devnet' in m))"
+    probe = (
+        "import sys, explorer.app.application\n"
+        "print(sorted(m for m in sys.modules if 'devnet' in m))"
+    )
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     listed = subprocess.run(
         [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True

@@ -55,7 +55,7 @@ GUARDS: tuple[Guard, ...] = (
     ),
     Guard(
         "a network that cannot be used closes the old session",
-        "explorer/app.py",
+        "explorer/app/application.py",
         "self.shell.set_no_session(network.name, self.networks.unavailable_reason(network))",
         "self.shell.show_notice(f'{network.name} cannot be used', Tone.BAD)",
         f"{RELIABILITY}/test_chain_identity.py::"
@@ -104,7 +104,7 @@ GUARDS: tuple[Guard, ...] = (
     ),
     Guard(
         "key scrubbing: every stored key, by value, in logs and reports",
-        "explorer/app.py",
+        "explorer/app/application.py",
         "self._know_keys()  # a key saved in Settings",
         "pass  # a key saved in Settings",
         f"{RELIABILITY}/test_keys.py",
@@ -153,14 +153,14 @@ GUARDS: tuple[Guard, ...] = (
     ),
     Guard(
         "file modes: what the app writes is 0600",
-        "explorer/services/files.py",
+        "explorer/saved/files.py",
         "PRIVATE_FILE = 0o600",
         "PRIVATE_FILE = 0o644",
         f"{RELIABILITY}/test_keys.py",
     ),
     Guard(
         "file modes: the settings file (API keys) is 0600",
-        "explorer/settings_file.py",
+        "explorer/settings/settings_file.py",
         "FILE_MODE = 0o600",
         "FILE_MODE = 0o644",
         "tests/gui/settings/test_secrets_at_rest.py::"
@@ -168,9 +168,9 @@ GUARDS: tuple[Guard, ...] = (
     ),
     Guard(
         "first-frame imports: the HTTP stack loads after the first frame",
-        "explorer/startup.py",
-        "from explorer import settings as keys\n",
-        "from explorer import settings as keys\nimport httpx  # noqa: F401\n",
+        "explorer/app/startup.py",
+        "from explorer.settings import store as keys\n",
+        "from explorer.settings import store as keys\nimport httpx  # noqa: F401\n",
         "tests/e2e/test_startup.py::"
         "test_the_first_frame_comes_before_the_chain_libraries_and_the_http_stack",
     ),
@@ -204,7 +204,7 @@ GUARDS: tuple[Guard, ...] = (
     ),
     Guard(
         "requests counted per key when a session ends",
-        "explorer/saved_data.py",
+        "explorer/app/saved_data.py",
         "        self._start(_quietly(tally.flush()))\n\n    def set_quota",
         "        pass\n\n    def set_quota",
         f"{RELIABILITY}/test_mutants.py::test_the_requests_of_a_session_that_ends_count_against_its_key",

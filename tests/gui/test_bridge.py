@@ -9,12 +9,12 @@ from PySide6.QtCore import QObject, QSettings, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from pytestqt.qtbot import QtBot
 
-from explorer import settings as keys
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import BRIDGE
 from explorer.presentation.document import Document
 from explorer.services.routes import BRIDGE_PAGE, Page, Route, address_route, pegin_route, tx_route
-from explorer.settings import Settings
+from explorer.settings import store as keys
+from explorer.settings.store import Settings
 from explorer.viewmodels.bitcoin_links import BitcoinLinksViewModel
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.peg_page import PegPageViewModel

@@ -14,9 +14,9 @@ import qasync
 from PySide6.QtCore import QObject, QTimer, Signal, qCritical
 from pytestqt.qtbot import QtBot
 
-from explorer import diagnostics
-from explorer.crash import CrashReporter
-from explorer.diagnostics import SECRETS, Diagnostics
+from explorer.diagnostics import log as diagnostics
+from explorer.diagnostics.crash import CrashReporter
+from explorer.diagnostics.log import SECRETS, Diagnostics
 
 KEY = "k3y0f7h3u53r5h0u1dn3v3r1eak"  # a key-like secret
 URL = f"https://rpc.testnet.example/v2/{KEY}"
@@ -174,7 +174,7 @@ def test_a_clean_exit_offers_nothing(tmp_path: Path) -> None:
 NATIVE_CRASH = """
 import faulthandler, sys
 from pathlib import Path
-from explorer import diagnostics
+from explorer.diagnostics import log as diagnostics
 found = diagnostics.setup("INFO", Path(sys.argv[1]))
 found.mark_running()
 faulthandler._sigsegv()

@@ -10,12 +10,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QToolButton
 from pytestqt.qtbot import QtBot
 
-from explorer import settings as keys
-from explorer.app import Application
+from explorer.app.application import Application
 from explorer.presentation.document import Tone
 from explorer.presentation.guide import SEARCH_EXAMPLES
 from explorer.services.routes import HOME
-from explorer.settings import Settings
+from explorer.settings import store as keys
+from explorer.settings.store import Settings
 from explorer.views.help_dialog import GuideDialog, ShortcutsDialog
 from explorer.views.main_window import MainWindow
 from explorer.views.theme import is_dark

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from explorer.presentation.document import Tone
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
-from explorer.services.cache_directory import CacheDirectory
+from explorer.saved.directory import CacheDirectory
 from explorer.services.networks import DEVNET
 from explorer.services.routes import tx_route
 from explorer.services.session import Session, WaitBudget

@@ -10,8 +10,8 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.cache_directory import CacheDirectory
-from explorer.services.cache_reorg import Reorganised
+from explorer.saved.directory import CacheDirectory
+from explorer.saved.reorg import Reorganised
 from explorer.services.networks import DEVNET
 from explorer.services.routes import block_route
 from explorer.services.session import Session

@@ -5,11 +5,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
+from explorer.app.startup import ICON_FILES, ICON_SIZES, first_frame_icon
 from explorer.chain.bundled import read_bytes
 from explorer.devnet.buildprofile import BuildProfile
 from explorer.devnet.seed import FULL
-from explorer.diagnostics import versions
-from explorer.startup import ICON_FILES, ICON_SIZES, first_frame_icon
+from explorer.diagnostics.log import versions
 from explorer.viewmodels.devnet_start import DevnetStartViewModel, StartState
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.about_dialog import AboutDialog, licence_texts

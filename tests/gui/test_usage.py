@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from explorer.services.networks import TESTNET
 from explorer.services.session import Session
-from explorer.settings import Settings, utc_day
+from explorer.settings.store import Settings, utc_day
 
 KEY = "secret-key-0123456789abcdef"
 

@@ -13,11 +13,12 @@ from eth_utils.address import to_checksum_address
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from explorer.app.watching import SettingsLists
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.networks import DEVNET
 from explorer.services.routes import address_route
 from explorer.services.session import Session
-from explorer.settings import KEEP_IN_TRAY, Settings
+from explorer.settings.store import KEEP_IN_TRAY, Settings
 from explorer.viewmodels.address import AddressPageViewModel
 from explorer.viewmodels.watchlist import (
     MemoryListStore,
@@ -27,7 +28,6 @@ from explorer.viewmodels.watchlist import (
 from explorer.viewmodels.watchlist_table import WatchColumn
 from explorer.views.address import AddressView
 from explorer.views.watchlist_view import WatchlistView
-from explorer.watching import SettingsLists
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc
 from tests.helpers.pruned import OldState, PrunedNode

@@ -15,7 +15,7 @@ from explorer.devnet.process import DevnetOptions
 from explorer.presentation.loaders import load_tx
 from explorer.presentation.tx_document import TxFacts
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.cache_directory import CacheDirectory
+from explorer.saved.directory import CacheDirectory
 from explorer.services.networks import DEVNET, Network
 from explorer.services.session import Session
 from tests.helpers.devnet import Devnet, devnet_cache_dir, shared_loop, start_devnet

@@ -6,7 +6,7 @@ import asyncio
 
 from pytestqt.qtbot import QtBot
 
-from explorer.app import wire_view_models
+from explorer.app.application import wire_view_models
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel

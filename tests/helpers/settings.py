@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import NetworkForm
-from explorer.settings import Settings
+from explorer.settings.store import Settings
 from explorer.views.settings_dialog import SettingsDialog
 from tests.helpers.testnet_node import genesis_block
 

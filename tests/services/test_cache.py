@@ -181,8 +181,8 @@ def test_the_least_recently_used_go_beyond_a_tiny_size_limit(
 WRITER = """
 import asyncio, sys
 from pathlib import Path
-from explorer.services.cache_schema import Row
-from explorer.services.cache_store import ChainIdentity, ChainStore
+from explorer.saved.schema import Row
+from explorer.saved.store import ChainIdentity, ChainStore
 
 async def main() -> None:
     notices = []

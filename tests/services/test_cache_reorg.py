@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from explorer.services.cache_reorg import Reorganised
+from explorer.saved.reorg import Reorganised
 from explorer.services.session import Session
 from tests.helpers.cache import post, with_saved_session
 from tests.helpers.devnet import Devnet

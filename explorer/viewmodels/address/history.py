@@ -17,11 +17,11 @@ from explorer.chain.history import NATIVE, EntryKind, HistoryEntry
 from explorer.presentation.balance_steps import BalanceSteps, balance_steps
 from explorer.presentation.history_text import csv_text, json_text
 from explorer.rpc.errors import RpcError
+from explorer.saved.files import replaced_whole
 from explorer.services.address_history import AddressHistory
 from explorer.services.block_scan import scan_blocks
 from explorer.services.budget import Estimate as Cost
 from explorer.services.budget import block_scan
-from explorer.services.files import replaced_whole
 from explorer.services.history_parts import HistoryUpdate
 from explorer.services.history_plan import Estimate, Scope
 from explorer.services.history_store import HistoryStore, store_for

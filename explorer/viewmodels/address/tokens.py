@@ -36,7 +36,7 @@ Units = dict[str, tuple[int, str]]  # token address -> (decimals, symbol)
 
 
 class TokenStore(Protocol):
-    """Where user-added tokens are kept (explorer.settings.Settings fits)."""
+    """Where user-added tokens are kept (explorer.settings.store.Settings fits)."""
 
     def tokens(self, network: str) -> list[str]:
         """Return the token contracts the user added on a network."""

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from explorer.app import Application
+from explorer.app.application import Application
 from explorer.rpc.retry import RetryPolicy
 from explorer.services.network_forms import NetworkForm
 from explorer.services.routes import LOGS, Route, address_route, block_route, tx_route
 from explorer.services.session import Session, WaitBudget
-from explorer.settings import Settings
+from explorer.settings.store import Settings
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import ShellViewModel

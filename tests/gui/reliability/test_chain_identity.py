@@ -15,14 +15,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from explorer import app as app_module
-from explorer.app import Application
+from explorer.app import application as app_module
+from explorer.app.application import Application
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.chaincheck import Verification
 from explorer.services.networks import DEVNET, TESTNET, TESTNET_GENESIS
 from explorer.services.routes import tx_route
 from explorer.services.session import Session
-from explorer.settings import Settings
+from explorer.settings.store import Settings
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView

@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from explorer import diagnostics
-from explorer.crash import CrashReporter
+from explorer.diagnostics import log as diagnostics
+from explorer.diagnostics.crash import CrashReporter
 from explorer.services.firstseen import FILE_NAME
 from explorer.services.network_forms import NetworkForm
 from explorer.views.settings_dialog import SettingsDialog

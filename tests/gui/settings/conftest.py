@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from explorer.settings import Settings
+from explorer.settings.store import Settings
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.views.settings_dialog import SettingsDialog

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from explorer.app import Application
+from explorer.app.application import Application
 from explorer.services.network_forms import NetworkForm
-from explorer.settings import Settings
+from explorer.settings.store import Settings
 from explorer.viewmodels.networks import NetworksViewModel
 from tests.helpers.keyrings import MemoryKeyring, memory_keyring
 from tests.helpers.qt import run_in_qloop

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from explorer.services.endpoints import EndpointBook
 from explorer.services.network_forms import FormField, parse_chain_id
 from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
-from explorer.settings import USE_PUBLIC_NODE, Settings
+from explorer.settings.store import USE_PUBLIC_NODE, Settings
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from tests.helpers.settings import KEY, custom_form, reread

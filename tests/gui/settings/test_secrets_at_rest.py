@@ -22,7 +22,7 @@ from explorer.services.label_entries import Bookmark
 from explorer.services.labels_file import export_text
 from explorer.services.networks import TESTNET
 from explorer.services.routes import tx_route
-from explorer.settings import WINDOW_GEOMETRY, Settings, keyring_name
+from explorer.settings.store import WINDOW_GEOMETRY, Settings, keyring_name
 from explorer.viewmodels.keyring_option import KeyringState
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel

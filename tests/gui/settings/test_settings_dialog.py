@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import FormField
 from explorer.services.networks import DEVNET, MAINNET, TESTNET
-from explorer.settings import Settings
+from explorer.settings.store import Settings
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.views.network_combo import network_combo

@@ -1,4 +1,4 @@
-"""Every stored setting is declared once in explorer/settings.py, typed and described."""
+"""Every stored setting is declared once in explorer/settings/store.py, typed and described."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import re
 
 from PySide6.QtCore import QSettings
 
-from explorer import settings as keys
-from explorer.settings import Key, Settings
+from explorer.settings import store as keys
+from explorer.settings.store import Key, Settings
 from tests.helpers.keyrings import MemoryKeyring, memory_keyring
 
 #: The per-network (per-key, per-day) declarations, with a sample of the names they make.

@@ -8,8 +8,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from explorer.services.cache_rules import block_key
-from explorer.services.cache_schema import BUSY_TIMEOUT_SECONDS, Row, Segment
+from explorer.saved.rules import block_key
+from explorer.saved.schema import BUSY_TIMEOUT_SECONDS, Row, Segment
 
 
 @dataclass(frozen=True)

@@ -8,19 +8,16 @@ import functools
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
 
-from explorer.crash import describe
-from explorer.diagnostics import Diagnostics
+from explorer.diagnostics.crash import describe
+from explorer.diagnostics.log import Diagnostics
 from explorer.rpc.endpoint import Endpoint
-from explorer.screenshots_history import take_history_screenshots
-from explorer.screenshots_saved import take_saved_data_screenshots
-from explorer.screenshots_support import take_support_screenshots
+from explorer.saved.files import PRIVATE_FILE
 from explorer.services.activity import TRANSFER_TOPIC
-from explorer.services.files import PRIVATE_FILE
 from explorer.services.live import KEEP
 from explorer.services.routes import (
     BRIDGE_PAGE,
@@ -35,6 +32,9 @@ from explorer.services.routes import (
     tx_route,
 )
 from explorer.services.session import Session
+from explorer.tour.history import take_history_screenshots
+from explorer.tour.saved import take_saved_data_screenshots
+from explorer.tour.support import take_support_screenshots
 from explorer.viewmodels.devnet_start import DevnetStartViewModel
 from explorer.viewmodels.home import HomeState
 from explorer.viewmodels.keyring_option import KeyringState
@@ -51,9 +51,6 @@ from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.theme import dark_palette, retone
 from explorer.views.tools_view import ToolView
-
-if TYPE_CHECKING:
-    from explorer.app import Application
 
 MISSING_HASH = "0x" + "ab" * 32
 SIZE = QSize(1200, 800)  # the window's default size
@@ -383,7 +380,20 @@ def sample_crash_dialog(found: Diagnostics, parent: QWidget) -> QWidget:
     return CrashDialog("An unexpected error occurred (a sample)", report, None, parent)
 
 
-async def until_home(app: Application, started: float, timeout: float) -> None:
+class StartedWindow(Protocol):
+    """What the start-up benchmark needs of the app: its window, and whether Home shows blocks."""
+
+    @property
+    def window(self) -> QWidget:
+        """Return the main window."""
+        ...
+
+    def home_shows_blocks(self) -> bool:
+        """Return whether the home page lists blocks."""
+        ...
+
+
+async def until_home(app: StartedWindow, started: float, timeout: float) -> None:
     """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
     ready = await wait_for(app.home_shows_blocks, timeout=timeout)
     loop = asyncio.get_running_loop()

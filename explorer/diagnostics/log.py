@@ -21,7 +21,7 @@ from pathlib import Path
 import platformdirs
 
 from explorer import __version__
-from explorer.services.files import create_private, open_private, private_directory, write_private
+from explorer.saved.files import create_private, open_private, private_directory, write_private
 
 APP = "explorer"
 LOG_NAME = "explorer.log"

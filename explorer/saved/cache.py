@@ -26,13 +26,13 @@ from explorer.rpc.envelope import parse_json
 from explorer.rpc.errors import MalformedResponse, RpcError, TransportError
 from explorer.rpc.node_answers import Ask, NodeAnswer
 from explorer.rpc.sliced import parse_json_sliced
-from explorer.services import cache_rules as rules
-from explorer.services.cache_directory import CacheDirectory
-from explorer.services.cache_identity import genesis_hash
-from explorer.services.cache_logs import LogCoverage
-from explorer.services.cache_reorg import Reorganised, ReorgWatch
-from explorer.services.cache_schema import Row
-from explorer.services.cache_store import ChainIdentity, ChainStore
+from explorer.saved import rules
+from explorer.saved.directory import CacheDirectory
+from explorer.saved.identity import genesis_hash
+from explorer.saved.logs import LogCoverage
+from explorer.saved.reorg import Reorganised, ReorgWatch
+from explorer.saved.schema import Row
+from explorer.saved.store import ChainIdentity, ChainStore
 
 CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks

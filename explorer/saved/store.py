@@ -19,9 +19,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from explorer.services import cache_sql as sql
-from explorer.services.cache_logs import dump_result
-from explorer.services.cache_schema import (
+from explorer.saved import sql
+from explorer.saved.logs import dump_result
+from explorer.saved.schema import (
     BUSY_TIMEOUT_SECONDS,
     Row,
     Segment,
@@ -30,8 +30,8 @@ from explorer.services.cache_schema import (
     evict,
     used_bytes,
 )
-from explorer.services.cache_sql import SavedState
-from explorer.services.sqlite_worker import SqliteWorker
+from explorer.saved.sql import SavedState
+from explorer.saved.sqlite_worker import SqliteWorker
 
 T = TypeVar("T")
 WRITE_BATCH_BYTES = 8 * 1024 * 1024  # one transaction writes at most this much (short ones)

@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 import platformdirs
 
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.cache_schema import BUSY_TIMEOUT_SECONDS
-from explorer.services.cache_sql import clear_file
-from explorer.services.cache_store import ChainIdentity, ChainStore, NoticeListener
-from explorer.services.sqlite_worker import SqliteWorker
+from explorer.saved.schema import BUSY_TIMEOUT_SECONDS
+from explorer.saved.sql import clear_file
+from explorer.saved.sqlite_worker import SqliteWorker
+from explorer.saved.store import ChainIdentity, ChainStore, NoticeListener
 
 T = TypeVar("T")
 DEFAULT_SIZE_LIMIT = 500 * 1024 * 1024  # bytes (issue 21 §1)

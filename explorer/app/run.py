@@ -1,6 +1,6 @@
 """The window's run after the first frame: the qasync loop, crash reports, the app, its close.
 
-explorer/startup.py paints the first frame, then imports this module (and with it the chain
+explorer/app/startup.py paints the first frame, then imports this module (and with it the chain
 libraries, the HTTP stack and the views) and calls `run`.
 """
 
@@ -14,11 +14,11 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer import __version__
-from explorer import settings as keys
-from explorer.app import DEVNET_START_TIMEOUT, Application
-from explorer.crash import CrashReporter
-from explorer.diagnostics import Diagnostics
-from explorer.settings import Settings
+from explorer.app.application import DEVNET_START_TIMEOUT, Application
+from explorer.diagnostics.crash import CrashReporter
+from explorer.diagnostics.log import Diagnostics
+from explorer.settings import store as keys
+from explorer.settings.store import Settings
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.collector import MainThreadCollector
 from explorer.views.icons import app_icon
@@ -54,12 +54,12 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
     settings, notices = Settings.for_app()  # private (0600), a damaged file moved aside
     app = Application(settings, use_devnet=options.devnet or options.until_home)
     if options.screenshot is not None:  # the support desk's pictures look on the main network
-        app.devnet_networks = "both"  # (a throwaway profile: explorer/throwaway.py)
+        app.devnet_networks = "both"  # (a throwaway profile: explorer/app/throwaway.py)
         app.devnet_arguments = ("--also-read", str(options.read_devnet_cache))
     elif options.reset_devnet:
         app.devnet_arguments += ("--reset-chain",)
     app.shell.show_startup_notices(notices)
-    # --- crash reports, About, and the first frame's place (explorer/startup.py) ---
+    # --- crash reports, About, and the first frame's place (explorer/app/startup.py) ---
     reporter.parent_window = app.window
     app.diagnostics = found
     found.endpoint = app.endpoint_text
@@ -82,7 +82,7 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
         if options.screenshot is not None:
             await app.screenshots(options.screenshot)
         elif options.until_home:
-            from explorer.screenshots import until_home  # benchmarks only: loaded then
+            from explorer.tour.screens import until_home  # benchmarks only: loaded then
 
             await until_home(app, started, DEVNET_START_TIMEOUT)
         await closed.wait()

@@ -16,7 +16,8 @@ os.environ.setdefault("QT_API", "pyside6")
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication, QWidget
 
-from explorer import settings as keys
+from explorer.app.saved_data import SavedData, install_saved_data_views
+from explorer.app.watching import install_watchlist
 from explorer.devnet.process import (
     DevnetOptions,
     DevnetProcess,
@@ -25,19 +26,19 @@ from explorer.devnet.process import (
     default_chain_dir,
     devnet_command,
 )
-from explorer.diagnostics import SECRETS, Diagnostics, versions
+from explorer.diagnostics.log import SECRETS, Diagnostics, versions
 from explorer.presentation.document import Tone
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
-from explorer.saved_data import SavedData, install_saved_data_views
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.firstseen import SeenStore
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
 from explorer.services.session import Session
-from explorer.settings import Settings
+from explorer.settings import store as keys
+from explorer.settings.store import Settings
 from explorer.viewmodels.bitcoin_links import BitcoinLinksViewModel
 from explorer.viewmodels.devnet_start import DevnetStartViewModel
 from explorer.viewmodels.labels import LabelsViewModel
@@ -56,7 +57,6 @@ from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.theme import apply_theme
 from explorer.views.widgets.bitcoin import set_bitcoin_links
-from explorer.watching import install_watchlist
 
 #: The app's own devnet lives: a block every few seconds, with a few transactions in each.
 #: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
@@ -253,7 +253,7 @@ class Application:
 
     async def screenshots(self, directory: Path) -> None:
         """Wait for the devnet session and its head, then render every screen to PNG."""
-        from explorer.screenshots import (
+        from explorer.tour.screens import (
             sample_crash_dialog,
             sample_progress_view,
             take_screenshots,
@@ -330,7 +330,7 @@ def wire_view_models(shell: ShellViewModel, navigator: Navigator, search: Search
     shell.session_changed.connect(lambda: setattr(search, "session", shell.session))
 
 
-# --- start-up: after the first frame (explorer/startup.py) -----------------------------------
+# --- start-up: after the first frame (explorer/app/startup.py) -----------------------------------
 
 DEVNET_START_TIMEOUT = 600.0  # a cold start builds the history (tens of seconds; slow machines)
 DEVNET_STOP_GRACE = 30.0  # it saves its chain as it stops

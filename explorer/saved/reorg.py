@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from explorer.services import cache_rules as rules
+from explorer.saved import rules
 
 if TYPE_CHECKING:
-    from explorer.services.cache import SessionCache
-    from explorer.services.cache_store import ChainStore
+    from explorer.saved.cache import SessionCache
+    from explorer.saved.store import ChainStore
 
 
 @dataclass(frozen=True)

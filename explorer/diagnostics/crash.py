@@ -20,10 +20,10 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QWidget
 
-from explorer.diagnostics import Diagnostics, previous_crash_report
+from explorer.diagnostics.log import Diagnostics, previous_crash_report
 from explorer.views.crash_dialog import PREVIOUS_RUN, CrashDialog
 
-log = logging.getLogger("explorer.crash")
+log = logging.getLogger("explorer.diagnostics.crash")
 QT_LEVELS = {
     QtMsgType.QtDebugMsg: logging.DEBUG,
     QtMsgType.QtInfoMsg: logging.INFO,

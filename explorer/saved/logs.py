@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from explorer.chain.hexutil import HexFormatError, parse_quantity
 from explorer.rpc.errors import MalformedResponse
 from explorer.rpc.node_answers import Ask, NodeAnswer
-from explorer.services.cache_schema import Segment
+from explorer.saved.schema import Segment
 
 if TYPE_CHECKING:
-    from explorer.services.cache import SessionCache
-    from explorer.services.cache_store import ChainStore
+    from explorer.saved.cache import SessionCache
+    from explorer.saved.store import ChainStore
 
 _compact = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 Range = tuple[int, int]

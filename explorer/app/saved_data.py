@@ -21,13 +21,13 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.journal import RequestJournal
-from explorer.services.cache_directory import CacheDirectory
+from explorer.saved.directory import CacheDirectory
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.session import Session
 from explorer.services.usage import UsageStore, UsageTally
-from explorer.settings import Settings
+from explorer.settings.store import Settings
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.saved_data import SavedDataViewModel
 from explorer.views.main_window import MainWindow

@@ -14,7 +14,6 @@ from typing import Generic, TypeVar
 
 from PySide6.QtCore import QSettings
 
-from explorer import settings_file
 from explorer.rpc.calltime import CALL_TIMEOUT_RANGE, DEFAULT_CALL_TIMEOUT
 from explorer.services.keystore import (
     REFERENCE,
@@ -23,6 +22,7 @@ from explorer.services.keystore import (
     KeyStoreError,
     KeyVault,
 )
+from explorer.settings import settings_file
 
 T = TypeVar("T", str, int, bool, tuple[str, ...])  # a tuple of strings is a stored list
 

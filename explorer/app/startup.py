@@ -2,7 +2,7 @@
 
 The window's modules pull in the chain libraries, the HTTP stack and qasync (most of a second
 of imports). This module imports only Qt and a few light modules of the explorer, shows a first
-frame of the window (title, icon, size, "Starting…"), and only then imports `explorer.app_run`,
+frame of the window (title, icon, size, "Starting…"), and only then imports `explorer.app.run`,
 whose window takes the frame's place.
 """
 
@@ -22,7 +22,7 @@ from PySide6.QtGui import QIcon, QPaintEvent
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from explorer import __version__
-from explorer import settings as keys
+from explorer.settings import store as keys
 
 TITLE = "Rootstock Explorer"
 # The app icon's PNGs as explorer.views.icons names them (app_icon_png), read from their files:
@@ -96,7 +96,7 @@ def run(options: argparse.Namespace) -> int:
     """Run the window; with --screenshot on a throwaway profile (nothing of the user's changes)."""
     if options.screenshot is None:
         return run_window(options)
-    from explorer.throwaway import throwaway_profile
+    from explorer.app.throwaway import throwaway_profile
 
     with throwaway_profile() as user_devnet_cache:
         options.read_devnet_cache = user_devnet_cache
@@ -111,9 +111,13 @@ def run_window(options: argparse.Namespace) -> int:
         if options.first_frame_modules is not None:
             write_modules(options.first_frame_modules)
         print("first frame painted", flush=True)  # bench/startup.py times this line
-    from explorer import diagnostics  # logging and its handlers: after the first frame
+    from explorer.diagnostics import (
+        log as diagnostics,  # logging and its handlers: after the first frame
+    )
 
     found = diagnostics.setup(options.log_level, options.log_file)
-    from explorer import app_run  # the heavy part: chain libraries, HTTP stack, qasync, views
+    from explorer.app import (
+        run as app_run,  # the heavy part: chain libraries, HTTP stack, qasync, views
+    )
 
     return app_run.run(options, frame, found)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QSystemTrayIcon
 
 from explorer.services.routes import WATCHLIST
-from explorer.settings import KEEP_IN_TRAY, Settings
-from explorer.settings import watchlist as watchlist_key
+from explorer.settings.store import KEEP_IN_TRAY, Settings
+from explorer.settings.store import watchlist as watchlist_key
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.viewmodels.watchlist import LIST_PREFIX, WatchlistViewModel
 from explorer.views.icons import app_icon

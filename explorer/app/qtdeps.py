@@ -2,7 +2,7 @@
 
 Qt's X11 (xcb) platform plugin links libraries a desktop usually has and a fresh system may
 lack (libxcb-cursor0, libxcb-icccm4, libxcb-keysyms1 on Debian 12); without them Qt aborts
-with a terse message. `make run` runs `python -m explorer.qtdeps --install` first: the list is
+with a terse message. `make run` runs `python -m explorer.app.qtdeps --install` first: the list is
 what `ldd` finds missing for the installed PySide6's own plugin, so it follows the wheel.
 As root with apt-get they are installed; otherwise the exact `sudo apt-get install …` line is
 printed and the start stops. No Qt is loaded here.
@@ -94,7 +94,7 @@ def advice(missing: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Check (and with --install, as root, install) the X11 plugin's libraries; 1 if missing."""
-    parser = argparse.ArgumentParser(prog="python -m explorer.qtdeps", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m explorer.app.qtdeps", description=__doc__)
     parser.add_argument("--install", action="store_true", help="apt-get install them as root")
     args = parser.parse_args(argv)
     plugin = xcb_plugin()

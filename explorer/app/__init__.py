@@ -1,0 +1,1 @@
+"""The window's composition roots: start-up, the Application, its watchlist and saved data."""

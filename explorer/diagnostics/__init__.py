@@ -1,0 +1,1 @@
+"""The rotating log with secrets scrubbed, and crash reports from slots, tasks and threads."""

@@ -1,0 +1,1 @@
+"""Every stored setting declared once over QSettings, in a file only its owner can read."""

@@ -1,0 +1,1 @@
+"""The screenshot tour (`--screenshot DIR`): every screen to PNG, light and dark."""
