@@ -14,19 +14,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from eth_account import Account
 
-from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
+from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.diagnosis import Candidate, diagnose_pending
@@ -58,14 +55,12 @@ class Devnet:
 @contextlib.asynccontextmanager
 async def running_devnet(latency: float) -> AsyncIterator[Devnet]:
     """Run both networks answering after `latency` s, with a second key."""
-    manifest_file = Path(tempfile.mkdtemp(prefix="bench-support-")) / "manifest.json"
-    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
     options = DevnetOptions(latency=latency, extra_keys=(SECOND_KEY,))
-    devnet = DevnetProcess(options, command=command)
+    devnet = DevnetProcess(options)
     print(f"starting the devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
     await devnet.start(timeout=900)
     try:
-        yield Devnet(devnet, json.loads(manifest_file.read_text()))
+        yield Devnet(devnet, devnet.manifests)  # as the child wrote them
     finally:
         await devnet.stop()
 

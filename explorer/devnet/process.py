@@ -63,7 +63,7 @@ class DevnetOptions:
     latency: float = 0.0
     profile: str = "service"
     niceness: int = 0  # run at a lower priority (the app's own devnet: behind the window)
-    recent_first: bool = False  # --recent-first: no history yet? the shipped newest blocks first
+    recent_first: bool = False  # no history yet? the shipped newest blocks first (else the whole)
     extra_arguments: tuple[str, ...] = ()  # more `explorer devnet` flags, as given
 
     def arguments(self, key: str) -> list[str]:
@@ -76,8 +76,7 @@ class DevnetOptions:
             args += ["--profile", self.profile]
         if self.niceness:
             args += ["--niceness", str(self.niceness)]
-        if self.recent_first:
-            args.append("--recent-first")
+        args.append("--recent-first" if self.recent_first else "--whole-history-first")
         for extra in (key, *self.extra_keys):
             args += ["--key", extra]
         optional = {

@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
+from explorer.devnet.blocks import retimed_block
 from explorer.devnet.buildprofile import BuildProfile, Stopwatch
+from explorer.devnet.clock import dated_to_start, is_seeded, started_at
 from explorer.devnet.filling import FillingNode, NotYetLoaded, when_loaded
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.recent import RECENT_COUNT, recent_node, recent_of
-from explorer.devnet.seed import SMALL
+from explorer.devnet.seed import SMALL, seeded_timestamp
 from explorer.devnet.snapshot import (
     build_snapshot,
     forget_kept,
@@ -135,3 +137,31 @@ def test_the_build_reports_the_part_of_its_measured_time_done(tmp_path: Path) ->
         (f"building block {n:,} of {SMALL.head:,}", profile.share(n)) for n in profile.numbers[1:]
     ]
     assert profile.share(50) == pytest.approx(profile.shares[1] / 2)
+
+
+def test_a_block_dated_again_at_its_own_time_is_the_same_block(small_cache: Path) -> None:
+    snapshot = load_snapshot(snapshot_path(small_cache, 31, SMALL))
+    assert snapshot is not None
+    for block in snapshot.blocks[-RECENT_COUNT:]:
+        assert retimed_block(block, block.parent_hash, block.timestamp) == block
+    tail = snapshot.blocks[-RECENT_COUNT:]
+    assert dated_to_start(tail, now=tail[-1].timestamp) == tail
+
+
+def test_the_seeded_head_is_dated_to_the_start_once_and_kept_so(
+    small_cache: Path, tmp_path: Path
+) -> None:
+    snapshot = load_snapshot(snapshot_path(small_cache, 31, SMALL))
+    assert snapshot is not None
+    head = snapshot.manifest.head_at_build
+    assert is_seeded(snapshot.blocks, head)  # the snapshot keeps the seed's fixed dates
+    node = open_node(31, cache_dir=small_cache, seed=SMALL, kept_dir=tmp_path)
+    served = node.handle("eth_getBlockByNumber", ["latest", False])
+    assert int(served["timestamp"], 16) == started_at()  # not the seed's January 2025
+    step = head - RECENT_COUNT
+    older, first = (node.handle("eth_getBlockByNumber", [hex(n), False]) for n in (step, step + 1))
+    assert first["parentHash"] == older["hash"]
+    assert int(older["timestamp"], 16) == seeded_timestamp(step)  # older blocks keep their dates
+    keep_chain(node, tmp_path, SMALL)
+    again = open_node(31, cache_dir=small_cache, seed=SMALL, kept_dir=tmp_path)
+    assert again.handle("eth_getBlockByNumber", ["latest", False]) == served  # moved only once
