@@ -33,7 +33,7 @@ os.environ.setdefault("QT_API", "pyside6")
 
 from views import Heartbeat, run_like_the_app, until  # bench/views.py, beside this script
 
-from explorer.app.application import APP_DEVNET
+from explorer.app.early_devnet import APP_DEVNET
 from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.live import KEEP

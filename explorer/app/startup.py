@@ -116,8 +116,14 @@ def run_window(options: argparse.Namespace) -> int:
     )
 
     found = diagnostics.setup(options.log_level, options.log_file)
+    import qasync
+
+    from explorer.app.early_devnet import spawn_early
+
+    loop = None if options.smoke_test else qasync.QEventLoop(qt_app)
+    devnet = None if loop is None else spawn_early(loop, options, keys.Settings())
     from explorer.app import (
-        run as app_run,  # the heavy part: chain libraries, HTTP stack, qasync, views
+        run as app_run,  # the heavy part: chain libraries, HTTP stack, views
     )
 
-    return app_run.run(options, frame, found)
+    return app_run.run(options, frame, found, loop, devnet)

@@ -11,7 +11,9 @@ import pytest
 from explorer.devnet.blocks import retimed_block
 from explorer.devnet.buildprofile import BuildProfile, Stopwatch
 from explorer.devnet.clock import dated_to_start, is_seeded, started_at
-from explorer.devnet.filling import FillingNode, NotYetLoaded, when_loaded
+from explorer.devnet.envelope import still_building
+from explorer.devnet.errors import STILL_BUILDING_TEXT
+from explorer.devnet.filling import FillingNode, NotYetLoaded, StillBuilding, when_loaded
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.recent import RECENT_COUNT, recent_node, recent_of
 from explorer.devnet.seed import SMALL, seeded_timestamp
@@ -22,6 +24,7 @@ from explorer.devnet.snapshot import (
     load_snapshot,
     snapshot_path,
 )
+from explorer.rpc.nodefailures import classify
 from tests.helpers.node import send, sign
 
 
@@ -101,6 +104,26 @@ def test_a_waiting_call_is_answered_by_the_whole_chain_once_it_is_built(
 
     assert asyncio.run(scenario()) == whole.handle("eth_getBlockByNumber", asked)
     assert filling.manifest is whole.manifest
+
+
+def test_a_call_the_older_history_holds_up_too_long_is_told_so_not_left_unanswered(
+    pair: tuple[DevnetNode, DevnetNode],
+) -> None:
+    recent, _ = pair
+    filling = FillingNode(recent)
+
+    async def balance() -> Any:
+        asked = ["0x" + "11" * 20, "latest"]
+        call = lambda: asyncio.to_thread(filling.handle, "eth_getBalance", asked)  # noqa: E731
+        return await when_loaded(filling, call, wait=0.2)
+
+    with pytest.raises(StillBuilding):
+        asyncio.run(balance())
+    answers = still_building([{"jsonrpc": "2.0", "id": 7, "method": "eth_getBalance"}])
+    assert answers == [
+        {"jsonrpc": "2.0", "id": 7, "error": {"code": -32000, "message": STILL_BUILDING_TEXT}}
+    ]
+    assert classify(-32000, STILL_BUILDING_TEXT) is None  # a plain node error, not a limit
 
 
 def test_a_kept_chain_is_served_again_and_a_reset_forgets_it(
