@@ -25,8 +25,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from _machine import busy_machine  # bench/_machine.py, beside this script
+
 BUSY = 2  # processes spinning beside the app for the busy first run
-SPIN = "while True: pass"
 
 REPO = Path(__file__).resolve().parents[1]
 DIST = REPO / "packaging" / "dist"
@@ -132,24 +133,12 @@ def verdict(seconds: float, goal: float) -> str:
     return "met" if seconds <= goal else f"missed by {seconds - goal:.1f} s"
 
 
-@contextlib.contextmanager
-def busy(count: int) -> Iterator[None]:
-    """Keep count processes spinning on the CPU meanwhile (a busy machine)."""
-    spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
-
-
 def first_run(name: str, executable: Path, goal: float, spinning: int = 0) -> None:
     """Print how long the first start with an empty devnet cache takes to list blocks."""
     if not executable.exists():
         print(f"first run, {name}: {executable} not found")
         return
-    with environment(devnet_cache=True) as env, busy(spinning):
+    with environment(devnet_cache=True) as env, busy_machine(spinning, seconds=900):
         load = os.getloadavg()[0]
         seen = timed([str(executable), "--until-home"], (HOME_MARK,), env)
     beside = f"{spinning} busy processes beside it" if spinning else "nothing more beside it"

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from _quick import latencies, rounds  # bench/_quick.py, beside this
 from eth_account import Account
 
 from explorer.devnet.process import DevnetOptions, DevnetProcess
@@ -33,8 +34,8 @@ from explorer.services.firstseen import SeenTx
 from explorer.services.networks import Network, custom_network
 from explorer.services.reader import ChainReader
 
-ROUNDS = 5
-LATENCIES = (0.0, 0.1)
+ROUNDS = rounds(5)
+LATENCIES = latencies((0.0, 0.1))
 SECOND_KEY = "bench-second-key-0001"
 SENDER = -7  # a seeded account the benchmark sends from
 BLOCKS_AFTER = 60  # blocks mined after the replacement, for the search to cross
