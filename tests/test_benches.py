@@ -16,6 +16,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 BENCHES = sorted(path.name for path in (REPO / "bench").glob("[a-z]*.py"))
 STALL_GOAL = "33 ms"  # two frames at 60 Hz: every bench that times a GUI-thread stall says so
+WITHOUT_GOALS = {"connection.py", "devnet.py"}  # they measure for the record, against no goal
 
 
 def test_every_bench_is_here() -> None:
@@ -40,7 +41,9 @@ def test_a_bench_runs_in_its_quick_mode(bench: str) -> None:
     assert run.returncode == 0, f"{bench} failed:\n{run.stdout[-2000:]}\n{run.stderr[-4000:]}"
     assert "Traceback" not in run.stderr
     printed = run.stdout.lower()
-    assert "goal" in printed, f"{bench} printed no goal:\n{run.stdout[-2000:]}"
+    assert printed.strip(), f"{bench} printed nothing"
+    if bench not in WITHOUT_GOALS:
+        assert "goal" in printed, f"{bench} printed no goal:\n{run.stdout[-2000:]}"
     assert "50 ms" not in run.stdout  # the old stall goal
     if "stall" in printed:
         assert STALL_GOAL in run.stdout
