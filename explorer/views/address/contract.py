@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -15,9 +15,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.services.routes import Route
 from explorer.viewmodels.address.read_contract import AbiChoice, ReadContractViewModel
 from explorer.viewmodels.address.simulation import SimulationViewModel
 from explorer.viewmodels.address.storage import PRESETS_NOTE, Link, StorageSlotViewModel
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.address.controls import block_field, button, result_label
 from explorer.views.theme import monospace, plain_label
 from explorer.views.widgets import LinkLabel
@@ -30,7 +32,7 @@ class StorageSlotBox(QGroupBox):
         link_activated(Route, bool): the address the slot holds was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, storage: StorageSlotViewModel, parent: QWidget | None = None) -> None:
         super().__init__("Storage slot (eth_getStorageAt)", parent)
@@ -180,7 +182,7 @@ class ContractTab(QScrollArea):
         link_activated(Route, bool): a link in a tool's result was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(
         self,
