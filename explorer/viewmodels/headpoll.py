@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from explorer.rpc.errors import RpcError
 from explorer.services.session import Session
+from explorer.viewmodels.loop import live_loop
 from explorer.viewmodels.observable import TypedSignal, qproperty
 
 PACE_SAMPLES = 5  # head changes the heartbeat's pace is the median of
@@ -134,11 +135,7 @@ class HeadPoller(QObject):
         """Ask for the head now, unless a poll is already on its way."""
         if self.session is None or (self._task is not None and not self._task.done()):
             return
-        try:
-            loop = asyncio.get_event_loop_policy().get_event_loop()
-        except RuntimeError:
-            return  # no event loop any more: the app is shutting down
-        if loop.is_closed():
+        if (loop := live_loop()) is None:
             return
         self._last_poll = time.monotonic()
         self._task = loop.create_task(self._poll(self.session))

@@ -22,6 +22,7 @@ from explorer.saved.reorg import Reorganised
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
+from explorer.viewmodels.loop import live_loop
 from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.page_notes import OFFLINE_NOTICE, document_height, reorganised_notice
 from explorer.viewmodels.page_texts import (
@@ -177,11 +178,7 @@ class PageViewModel(QObject):
         self._set_notice(OFFLINE_NOTICE if self._loaded_offline else self._reorganised)
         if self._document is None:
             self._set(PageState.LOADING)
-        try:
-            loop = asyncio.get_event_loop_policy().get_event_loop()
-        except RuntimeError:
-            return  # no event loop any more: the app is shutting down
-        if loop.is_closed():
+        if (loop := live_loop()) is None:
             return
         self._task = loop.create_task(self._run())
 
