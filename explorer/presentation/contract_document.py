@@ -37,7 +37,7 @@ def _proxy_section(facts: ContractFacts, chain_id: int) -> Section:
     """Return the proxy: its kind, targets and upgrade history."""
     proxy = facts.proxy
     assert proxy is not None
-    fields = [fmt.text_field("Proxy", proxy_sentence(proxy, chain_id, facts.since))]
+    fields = [fmt.text_field("Kind", proxy.kind.value)]
     fields.append(
         fmt.address_field(
             "Implementation", proxy.implementation, chain_id, empty=proxy.note or "unknown"
@@ -55,8 +55,8 @@ def _proxy_section(facts: ContractFacts, chain_id: int) -> Section:
         )
     for upgrade in facts.upgrades:
         what = "beacon" if upgrade.beacon else "implementation"
-        target = to_checksum_address(upgrade.target, chain_id)
-        fields.append(fmt.text_field(f"Upgraded at block {upgrade.block:,}", f"{what} → {target}"))
+        label = f"Block {upgrade.block:,}: new {what}"
+        fields.append(fmt.address_field(label, upgrade.target, chain_id))
     if facts.upgrades_note:
         fields.append(fmt.text_field("Upgrades", facts.upgrades_note, Tone.MUTED))
     return Section("Proxy", tuple(fields))
@@ -172,7 +172,8 @@ def contract_sections(facts: ContractFacts, chain_id: int) -> tuple[Section, ...
         ]
         sections.append(Section("Implementation", tuple(fields)))
         sections.append(functions_section("Implementation's functions", behind))
-        sections.append(functions_section("The proxy's own functions", own))
+        if own.functions or own.note:
+            sections.append(functions_section("The proxy's own functions", own))
     else:
         sections.append(functions_section("Functions", own))
     if facts.problems:
@@ -181,11 +182,20 @@ def contract_sections(facts: ContractFacts, chain_id: int) -> tuple[Section, ...
     return tuple(sections)
 
 
+def headline_text(facts: ContractFacts, chain_id: int) -> str:
+    """Return the contract's one line: its proxy, else its source or its recovered functions."""
+    if facts.proxy is not None:
+        return proxy_sentence(facts.proxy, chain_id, facts.since)
+    own = facts.own
+    if own.source is not None:
+        return f"Contract {own.source.artifact.title} ({own.source.match.value})"
+    return f"Contract with {len(own.functions)} function(s) recovered from bytecode"
+
+
 def contract_document(facts: ContractFacts, chain_id: int) -> Document:
     """Return the contract as a document (the text form of `explorer contract`)."""
     address = to_checksum_address(facts.address, chain_id)
-    kind = proxy_sentence(facts.proxy, chain_id, facts.since) if facts.proxy else "Contract"
-    headline = fmt.text_field("Kind", kind)
+    headline = fmt.text_field("Kind", headline_text(facts, chain_id))
     return Document(
         f"Contract {address}", headline, contract_sections(facts, chain_id), {}, chain_id
     )

@@ -82,6 +82,7 @@ class AddressPageViewModel(PageViewModel):
         self.overview.block_changed.connect(self.on_block_changed)
         self.overview.facts_changed.connect(self._on_facts_changed)
         self.tokens.units_changed.connect(self.activity.table.add_units)
+        self.contract.facts_changed.connect(self._on_contract_read)
 
     @property
     def tools(self) -> tuple[Tool, ...]:
@@ -105,6 +106,10 @@ class AddressPageViewModel(PageViewModel):
 
     tabs = qproperty(_get_tabs, tabs_changed)
 
+    def _on_contract_read(self) -> None:
+        """Offer the contract's functions (recovered, or its matched source's) to the read tool."""
+        self.read_contract.offer_contract(self.contract.functions)
+
     def _on_facts_changed(self) -> None:
         """Tell the view the tabs, which depend on whether the address has code."""
         self.tabs_changed.emit(self.tabs)
@@ -123,7 +128,6 @@ class AddressPageViewModel(PageViewModel):
         if facts is None or not facts.code:
             return
         found = await self.contract.load(facts, self.overview.block)
-        self.read_contract.offer_contract(self.contract.functions)
         if found is not None and found.since is not None:
             yield self.overview.document(found.since), False
 

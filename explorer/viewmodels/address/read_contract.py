@@ -135,7 +135,7 @@ class ReadContractViewModel(Tool):
 
     def offer_contract(self, functions: tuple[AbiFunction, ...]) -> None:
         """Offer the contract's own functions (recovered or matched) and choose them."""
-        self._contract = functions
+        self._contract = tuple(sorted(functions, key=lambda f: not f.is_view))  # reads first
         if functions:
             self.choose_abi(AbiChoice.CONTRACT)
 

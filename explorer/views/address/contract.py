@@ -72,7 +72,7 @@ class ReadContractBox(QGroupBox):
     """Binds a ReadContractViewModel: ABI, function, one field per input, block, outputs."""
 
     def __init__(self, reader: ReadContractViewModel, parent: QWidget | None = None) -> None:
-        super().__init__("Read contract (view functions, eth_call)", parent)
+        super().__init__("Read contract (reads by eth_call; writes simulated, never sent)", parent)
         self.reader = reader
         layout = QVBoxLayout(self)
         self.abi_choice = QComboBox()
@@ -204,6 +204,8 @@ class ContractInfoBox(QWidget):
         actions.addWidget(self.signatures_button)
         actions.addStretch(1)
         self.status = bind_result(plain_label(wrap=True), info)
+        self.status.setVisible(bool(info.result))
+        info.result_changed.connect(lambda text: self.status.setVisible(bool(text)))
         self.facts_view = DocumentView()
         self.facts_view.link_activated.connect(self.link_activated)
         layout.addLayout(actions)
