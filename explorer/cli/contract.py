@@ -23,11 +23,9 @@ from explorer.cli.common import (
     EXIT_NOT_FOUND,
     EXIT_OK,
     KEY_VARIABLE,
-    KeySafeParser,
-    add_node_choice,
     chosen_node,
+    node_command_parser,
     run_reporting_errors,
-    secrets_in,
 )
 from explorer.cli.history import block_bound, note
 from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
@@ -52,16 +50,14 @@ Exit codes:
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
     """Parse the command line; argument errors never show a key."""
-    parser = KeySafeParser(
-        prog="explorer contract",
-        description="Describe a contract: proxy and implementation, functions recovered from "
+    parser = node_command_parser(
+        "explorer contract",
+        "Describe a contract: proxy and implementation, functions recovered from "
         "its code, metadata, and its source matched from a local project's artifacts.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        secrets=secrets_in(list(argv)),
+        EPILOG,
+        list(argv),
+        ("address", "the contract's address (0x + 40 hex digits)"),
     )
-    parser.add_argument("address", help="the contract's address (0x + 40 hex digits)")
-    add_node_choice(parser)
     parser.add_argument("--block", help="the block to read at (default: latest)")
     parser.add_argument(
         "--artifacts",

@@ -20,7 +20,7 @@ from explorer.presentation.contract_facts import CodeFacts, abi_table, code_fact
 from explorer.presentation.document import Field, Tone
 from explorer.rpc.errors import RpcError
 from explorer.rpc.wrappers import TypedCalls
-from explorer.services.proxies import SEEN_PROXIES, ProxyInfo, detect_proxy
+from explorer.services.proxies import ProxyInfo, detect_proxy, known_proxy
 
 
 @dataclass(frozen=True)
@@ -44,11 +44,13 @@ class Callee:
         return "functions recovered from bytecode"
 
 
-def wants_callee(to: str | None, data: bytes, bundled: DecodedCall | None) -> bool:
+async def wants_callee(
+    client: TypedCalls, to: str | None, data: bytes, bundled: DecodedCall | None
+) -> bool:
     """Tell whether a call is worth reading its code for (undecoded, or to a known proxy)."""
     if to is None or len(data) < 4:
         return False
-    return bundled is None or to in SEEN_PROXIES
+    return bundled is None or await known_proxy(client, to)
 
 
 async def read_callee(

@@ -162,7 +162,7 @@ async def _callee(reader: ChainReader, tx: Transaction) -> Callee | None:
     """Read the code an undecoded call (or a call to a proxy) ran against, to decode it."""
     if tx.block_number is None or tx.to is None or int(tx.to, 16) <= NATIVE_CONTRACTS:
         return None
-    if not wants_callee(tx.to, tx.input, decode_call(tx.input)):
+    if not await wants_callee(reader.client, tx.to, tx.input, decode_call(tx.input)):
         return None
     return await read_callee(reader.client, tx.to, max(tx.block_number - 1, 0), tx.input)
 

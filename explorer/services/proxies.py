@@ -20,6 +20,7 @@ from explorer.chain.minimal_proxy import minimal_proxy
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector, LogFilter
 from explorer.rpc.wrappers import TypedCalls
+from explorer.saved.cache import saved_data_of
 from explorer.services.contracts import PROXY_SLOTS, SlotValue
 
 IMPLEMENTATION_SLOT = PROXY_SLOTS["EIP-1967 implementation"]
@@ -32,8 +33,10 @@ UPGRADED = "0x" + keccak(b"Upgraded(address)").hex()
 BEACON_UPGRADED = "0x" + keccak(b"BeaconUpgraded(address)").hex()
 PUSH4 = 0x63
 MAX_FACETS = 256
-#: Contracts found to be proxies in this run: a call to one is decoded through it (tx page).
+#: Contracts found to be proxies (this run; kept in the saved data too): a call to one is
+#: decoded through it on the transaction page.
 SEEN_PROXIES: set[str] = set()
+PROXY_RECORD = "proxy"
 
 
 class ProxyKind(enum.Enum):
@@ -132,9 +135,22 @@ async def detect_proxy(
 ) -> ProxyInfo | None:
     """Return what the contract delegates to at block, or None when it is no proxy."""
     found = await _detect(client, address, code, block)
-    if found is not None:
+    if found is not None and address not in SEEN_PROXIES:
         SEEN_PROXIES.add(address)
+        if (saved := saved_data_of(client)) is not None:
+            saved.keep_record(PROXY_RECORD, address, found.kind.name)
     return found
+
+
+async def known_proxy(client: TypedCalls, address: str) -> bool:
+    """Tell whether the contract was seen to be a proxy (in this run or the saved data)."""
+    if address in SEEN_PROXIES:
+        return True
+    saved = saved_data_of(client)
+    kept = await saved.record(PROXY_RECORD, address) if saved is not None else None
+    if isinstance(kept, str):
+        SEEN_PROXIES.add(address)
+    return isinstance(kept, str)
 
 
 async def _detect(

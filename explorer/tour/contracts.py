@@ -9,20 +9,17 @@ The matched artifact is the Notary's Hardhat project, shipped with the tests
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QGroupBox
 
-from explorer.services.routes import Route, address_route
+from explorer.services.routes import address_route
+from explorer.tour.history import Settle, Shoot, Wait
 from explorer.views.address import AddressView
 from explorer.views.main_window import MainWindow
 
-Shoot = Callable[[MainWindow, Route, Path], Awaitable[None]]
-Settle = Callable[[Any], Awaitable[None]]
-Wait = Callable[..., Awaitable[bool]]
 PROXY_SCREENS = (
     ("contract-eip1967", "proxy"),
     ("contract-beacon", "beacon_proxy"),

@@ -1,7 +1,7 @@
 // Compile the devnet's proxies (Proxies.sol) and the Notary into compiled.json with solc-js
 // (EVM version berlin), and write the Notary's only source release: a Hardhat project's
 // artifacts under tests/fixtures/hardhat-notary/, the same build as a Foundry out/ folder
-// (tests/fixtures/foundry-notary/) and as a Sourcify metadata.json with its source
+// (tests/fixtures/foundry-notary/) and as a Sourcify metadata.json
 // (tests/fixtures/sourcify-notary/). Usage: npm install solc@0.8.26 in a scratch dir, then
 //   NODE_PATH=<scratch>/node_modules node explorer/devnet/contracts/proxies/compile.cjs
 const crypto = require("crypto");
@@ -97,9 +97,9 @@ write(path.join(fixtures, "foundry-notary", "out", "Notary.sol", "Notary.json"),
   id: 0,
 });
 
-// Sourcify's form: the metadata exactly as hashed into the code, and the sources beside it.
+// Sourcify's form: the metadata exactly as hashed into the code (its source is the Hardhat
+// project's; the tests lay it out under sources/ as Sourcify does).
 const sourcify = path.join(fixtures, "sourcify-notary");
-fs.mkdirSync(path.join(sourcify, "sources", "contracts"), { recursive: true });
+fs.mkdirSync(sourcify, { recursive: true });
 fs.writeFileSync(path.join(sourcify, "metadata.json"), notary.metadata);
-fs.writeFileSync(path.join(sourcify, "sources", notarySource), input.sources[notarySource].content);
 console.log("wrote compiled.json:", Object.keys(contracts).join(", "), "and the Notary's releases");
