@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, Signal
 
@@ -84,6 +84,7 @@ class ReadContractViewModel(Tool):
         self._abi = AbiChoice.ERC20
         self._pasted = ""
         self._contract: tuple[AbiFunction, ...] = ()
+        self._chosen_by_user = False  # a late offer of the contract's functions must not undo it
         self._functions: tuple[AbiFunction, ...] = ()
         self._functions_status = ""
         self._function = -1
@@ -134,13 +135,26 @@ class ReadContractViewModel(Tool):
     inputs = qproperty(_get_inputs, function_changed)
 
     def offer_contract(self, functions: tuple[AbiFunction, ...]) -> None:
-        """Offer the contract's own functions (recovered or matched) and choose them."""
-        self._contract = tuple(sorted(functions, key=lambda f: not f.is_view))  # reads first
-        if functions:
-            self.choose_abi(AbiChoice.CONTRACT)
+        """Offer the contract's functions (recovered or matched).
+
+        They are chosen unless the user already chose something; a recovered function that a
+        standard ABI knows gets its outputs from it.
+        """
+        known = {f.selector: f.outputs for abi in STANDARD_ABIS.values() for f in parse_abi(abi)}
+        typed = (
+            replace(f, outputs=known.get(f.selector, ())) if not f.outputs else f for f in functions
+        )
+        self._contract = tuple(sorted(typed, key=lambda f: not f.is_view))  # reads first
+        if self._abi is AbiChoice.CONTRACT or (functions and not self._chosen_by_user):
+            self._set_abi(AbiChoice.CONTRACT)
 
     def choose_abi(self, choice: AbiChoice) -> None:
-        """Use a standard ABI or the pasted one."""
+        """Use a standard ABI or the pasted one (the user's choice)."""
+        self._chosen_by_user = True
+        self._set_abi(choice)
+
+    def _set_abi(self, choice: AbiChoice) -> None:
+        """Use an ABI and list its functions."""
         self._abi = choice
         self.abi_changed.emit(choice)
         self._parse()
@@ -173,10 +187,15 @@ class ReadContractViewModel(Tool):
         """Publish the functions, then choose the first."""
         self._functions, self._functions_status = functions, status
         self.functions_changed.emit(functions)
-        self.choose_function(0 if functions else -1)
+        self._choose(0 if functions else -1)
 
     def choose_function(self, index: int) -> None:
-        """Choose the index-th view function (-1: none)."""
+        """Choose the index-th function (-1: none): the user's choice."""
+        self._chosen_by_user = True
+        self._choose(index)
+
+    def _choose(self, index: int) -> None:
+        """Choose the index-th function (-1: none)."""
         self._function = index if 0 <= index < len(self._functions) else -1
         self.function_changed.emit(self._function)
 

@@ -205,7 +205,7 @@ class ContractInfoBox(QWidget):
         actions.addStretch(1)
         self.status = bind_result(plain_label(wrap=True), info)
         self.status.setVisible(bool(info.result))
-        info.result_changed.connect(lambda text: self.status.setVisible(bool(text)))
+        info.result_changed.connect(self.on_status)
         self.facts_view = DocumentView()
         self.facts_view.link_activated.connect(self.link_activated)
         layout.addLayout(actions)
@@ -213,6 +213,10 @@ class ContractInfoBox(QWidget):
         layout.addWidget(self.facts_view)
         info.facts_changed.connect(self.on_facts_changed)
         self.on_facts_changed()
+
+    def on_status(self, text: str) -> None:
+        """Show the status line only when it says something."""
+        self.status.setVisible(bool(text))
 
     def on_facts_changed(self) -> None:
         """Show the facts read."""
