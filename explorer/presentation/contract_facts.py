@@ -20,6 +20,7 @@ from eth_hash.auto import keccak
 from explorer.chain.abi_input import AbiFunction, AbiInputError, parse_abi
 from explorer.chain.code_metadata import CodeMetadata, read_metadata
 from explorer.chain.recovered import RecoveredFunction, RecoveryError, recover_functions
+from explorer.chain.signature_file import SignatureList, parse_signature_list
 from explorer.chain.signatures import Param, Signature, SignatureTable
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
@@ -36,6 +37,13 @@ from explorer.services.proxies import ProxyInfo, Upgrade, detect_proxy, history_
 RECOVERED_KEPT = 64  # codes whose recovered functions stay in memory
 #: The user's own signature list (the contract tab's choice), for every contract read here.
 USER_TABLES: list[SignatureTable] = []
+
+
+def use_signature_list(path: Path) -> SignatureList:
+    """Read a user's signature list and name selectors from it from now on (OSError: unread)."""
+    found = parse_signature_list(path.read_text(encoding="utf-8", errors="replace"))
+    USER_TABLES[:] = [found.table]
+    return found
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
+from explorer.presentation.contract_facts import USER_TABLES
 from explorer.presentation.document import Document
 from explorer.services.proxies import SEEN_PROXIES
 from explorer.services.routes import address_route, tx_route
 from explorer.services.session import Session
-from explorer.viewmodels.address import AbiChoice
+from explorer.viewmodels.address import AbiChoice, contract_info
 from explorer.views.address import AddressView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
@@ -158,3 +159,28 @@ def test_artifacts_chosen_in_the_tab_match_and_are_kept(
     functions = section_text(info.document, "Functions")
     assert "file(bytes32 digest, string note)" in functions
     assert "The block a hash was filed in" in functions
+
+
+def test_a_signature_list_is_read_and_remembered(
+    qtbot: QtBot, session: Session, proxies: dict[str, Any], tmp_path: Path
+) -> None:
+    """A chosen list is read (its bad lines counted) and handed to the app to keep."""
+    kept: list[str] = []
+    contract_info.remember_signature_list = kept.append
+    mine = tmp_path / "mine.txt"
+    mine.write_text("store(uint256)\nnot a signature(\n")
+    try:
+        view = open_address(qtbot, session, proxies["box_v1"])
+        wait_contract(qtbot, view)
+        info = view.address_model.contract
+        info.choose_signatures(str(tmp_path / "missing.txt"))
+        qtbot.waitUntil(lambda: "could not be read" in info.result, timeout=10_000)
+        assert kept == []
+        info.choose_signatures(str(mine))
+        qtbot.waitUntil(lambda: "read from mine.txt" in info.result, timeout=20_000)
+        assert "1 signature(s)" in info.result
+        assert "1 line(s) skipped" in info.result
+        assert kept == [str(mine)]
+    finally:
+        contract_info.remember_signature_list = None
+        USER_TABLES.clear()

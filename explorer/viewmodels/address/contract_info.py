@@ -7,22 +7,25 @@ project's artifacts (matched, then kept in the chain's saved data) and at a sign
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from explorer.chain.abi_input import AbiFunction
 from explorer.chain.artifacts import ArtifactError
-from explorer.chain.signature_file import parse_signature_list
 from explorer.presentation.address_document import AddressFacts
 from explorer.presentation.contract_document import contract_document
-from explorer.presentation.contract_facts import USER_TABLES, ContractFacts, load_contract
+from explorer.presentation.contract_facts import ContractFacts, load_contract, use_signature_list
 from explorer.presentation.document import Document
 from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.session import Session
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.observable import qproperty
+
+#: Where the app keeps the signature list the user chose (app/ sets it to a settings write).
+remember_signature_list: Callable[[str], None] | None = None
 
 
 class ContractInfoViewModel(Tool):
@@ -115,12 +118,12 @@ class ContractInfoViewModel(Tool):
     async def add_signatures(self, file: str) -> None:
         """Name selectors from a user's list too (for every contract tab of the window)."""
         try:
-            text = Path(file).expanduser().read_text(encoding="utf-8", errors="replace")
+            found = use_signature_list(Path(file).expanduser())
         except OSError as error:
             self._set_status(f"The signature list could not be read: {error.strerror or error}")
             return
-        found = parse_signature_list(text)
-        USER_TABLES[:] = [found.table]
+        if remember_signature_list is not None:
+            remember_signature_list(file)
         problems = f"; {len(found.problems)} line(s) skipped" if found.problems else ""
         await self.reload()
         self._set_status(f"{found.count:,} signature(s) read from {Path(file).name}{problems}.")
