@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from explorer.chain.abi import DecodedCall, decode_call
 from explorer.chain.signatures import SignatureTable
 from explorer.presentation import format as fmt
-from explorer.presentation.contract_document import proxy_sentence
 from explorer.presentation.contract_facts import CodeFacts, abi_table, code_facts
 from explorer.presentation.document import Field, Tone
 from explorer.rpc.errors import RpcError
@@ -74,20 +73,22 @@ async def read_callee(
 
 def callee_fields(callee: Callee, chain_id: int) -> list[Field]:
     """Return what the call was decoded by: the proxy, the implementation and the ABI's origin."""
-    before = f"at block {callee.block:,}, before this transaction's"
+    then = f"at block {callee.block:,}, before this transaction's"
     if callee.error:
-        return [
-            fmt.text_field("Decoded by", f"not the contract's code: {callee.error}", Tone.MUTED)
-        ]
+        text = f"not the contract's code: {callee.error}"
+        return [fmt.text_field("Decoded by", text, Tone.MUTED)]
     fields = []
-    if callee.proxy is not None:
-        fields.append(
-            fmt.text_field("Called through", f"{proxy_sentence(callee.proxy, chain_id)} ({before})")
-        )
+    proxy = callee.proxy
+    if proxy is not None:
+        fields.append(fmt.text_field("Called through", f"a proxy ({proxy.kind.value}) {then}"))
+        label = "Implementation then"
+        fields.append(fmt.address_field(label, proxy.implementation, chain_id, empty=proxy.note))
+        then = ""
     if callee.code is None:
         return fields
+    when = f" ({then})" if then else ""
     if callee.decoded is None:
-        text = f"no function of the code {before} has this selector ({callee.origin})"
+        text = f"no function of the code has this selector ({callee.origin}){when}"
         return [*fields, fmt.text_field("Decoded by", text, Tone.MUTED)]
-    target = "the implementation's" if callee.proxy else "the contract's"
-    return [*fields, fmt.text_field("Decoded by", f"{target} {callee.origin} ({before})")]
+    target = "the implementation's" if proxy else "the contract's"
+    return [*fields, fmt.text_field("Decoded by", f"{target} {callee.origin}{when}")]

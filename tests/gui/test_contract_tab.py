@@ -137,7 +137,8 @@ def test_calls_decode_by_the_implementation_of_their_block(
         page = wait_loaded(qtbot, window)
         target = to_checksum_address(proxies[implementation], 31)
         qtbot.waitUntil(partial(shows, page, "Called through"), timeout=10_000)
-        assert target in field_text(page, "Called through")
+        assert "a proxy (EIP-1967)" in field_text(page, "Called through")
+        assert target in field_text(page, "Implementation then")
         assert field_text(page, "Method") == method
         assert "functions recovered from bytecode" in field_text(page, "Decoded by")
 
