@@ -8,9 +8,8 @@ shown, marked, since the code's reading is a guess where types are wider than it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import evmole
 
@@ -98,41 +97,37 @@ def _arguments(text: str) -> tuple[str, ...]:
     return (*parts, text[start:]) if text else ()
 
 
-def recover_functions(
-    code: bytes, tables: Iterable[SignatureTable] = ()
-) -> tuple[RecoveredFunction, ...]:
-    """Return the functions runtime code answers, named from the tables and the bundled list."""
+def analyse_code(code: bytes) -> tuple[RecoveredFunction, ...]:
+    """Return the functions runtime code answers, unnamed (evmole: the costly part)."""
     if len(code) > MAX_CODE:
         raise RecoveryError(f"the code is {len(code):,} bytes, more than {MAX_CODE:,}")
     if not code:
         return ()
     info = evmole.contract_info(bytes(code), selectors=True, arguments=True, state_mutability=True)
-    lookups = (*tables, bundled_table())
     functions = []
     for found in info.functions or ():
-        selector = bytes.fromhex(found.selector)
-        names = tuple(s for table in lookups for s in table.functions.get(selector, ()))
         mutability = found.state_mutability if found.state_mutability in MUTABILITIES else ""
+        arguments = _arguments(found.arguments or "")
         functions.append(
-            RecoveredFunction(
-                selector, _arguments(found.arguments or ""), mutability or "nonpayable", names
-            )
+            RecoveredFunction(bytes.fromhex(found.selector), arguments, mutability or "nonpayable")
         )
-    return tuple(sorted(functions, key=lambda f: (f.text.lower(), f.selector)))
+    return tuple(functions)
 
 
-def selectors_abi(functions: Iterable[RecoveredFunction]) -> str:
-    """Return the recovered functions as ABI JSON (names where known, outputs unknown)."""
-    entries = []
-    for function in functions:
-        abi = function.abi_function()
-        entries.append(
-            {
-                "type": "function",
-                "name": abi.name,
-                "inputs": [{"name": p.name, "type": p.type} for p in abi.inputs],
-                "outputs": [],
-                "stateMutability": abi.mutability,
-            }
-        )
-    return json.dumps(entries)
+def name_functions(
+    functions: Iterable[RecoveredFunction], tables: Iterable[SignatureTable] = ()
+) -> tuple[RecoveredFunction, ...]:
+    """Return the functions named from the tables, then the bundled list, sorted by name."""
+    lookups = (*tables, bundled_table())
+    named = [
+        replace(f, names=tuple(s for t in lookups for s in t.functions.get(f.selector, ())))
+        for f in functions
+    ]
+    return tuple(sorted(named, key=lambda f: (f.text.lower(), f.selector)))
+
+
+def recover_functions(
+    code: bytes, tables: Iterable[SignatureTable] = ()
+) -> tuple[RecoveredFunction, ...]:
+    """Return the functions runtime code answers, named from the tables and the bundled list."""
+    return name_functions(analyse_code(code), tables)

@@ -19,7 +19,12 @@ from eth_hash.auto import keccak
 
 from explorer.chain.abi_input import AbiFunction, AbiInputError, parse_abi
 from explorer.chain.code_metadata import CodeMetadata, read_metadata
-from explorer.chain.recovered import RecoveredFunction, RecoveryError, recover_functions
+from explorer.chain.recovered import (
+    RecoveredFunction,
+    RecoveryError,
+    analyse_code,
+    name_functions,
+)
 from explorer.chain.signature_file import SignatureList, parse_signature_list
 from explorer.chain.signatures import Param, Signature, SignatureTable
 from explorer.rpc.params import BlockSelector
@@ -112,22 +117,21 @@ class ContractFacts:
         return (*behind, *self.own.abi_functions)
 
 
-_recovered: OrderedDict[bytes, tuple[RecoveredFunction, ...]] = OrderedDict()
+_analysed: OrderedDict[bytes, tuple[RecoveredFunction, ...]] = OrderedDict()
 
 
 async def recovered(
     code: bytes, tables: Sequence[SignatureTable] = ()
 ) -> tuple[RecoveredFunction, ...]:
-    """Return code's recovered functions, analysed off the event loop once per code and tables."""
-    key = keccak(bytes(code) + repr([id(t) for t in tables]).encode())
-    if (known := _recovered.get(key)) is not None:
-        _recovered.move_to_end(key)
-        return known
-    functions = await asyncio.to_thread(recover_functions, code, tables)
-    _recovered[key] = functions
-    while len(_recovered) > RECOVERED_KEPT:
-        _recovered.popitem(last=False)
-    return functions
+    """Return code's functions, analysed off the event loop once per code, named from tables."""
+    key = keccak(bytes(code))
+    if (known := _analysed.get(key)) is None:
+        known = await asyncio.to_thread(analyse_code, code)
+        _analysed[key] = known
+        while len(_analysed) > RECOVERED_KEPT:
+            _analysed.popitem(last=False)
+    _analysed.move_to_end(key)
+    return name_functions(known, tables)
 
 
 async def code_facts(
