@@ -30,6 +30,7 @@ from explorer.saved.cache import saved_data_of
 MAX_FILES = 5_000
 MAX_BYTES = 64 * 1024 * 1024  # one build-info of a big project is tens of MB
 RECORD = "contract-source"
+SKIPPED = {"node_modules", ".git", "cache"}  # folders of a project that hold no build of its own
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,10 @@ def _json_files(folder: Path) -> list[Path]:
         if (folder / sub).is_dir():
             folder = folder / sub
             break
-    files = [p for p in sorted(folder.rglob("*.json")) if not p.name.endswith(".dbg.json")]
-    return files[:MAX_FILES]
+    files = (
+        p for p in folder.rglob("*.json") if not SKIPPED.intersection(p.relative_to(folder).parts)
+    )
+    return sorted(p for p in files if not p.name.endswith(".dbg.json"))[:MAX_FILES]
 
 
 def read_folder(folder: Path) -> ArtifactSet:
