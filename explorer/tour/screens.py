@@ -32,6 +32,7 @@ from explorer.services.routes import (
     tx_route,
 )
 from explorer.services.session import Session
+from explorer.tour.contracts import take_contract_screenshots
 from explorer.tour.history import take_history_screenshots
 from explorer.tour.passes import Helpers, ScreenPass
 from explorer.tour.saved import take_saved_data_screenshots
@@ -56,7 +57,11 @@ from explorer.views.tools_view import ToolView
 MISSING_HASH = "0x" + "ab" * 32
 SIZE = QSize(1200, 800)  # the window's default size
 #: The passes of one shape, after the support desk's (it is handed the main network too).
-PASSES: tuple[ScreenPass, ...] = (take_history_screenshots, take_saved_data_screenshots)
+PASSES: tuple[ScreenPass, ...] = (
+    take_history_screenshots,
+    take_saved_data_screenshots,
+    take_contract_screenshots,
+)
 TOOL_SCREENS = (
     ("tool-keccak", tool_route("keccak", "hello")),
     ("tool-units", tool_route("units", "1.5 rbtc")),
