@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 from referencing import Registry, Resource
 
 from explorer.chain.checksum import to_checksum_address
@@ -73,15 +73,14 @@ def schema_errors(data: Any, schema: str, chain_id: int | None = None) -> list[s
         load_schema(schema), registry=registry(), format_checker=address_checker(chain_id)
     )
     errors = sorted(validator.iter_errors(data), key=lambda error: list(error.absolute_path))
-    return [f"{error.json_path}: {_reason(error)}" for error in errors]
+    return [_reason(error) for error in errors]
 
 
-def _reason(error: Any) -> str:
-    """Return an error's message, with the deepest reason of a oneOf, anyOf or allOf."""
+def _reason(error: ValidationError) -> str:
+    """Return `path: message`; for an anyOf, the reason of the alternative that got furthest."""
     if error.context:
-        deepest = max(error.context, key=lambda sub: len(sub.absolute_path))
-        return f"{deepest.json_path}: {deepest.message[:300]}"
-    return str(error.message[:300])
+        error = max(error.context, key=lambda sub: len(sub.absolute_path))
+    return f"{error.json_path}: {error.message[:300]}"
 
 
 def assert_follows(data: Any, schema: str, chain_id: int | None = None) -> None:
