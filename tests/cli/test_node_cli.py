@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,17 +55,25 @@ def test_node_prints_the_devnet_node_as_text_and_json(devnet: Any, tmp_path: Pat
     assert sections["connection"]["requests_today_utc"] == 14
 
 
-def mainnet_node(request: Recorded) -> Reply:
-    """Answer like a mainnet node (chain 30) otherwise shaped like the testnet samples."""
-    answers = {"eth_chainId": "0x1e", "net_version": "30"}
-    if request.rpc_method in answers:
-        result = answers[request.rpc_method or ""]
-        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": result})
-    return serve_testnet(request)
+def node_like_testnet(answers: dict[str, Any], refused: str = "") -> Callable[[Recorded], Reply]:
+    """Return a node shaped like the testnet samples but for these answers and a refused method."""
+
+    def answer(request: Recorded) -> Reply:
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request.rpc_id}
+        if request.rpc_method == refused:
+            reply["error"] = {"code": -32601, "message": f"the method {refused} does not exist"}
+        elif request.rpc_method in answers:
+            reply["result"] = answers[request.rpc_method or ""]
+        else:
+            return serve_testnet(request)
+        return json_reply(reply)
+
+    return answer
 
 
 def test_node_of_another_chain_exits_3(tmp_path: Path) -> None:
     """--chain-id 31 against a chain-30 node: the page says so and the exit status is 3."""
+    mainnet_node = node_like_testnet({"eth_chainId": "0x1e", "net_version": "30"})
     with scripted_server(mainnet_node) as server:
         done = node("--endpoint", f"{server.url}/v2/{KEY}", "--chain-id", "31", home=tmp_path)
     assert done.returncode == 3
@@ -76,21 +85,10 @@ def test_node_of_another_chain_exits_3(tmp_path: Path) -> None:
 HELD = ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"]
 
 
-def misconfigured_node(request: Recorded) -> Reply:
-    """Answer like a proxy gone wrong: net_version of another chain, keys held, a method refused."""
-    if request.rpc_method == "eth_protocolVersion":
-        error = {"code": -32601, "message": "the method eth_protocolVersion does not exist"}
-        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "error": error})
-    answers = {"net_version": "33", "eth_accounts": HELD}
-    if request.rpc_method in answers:
-        result = answers[request.rpc_method or ""]
-        return json_reply({"jsonrpc": "2.0", "id": request.rpc_id, "result": result})
-    return serve_testnet(request)
-
-
 def test_a_misconfigured_node_is_data(tmp_path: Path) -> None:
     """Disagreeing ids, held keys and a refused method, as data: false, a list, null and why."""
-    with scripted_server(misconfigured_node) as server:
+    answers = {"net_version": "33", "eth_accounts": HELD}  # a proxy gone wrong
+    with scripted_server(node_like_testnet(answers, "eth_protocolVersion")) as server:
         done = node("--endpoint", f"{server.url}/{KEY}", "--format", "json", home=tmp_path)
     assert done.returncode == 3
     assert KEY not in done.stdout + done.stderr
