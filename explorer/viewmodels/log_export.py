@@ -164,7 +164,7 @@ class LogExportViewModel(QObject):
         fmt, path = job.fmt, job.path
         try:
             written = await asyncio.to_thread(
-                export_rows, rows, fmt, path, turns.worked, turns.stop, lines
+                export_rows, rows, fmt, path, turns.worked, turns.stop, lines, self.table.chain_id
             )
         except (asyncio.CancelledError, ExportCancelled) as stopped:
             turns.end()  # the worker stops at its next slice and removes its partial file

@@ -177,8 +177,10 @@ class DocumentView(QWidget):
             label.link_activated.connect(self.link_activated)  # type: ignore[attr-defined]
         else:
             label = plain_label(item.text)
-        label.setWordWrap(item.kind not in MONO_KINDS)
-        if item.kind in MONO_KINDS:
+        # a value alone is monospace; words (a missing value's reason, a sentence) are not
+        mono = item.kind in MONO_KINDS and item.value is not None and " " not in item.text
+        label.setWordWrap(not mono)
+        if mono:
             monospace(label)
         if item.tooltip:
             label.setToolTip(item.tooltip)

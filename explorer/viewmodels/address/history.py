@@ -110,9 +110,9 @@ class HistoryViewModel(Tool):
     def export_text(self, fmt: str) -> str:
         """Return what the table shows, in its order, as CSV or JSON."""
         shown = self.rows.shown()
-        if fmt == "json":
-            return json_text(shown)
         network = self.session.network
+        if fmt == "json":
+            return json_text(shown, self.table.units, network.chain_id)
         return csv_text(shown, self.table.units, network.currency, network.chain_id)
 
     def export(self, path: Path, fmt: str) -> None:
