@@ -34,6 +34,7 @@ from explorer.services.routes import (
 from explorer.services.session import Session
 from explorer.tour.contracts import take_contract_screenshots
 from explorer.tour.history import take_history_screenshots
+from explorer.tour.passes import Helpers, ScreenPass
 from explorer.tour.saved import take_saved_data_screenshots
 from explorer.tour.support import take_support_screenshots
 from explorer.viewmodels.devnet_start import DevnetStartViewModel
@@ -55,6 +56,12 @@ from explorer.views.tools_view import ToolView
 
 MISSING_HASH = "0x" + "ab" * 32
 SIZE = QSize(1200, 800)  # the window's default size
+#: The passes of one shape, after the support desk's (it is handed the main network too).
+PASSES: tuple[ScreenPass, ...] = (
+    take_history_screenshots,
+    take_saved_data_screenshots,
+    take_contract_screenshots,
+)
 TOOL_SCREENS = (
     ("tool-keccak", tool_route("keccak", "hello")),
     ("tool-units", tool_route("units", "1.5 rbtc")),
@@ -325,11 +332,10 @@ async def take_screenshots(
             path = directory / f"{stem}-{mode}.png"
             await shoot_page(window, route, path)
             written.append(path)
-        helpers = (shoot_page, settle, wait_for)
+        helpers = Helpers(shoot_page, settle, wait_for)
         written += await take_support_screenshots(window, manifest, directory, mode, helpers, main)
-        written += await take_history_screenshots(window, manifest, directory, mode, helpers)
-        written += await take_saved_data_screenshots(window, manifest, directory, mode, helpers)
-        written += await take_contract_screenshots(window, manifest, directory, mode, helpers)
+        for take in PASSES:
+            written += await take(window, manifest, directory, mode, helpers)
         accounts = manifest.get("accounts") or []
         if accounts:
             written += await shoot_account(window, str(accounts[0]), directory, mode)

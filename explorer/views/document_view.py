@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 
 from explorer.presentation.btc_fields import btc_network_kind
 from explorer.presentation.document import Document, Field, Kind
+from explorer.services.routes import Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.theme import monospace, plain_label, tone_palette
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.bitcoin import BitcoinValue
@@ -45,8 +47,8 @@ class DocumentView(QWidget):
         link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(object, bool)
-    completed = Signal()
+    link_activated = TypedSignal[Route, bool]()
+    completed = TypedSignal[()]()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -38,13 +38,13 @@ from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 from explorer.views.widgets.sortable import make_sortable
 from tests.helpers.devnet import PROFILES, Devnet
-from tests.helpers.logs_node import answer_logs
+from tests.helpers.gui import typed_transfer_query
+from tests.helpers.logs_node import TRANSFER, answer_logs
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.schemas import assert_follows
 from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, html
 from tests.helpers.testnet_node import serve_testnet
 
-TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 ADDRESS = "0x" + "ab" * 20
 ROWS = 100_000
 
@@ -233,13 +233,7 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
 ) -> None:
     """Type a query, Start: rows, progress and links; CSV and JSON exports match the node."""
     token = devnet.manifest()["token"]
-    view = LogsView(LogsViewModel(session))
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.keyClicks(view.inputs["addresses"], token)
-    qtbot.keyClicks(view.inputs["topic0"], TRANSFER)
-    qtbot.keyClicks(view.inputs["from_block"], "1800")
-    qtbot.keyClicks(view.inputs["to_block"], "2400")
+    view = typed_transfer_query(qtbot, session, token)
     assert view.start_button.isEnabled()
     assert not view.cancel_button.isEnabled()
     qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
