@@ -10,7 +10,8 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from explorer.settings import store as keys
-from explorer.settings.store import Key, Settings
+from explorer.settings.key import Key
+from explorer.settings.store import Settings
 from explorer.views.main_menus import THEMES
 from tests.helpers.keyrings import MemoryKeyring, memory_keyring
 
