@@ -20,11 +20,9 @@ from explorer.cli.common import (
     EXIT_OK,
     EXIT_REMOTE,
     KEY_VARIABLE,
-    KeySafeParser,
-    add_node_choice,
     chosen_node,
+    node_command_parser,
     run_reporting_errors,
-    secrets_in,
 )
 from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
 from explorer.presentation.history_text import csv_text, json_text, text_lines
@@ -40,11 +38,12 @@ from explorer.services.session import Session
 SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
 
 EPILOG = f"""\
-JSON is one array, newest first; each entry has block, timestamp, tx_hash (null when the change
-has no transaction of the address), kind (sent, received, self, contract, reward, pegin, token),
-asset ("native" or the token's address), counterparty, amount (base units, decimal string),
-direction (in, out, self), balance_after (wei, native entries), fee (wei, what a sent
-transaction cost), log_index (token entries) and token_id (ERC-721).
+JSON is one array, newest first (docs/schemas/history.json); each entry has block, timestamp
+(ISO 8601 UTC), tx_hash (null when the change has no transaction of the address), kind (sent,
+received, self, contract, reward, pegin, token), asset ("native" or the token's checksummed
+address), counterparty (checksummed), amount (base units, decimal string), decimals, direction
+(in, out, self), failed, balance_after (wei, native entries), fee (wei, what a sent transaction
+cost), log_index (token entries) and token_id (ERC-721, decimal string).
 Progress and notes go to stderr. The API key comes from --key or ${KEY_VARIABLE}.
 
 Exit codes:
@@ -56,16 +55,14 @@ Exit codes:
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
     """Parse the command line; argument errors never show a key."""
-    parser = KeySafeParser(
-        prog="explorer history",
-        description="Every balance change and token transfer of an address, found without "
+    parser = node_command_parser(
+        "explorer history",
+        "Every balance change and token transfer of an address, found without "
         "an indexer (balance and nonce searched, Transfer logs scanned).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        secrets=secrets_in(list(argv)),
+        EPILOG,
+        list(argv),
+        ("address", "the address (0x + 40 hex digits) or a name.rsk"),
     )
-    parser.add_argument("address", help="the address (0x + 40 hex digits) or a name.rsk")
-    add_node_choice(parser)
     parser.add_argument("--from", dest="start", help="first block (default: 0)")
     parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
     parser.add_argument("--assets", choices=[s.value for s in Scope], default=Scope.ALL.value)
@@ -163,7 +160,7 @@ async def _write(
     ordered = newest_first(list(entries.values()))
     network = session.network
     if fmt == "json":
-        sys.stdout.write(json_text(ordered))
+        sys.stdout.write(json_text(ordered, units, network.chain_id))
     elif fmt == "csv":
         sys.stdout.write(csv_text(ordered, units, network.currency, network.chain_id))
     else:
