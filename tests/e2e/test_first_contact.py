@@ -89,6 +89,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Shots:
     return Shots(folder, before, tree(home), root / "tmp")
 
 
+@pytest.mark.tour
 def test_screenshots_change_nothing_of_the_user_s(shots: Shots) -> None:
     assert shots.after == shots.before  # no settings, tabs, geometry, log, caches or data
     assert list(shots.temp.iterdir()) == []
@@ -119,6 +120,7 @@ def changed_tiles(made: Path, shown: Path) -> float:
     return changed / total
 
 
+@pytest.mark.tour
 def test_the_readme_shows_the_current_home_and_transaction_pages(shots: Shots) -> None:
     readme = (REPO / "README.md").read_text()
     for shown, made in README_SHOTS.items():
