@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QSettings
 
 from explorer.devnet.process import CACHE_VARIABLE, default_cache_dir
 
@@ -69,13 +70,15 @@ def touched(before: Snapshot, after: Snapshot) -> list[str]:
 
 
 def point_at(home: Path) -> None:
-    """Point HOME and the XDG folders (a private runtime folder too) at home."""
+    """Point HOME, the XDG folders (a private runtime folder too) and QSettings at home."""
     os.environ["HOME"] = str(home)
     for name, default in FOLDERS.items():
         os.environ[name] = str(home / default)
     runtime = home / "runtime"
     runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)  # else Qt makes one in /tmp
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, os.environ["XDG_CONFIG_HOME"])
 
 
 class Profile:
