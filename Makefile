@@ -27,7 +27,7 @@ setup: $(STAMP) $(NODE_MODULES) devnet-snapshots
 
 $(NODE_MODULES): tests/clients/package-lock.json
 	@if command -v npm > /dev/null; then \
-		cd tests/clients && npm ci --no-audit --no-fund --loglevel=error && touch .installed; \
+		cd tests/clients && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "setup: no Node.js (npm): the ethers tests will be skipped"; fi
 
 devnet-snapshots: $(STAMP)
