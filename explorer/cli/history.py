@@ -35,11 +35,12 @@ from explorer.services.session import Session
 SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
 
 EPILOG = f"""\
-JSON is one array, newest first; each entry has block, timestamp, tx_hash (null when the change
-has no transaction of the address), kind (sent, received, self, contract, reward, pegin, token),
-asset ("native" or the token's address), counterparty, amount (base units, decimal string),
-direction (in, out, self), balance_after (wei, native entries), fee (wei, what a sent
-transaction cost), log_index (token entries) and token_id (ERC-721).
+JSON is one array, newest first (docs/schemas/history.json); each entry has block, timestamp
+(ISO 8601 UTC), tx_hash (null when the change has no transaction of the address), kind (sent,
+received, self, contract, reward, pegin, token), asset ("native" or the token's checksummed
+address), counterparty (checksummed), amount (base units, decimal string), decimals, direction
+(in, out, self), failed, balance_after (wei, native entries), fee (wei, what a sent transaction
+cost), log_index (token entries) and token_id (ERC-721, decimal string).
 Progress and notes go to stderr. The API key comes from --key or ${KEY_VARIABLE}.
 
 Exit codes:
@@ -137,7 +138,7 @@ async def _write(
     ordered = newest_first(list(entries.values()))
     network = session.network
     if fmt == "json":
-        sys.stdout.write(json_text(ordered))
+        sys.stdout.write(json_text(ordered, units, network.chain_id))
     elif fmt == "csv":
         sys.stdout.write(csv_text(ordered, units, network.currency, network.chain_id))
     else:

@@ -183,9 +183,9 @@ GUARDS: tuple[Guard, ...] = (
     ),
     Guard(
         "numbers reach Qt whole: a head past 32 bits",
-        "explorer/viewmodels/headpoll.py",
-        "head_changed = Signal(object)",
-        "head_changed = Signal(int)",
+        "explorer/viewmodels/observable.py",
+        '{int: "qlonglong",',
+        "{int: int,",
         f"{RELIABILITY}/test_numbers.py::test_a_head_past_32_bits_reaches_the_window_intact",
     ),
     Guard(
