@@ -112,7 +112,7 @@ async def history(options: argparse.Namespace) -> int:
             cache = session.cache
             store: HistoryStore = MemoryHistoryStore()
             if cache is not None and cache.writable:  # the chain's saved data, now verified
-                store = SavedHistoryStore(cache)
+                store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
                                  store=store, scope=Scope(options.assets))  # fmt: skip
             return await _write(run, session, first, last, options.format)

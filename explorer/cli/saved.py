@@ -19,9 +19,10 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
 from explorer.rpc.node_answers import ProbeResult
 from explorer.saved.directory import CacheDirectory
+from explorer.saved.usage import UsageStore
 from explorer.services.networks import Network
 from explorer.services.session import OFFLINE_KINDS, Session
-from explorer.services.usage import UsageStore, UsageTally
+from explorer.services.usage import UsageTally
 
 
 def add_cache_choice(parser: argparse.ArgumentParser) -> None:
@@ -88,5 +89,5 @@ async def probe_or_saved(
             return Offline(cache.saved_at or 0.0, chain_id, error)
         raise
     if cache is not None and probe.matches:
-        await cache.go_online(probe.chain_id, probe)  # the genesis hash came with the probe
+        await cache.go_online(probe.chain_id, probe.genesis_hash)  # read beside the check
     return probe
