@@ -24,7 +24,7 @@ from explorer.cli.common import (
     run_reporting_errors,
     secrets_in,
 )
-from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
+from explorer.cli.saved import Offline, add_cache_choice, command_session, note, probe_or_saved
 from explorer.presentation.history_text import csv_text, json_text, text_lines
 from explorer.rpc.errors import InvalidInput
 from explorer.services.address_history import AddressHistory
@@ -82,11 +82,6 @@ def block_bound(text: str | None, name: str) -> int | None:
     if number < 0:
         raise InvalidInput(f"{name}: a block number cannot be negative")
     return number
-
-
-def note(text: str) -> None:
-    """Say something on stderr."""
-    print(text, file=sys.stderr, flush=True)
 
 
 async def history(options: argparse.Namespace) -> int:

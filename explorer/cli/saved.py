@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sqlite3
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -51,12 +52,22 @@ class Offline:
         )
 
 
+def note(text: str) -> None:
+    """Say something on stderr (the answer goes to stdout)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 @contextlib.asynccontextmanager
 async def command_session(
     network: Network, endpoint: Endpoint, use_saved: bool
 ) -> AsyncIterator[Session]:
-    """Yield a session with saved data (unless not use_saved) whose requests count today."""
+    """Yield a session with saved data (unless not use_saved) whose requests count today.
+
+    What the saved data says of its files (one moved aside, one locked) goes to stderr.
+    """
     saved = CacheDirectory() if use_saved else None
+    if saved is not None:
+        saved.notice_listeners.append(note)
     usage = UsageStore()
     session = Session(network, endpoint, saved=saved)
     tally = UsageTally(usage, session)

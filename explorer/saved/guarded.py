@@ -63,9 +63,8 @@ class GuardedFile:
         if self.locked and not probing:
             raise FileLocked(f"{self.what} is locked by another program")
         try:
-            result = await self._worker.call(lambda: self._guarded(function, args))
+            return await self._worker.call(lambda: self._guarded(function, args, probing))
         except FileLocked:
-            self.locked = True
             self._tell(
                 "locked",
                 f"{self.what} is locked by another program: pages are read from the node "
@@ -75,17 +74,20 @@ class GuardedFile:
         finally:
             while self._said:  # what the worker thread found, said on this (the loop's) thread
                 self._tell(*self._said.pop(0))
-        self.locked = False
-        return result
 
-    def _guarded(self, function: Callable[..., T], args: Sequence[Any]) -> T:
-        """Run on the open file: a lock is FileLocked, damage is moved aside (worker thread)."""
+    def _guarded(self, function: Callable[..., T], args: Sequence[Any], probing: bool) -> T:
+        """Run on the open file: a lock is FileLocked, damage is moved aside (worker thread).
+
+        Calls queued behind the one that met a lock skip the file at once (but a probe).
+        """
+        if self.locked and not probing:
+            raise FileLocked(f"{self.what} is locked by another program")
         try:
-            return function(self._worker.connection(), *args)
+            result = function(self._worker.connection(), *args)
         except (sqlite3.Error, zlib.error, ValueError) as error:
             if locked(error):
-                self._worker.forget()  # a half-opened file is opened afresh on the next try
-                raise FileLocked(f"{self.what} is locked") from None
+                self.locked = True
+                raise FileLocked(f"{self.what} is locked by another program") from None
             if damaged(error) or not isinstance(error, sqlite3.Error):
                 self._move_aside(str(error))
                 raise FileUnavailable(f"{self.what} was damaged and is being rebuilt") from None
@@ -95,6 +97,8 @@ class GuardedFile:
             raise FileUnavailable(f"{self.what} cannot be used: {error}") from None
         except OSError as error:
             raise FileUnavailable(f"{self.path} cannot be used: {error}") from None
+        self.locked = False
+        return result
 
     def _move_aside(self, reason: str) -> None:
         """Move the file (and its WAL) aside and start afresh (worker thread)."""

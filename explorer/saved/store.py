@@ -248,10 +248,11 @@ class ChainStore:
                     await asyncio.wait_for(self._wake.wait(), RETRY_SECONDS)
             batch, self._pending = self._pending, []
             touched, self._touched = self._touched, []
+            saves = bool(batch)  # data, not only the marks of rows read
             if touched:
                 batch.append(partial(sql.write_touches, touched=touched))
             try:
-                await self.file.run(self._write, batch, probing=True)
+                await self.file.run(self._write, batch, saves, probing=True)
             except FileLocked:
                 if self._closing:
                     return  # the last try: the file stays as it was, what was queued is not kept
@@ -259,17 +260,18 @@ class ChainStore:
             except FileUnavailable:
                 continue  # rebuilt or refused: what was queued is not kept
 
-    def _write(self, db: sqlite3.Connection, batch: list[Work]) -> None:
+    def _write(self, db: sqlite3.Connection, batch: list[Work], saves: bool) -> None:
         """Run queued work in one transaction (worker thread), then keep within the limit.
 
-        Nothing queued is a try of the lock alone (a locked file tried again).
+        When it saves data the time is noted (`saved_at`: what an offline session shows);
+        nothing queued is a try of the lock alone (a locked file tried again).
         """
         started = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         try:
             for work in batch:
                 work(db)
-            if batch:
+            if saves:
                 db.execute(
                     "INSERT OR REPLACE INTO meta VALUES ('saved_at', ?)", (str(time.time()),)
                 )

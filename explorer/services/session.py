@@ -136,7 +136,7 @@ class Session:
 
     @property
     def usage_id(self) -> str:
-        """Return a stable id of the endpoint and key, safe to store (a hash, not the key)."""
+        """Return a stable id of the endpoint and key (a hash; files keep it salted again)."""
         return hashlib.sha256(self.endpoint.url.encode()).hexdigest()[:16]
 
     @property
