@@ -21,7 +21,7 @@ from explorer.saved.guarded import FileUnavailable, GuardedFile, NoticeListener
 from explorer.saved.salt import salt_column, salt_of, salted
 from explorer.saved.sql import clear_file
 from explorer.saved.sqlite_file import BUSY_TIMEOUT_SECONDS, FileSchema, Migration, open_database
-from explorer.saved.store import ChainIdentity, ChainStore
+from explorer.saved.store import RETRY_SECONDS, ChainIdentity, ChainStore
 
 T = TypeVar("T")
 DEFAULT_SIZE_LIMIT = 500 * 1024 * 1024  # bytes (issue 21 §1)
@@ -86,7 +86,9 @@ class CacheDirectory:
         self.notice_listeners: list[NoticeListener] = []
         self._stores: dict[Path, ChainStore] = {}
         index = self.root / "endpoints.sqlite3"
-        self._index = GuardedFile(index, self._open_index, "the saved data's index", self._notice)
+        self._index = GuardedFile(
+            index, self._open_index, "the saved data's index", self._notice, RETRY_SECONDS
+        )
 
     def store(self, identity: ChainIdentity, scope: str | None = None) -> ChainStore:
         """Return the store of a chain, or of a chain and scope (one per file in this process)."""

@@ -3,16 +3,18 @@
 Saved data is a copy of what the node says, so no failure of its file may stop a page: a
 call that cannot use the file raises `FileUnavailable` and the caller asks the node instead.
 A file another program holds locked (past the busy timeout) is never discarded: calls skip it
-at once while it stays locked (`FileLocked`), and the owner's retries (`run(probing=True)`)
-find it free again. A damaged file (not a database, corrupt, another chain's) is moved aside
-with its WAL and started afresh. A file that cannot be used otherwise (a newer explorer's, a
-full or read-only disk) is left as it is. Each is said once through `notice`: in the window's
-banner, or on stderr on the command line.
+at once while it stays locked (`FileLocked`), and the owner's retries (`run(probing=True)`, or
+any call once `retry_after` seconds have passed) find it free again. A damaged file (not a
+database, corrupt, another chain's) is moved aside with its WAL and started afresh. A file
+that cannot be used otherwise (a newer explorer's, a full or read-only disk) is left as it
+is. Each is said once through `notice`: in the window's banner, or on stderr on the command
+line.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -34,7 +36,11 @@ class FileLocked(FileUnavailable):
 
 
 class GuardedFile:
-    """One saved-data file, its connection on one worker thread; `what` names it in messages."""
+    """One saved-data file, its connection on one worker thread; `what` names it in messages.
+
+    retry_after: seconds after a lock when an ordinary call tries the file again (None: only
+    the owner's probes do).
+    """
 
     def __init__(
         self,
@@ -42,12 +48,15 @@ class GuardedFile:
         open_db: Callable[[], sqlite3.Connection],
         what: str,
         notice: NoticeListener,
+        retry_after: float | None = None,
     ) -> None:
         self.path = path
         self.what = what
         self.notice = notice
+        self.retry_after = retry_after
         self.moved_aside: list[Path] = []
         self.locked = False  # met a lock; calls skip the file until a retry finds it free
+        self._locked_at = 0.0
         self.closed = False
         self._worker = SqliteWorker(open_db, "saved-data")
         self._told: set[str] = set()
@@ -60,7 +69,7 @@ class GuardedFile:
         """
         if self.closed:
             raise FileUnavailable(f"{self.what} is closed")
-        if self.locked and not probing:
+        if self._skips(probing):
             raise FileLocked(f"{self.what} is locked by another program")
         try:
             return await self._worker.call(lambda: self._guarded(function, args, probing))
@@ -80,13 +89,13 @@ class GuardedFile:
 
         Calls queued behind the one that met a lock skip the file at once (but a probe).
         """
-        if self.locked and not probing:
+        if self._skips(probing):
             raise FileLocked(f"{self.what} is locked by another program")
         try:
             result = function(self._worker.connection(), *args)
         except (sqlite3.Error, zlib.error, ValueError) as error:
             if locked(error):
-                self.locked = True
+                self.locked, self._locked_at = True, time.monotonic()
                 raise FileLocked(f"{self.what} is locked by another program") from None
             if damaged(error) or not isinstance(error, sqlite3.Error):
                 self._move_aside(str(error))
@@ -99,6 +108,13 @@ class GuardedFile:
             raise FileUnavailable(f"{self.path} cannot be used: {error}") from None
         self.locked = False
         return result
+
+    def _skips(self, probing: bool) -> bool:
+        """Tell whether a call skips the file: it is locked, and this is no time to try it."""
+        if not self.locked or probing:
+            return False
+        after = self.retry_after
+        return after is None or time.monotonic() - self._locked_at < after
 
     def _move_aside(self, reason: str) -> None:
         """Move the file (and its WAL) aside and start afresh (worker thread)."""

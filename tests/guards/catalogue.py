@@ -252,8 +252,8 @@ GUARDS: tuple[Guard, ...] = (
     Guard(
         "saved data: a locked file is waited for, never taken for damaged",
         "explorer/saved/guarded.py",
-        "            if locked(error):\n                self.locked = True\n",
-        "            if False:\n                self.locked = True\n",
+        "            if locked(error):\n                self.locked, self._locked_at",
+        "            if False:\n                self.locked, self._locked_at",
         f"{SAVED_FILES}::test_a_locked_saved_data_file_is_waited_for_and_never_discarded",
     ),
     Guard(
@@ -261,7 +261,8 @@ GUARDS: tuple[Guard, ...] = (
         "explorer/saved/store.py",
         "self._pending[:0] = batch",
         "pass",
-        f"{SAVED_FILES}::test_a_locked_saved_data_file_is_waited_for_and_never_discarded",
+        "tests/saved/test_locked.py::"
+        "test_what_is_read_while_the_file_is_locked_is_written_once_it_is_free",
     ),
     Guard(
         "saved data: a damaged file moved aside is said on stderr",
