@@ -97,6 +97,7 @@ class GuardedFile:
             if locked(error):
                 self.locked, self._locked_at = True, time.monotonic()
                 raise FileLocked(f"{self.what} is locked by another program") from None
+            self.locked = False  # whatever else went wrong, no lock is waited for any more
             if damaged(error) or not isinstance(error, sqlite3.Error):
                 self._move_aside(str(error))
                 raise FileUnavailable(f"{self.what} was damaged and is being rebuilt") from None
@@ -105,6 +106,7 @@ class GuardedFile:
             self._said.append(("refused", said))
             raise FileUnavailable(f"{self.what} cannot be used: {error}") from None
         except OSError as error:
+            self.locked = False
             raise FileUnavailable(f"{self.path} cannot be used: {error}") from None
         self.locked = False
         return result
