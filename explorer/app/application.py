@@ -16,6 +16,7 @@ os.environ.setdefault("QT_API", "pyside6")
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication, QWidget
 
+from explorer.app.contracts import keep_signature_list
 from explorer.app.saved_data import SavedData, install_saved_data_views
 from explorer.app.watching import install_watchlist
 from explorer.devnet.process import (
@@ -106,6 +107,7 @@ class Application:
         self.system_palette = QApplication.palette()  # View > Theme > System
         self.window.theme_chosen.connect(self.set_theme)
         set_bitcoin_links(BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS).url)
+        keep_signature_list(settings)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
 

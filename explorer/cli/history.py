@@ -18,11 +18,9 @@ from explorer.cli.common import (
     EXIT_OK,
     EXIT_REMOTE,
     KEY_VARIABLE,
-    KeySafeParser,
-    add_node_choice,
     chosen_node,
+    node_command_parser,
     run_reporting_errors,
-    secrets_in,
 )
 from explorer.cli.saved import Offline, add_cache_choice, command_session, note, probe_or_saved
 from explorer.presentation.history_text import csv_text, json_text, text_lines
@@ -52,16 +50,14 @@ Exit codes:
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
     """Parse the command line; argument errors never show a key."""
-    parser = KeySafeParser(
-        prog="explorer history",
-        description="Every balance change and token transfer of an address, found without "
+    parser = node_command_parser(
+        "explorer history",
+        "Every balance change and token transfer of an address, found without "
         "an indexer (balance and nonce searched, Transfer logs scanned).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        secrets=secrets_in(list(argv)),
+        EPILOG,
+        list(argv),
+        ("address", "the address (0x + 40 hex digits)"),
     )
-    parser.add_argument("address", help="the address (0x + 40 hex digits)")
-    add_node_choice(parser)
     parser.add_argument("--from", dest="start", help="first block (default: 0)")
     parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
     parser.add_argument("--assets", choices=[s.value for s in Scope], default=Scope.ALL.value)

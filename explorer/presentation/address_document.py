@@ -10,9 +10,11 @@ from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import known_label
 from explorer.chain.units import format_rbtc, format_units
 from explorer.presentation import format as fmt
+from explorer.presentation.contract_document import proxy_sentence
 from explorer.presentation.document import Document, Section
 from explorer.rpc.params import BlockSelector
 from explorer.services.networks import Network
+from explorer.services.proxies import ProxyInfo, Upgrade, detect_proxy
 from explorer.services.reader import ChainReader
 from explorer.services.tokens import TokenInfo, TokenReader
 
@@ -26,20 +28,29 @@ class AddressFacts:
     nonce: int
     code: bytes
     token: TokenInfo | None = None
+    proxy: ProxyInfo | None = None  # what the contract delegates to, when it is a proxy
 
 
 async def load_address_facts(
     reader: ChainReader, address: str, block: BlockSelector = "latest"
 ) -> AddressFacts:
-    """Read balance, nonce and code concurrently (at block), then token facts of a contract."""
+    """Read balance, nonce and code, then a contract's token facts and proxy slots together.
+
+    Two round trips (at block); a beacon's implementation is one more.
+    """
     client = reader.client
     balance, nonce, code = await asyncio.gather(
         client.get_balance(address, block),
         client.get_transaction_count(address, block),
         client.get_code(address, block),
     )
-    token = await TokenReader(client).token_info(address, block) if code else None
-    return AddressFacts(address, balance, nonce, code, token if token and token.is_token else None)
+    if not code:
+        return AddressFacts(address, balance, nonce, code)
+    token, proxy = await asyncio.gather(
+        TokenReader(client).token_info(address, block), detect_proxy(client, address, code, block)
+    )
+    kind = token if token and token.is_token else None
+    return AddressFacts(address, balance, nonce, code, kind, proxy)
 
 
 def token_section(token: TokenInfo) -> Section:
@@ -59,8 +70,20 @@ def token_section(token: TokenInfo) -> Section:
     return Section("Token", tuple(fields))
 
 
-def address_document(facts: AddressFacts, network: Network) -> Document:
-    """Build the address summary document."""
+def proxy_section(proxy: ProxyInfo, chain_id: int, since: Upgrade | None = None) -> Section:
+    """Return the proxy's one line and the implementation's link."""
+    fields = [fmt.text_field("Proxy", proxy_sentence(proxy, chain_id, since))]
+    if proxy.implementation:
+        fields.append(fmt.address_field("Implementation", proxy.implementation, chain_id))
+    if proxy.beacon:
+        fields.append(fmt.address_field("Beacon", proxy.beacon, chain_id))
+    return Section("Proxy", tuple(fields))
+
+
+def address_document(
+    facts: AddressFacts, network: Network, since: Upgrade | None = None
+) -> Document:
+    """Build the address summary document (since: the upgrade behind a proxy's target)."""
     chain_id = network.chain_id
     label = known_label(facts.address, chain_id)
     kind = f"Contract ({len(facts.code):,} bytes of code)" if facts.code else "Account (no code)"
@@ -74,6 +97,8 @@ def address_document(facts: AddressFacts, network: Network) -> Document:
     if label:
         fields.append(fmt.text_field("Known as", label))
     sections = [Section("Overview", tuple(fields))]
+    if facts.proxy is not None:
+        sections.append(proxy_section(facts.proxy, chain_id, since))
     if facts.token is not None:
         sections.append(token_section(facts.token))
     if facts.code:

@@ -17,6 +17,7 @@ from explorer.presentation.bridge_fields import (
     bridge_log_fields,
     remasc_fields,
 )
+from explorer.presentation.callee import Callee, callee_fields
 from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.rpc.nodefailures import NodeFailure
@@ -38,6 +39,7 @@ class TxFacts:
     diagnosis: PendingDiagnosis | None = None  # why a pending one waits, once read
     block_size: int | None = None  # transactions in its block, for previous / next
     units: Units = field(default_factory=dict)  # the decimals and symbols of its tokens
+    callee: Callee | None = None  # the code the call ran against, when it was read to decode it
 
 
 def status_field(facts: TxFacts, currency: str = "RBTC") -> Field:
@@ -85,7 +87,7 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     sections = [_overview(facts, chain_id, currency, now)]
     if tx.is_pending:
         sections.append(pending_section(facts.diagnosis, currency, now))
-    sections += [_input(tx, facts.units, chain_id), _signature(tx)]
+    sections += [_input(tx, facts.units, chain_id, facts.callee), _signature(tx)]
     if facts.receipt is not None:
         sections.append(_receipt(facts.receipt, chain_id, currency))
         sections.append(_logs(facts.receipt.logs, chain_id, tx.value, currency, facts.units))
@@ -175,14 +177,17 @@ def neighbour_fields(facts: TxFacts) -> list[Field]:
     return [previous, following]
 
 
-def _input(tx: Transaction, units: Units, chain_id: int) -> Section:
-    """Return the input decoded with the bundled signature table, plus the raw hex."""
+def _input(tx: Transaction, units: Units, chain_id: int, callee: Callee | None = None) -> Section:
+    """Return the input decoded (by the code it ran against when read), plus the raw hex."""
     fields: list[Field] = []
     if not tx.input and tx.to == BRIDGE:
         return Section("Input", tuple(bridge_call_fields(b"")))
     if not tx.input:
         return Section("Input", (fmt.text_field("Input", "none (plain transfer)", Tone.MUTED),))
     call = None if tx.is_contract_creation else decode_call(tx.input)
+    if callee is not None and tx.to != BRIDGE:
+        fields += callee_fields(callee, chain_id)
+        call = callee.decoded or (call if callee.code is None else None)
     if tx.to == BRIDGE:
         fields += bridge_call_fields(tx.input)
     elif call is not None:

@@ -81,6 +81,10 @@ def genesis_pin(pin_id: str) -> Key[str]:
 KEEP_IN_TRAY = Key("ui/keep_in_tray", False, "Closing the window keeps watching from the tray")
 
 
+# The signature list the user chose in a contract tab (issue 32): its selectors are named too.
+SIGNATURE_LIST = Key("contracts/signature_list", "", "A file of signatures naming selectors")
+
+
 def watchlist(network: str) -> Key[tuple[str, ...]]:
     """Return the key of a network's watched addresses (one JSON object each)."""
     return Key(f"watchlist/{network}", (), "The addresses watched on this network")

@@ -32,6 +32,7 @@ from explorer.services.routes import (
     tx_route,
 )
 from explorer.services.session import Session
+from explorer.tour.contracts import take_contract_screenshots
 from explorer.tour.history import take_history_screenshots
 from explorer.tour.saved import take_saved_data_screenshots
 from explorer.tour.support import take_support_screenshots
@@ -328,6 +329,7 @@ async def take_screenshots(
         written += await take_support_screenshots(window, manifest, directory, mode, helpers, main)
         written += await take_history_screenshots(window, manifest, directory, mode, helpers)
         written += await take_saved_data_screenshots(window, manifest, directory, mode, helpers)
+        written += await take_contract_screenshots(window, manifest, directory, mode, helpers)
         accounts = manifest.get("accounts") or []
         if accounts:
             written += await shoot_account(window, str(accounts[0]), directory, mode)

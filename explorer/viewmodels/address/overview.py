@@ -13,6 +13,7 @@ from explorer.presentation.address_document import (
 from explorer.presentation.document import Document
 from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
+from explorer.services.proxies import Upgrade
 from explorer.services.session import Session
 from explorer.viewmodels.address.blocks import parse_block_text
 from explorer.viewmodels.observable import qproperty
@@ -100,3 +101,9 @@ class OverviewViewModel(QObject):
         self._facts = facts
         self.facts_changed.emit(facts)
         return address_document(facts, self.session.network)
+
+    def document(self, since: Upgrade | None = None) -> Document | None:
+        """Return the summary of the facts read, with since when a proxy's target was set."""
+        if self._facts is None:
+            return None
+        return address_document(self._facts, self.session.network, since)
