@@ -25,8 +25,8 @@ from explorer.presentation.document import Tone
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
+from explorer.saved.seen import SeenStore
 from explorer.services.elsewhere import OtherNetworks
-from explorer.services.firstseen import SeenStore
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route

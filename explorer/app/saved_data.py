@@ -22,11 +22,12 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.journal import RequestJournal
 from explorer.saved.directory import CacheDirectory
+from explorer.saved.usage import UsageStore
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.session import Session
-from explorer.services.usage import UsageStore, UsageTally
+from explorer.services.usage import UsageTally
 from explorer.settings import store as keys
 from explorer.settings.store import Settings
 from explorer.viewmodels.networks import NetworksViewModel

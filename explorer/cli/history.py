@@ -24,7 +24,7 @@ from explorer.cli.common import (
     node_command_parser,
     run_reporting_errors,
 )
-from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
+from explorer.cli.saved import Offline, add_cache_choice, command_session, note, probe_or_saved
 from explorer.presentation.history_text import csv_text, json_text, text_lines
 from explorer.rpc.errors import InvalidInput
 from explorer.services.address_history import AddressHistory
@@ -85,11 +85,6 @@ def block_bound(text: str | None, name: str) -> int | None:
     return number
 
 
-def note(text: str) -> None:
-    """Say something on stderr."""
-    print(text, file=sys.stderr, flush=True)
-
-
 def address_or_name(text: str) -> str | q.RnsQuery:
     """Return the address typed (canonical), or the name.rsk to resolve on the node."""
     if text.strip().lower().endswith(".rsk"):
@@ -131,7 +126,7 @@ async def history(options: argparse.Namespace) -> int:
             cache = session.cache
             store: HistoryStore = MemoryHistoryStore()
             if cache is not None and cache.writable:  # the chain's saved data, now verified
-                store = SavedHistoryStore(cache)
+                store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
                                  store=store, scope=Scope(options.assets))  # fmt: skip
             return await _write(run, session, first, last, options.format)

@@ -6,20 +6,20 @@ every number it rests on. The window's pages and `explorer report` print the sam
 
 from __future__ import annotations
 
+from explorer.chain.pooled import PRICE_BUMP_PERCENT
 from explorer.chain.units import format_gwei, format_rbtc
 from explorer.presentation import format as fmt
 from explorer.presentation.document import Document, Field, Kind, Section, Tone, facts, iso_time
+from explorer.saved.seen import SeenTx
 from explorer.services.diagnosis import (
     POOL_EXPIRY_BLOCKS,
     POOL_EXPIRY_SECONDS,
-    PRICE_BUMP_PERCENT,
     Hold,
     PendingDiagnosis,
     Wait,
 )
 from explorer.services.elsewhere import Presence, Sighting
 from explorer.services.fate import Fate, MissingDiagnosis
-from explorer.services.firstseen import SeenTx
 from explorer.services.replacement import SearchProgress
 
 NOT_FOUND_MEANINGS = (
@@ -214,7 +214,7 @@ def pending_section(diagnosis: PendingDiagnosis | None, currency: str, now: floa
 def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
     """Return what became of a transaction the node no longer returns, in one sentence."""
     fate, pending = missing.fate, missing.pending
-    other = missing.replacement
+    other, nonce = missing.replacement, missing.seen.tx.nonce
     if fate is Fate.QUEUED:
         blocking = [h for h in pending.holds if h in BLOCKING]
         also = "".join(f"; and {hold_sentence(pending, h, currency)}" for h in blocking)
@@ -223,10 +223,10 @@ def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
         return "sent from here moments ago, and the node does not show it yet; still looking"
     if fate is Fate.REPLACED_IN_POOL:
         by = f"by {short(other.hash)} (gas price {format_gwei(other.gas_price)})" if other else ""
-        return f"replaced in the pool {by} with the same nonce {missing.seen.nonce}, not mined yet"
+        return f"replaced in the pool {by} with the same nonce {nonce}, not mined yet"
     if fate is Fate.REPLACED and other is not None:
         return (
-            f"replaced by {short(other.hash)} with the same nonce {missing.seen.nonce}, mined in "
+            f"replaced by {short(other.hash)} with the same nonce {nonce}, mined in "
             f"block {other.block_number or 0:,}"
         )
     if fate is Fate.MINED and other is not None:
@@ -234,7 +234,7 @@ def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
     if fate is Fate.NONCE_USED and missing.search is not None:
         search = missing.search
         return (
-            f"dropped: its nonce {missing.seen.nonce} was used by another transaction, not in "
+            f"dropped: its nonce {nonce} was used by another transaction, not in "
             f"blocks {search.first:,}–{search.last:,}"
         )
     reason = dropped_reason(missing, currency)
@@ -253,7 +253,9 @@ def dropped_reason(missing: MissingDiagnosis, currency: str) -> str:
         waited = f" waiting for {nonces_text(gap)}" if gap else ""
         eviction = f"{POOL_EXPIRY_BLOCKS} blocks or 650 s"
         return f"it stayed{waited} past rskj's default eviction ({eviction})"
-    return f"its nonce {missing.seen.nonce} is still the sender's next, and the node has no trace"
+    return (
+        f"its nonce {missing.seen.tx.nonce} is still the sender's next, and the node has no trace"
+    )
 
 
 def search_field(progress: SearchProgress | None) -> Field | None:
@@ -284,8 +286,8 @@ def seen_fields(seen: SeenTx, now: float) -> list[Field]:
 
     sent = "yes" if seen.sent_here else "no (seen pending)"
     return [
-        fmt.address_field("From", seen.sender, seen.chain_id),
-        fmt.quantity_field("Nonce", seen.nonce),
+        fmt.address_field("From", seen.tx.sender, seen.chain_id),
+        fmt.quantity_field("Nonce", seen.tx.nonce),
         when("First seen", seen.first_seen, seen.first_block),
         when("Last seen", seen.last_seen, seen.last_block),
         fmt.boolean_field("Sent from here", seen.sent_here, sent),

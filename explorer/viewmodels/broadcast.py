@@ -26,6 +26,7 @@ from explorer.presentation.broadcast_document import (
 from explorer.presentation.document import Document, Field, Section, Tone
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.errors import RpcError
+from explorer.saved.seen import SeenStoreError
 from explorer.services.broadcast import (
     Answer,
     BroadcastCheck,
@@ -35,7 +36,6 @@ from explorer.services.broadcast import (
     send_once,
 )
 from explorer.services.chaincheck import ChainCheck
-from explorer.services.firstseen import SeenStoreError
 from explorer.services.rawtx import Refusal, SignedTx, decode_for
 from explorer.services.routes import Route, tx_route
 from explorer.services.session import Session

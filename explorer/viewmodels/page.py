@@ -17,8 +17,7 @@ from explorer.presentation.missing import Missing
 from explorer.presentation.tx_document import tx_document
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.journal import Spending, counting
-from explorer.saved.cache import CacheMode
-from explorer.saved.reorg import Reorganised
+from explorer.saved.cache import CacheMode, Reorganised
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session

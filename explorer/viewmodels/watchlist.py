@@ -219,7 +219,7 @@ class WatchlistViewModel(QObject):
     async def _tell(self, session: Session, address: str, first: int, last: int) -> None:
         """Search an address's blocks first..last; mark and announce what it finds."""
         history = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
-                                 scope=Scope.ALL, multicall=session.multicall)  # fmt: skip
+                                 scope=Scope.ALL)  # fmt: skip
         await history.prepare(first, last)
         news: list[HistoryEntry] = []
         units: dict[str, tuple[int, str]] = {}

@@ -63,7 +63,7 @@ class HistoryViewModel(Tool):
     ) -> None:
         super().__init__(session, address, parent)
         network = session.network
-        self.store = store if store is not None else store_for(session.cache)
+        self.store = store if store is not None else store_for(session.client)
         self.table = HistoryTableModel(network.chain_id, network.currency, self)
         self.rows = HistoryFilter(self.table, self)
         self.gate = CostGate(session, self)  # asks before a search past the day's quota
@@ -142,7 +142,6 @@ class HistoryViewModel(Tool):
             chain=str(self.session.network.chain_id),
             store=self.store,
             scope=Scope.ALL,
-            multicall=self.session.multicall,
         )
         self.history = history
         try:
