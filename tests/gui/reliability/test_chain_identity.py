@@ -188,13 +188,17 @@ def test_a_public_network_must_have_its_known_genesis(qtbot: QtBot, qloop: objec
     qtbot.addWidget(window)
     try:
         shell.set_session(Session(TESTNET, Endpoint.parse(f"{other.url}/{API_KEY}")))
-        qtbot.waitUntil(lambda: shell.connection.verification is Verification.MISMATCH)
+        qtbot.waitUntil(
+            lambda: shell.connection.verification is Verification.MISMATCH, timeout=WAIT
+        )
         assert window.banner.text().startswith(
             "Chain mismatch: the node reports chain id 31, but its genesis block is "
             f"{block_hash(0xEE, 0)}, not Rootstock Testnet's {TESTNET_GENESIS}."
         )
         shell.set_session(Session(TESTNET, Endpoint.parse(f"{real.url}/{API_KEY}")))
-        qtbot.waitUntil(lambda: shell.connection.verification is Verification.VERIFIED)
+        qtbot.waitUntil(
+            lambda: shell.connection.verification is Verification.VERIFIED, timeout=WAIT
+        )
         assert shell.connection.check.genesis_hash == TESTNET_GENESIS
         assert "chain id 31 ✓" in window.status_label.text()
     finally:

@@ -107,7 +107,9 @@ def test_a_short_key_is_moved_redacted_and_kept_out_of_reports_and_files(
         raise RuntimeError(f"a bug that printed {node.url}/{SHORT}, {SHORT} and {UNUSED}")
     except RuntimeError as error:
         reporter.report_exception("An unexpected error occurred", error)
-    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: reporter.dialog is not None and reporter.dialog.isVisible(), timeout=WAIT
+    )
     assert reporter.dialog is not None
     shown = reporter.dialog.report.toPlainText()
     assert f"Endpoint: Short: {node.url}/<key>" in shown
