@@ -30,12 +30,13 @@ from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import TX_ROUTE, WAIT, App
+from tests.gui.reliability.harness import TX_ROUTE, App
 from tests.gui.reliability.node import Mode, SwitchableNode, block_hash, serve_chain
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.rpc import API_KEY
 from tests.helpers.scripted_server import ScriptedServer
 from tests.helpers.testnet_node import TX_HASH, serve_testnet
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import visible_texts
 
 HEAD = 0x2EC6B8

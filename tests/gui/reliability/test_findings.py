@@ -17,10 +17,10 @@ from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import FAST, PAGE_ROUTES, TX_ROUTE, WAIT, App
+from tests.gui.reliability.harness import FAST, PAGE_ROUTES, TX_ROUTE, App
 from tests.gui.reliability.node import CHAIN_MARKS, Mode
 from tests.helpers.testnet_node import TX_HASH
-from tests.helpers.timing import scaled
+from tests.helpers.timing import WAIT, scaled
 from tests.helpers.widget_texts import visible_texts
 
 

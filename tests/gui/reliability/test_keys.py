@@ -21,10 +21,11 @@ from explorer.services.network_forms import NetworkForm
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import files_with
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import WAIT, App
+from tests.gui.reliability.harness import App
 from tests.gui.reliability.node import Mode
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.settings import choose, type_into
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import every_text
 
 SHORT = "shortKey9"  # nine characters: no pattern takes it for a key

@@ -23,10 +23,11 @@ from explorer.viewmodels.shell import check_text
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import key_leaks, untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory, Records
-from tests.gui.reliability.harness import WAIT, App
+from tests.gui.reliability.harness import App
 from tests.gui.reliability.node import Mode, SwitchableNode
 from tests.helpers.rpc import API_KEY
 from tests.helpers.testnet_node import ADDRESS, BLOCK_HASH, TX_HASH
+from tests.helpers.timing import WAIT
 
 SEARCHES = (TX_HASH, BLOCK_HASH, "436", ADDRESS, "0x" + "ab" * 32, "latest")
 NETWORKS = ("First", "Second")
