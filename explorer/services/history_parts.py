@@ -69,8 +69,8 @@ class BlockTimes:
         for start in range(0, len(entries), TIMED_PER_TURN):
             if start:
                 await asyncio.sleep(0)  # a thousand transfers at once would stall the window
-            chunk = entries[start : start + TIMED_PER_TURN]
-            timed += [e.timed(self.known.get(e.block)) for e in chunk]
+            part = entries[start : start + TIMED_PER_TURN]
+            timed += [e.timed(self.known.get(e.block)) for e in part]
         return timed
 
 
