@@ -84,9 +84,22 @@ class _Undecodable(Exception):
 
 def decode_call(data: bytes, table: SignatureTable | None = None) -> DecodedCall | None:
     """Decode a transaction's input; None when empty, unknown or not decodable."""
+    if table is None:  # a page decodes the same input at each stage: decode it once
+        return _decode_call_bundled(bytes(data))
+    return _decode_call(bytes(data), table)
+
+
+@functools.lru_cache(maxsize=256)
+def _decode_call_bundled(data: bytes) -> DecodedCall | None:
+    """Decode an input with the bundled table, remembered (the result is immutable)."""
+    return _decode_call(data, bundled_table())
+
+
+def _decode_call(data: bytes, table: SignatureTable) -> DecodedCall | None:
+    """Decode an input with a signature table."""
     if len(data) < 4:
         return None
-    candidates = (table or bundled_table()).functions.get(bytes(data[:4]), ())
+    candidates = table.functions.get(bytes(data[:4]), ())
     for signature in candidates:
         try:
             values = _decode(signature.params, bytes(data[4:]))
@@ -110,13 +123,26 @@ def decode_log(
     topics: Sequence[str], data: bytes, table: SignatureTable | None = None
 ) -> DecodedEvent | None:
     """Decode an event from its topics (hex) and data; None when unknown or not decodable."""
+    if table is None and all(isinstance(topic, str) for topic in topics):
+        return _decode_log_bundled(tuple(topics), bytes(data))  # once per page, not per stage
+    return _decode_log(topics, data, table or bundled_table())
+
+
+@functools.lru_cache(maxsize=1024)
+def _decode_log_bundled(topics: tuple[str, ...], data: bytes) -> DecodedEvent | None:
+    """Decode an event with the bundled table, remembered (the result is immutable)."""
+    return _decode_log(topics, data, bundled_table())
+
+
+def _decode_log(topics: Sequence[str], data: bytes, table: SignatureTable) -> DecodedEvent | None:
+    """Decode an event with a signature table."""
     try:
         raw_topics = [bytes.fromhex(parse_hash(topic)[2:]) for topic in topics]
     except (HexFormatError, TypeError):
         return None
     if not raw_topics:
         return None
-    candidates = (table or bundled_table()).events.get(raw_topics[0], ())
+    candidates = table.events.get(raw_topics[0], ())
     for signature in candidates:
         if signature.indexed_count != len(raw_topics) - 1:
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ from explorer.services.history_store import StoredHistory
 from explorer.services.probes import ReadCounts, read_together
 
 TIMES_PER_BATCH = 20  # block headers read for their time in one request
+TIMED_PER_TURN = 100  # entries given their time per event-loop turn (a GUI thread runs this)
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,13 @@ class BlockTimes:
             for number, result in zip(chunk, results, strict=True):
                 if isinstance(result, dict):
                     self.known[number] = Block.from_json(result).timestamp
-        return [e.timed(self.known.get(e.block)) for e in entries]
+        timed: list[HistoryEntry] = []
+        for start in range(0, len(entries), TIMED_PER_TURN):
+            if start:
+                await asyncio.sleep(0)  # a thousand transfers at once would stall the window
+            part = entries[start : start + TIMED_PER_TURN]
+            timed += [e.timed(self.known.get(e.block)) for e in part]
+        return timed
 
 
 CONTRACT_CAVEAT = (

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.btc_fields import btc_network_kind
-from explorer.presentation.document import Document, Field, Kind
+from explorer.presentation.document import Document, Field, Kind, Tone
 from explorer.services.routes import Route
 from explorer.viewmodels.observable import TypedSignal
 from explorer.views.theme import monospace, plain_label, tone_palette
@@ -184,7 +184,8 @@ class DocumentView(QWidget):
             monospace(label)
         if item.tooltip:
             label.setToolTip(item.tooltip)
-        tone_palette(label, item.tone)
+        if item.tone is not Tone.NORMAL:  # a new label has the theme's colour already
+            tone_palette(label, item.tone)
         self.value_labels.setdefault(item.label, label)
         return label
 

@@ -32,6 +32,7 @@ from explorer.viewmodels.observable import TypedSignal
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label, tone_colour, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.progress import set_progress
 from explorer.views.widgets.sortable import make_sortable
 
 ROW_HEIGHT = 22
@@ -279,7 +280,7 @@ class LogsView(QWidget):
 
     def on_progress(self) -> None:
         """Show the progress bar and its text; keep following new rows at the table's end."""
-        self.progress.setValue(int(self.model.fraction * PROGRESS_STEPS))
+        set_progress(self.progress, int(self.model.fraction * PROGRESS_STEPS))
         self.progress_label.setText(self.model.progress_text)
         rows, bar = self.model.table, self.table.verticalScrollBar()
         if rows.canFetchMore(QModelIndex()) and bar.value() >= bar.maximum():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
@@ -133,7 +135,6 @@ class PageView(QStackedWidget):
         )
         tone_palette(self.cost, Tone.MUTED)
         self.content.setCornerWidget(self.cost, Qt.Corner.TopRightCorner)
-        self.table = self._transactions_table()
         self.raw_json = raw_json_box()
         self._raw_stale = False
         self.content.currentChanged.connect(self._on_tab_shown)
@@ -147,8 +148,9 @@ class PageView(QStackedWidget):
         self.on_changed()
         self._show_notice()
 
-    def _transactions_table(self) -> QTableView:
-        """Return the lazy transactions table of a block page."""
+    @functools.cached_property
+    def table(self) -> QTableView:
+        """Return the lazy transactions table of a block page, built when it is first shown."""
         table = QTableView()
         table.setModel(self.model.transactions)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

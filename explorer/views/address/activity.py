@@ -22,6 +22,7 @@ from explorer.views.address.controls import bind_result, block_field, button
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.progress import set_progress
 from explorer.views.widgets.sortable import make_sortable
 
 PROGRESS_STEPS = 1000
@@ -104,7 +105,7 @@ class ActivityTab(QWidget):
 
     def on_progress_changed(self, fraction: float) -> None:
         """Show how much of the scan is done."""
-        self.progress.setValue(int(fraction * PROGRESS_STEPS))
+        set_progress(self.progress, int(fraction * PROGRESS_STEPS))
 
     def on_running_changed(self, running: bool) -> None:
         """Offer Scan while idle and Cancel while scanning."""

@@ -34,6 +34,7 @@ from explorer.views.address.controls import bind_result, button
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
+from explorer.views.widgets.progress import set_progress
 
 PROGRESS_STEPS = 1000
 WIDTHS = {Column.TIME: 180, Column.BLOCK: 65, Column.KIND: 125, Column.COUNTERPARTY: 190,
@@ -171,7 +172,7 @@ class HistoryTab(QWidget):
             0,
             PROGRESS_STEPS,
         ):
-            self.progress.setValue(value)
+            set_progress(self.progress, value)
 
     def on_running(self, running: bool) -> None:
         """Offer Stop while searching, Search again when not."""
