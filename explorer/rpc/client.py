@@ -53,6 +53,13 @@ def _ignore(_count: int) -> None:
     """Hear nothing."""
 
 
+def batch_label(methods: Sequence[str]) -> str:
+    """Name a batch by its methods (the status bar says what it waits for): `a + b (20 calls)`."""
+    distinct = list(dict.fromkeys(methods))
+    label = " + ".join(distinct[:2]) + (" + …" if len(distinct) > 2 else "")
+    return label + (f" ({len(methods)} calls)" if len(methods) > len(distinct) else "")
+
+
 class RpcClient(TypedCalls):
     """A client for one endpoint; share one instance (and one httpx client) per endpoint.
 
@@ -166,7 +173,7 @@ class RpcClient(TypedCalls):
     async def _send_batch(self, calls: Sequence[Checked]) -> list[Any]:
         """Send calls in one request (with retries); return (result, envelope) or NodeError each."""
         encoded = [(method, encode_params(method, params)) for method, params in calls]
-        label = f"batch of {len(encoded)}"
+        label = batch_label([method for method, _params in encoded])
         return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
 
     async def _attempt_batch(self, calls: Sequence[tuple[str, str]]) -> list[Any]:

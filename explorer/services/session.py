@@ -23,6 +23,7 @@ from explorer.saved.cache import CacheMode, SessionCache
 from explorer.saved.directory import CacheDirectory
 from explorer.saved.reorg import Reorganised
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
+from explorer.services.chainwatch import ChainWatch
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
@@ -115,6 +116,8 @@ class Session:
             self.cache.mode_listeners.append(self._on_cache_mode)
             self.cache.reorg_listeners.append(lambda _event: self.reader.forget())
             self.checker.listen(self._on_check_for_cache)
+        self.watch = ChainWatch(self.reader, self.checker, self.cache)
+        self.checker.listen(lambda check: self.watch.verified() if check.verified else None)
         self._offline_task: asyncio.Task[bool] | None = None
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
@@ -271,9 +274,9 @@ class Session:
         return probe
 
     async def read_head(self) -> HeadEvent:
-        """Ask the node for its head, timing the request."""
+        """Ask the node for its head (and, when due, its chain id: chainwatch.py), timing it."""
         started = time.perf_counter()
-        number = await self.reader.latest_number()
+        number = await self.watch.poll()
         self.last_latency = time.perf_counter() - started
         return HeadEvent(number, self.last_latency)
 
@@ -328,13 +331,15 @@ class Session:
         self._wake_follower = None
 
     def stop(self) -> None:
-        """Stop the chain check (its listeners hear nothing more) and the head follower."""
+        """Stop the chain check (its listeners hear nothing more), the head follower, the watch."""
         self.checker.stop()
+        self.watch.stop()
         self.stop_following()
 
     async def aclose(self) -> None:
         """Stop everything and close the client."""
         self.checker.stop()
+        self.watch.stop()
         follower, self._follower = self._follower, None
         if follower is not None:
             follower.cancel()

@@ -38,6 +38,7 @@ FAST = WaitBudget(
     slow_after=0.3,
 )
 HEAD_POLL = 0.3
+CHAIN_ID_POLL = 1.0  # the chain id rides with a head poll at least this often
 #: How long a test waits for what it expects (ms). `make guards` shortens it: under a mutation
 #: the awaited state never comes, and the test should fail without waiting the full time.
 WAIT = int(os.environ.get("EXPLORER_TEST_WAIT_MS", "15000"))
