@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from explorer.chain.secrets import scrub as scrub_secrets
+
 EXIT_INPUT = 2
 
 
@@ -68,9 +70,7 @@ def scrub(text: str, secrets: tuple[str, ...]) -> str:
         scheme, _, rest = url.partition("://")
         host, slash, _path = rest.partition("/")
         text = text.replace(url, f"{scheme}://{host}{slash}{'…' if slash else ''}")
-    for secret in secrets:
-        text = text.replace(secret, "<key>")
-    return text
+    return scrub_secrets(text, secrets)
 
 
 def secrets_in(argv: list[str]) -> tuple[str, ...]:

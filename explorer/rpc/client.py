@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from explorer.chain.secrets import scrub
 from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.batch import BatchGathering, Checked, encode_batch, results_of_batch
 from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
@@ -130,8 +131,8 @@ class RpcClient(TypedCalls):
         """
         result = await self.call(method, method_spec(method).check(args))
         secret = self.endpoint.api_key
-        if method in NODE_WORDS and secret and isinstance(result, str) and secret in result:
-            return result.replace(secret, "<key>")
+        if method in NODE_WORDS and secret and isinstance(result, str):
+            return scrub(result, [secret])
         return result
 
     async def call(self, method: str, params: Sequence[Any] = ()) -> Any:

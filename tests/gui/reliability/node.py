@@ -44,6 +44,9 @@ class Mode(enum.Enum):
     NOT_JSON = "a body that is not JSON"
     WRONG_ID = "answers with the wrong id"
     ECHO_PATH = "a JSON-RPC error echoing the request path"
+    ECHO_UPPER = "a JSON-RPC error echoing the request path in upper case"
+    ECHO_LOWER = "a JSON-RPC error echoing the request path in lower case"
+    ECHO_ENCODED = "a JSON-RPC error echoing the request path %-encoded, hex digits in lower case"
     NEVER = "accepts and never answers"
     MID_BODY = "answers, then dies mid-body"
     DOWN = "drops every connection"
@@ -128,6 +131,9 @@ ACTIONS: dict[Mode, Action] = {
     Mode.NOT_JSON: not_json,
     Mode.WRONG_ID: lambda request: result("0x1f", id_shift=7)(request),
     Mode.ECHO_PATH: echo_path(),
+    Mode.ECHO_UPPER: echo_path(form=str.upper),
+    Mode.ECHO_LOWER: echo_path(form=str.lower),
+    Mode.ECHO_ENCODED: echo_path(form=lambda path: "".join(f"%{ord(c):02x}" for c in path)),
     Mode.NEVER: never(),
     Mode.MID_BODY: dies_mid_body(serve_blocks),
     Mode.DOWN: drop(),
