@@ -10,7 +10,7 @@ import sys
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
-from explorer.cli.keysafe import EXIT_INPUT, KeySafeParser, scrub, secrets_in
+from explorer.cli.keysafe import EXIT_INPUT, KEY_VARIABLE, KeySafeParser, scrub, secrets_in
 from explorer.devnet.process import DevnetOptions, DevnetProcess, DevnetStartError
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
@@ -19,9 +19,8 @@ from explorer.services.networks import BUILTIN, DEVNET, Network
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
 EXIT_REMOTE = 3
-KEY_VARIABLE = "EXPLORER_API_KEY"
 # re-exported for the command-line faces
-__all__ = ["EXIT_INPUT", "KeySafeParser", "scrub", "secrets_in"]
+__all__ = ["EXIT_INPUT", "KEY_VARIABLE", "KeySafeParser", "scrub", "secrets_in"]
 
 
 def node_command_parser(
