@@ -12,15 +12,11 @@ import httpx
 
 from explorer.chain.secrets import scrub
 from explorer.rpc.answers import result_of_sliced
-from explorer.rpc.batch import BatchGathering, Checked, encode_batch, results_of_batch
+from explorer.rpc.batch import BatchGathering, Checked, batch_label, encode_batch, results_of_batch
 from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_params, encode_request
-from explorer.rpc.errors import (
-    AuthError,
-    RpcError,
-    TransportError,
-)
+from explorer.rpc.errors import AuthError, RpcError, TransportError
 from explorer.rpc.journal import JournalEntry, RequestJournal, note_cached, note_sent, redact
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.node_answers import (
@@ -32,6 +28,7 @@ from explorer.rpc.node_answers import (
     as_node_ask,
     probe_node,
 )
+from explorer.rpc.pause import Pause
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.stats import RequestStats
 from explorer.rpc.transport import (
@@ -54,19 +51,13 @@ def _ignore(_count: int) -> None:
     """Hear nothing."""
 
 
-def batch_label(methods: Sequence[str]) -> str:
-    """Name a batch by its methods (the status bar says what it waits for): `a + b (20 calls)`."""
-    distinct = list(dict.fromkeys(methods))
-    label = " + ".join(distinct[:2]) + (" + …" if len(distinct) > 2 else "")
-    return label + (f" ({len(methods)} calls)" if len(methods) > len(distinct) else "")
-
-
 class RpcClient(TypedCalls):
     """A client for one endpoint; share one instance (and one httpx client) per endpoint.
 
     Reads are retried per `retry` on transport failures, 429 (Retry-After honoured up to
-    its cap) and 5xx; eth_sendRawTransaction only when the request never left. At most
-    `max_in_flight` requests run at once; identical reads in flight share one request.
+    its cap: meanwhile no new call of anyone's is sent, each fails at once saying so) and
+    5xx; eth_sendRawTransaction only when the request never left. At most `max_in_flight`
+    requests run at once; identical reads in flight share one request.
     Redirects are never followed, not even to the same host: they are ServerErrors.
     Answers over `max_response_bytes` are MalformedResponse. `stats` counts requests.
 
@@ -116,6 +107,7 @@ class RpcClient(TypedCalls):
         self.waits: dict[int, Attempt] = {}  # the calls being sent, by serial
         self._foreground = 0  # searches and page loads under way (background reads wait)
         self.stopped: tuple[Attempt, float] | None = None  # the last call given up, and when
+        self.pause = Pause(endpoint.host, self.retry.max_retry_after)  # Retry-After's
         self.attempt_listeners: list[Callable[[Attempt], None]] = []  # a retry starts
         self.failure_listeners: list[Callable[[RpcError], None]] = []  # a call gave up
 
@@ -277,12 +269,15 @@ class RpcClient(TypedCalls):
         """Send, and again after each failure the retry policy allows."""
         attempt = self.waits[serial]
         for retry in itertools.count():
+            if retry == 0 and (left := self.pause.left()) > 0:
+                raise self.pause.error(left)
             try:
                 async with self._slots:
                     return await once()
             except RpcError as error:
                 error.redact(self.endpoint.api_key)
                 self.stats.record_failure(error.kind.value)
+                self.pause.note(error)
                 delay = self.retry.delay(retry, error, resendable)
                 if delay is None:
                     for listener in self.failure_listeners:

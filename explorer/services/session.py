@@ -230,11 +230,13 @@ class Session:
 
     @contextlib.asynccontextmanager
     async def deadline(self, seconds: float) -> AsyncIterator[None]:
-        """Give up on the block with a TransportError once it has taken seconds."""
+        """Give up on the block after seconds (RateLimited: while the node asked for a pause)."""
         try:
             async with asyncio.timeout(seconds):
                 yield
         except TimeoutError:
+            if (left := self.client.pause.left()) > 0:  # waiting out the pause the node asked
+                raise self.client.pause.error(left) from None
             raise TransportError(
                 f"{self.endpoint.host} did not answer within {seconds:g} s"
             ) from None

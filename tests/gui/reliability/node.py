@@ -32,6 +32,7 @@ MINER = BLOCK["miner"][2:]  # chain data no unverified screen may show (any lett
 BLOCK_HASH_MARK = BLOCK["hash"][2:18]
 TX_BLOCK_MARK = "89d446b103322c8f"
 CHAIN_MARKS = (MINER, BLOCK_HASH_MARK, TX_BLOCK_MARK)
+RETRY_AFTER_SECONDS = 4
 
 
 class Mode(enum.Enum):
@@ -40,6 +41,7 @@ class Mode(enum.Enum):
     GOOD = "answers like a testnet node"
     AUTH = "401, its reason phrase echoing the path"
     RATE_LIMITED = "429 forever"
+    RETRY_AFTER = "429 forever, asking to wait RETRY_AFTER_SECONDS (Retry-After)"
     HTML_502 = "an HTML 502 page"
     NOT_JSON = "a body that is not JSON"
     WRONG_ID = "answers with the wrong id"
@@ -127,6 +129,7 @@ ACTIONS: dict[Mode, Action] = {
     Mode.GOOD: serve_blocks,
     Mode.AUTH: lambda request: raw(401, "no", reason=f"Unauthorized {request.path}")(request),
     Mode.RATE_LIMITED: raw(429),
+    Mode.RETRY_AFTER: raw(429, headers={"Retry-After": str(RETRY_AFTER_SECONDS)}),
     Mode.HTML_502: html(502),
     Mode.NOT_JSON: not_json,
     Mode.WRONG_ID: lambda request: result("0x1f", id_shift=7)(request),
