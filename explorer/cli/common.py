@@ -79,6 +79,20 @@ async def chosen_node(
         await devnet.stop()
 
 
+def ask_on_terminal(question: str, aside: bool = False) -> bool:
+    """Ask on the terminal (aside: on stderr, beside output on stdout); only y or yes agrees."""
+    print(f"{question} [y/N] ", end="", file=sys.stderr if aside else sys.stdout, flush=True)
+    try:
+        return input().strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
+
+
+def go_ahead(question: str, yes: bool) -> bool:
+    """Return whether to go on: --yes said so, or the user does on a terminal (asked aside)."""
+    return yes or (sys.stdin.isatty() and ask_on_terminal(question, aside=True))
+
+
 def run_reporting_errors(command: Coroutine[Any, Any, int]) -> int:
     """Run a command; an error goes to stderr as one line (never with the key) as its exit code."""
     try:

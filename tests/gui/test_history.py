@@ -20,6 +20,7 @@ from explorer.viewmodels.address.history_table import Column
 from explorer.views.address import AddressView
 from tests.helpers.address import open_address
 from tests.helpers.devnet import Devnet
+from tests.helpers.lying import Lie, LyingNode
 from tests.helpers.pruned import OldState, PrunedNode
 from tests.helpers.qt import run_in_qloop
 
@@ -214,6 +215,36 @@ def test_a_node_without_old_state_is_said_with_the_scan_offered(
         qtbot.waitUntil(lambda: model.result.startswith("Read 51 blocks"), timeout=COMPLETE_MS)
         assert {e.kind for e in model.table.entries} <= {EntryKind.SENT, EntryKind.RECEIVED}
         assert model.table.rowCount() > 0
+    finally:
+        run_in_qloop(qtbot, session.aclose())
+        node.close()
+
+
+@pytest.mark.parametrize("lie", [Lie.RANDOM_BALANCES, Lie.NONCE_DOWN])
+def test_a_node_that_contradicts_itself_is_named_with_the_scan_offered(
+    qtbot: QtBot, devnet: Devnet, qloop: Any, lie: Lie
+) -> None:
+    """Balances that differ between reads of one block, a nonce that goes down: said, scan offered.
+
+    Nothing the search found from such answers stays in the table.
+    """
+    busy = devnet.manifest("testnet")["busy_account"]
+    node = LyingNode(devnet.url("testnet"), busy, lie, since=11_000)
+    session = Session(DEVNET, Endpoint.parse(node.url, allow_insecure_http=True))
+    try:
+        view = open_address(qtbot, session, busy, history_store=MemoryHistoryStore())
+        model = view.address_model.history
+        settled(qtbot, view)
+        if model.estimate_text:
+            model.search_anyway()
+            qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
+        shown = view.history_tab.old_state.text.text()
+        assert shown.startswith("This node contradicts itself (")
+        assert "Reading every block instead costs" in shown
+        assert view.history_tab.old_state.isVisible()
+        assert view.history_tab.old_state.action.isVisible()
+        assert not [e for e in model.table.entries if e.is_native]
+        assert len(node.calls) < 1_000  # stopped early, not thousands of requests
     finally:
         run_in_qloop(qtbot, session.aclose())
         node.close()
