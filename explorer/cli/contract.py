@@ -27,8 +27,8 @@ from explorer.cli.common import (
     node_command_parser,
     run_reporting_errors,
 )
-from explorer.cli.history import block_bound, note
-from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
+from explorer.cli.history import block_bound
+from explorer.cli.saved import Offline, add_cache_choice, command_session, note, probe_or_saved
 from explorer.presentation.contract_data import contract_data
 from explorer.presentation.contract_document import contract_document
 from explorer.presentation.contract_facts import load_contract

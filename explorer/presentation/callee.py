@@ -80,7 +80,9 @@ def callee_fields(callee: Callee, chain_id: int) -> list[Field]:
     fields = []
     proxy = callee.proxy
     if proxy is not None:
-        fields.append(fmt.text_field("Called through", f"a proxy ({proxy.kind.value}) {then}"))
+        through = f"a proxy ({proxy.kind.value}) {then}"
+        word = proxy.kind.name.lower()
+        fields.append(fmt.status_field("Called through", word, through, at_block=callee.block))
         label = "Implementation then"
         fields.append(fmt.address_field(label, proxy.implementation, chain_id, empty=proxy.note))
         then = ""

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
 from explorer.chain.abi import decode_call
+from explorer.chain.pooled import PooledTx
 from explorer.chain.records import Block, Transaction
 from explorer.presentation.address_document import address_document, load_address_facts
 from explorer.presentation.arguments import token_contracts
@@ -18,13 +19,8 @@ from explorer.presentation.document import Document
 from explorer.presentation.missing import Missing, TxSupport, missing_stages
 from explorer.presentation.tx_document import TxFacts, tx_document
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.diagnosis import (
-    Candidate,
-    PendingDiagnosis,
-    diagnose_pending,
-    wait_since,
-)
-from explorer.services.firstseen import SeenStore, SeenTx
+from explorer.saved.seen import SeenStore, SeenTx
+from explorer.services.diagnosis import PendingDiagnosis, diagnose_pending, wait_since
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.routes import Page, Route, tx_position
@@ -181,24 +177,10 @@ async def _pending_stages(
 ) -> AsyncIterator[TxFacts]:
     """Yield a pending transaction, then why it waits (read again only when the head moved)."""
     now = time.time()
-    candidate = Candidate.of_tx(facts.tx)
+    candidate = PooledTx.of_tx(facts.tx)
     seen_at = reader.head
     noting = (
-        store.note(
-            SeenTx(
-                network.chain_id,
-                facts.tx.hash,
-                candidate.sender,
-                candidate.nonce,
-                candidate.gas_price,
-                candidate.gas,
-                candidate.value,
-                now,
-                seen_at,
-                now,
-                seen_at,
-            )
-        )
+        store.note(SeenTx(network.chain_id, candidate, now, seen_at, now, seen_at))
         if store is not None
         else None
     )

@@ -30,13 +30,6 @@ class BatchRefused(MalformedResponse):
     """The node answered a batch with something other than an array of answers."""
 
 
-def batch_label(methods: Sequence[str]) -> str:
-    """Name a batch by its methods (the status bar says what it waits for): `a + b (20 calls)`."""
-    distinct = list(dict.fromkeys(methods))
-    label = " + ".join(distinct[:2]) + (" + …" if len(distinct) > 2 else "")
-    return label + (f" ({len(methods)} calls)" if len(methods) > len(distinct) else "")
-
-
 def encode_batch(ids: Sequence[int], calls: Sequence[tuple[str, str]]) -> bytes:
     """Return the body of a batch: (method, params as JSON) calls under the given ids."""
     parts = [encode_request(i, name, params) for i, (name, params) in zip(ids, calls, strict=True)]

@@ -25,7 +25,7 @@ from explorer.chain.artifacts import (
 )
 from explorer.chain.sourcify import check_metadata
 from explorer.rpc.wrappers import TypedCalls
-from explorer.saved.cache import saved_data_of
+from explorer.saved.cache import records_of
 
 MAX_FILES = 5_000
 MAX_BYTES = 64 * 1024 * 1024  # one build-info of a big project is tens of MB
@@ -179,17 +179,17 @@ def _record(found: SourceMatch, code: bytes) -> dict[str, Any]:
 
 def keep_match(client: TypedCalls, address: str, found: SourceMatch, code: bytes) -> bool:
     """Keep a match in the chain's saved data; tell whether there is saved data to keep it in."""
-    saved = saved_data_of(client)
+    saved = records_of(client)
     if saved is None:
         return False
-    saved.keep_record(RECORD, address, _record(found, code))
+    saved.keep(RECORD, address, _record(found, code))
     return True
 
 
 async def kept_match(client: TypedCalls, address: str, code: bytes) -> SourceMatch | None:
     """Return the match kept for this address, if it was made for the same code."""
-    saved = saved_data_of(client)
-    kept = await saved.record(RECORD, address) if saved is not None else None
+    saved = records_of(client)
+    kept = await saved.get(RECORD, address) if saved is not None else None
     if not isinstance(kept, dict) or kept.get("code") != code_hash(code):
         return None
     try:

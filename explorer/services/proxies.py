@@ -20,7 +20,7 @@ from explorer.chain.minimal_proxy import minimal_proxy
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector, LogFilter
 from explorer.rpc.wrappers import TypedCalls
-from explorer.saved.cache import saved_data_of
+from explorer.saved.cache import records_of
 from explorer.services.contracts import PROXY_SLOTS, SlotValue
 
 IMPLEMENTATION_SLOT = PROXY_SLOTS["EIP-1967 implementation"]
@@ -137,8 +137,8 @@ async def detect_proxy(
     found = await _detect(client, address, code, block)
     if found is not None and address not in SEEN_PROXIES:
         SEEN_PROXIES.add(address)
-        if (saved := saved_data_of(client)) is not None:
-            saved.keep_record(PROXY_RECORD, address, found.kind.name)
+        if (saved := records_of(client)) is not None:
+            saved.keep(PROXY_RECORD, address, found.kind.name)
     return found
 
 
@@ -146,8 +146,8 @@ async def known_proxy(client: TypedCalls, address: str) -> bool:
     """Tell whether the contract was seen to be a proxy (in this run or the saved data)."""
     if address in SEEN_PROXIES:
         return True
-    saved = saved_data_of(client)
-    kept = await saved.record(PROXY_RECORD, address) if saved is not None else None
+    saved = records_of(client)
+    kept = await saved.get(PROXY_RECORD, address) if saved is not None else None
     if isinstance(kept, str):
         SEEN_PROXIES.add(address)
     return isinstance(kept, str)

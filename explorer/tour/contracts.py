@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QGroupBox
 
 from explorer.services.routes import address_route
-from explorer.tour.history import Settle, Shoot, Wait
+from explorer.tour.passes import Helpers, Settle
 from explorer.views.address import AddressView
 from explorer.views.main_window import MainWindow
 
@@ -31,7 +31,7 @@ HARDHAT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "hardhat-
 
 
 async def open_contract_tab(
-    window: MainWindow, address: str, path: Path, helpers: tuple[Shoot, Settle, Wait]
+    window: MainWindow, address: str, path: Path, helpers: Helpers
 ) -> AddressView | None:
     """Open an address on its Contract tab once the contract's facts are read."""
     shoot, settle, wait_for = helpers
@@ -67,7 +67,7 @@ async def take_contract_screenshots(
     manifest: dict[str, Any],
     directory: Path,
     mode: str,
-    helpers: tuple[Shoot, Settle, Wait],
+    helpers: Helpers,
 ) -> list[Path]:
     """Shoot each proxy kind, the recovered functions and a matched artifact."""
     proxies = manifest.get("proxies") or {}

@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.presentation.contract_data import CONTRACT_SCHEMA
 from tests.helpers.devnet import Devnet
+from tests.helpers.schemas import assert_follows
 
 REPO = Path(__file__).resolve().parents[2]
 HARDHAT = REPO / "tests/fixtures/hardhat-notary"
@@ -40,7 +39,7 @@ def contract_json(devnet: Devnet, data_dir: Path, *args: str) -> dict[str, Any]:
     done = run_contract(devnet, data_dir, *args, "--format", "json")
     assert done.returncode == 0, done.stderr
     data: dict[str, Any] = json.loads(done.stdout)
-    jsonschema.validate(data, CONTRACT_SCHEMA)
+    assert_follows(data, "contract")
     return data
 
 

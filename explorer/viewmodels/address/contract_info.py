@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.abi_input import AbiFunction
 from explorer.chain.artifacts import ArtifactError
@@ -22,7 +22,7 @@ from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.session import Session
 from explorer.viewmodels.address.tool import Tool
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 #: Where the app keeps the signature list the user chose (app/ sets it to a settings write).
 remember_signature_list: Callable[[str], None] | None = None
@@ -34,10 +34,10 @@ class ContractInfoViewModel(Tool):
     The page awaits `load` in its own task; the user's choices run as the tool's task.
 
     Signals (besides Tool's: the result is the status line, "" when all is shown):
-        facts_changed(object): new ContractFacts arrived (the document and functions changed).
+        facts_changed(ContractFacts): new facts arrived (the document and functions changed).
     """
 
-    facts_changed = Signal(object)
+    facts_changed = TypedSignal[ContractFacts]()
 
     def __init__(self, session: Session, address: str, parent: QObject | None = None) -> None:
         super().__init__(session, address, parent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import AsyncIterator, Sequence
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.hexutil import parse_address
 from explorer.presentation.document import Document
@@ -25,7 +25,7 @@ from explorer.viewmodels.address.simulation import SimulationViewModel
 from explorer.viewmodels.address.storage import StorageSlotViewModel
 from explorer.viewmodels.address.tokens import TokenStore, TokensViewModel
 from explorer.viewmodels.address.tool import Tool
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.page import PageViewModel
 from explorer.viewmodels.watchlist import WatchlistViewModel
 
@@ -49,10 +49,10 @@ class AddressPageViewModel(PageViewModel):
     and `charts`.
 
     Signals (besides PageViewModel's):
-        tabs_changed(object): the tabs to show changed (a tuple of AddressTab).
+        tabs_changed(tuple[AddressTab, ...]): the tabs to show changed.
     """
 
-    tabs_changed = Signal(object)
+    tabs_changed = TypedSignal[tuple[AddressTab, ...]]()
 
     def __init__(
         self,

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.abi_input import (
     ERC20_ABI,
@@ -24,7 +24,7 @@ from explorer.services.estimate import preflight
 from explorer.services.session import Session
 from explorer.viewmodels.address.blocks import parse_block_text
 from explorer.viewmodels.address.tool import Tool
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 
 class AbiChoice(enum.Enum):
@@ -70,14 +70,15 @@ class ReadContractViewModel(Tool):
     """Calls a view function of the address with typed inputs at a block.
 
     Signals (besides Tool's: the result is the call's outputs):
-        abi_changed(object): another AbiChoice was made.
-        functions_changed(object): the view functions (and their status line) changed.
+        abi_changed(AbiChoice): another ABI was chosen.
+        functions_changed(tuple[AbiFunction, ...]): the view functions (and their status line)
+            changed.
         function_changed(int): another function was chosen (its inputs changed).
     """
 
-    abi_changed = Signal(object)
-    functions_changed = Signal(object)
-    function_changed = Signal(int)
+    abi_changed = TypedSignal[AbiChoice]()
+    functions_changed = TypedSignal[tuple[AbiFunction, ...]]()
+    function_changed = TypedSignal[int]()
 
     def __init__(self, session: Session, address: str, parent: QObject | None = None) -> None:
         super().__init__(session, address, parent)

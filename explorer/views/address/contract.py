@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -16,10 +16,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.services.routes import Route
 from explorer.viewmodels.address.contract_info import ContractInfoViewModel
 from explorer.viewmodels.address.read_contract import AbiChoice, ReadContractViewModel
 from explorer.viewmodels.address.simulation import SimulationViewModel
 from explorer.viewmodels.address.storage import PRESETS_NOTE, Link, StorageSlotViewModel
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.address.controls import bind_result, block_field, button, result_label
 from explorer.views.document_view import DocumentView
 from explorer.views.theme import monospace, plain_label
@@ -33,7 +35,7 @@ class StorageSlotBox(QGroupBox):
         link_activated(Route, bool): the address the slot holds was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, storage: StorageSlotViewModel, parent: QWidget | None = None) -> None:
         super().__init__("Storage slot (eth_getStorageAt)", parent)
@@ -183,7 +185,7 @@ class ContractInfoBox(QWidget):
         link_activated(Route, bool): an address in the facts was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, info: ContractInfoViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -246,7 +248,7 @@ class ContractTab(QScrollArea):
         link_activated(Route, bool): a link in a tool's result was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(
         self,

@@ -74,9 +74,10 @@ def test_a_deep_reorganisation_is_caught_with_only_a_block_page_open(
     assert app.window.tabs.currentIndex() != 0  # no home page follows the head
     cache = app.session.cache
     assert cache is not None
-    qtbot.waitUntil(lambda: cache.settled(target), timeout=WAIT)
+    qtbot.waitUntil(lambda: cache.state.settled(target), timeout=WAIT)
     dropped: list[Reorganised] = []
     cache.reorg_listeners.append(dropped.append)
+    qtbot.waitUntil(lambda: app.session.watch.tip is not None, timeout=WAIT)  # the head seen
     node.reorganise(HEAD - 44, OTHER_BRANCH)
     node.head = hex(HEAD + 1)
     qtbot.waitUntil(lambda: any(event.number <= target for event in dropped), timeout=WAIT)
