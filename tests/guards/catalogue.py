@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 RELIABILITY = "tests/gui/reliability"
+CONTRADICTIONS = "tests/services/test_contradictions.py"
 SAVED_FILES = "tests/cli/test_saved_files.py"
 
 
@@ -270,5 +271,57 @@ GUARDS: tuple[Guard, ...] = (
         "saved.notice_listeners.append(note)",
         "pass",
         f"{SAVED_FILES}::test_a_damaged_saved_data_file_is_moved_aside_and_said_on_stderr",
+    ),
+    Guard(
+        "chain identity watched: the chain id every poll carries",
+        "explorer/services/chainwatch.py",
+        "if verified is None or chain_id == verified:",
+        "if True:",
+        f"{RELIABILITY}/test_chain_watch.py::"
+        "test_a_node_that_relabels_its_chain_is_caught_by_the_next_polls",
+    ),
+    Guard(
+        "chain identity watched: a new head's parent link, whatever page is open",
+        "explorer/services/chainwatch.py",
+        "if child is None or child.parent_hash != tip[1]:",
+        "if False:",
+        f"{RELIABILITY}/test_chain_watch.py::"
+        "test_a_deep_reorganisation_is_caught_with_only_a_block_page_open",
+    ),
+    Guard(
+        "history contradiction: a nonce that goes down",
+        "explorer/services/balance_search.py",
+        "if after.nonce < before.nonce:",
+        "if False:",
+        f"{CONTRADICTIONS}::test_a_nonce_that_goes_down_is_a_contradiction",
+    ),
+    Guard(
+        "history contradiction: a block read again with another balance",
+        "explorer/services/balance_search.py",
+        "            witnessed(self.states, witness, again)",
+        "            pass",
+        f"{CONTRADICTIONS}::test_a_block_read_again_with_another_balance_is_a_contradiction",
+    ),
+    Guard(
+        "history contradiction: value nothing in its block could move (state answered as 0x0)",
+        "explorer/services/attribution.py",
+        "if not moved or runs_code(block):",
+        "if True:",
+        f"{CONTRADICTIONS}::"
+        "test_value_no_code_in_its_block_could_move_is_old_state_answered_as_zero",
+    ),
+    Guard(
+        "keys: the one scrubber takes any letter case and %-encoding",
+        "explorer/chain/secrets.py",
+        'return re.compile("".join(map(_character, secret)), re.IGNORECASE)',
+        "return re.compile(re.escape(secret))",
+        "tests/unit/test_secrets.py::test_every_form_the_issue_names_is_scrubbed",
+    ),
+    Guard(
+        "keys: a node's error echoing the key upper-cased is scrubbed on every screen",
+        "explorer/rpc/errors.py",
+        "self.message = scrub(self.message, [secret], replacement=replacement)",
+        "self.message = self.message.replace(secret, replacement)",
+        f"{RELIABILITY}/test_behaviours.py -k echo_upper",
     ),
 )
