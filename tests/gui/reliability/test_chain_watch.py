@@ -17,8 +17,9 @@ from explorer.services.routes import block_route
 from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import WAIT, App
+from tests.gui.reliability.harness import App
 from tests.gui.reliability.node import Mode, block_hash
+from tests.helpers.timing import WAIT
 
 HEAD = 0x2EC6B8
 OTHER_BRANCH = 0xAB  # the mark of the replacing branch's hashes

@@ -11,9 +11,9 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import NetworkForm
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import WAIT
 from tests.gui.reliability.node import Mode
 from tests.helpers.rpc import API_KEY
+from tests.helpers.timing import WAIT
 
 OTHER = "anotherStoredKey0123456789"  # a stored key of a network never opened
 FORMS = {

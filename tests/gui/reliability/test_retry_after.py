@@ -20,8 +20,9 @@ from explorer.services.chaincheck import Verification
 from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import FAST, PAGE_ROUTES, WAIT
+from tests.gui.reliability.harness import FAST, PAGE_ROUTES
 from tests.gui.reliability.node import RETRY_AFTER_SECONDS, Mode
+from tests.helpers.timing import WAIT
 
 
 def loaded(view: PageView) -> bool:
