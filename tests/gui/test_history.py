@@ -41,6 +41,17 @@ def settled(qtbot: QtBot, view: AddressView) -> None:
     )
 
 
+def searched_to_old_state(qtbot: QtBot, session: Session, address: str) -> AddressView:
+    """Open an address and let its history search run (given the go) until it says why not."""
+    view = open_address(qtbot, session, address, history_store=MemoryHistoryStore())
+    model = view.address_model.history
+    settled(qtbot, view)
+    if model.estimate_text:
+        model.search_anyway()
+        qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
+    return view
+
+
 def finished(qtbot: QtBot, view: AddressView) -> None:
     """Run the history to its end (giving the go a costly search waits for)."""
     settled(qtbot, view)
@@ -192,13 +203,8 @@ def test_a_node_without_old_state_is_said_with_the_scan_offered(
     node = PrunedNode(devnet.url("testnet"), old_state, oldest=11_990)
     session = Session(DEVNET, Endpoint.parse(node.url, allow_insecure_http=True))
     try:
-        busy = devnet.manifest("testnet")["busy_account"]
-        view = open_address(qtbot, session, busy, history_store=MemoryHistoryStore())
+        view = searched_to_old_state(qtbot, session, devnet.manifest("testnet")["busy_account"])
         model = view.address_model.history
-        settled(qtbot, view)
-        if model.estimate_text:
-            model.search_anyway()
-            qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
         assert "does not serve old state" in view.history_tab.old_state.text.text()
         assert view.history_tab.old_state.isVisible()
         assert not [e for e in model.table.entries if e.is_native]
@@ -234,12 +240,8 @@ def test_a_node_that_contradicts_itself_is_named_with_the_scan_offered(
     node = LyingNode(devnet.url("testnet"), busy, lie, since=11_000)
     session = Session(DEVNET, Endpoint.parse(node.url, allow_insecure_http=True))
     try:
-        view = open_address(qtbot, session, busy, history_store=MemoryHistoryStore())
+        view = searched_to_old_state(qtbot, session, busy)
         model = view.address_model.history
-        settled(qtbot, view)
-        if model.estimate_text:
-            model.search_anyway()
-            qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
         shown = view.history_tab.old_state.text.text()
         assert shown.startswith("This node contradicts itself (")
         assert "Reading every block instead costs" in shown

@@ -13,20 +13,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from explorer.saved.directory import CacheDirectory
 from explorer.saved.store import ChainIdentity
 from explorer.services.networks import MAINNET, MAINNET_GENESIS
 from tests.helpers.devnet import Devnet
-from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, json_reply
+from tests.helpers.pruned import OldState, PrunedNode
 
 FORGED_AT = 100
 FORGED_HASH = "0x" + "f0" * 32
 DEAD = "0x000000000000000000000000000000000000dead"
 FORGED_VALUE = hex(21_000_000 * 10**18)
 FORTUNE = "21,000,000"
+BLOCK_READS = ("eth_getBlockByNumber", "eth_getBlockByHash")
 
 
 def poisoned(text: str) -> bool:
@@ -69,44 +69,25 @@ def forged(block: dict[str, Any]) -> dict[str, Any]:
     return {**block, "hash": FORGED_HASH, "miner": DEAD, "transactions": transactions}
 
 
-class ForgingNode:
+class ForgingNode(PrunedNode):
     """A relay to the devnet that says it is mainnet and forges a block while `forging`."""
 
     def __init__(self, target: str) -> None:
-        self.target = target
+        super().__init__(target, OldState.KEPT)
         self.forging = True
-        self.http = httpx.Client(timeout=60)
-        self.server = ScriptedServer(self._answer)
 
-    @property
-    def url(self) -> str:
-        """Return the node's endpoint (no key: it adds the devnet's)."""
-        return self.server.url
+    def _pruned(self, call: dict[str, Any]) -> dict[str, Any] | None:
+        """Answer the chain's identity as mainnet's; None for the rest (forwarded)."""
+        said = {"eth_chainId": "0x1e", "net_version": "30"}.get(str(call.get("method")))
+        return None if said is None else {"jsonrpc": "2.0", "id": call.get("id"), "result": said}
 
-    def close(self) -> None:
-        """Stop the node."""
-        self.server.close()
-        self.http.close()
-
-    def _answer(self, request: Recorded) -> Reply:
-        """Answer a call or a batch, each call on its own."""
-        body = request.json
-        if isinstance(body, list):
-            return json_reply([self._call(call) for call in body])
-        return json_reply(self._call(body))
-
-    def _call(self, call: dict[str, Any]) -> dict[str, Any]:
-        """Answer one call: mainnet's identity, the forged block, else the devnet's answer."""
-        method = call.get("method")
-        if method == "eth_chainId":
-            return {"jsonrpc": "2.0", "id": call.get("id"), "result": "0x1e"}
-        if method == "net_version":
-            return {"jsonrpc": "2.0", "id": call.get("id"), "result": "30"}
-        answer: dict[str, Any] = self.http.post(self.target, json=call).json()
+    def _forward(self, body: Any) -> Any:
+        """Ask the devnet; return its answer as this node tells it (block 0, the forgery)."""
+        answer: dict[str, Any] = super()._forward(body)
         result = answer.get("result")
-        if isinstance(result, dict) and method in ("eth_getBlockByNumber", "eth_getBlockByHash"):
+        if isinstance(result, dict) and body.get("method") in BLOCK_READS:
             answer["result"] = self._block(result)
-        elif self.forging:
+        elif self.forging and "result" in answer:
             answer["result"] = self._in_forged_block(result)
         return answer
 
