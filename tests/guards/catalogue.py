@@ -282,14 +282,6 @@ GUARDS: tuple[Guard, ...] = (
         "test_a_node_that_relabels_its_chain_is_caught_by_the_next_polls",
     ),
     Guard(
-        "chain identity watched: a new head's parent link, whatever page is open",
-        "explorer/services/chainwatch.py",
-        "if child is None or child.parent_hash != tip[1]:",
-        "if False:",
-        f"{RELIABILITY}/test_chain_watch.py::"
-        "test_a_deep_reorganisation_is_caught_with_only_a_block_page_open",
-    ),
-    Guard(
         "history contradiction: a nonce that goes down",
         "explorer/services/balance_search.py",
         "if after.nonce < before.nonce:",
