@@ -21,6 +21,7 @@ pytest_plugins = [
     "tests.helpers.devnet",
     "tests.helpers.support",
     "tests.helpers.cache",
+    "tests.helpers.forging",
 ]
 
 

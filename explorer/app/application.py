@@ -70,6 +70,7 @@ class Application:
         self.shell.pages.quota_store = self.saved
         self.navigator = Navigator()
         self.search = SearchViewModel(list(settings.get(keys.RECENT_SEARCHES)))
+        self.search.known_keys = self.stored_keys
         wire_view_models(self.shell, self.navigator, self.search)
         self.window = MainWindow(self.shell, self.navigator, self.search)
         self.window.attach_networks(self.networks, self._settings_dialog)
@@ -161,6 +162,10 @@ class Application:
         """Scrub every stored key, by value, from the log and reports (not only the one used)."""
         for network in self.networks.networks:
             SECRETS.add(self.settings.api_key(network.id))
+
+    def stored_keys(self) -> list[str]:
+        """Return every stored API key (the search never takes one for a query, nor shows it)."""
+        return [self.settings.api_key(network.id) for network in self.networks.networks]
 
     def _connect(self, network: Network, info: str = "") -> None:
         """Open a session on a network whose endpoint is usable; otherwise say why."""

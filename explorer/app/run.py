@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
+from collections.abc import Callable
 
 import qasync
 from PySide6.QtCore import QTimer
@@ -26,6 +29,11 @@ from explorer.views.collector import MainThreadCollector
 from explorer.views.icons import app_icon
 from explorer.views.main_window import MainWindow
 
+#: Signals that ask the app to stop (on Windows, where the loop takes none, they kill it as before).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
+)
+
 
 def smoke_test(frame: QWidget) -> int:
     """Open the window (with no session), say so with its icon sizes, and close."""
@@ -37,6 +45,17 @@ def smoke_test(frame: QWidget) -> int:
     print(f"explorer {__version__}: window {window.windowTitle()!r} opened, icon {sizes} px")
     window.close()
     return 0
+
+
+def stop_on_signals(loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> None:
+    """Stop cleanly on SIGTERM, SIGHUP or SIGINT (a logout, `kill`, Ctrl+C), as on closing.
+
+    The loop's own handlers wake the Qt loop (a wakeup fd), so the window closes, the app
+    shuts down and the running marker goes: the next start offers no crash report.
+    """
+    for number in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(number, stop)
 
 
 def run(
@@ -88,6 +107,13 @@ def run(
     closed = asyncio.Event()
     qt_app.setQuitOnLastWindowClosed(False)  # the loop must outlive the window to shut down
     qt_app.lastWindowClosed.connect(closed.set)
+
+    def stop() -> None:  # a stop signal: closed for good, even into the tray
+        app.window.close_to_tray = lambda: False
+        app.window.close()
+        closed.set()
+
+    stop_on_signals(loop, stop)
 
     async def main() -> None:
         starting = asyncio.ensure_future(app.start())

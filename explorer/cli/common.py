@@ -10,7 +10,7 @@ import sys
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
-from explorer.cli.keysafe import EXIT_INPUT, KeySafeParser, scrub, secrets_in
+from explorer.cli.keysafe import EXIT_INPUT, KEY_VARIABLE, KeySafeParser, scrub, secrets_in
 from explorer.devnet.process import DevnetOptions, DevnetProcess, DevnetStartError
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
@@ -19,9 +19,8 @@ from explorer.services.networks import BUILTIN, DEVNET, Network
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
 EXIT_REMOTE = 3
-KEY_VARIABLE = "EXPLORER_API_KEY"
 # re-exported for the command-line faces
-__all__ = ["EXIT_INPUT", "KeySafeParser", "scrub", "secrets_in"]
+__all__ = ["EXIT_INPUT", "KEY_VARIABLE", "KeySafeParser", "scrub", "secrets_in"]
 
 
 def node_command_parser(
@@ -78,6 +77,20 @@ async def chosen_node(
         yield DEVNET, Endpoint.parse(devnet.url("testnet"))
     finally:
         await devnet.stop()
+
+
+def ask_on_terminal(question: str, aside: bool = False) -> bool:
+    """Ask on the terminal (aside: on stderr, beside output on stdout); only y or yes agrees."""
+    print(f"{question} [y/N] ", end="", file=sys.stderr if aside else sys.stdout, flush=True)
+    try:
+        return input().strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
+
+
+def go_ahead(question: str, yes: bool) -> bool:
+    """Return whether to go on: --yes said so, or the user does on a terminal (asked aside)."""
+    return yes or (sys.stdin.isatty() and ask_on_terminal(question, aside=True))
 
 
 def run_reporting_errors(command: Coroutine[Any, Any, int]) -> int:

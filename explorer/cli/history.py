@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from explorer.chain import query as q
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.history import HistoryEntry, newest_first
 from explorer.cli.common import (
+    EXIT_INPUT,
     EXIT_NOT_FOUND,
     EXIT_OK,
     EXIT_REMOTE,
     KEY_VARIABLE,
     chosen_node,
+    go_ahead,
     node_command_parser,
     run_reporting_errors,
 )
@@ -29,7 +31,9 @@ from explorer.presentation.history_text import csv_text, json_text, text_lines
 from explorer.rpc.errors import InvalidInput
 from explorer.services.address_history import AddressHistory
 from explorer.services.block_scan import scan_blocks
-from explorer.services.history_plan import OldStateVerdict, Scope
+from explorer.services.budget import Estimate as Cost
+from explorer.services.budget import crosses, question
+from explorer.services.history_plan import CONFIRM_ABOVE, OldStateVerdict, Scope
 from explorer.services.history_store import HistoryStore, MemoryHistoryStore, SavedHistoryStore
 from explorer.services.networks import custom_network
 from explorer.services.search import resolve
@@ -49,7 +53,9 @@ Progress and notes go to stderr. The API key comes from --key or ${KEY_VARIABLE}
 Exit codes:
   0  the history was written
   1  the name.rsk points to no address
-  2  input error: bad address, name or block (nothing was sent)
+  2  input error: bad address, name or block (nothing was sent), or a costly search not
+     agreed to (more than a few hundred requests, or past the key's quota: --yes, or y on
+     a terminal)
   3  node or network error (a node without old state over more than {SCAN_LIMIT:,} blocks)"""
 
 
@@ -67,6 +73,9 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
     parser.add_argument("--assets", choices=[s.value for s in Scope], default=Scope.ALL.value)
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    parser.add_argument(
+        "--yes", action="store_true", help="search (or scan) whatever it costs, without asking"
+    )
     add_cache_choice(parser)
     return parser.parse_args(list(argv))
 
@@ -129,16 +138,39 @@ async def history(options: argparse.Namespace) -> int:
                 store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
                                  store=store, scope=Scope(options.assets))  # fmt: skip
-            return await _write(run, session, first, last, options.format)
+            return await _write(run, session, (first, last), options.format, options.yes)
+
+
+def spend(session: Session, requests: int, what: str, yes: bool) -> bool:
+    """Return whether to spend requests: asked on a terminal (or --yes) when costly, as the window.
+
+    That is more than a few hundred requests, or past the key's quota for today.
+    """
+    cost = Cost(requests, what)
+    if crosses(session.requests_today, session.daily_quota, cost):
+        asked = question(session.requests_today, session.daily_quota, cost)
+    elif requests > CONFIRM_ABOVE:
+        asked = f"{what} costs {cost.text()}. Go ahead?"
+    else:
+        return True
+    note(asked)
+    return go_ahead("Go ahead?", yes)
 
 
 async def _write(
-    run: AddressHistory, session: Session, first: int | None, last: int | None, fmt: str
+    run: AddressHistory,
+    session: Session,
+    blocks: tuple[int | None, int | None],
+    fmt: str,
+    yes: bool,
 ) -> int:
     """Run the history to its end and write it; fall back to the block scan without old state."""
-    estimate = await run.prepare(first, last)
+    estimate = await run.prepare(*blocks)
     if estimate.needs_confirmation:
         note(estimate.text())
+    if not spend(session, estimate.requests, f"Searching {estimate.blocks:,} blocks", yes):
+        note("not searched: on a terminal answer y, or pass --yes")
+        return EXIT_INPUT
     entries: dict[tuple[object, ...], HistoryEntry] = {}
     units: dict[str, tuple[int, str]] = {}
     verdict: OldStateVerdict | None = None
@@ -149,7 +181,7 @@ async def _write(
             note(f"note: {update.note}")
         verdict = update.old_state or verdict
     if verdict is not None:
-        code = await _scan_instead(run, verdict, entries)
+        code = await _scan_instead(run, verdict, entries, lambda what: spend(session, *what, yes))
         if code != EXIT_OK:
             return code
     ordered = newest_first(list(entries.values()))
@@ -166,15 +198,21 @@ async def _write(
 
 
 async def _scan_instead(
-    run: AddressHistory, verdict: OldStateVerdict, entries: dict[tuple[object, ...], HistoryEntry]
+    run: AddressHistory,
+    verdict: OldStateVerdict,
+    entries: dict[tuple[object, ...], HistoryEntry],
+    allowed: Callable[[tuple[int, str]], bool],
 ) -> int:
-    """Say the node keeps no old state, then read every block instead (if not too many)."""
+    """Say why the search cannot be used, then read every block instead (if not too many)."""
     note(f"note: {verdict.text()}")
     opening = run.opening
     assert opening is not None
     if verdict.blocks > SCAN_LIMIT:
         note(f"error: a block scan of {verdict.blocks:,} blocks is more than {SCAN_LIMIT:,}; "
              "choose a shorter range with --from and --to")  # fmt: skip
+        return EXIT_REMOTE
+    if not allowed((verdict.blocks, f"Reading {verdict.blocks:,} blocks")):
+        note("not scanned: on a terminal answer y, or pass --yes")
         return EXIT_REMOTE
     note(f"reading blocks {opening.low + 1:,} to {opening.high:,} one by one…")
     for key in [k for k, e in entries.items() if e.is_native]:

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from explorer.chain.secrets import is_secret
+from explorer.chain.secrets import scrub as scrub_secrets
+
 EXIT_INPUT = 2
+KEY_VARIABLE = "EXPLORER_API_KEY"
 
 
 class KeySafeParser(argparse.ArgumentParser):
@@ -32,6 +37,26 @@ class KeySafeParser(argparse.ArgumentParser):
         """Remember the words given (so that no error repeats them), then parse."""
         self._given = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """Parse; a known key given where a value belongs (`--from KEY`) is refused, unshown.
+
+        So no command can quote it back in a message about its value.
+        """
+        parsed = super().parse_args(args, namespace)
+        for name, value in vars(parsed).items():
+            if name != "key" and isinstance(value, str) and is_secret(value, self.secrets):
+                self.error(f"{self._named(name)}: that is an API key (it is not shown)")
+        return parsed
+
+    def _named(self, dest: str) -> str:
+        """Return how the user names an argument: its option (`--from`), or its own name."""
+        for action in self._actions:
+            if action.dest == dest and action.option_strings:
+                return action.option_strings[-1]
+        return dest
 
     def error(self, message: str) -> NoReturn:
         """Print usage and a message that repeats nothing typed, exit 2."""
@@ -68,14 +93,13 @@ def scrub(text: str, secrets: tuple[str, ...]) -> str:
         scheme, _, rest = url.partition("://")
         host, slash, _path = rest.partition("/")
         text = text.replace(url, f"{scheme}://{host}{slash}{'…' if slash else ''}")
-    for secret in secrets:
-        text = text.replace(secret, "<key>")
-    return text
+    return scrub_secrets(text, secrets)
 
 
 def secrets_in(argv: list[str]) -> tuple[str, ...]:
-    """Return what in argv may be a key: URL path segments and the value of --key."""
+    """Return what may be a key: URL path segments, the value of --key, the key variable."""
     found = [s for arg in argv if "://" in arg for s in arg.split("://", 1)[1].split("/")[1:] if s]
     found += [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--key"]
     found += [arg.split("=", 1)[1] for arg in argv if arg.startswith("--key=")]
-    return tuple(sorted(set(found), key=len, reverse=True))
+    found += [os.environ.get(KEY_VARIABLE) or ""]
+    return tuple(sorted(set(found) - {""}, key=len, reverse=True))

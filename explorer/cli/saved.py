@@ -22,6 +22,7 @@ from explorer.rpc.node_answers import ProbeResult
 from explorer.saved.directory import CacheDirectory
 from explorer.saved.usage import UsageStore
 from explorer.services.networks import Network
+from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.session import OFFLINE_KINDS, Session
 from explorer.services.usage import UsageTally
 
@@ -71,6 +72,9 @@ async def command_session(
     usage = UsageStore()
     session = Session(network, endpoint, saved=saved)
     tally = UsageTally(usage, session)
+    with contextlib.suppress(OSError, sqlite3.Error):  # what it spends is asked as the window's
+        session.earlier_today = await usage.today(session.usage_id)
+        session.daily_quota = await usage.quota(network.id, default_daily_quota(network, endpoint))
     try:
         yield session
     finally:

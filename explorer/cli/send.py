@@ -21,6 +21,7 @@ from explorer.cli.common import (
     KEY_VARIABLE,
     KeySafeParser,
     add_node_choice,
+    ask_on_terminal,
     chosen_node,
     run_reporting_errors,
     secrets_in,
@@ -70,14 +71,6 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
         "--poll", type=float, default=2.0, metavar="S", help="seconds between looks (--wait)"
     )
     return parser.parse_args(list(argv))
-
-
-def ask_on_terminal(question: str) -> bool:
-    """Ask on the terminal; only `y` or `yes` sends."""
-    try:
-        return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
-    except EOFError:
-        return False
 
 
 def show(document_sections: Document, out: Callable[[str], None]) -> None:

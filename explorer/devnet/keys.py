@@ -1,8 +1,10 @@
-"""API keys in text meant for people: a redacted form (light: no server, no py-evm)."""
+"""API keys in text meant for people: no part of one (light: no server, no py-evm)."""
 
 from __future__ import annotations
 
+from explorer.chain.secrets import scrub
 
-def redact_key(key: str) -> str:
-    """Return a form of an API key that is safe to log."""
-    return key[:4] + "…" if len(key) > 8 else "…"
+
+def without_key(text: str, key: str) -> str:
+    """Return text with the key taken out in any form (a log line, a path)."""
+    return scrub(text, [key])

@@ -17,7 +17,8 @@ from typing import Any
 
 import platformdirs
 
-from explorer.devnet.keys import redact_key  # not the server: the window never loads it
+from explorer.chain.secrets import REDACTED
+from explorer.devnet.keys import without_key  # not the server: the window never loads it
 
 #: Environment variable that overrides where the devnet keeps its snapshots.
 CACHE_VARIABLE = "EXPLORER_DEVNET_CACHE"
@@ -122,7 +123,7 @@ class DevnetProcess:
 
     def redacted_url(self, network: str) -> str:
         """Return the endpoint with the key redacted, for logs and messages."""
-        return f"{self.base_urls[network]}/{redact_key(self.key)}"
+        return f"{self.base_urls[network]}/{REDACTED}"
 
     @property
     def pid(self) -> int | None:
@@ -217,7 +218,7 @@ class DevnetProcess:
         assert self._process.stderr is not None
         async for raw in self._process.stderr:
             line = raw.decode("utf-8", "replace").rstrip()
-            self._stderr_tail.append(line.replace(self.key, redact_key(self.key)))
+            self._stderr_tail.append(without_key(line, self.key))
 
     def _exit_message(self) -> str:
         """Why the child stopped before READY, with the key redacted."""

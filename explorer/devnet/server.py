@@ -40,6 +40,7 @@ from explorer.devnet.errors import (
     response_too_large,
 )
 from explorer.devnet.filling import StillBuilding, when_loaded
+from explorer.devnet.keys import without_key
 from explorer.devnet.profile import Profile
 
 log = logging.getLogger(__name__)
@@ -68,11 +69,6 @@ class ServiceConfig:
     def is_rskj(self) -> bool:
         """Tell whether the network is served as a bare rskj node (no key, rskj's HTTP)."""
         return self.profile is Profile.RSKJ
-
-
-def redact_key(key: str) -> str:
-    """Return a form of an API key that is safe to log."""
-    return key[:4] + "…" if len(key) > 8 else "…"
 
 
 def seconds_to_utc_midnight(now: float) -> int:
@@ -336,7 +332,7 @@ class RedactingAccessLogger(AbstractAccessLogger):
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
         """Log method, redacted path, status and duration."""
         key = key_from_path(request.path)
-        path = request.path.replace(key, redact_key(key)) if key else request.path
+        path = without_key(request.path, key) if key else request.path
         self.logger.info(
             "%s %s -> %d (%.1f ms)", request.method, path, response.status, time * 1000
         )

@@ -8,7 +8,6 @@ import io
 import logging
 import os
 import platform
-import re
 import sys
 import time
 from collections import deque
@@ -21,6 +20,7 @@ from pathlib import Path
 import platformdirs
 
 from explorer import __version__
+from explorer.chain.secrets import SHORTEST, scrub
 from explorer.saved.files import create_private, open_private, private_directory, write_private
 
 APP = "explorer"
@@ -34,8 +34,6 @@ LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 #: The libraries whose versions a report and the About dialog show (distribution names).
 LIBRARIES = ("PySide6-Essentials", "qasync", "httpx", "aiohttp", "eth-abi", "eth-utils", "py-evm")
-#: A URL's last path segment long enough to be a key (the service puts the key there).
-KEY_IN_URL = re.compile(r"(https?://[^\s/]+(?:/v\d+)?/)([A-Za-z0-9_\-]{20,})")
 
 
 def log_dir() -> Path:
@@ -51,14 +49,12 @@ class Secrets:
 
     def add(self, secret: str) -> None:
         """Remember a secret (empty or very short strings are ignored)."""
-        if len(secret) >= 4:
+        if len(secret) >= SHORTEST:
             self._values.add(secret)
 
     def scrub(self, text: str) -> str:
-        """Return text with every known secret, and any key-like URL segment, redacted."""
-        for secret in sorted(self._values, key=len, reverse=True):
-            text = text.replace(secret, secret[:4] + "…")
-        return KEY_IN_URL.sub(lambda match: match.group(1) + match.group(2)[:4] + "…", text)
+        """Return text with no part of a key: known ones in any form, masked ones, key-like URLs."""
+        return scrub(text, self._values, masks=True, key_segments=True)
 
 
 SECRETS = Secrets()

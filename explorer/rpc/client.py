@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from explorer.chain.secrets import scrub
 from explorer.rpc.answers import result_of_sliced
 from explorer.rpc.batch import BatchGathering, BatchRefused, Checked, encode_batch, results_of_batch
 from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
@@ -29,6 +30,7 @@ from explorer.rpc.node_answers import (
     as_node_ask,
     probe_node,
 )
+from explorer.rpc.pause import Pause
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.stats import RequestStats
 from explorer.rpc.transport import (
@@ -54,9 +56,9 @@ def _ignore(_count: int) -> None:
 class RpcClient(TypedCalls):
     """A client for one endpoint; share one instance (and one httpx client) per endpoint.
 
-    Reads are retried per `retry` on transport failures, 429 (Retry-After honoured up to
-    its cap) and 5xx; eth_sendRawTransaction only when the request never left. At most
-    `max_in_flight` requests run at once; identical reads in flight share one request.
+    Reads are retried per `retry` on transport failures, 429 (Retry-After honoured up to its
+    cap, by every call: rpc/pause.py) and 5xx; eth_sendRawTransaction only when the request
+    never left. At most `max_in_flight` requests run at once; identical reads in flight share.
     Redirects are never followed, not even to the same host: they are ServerErrors.
     Answers over `max_response_bytes` are MalformedResponse. `stats` counts requests.
 
@@ -108,6 +110,7 @@ class RpcClient(TypedCalls):
         self.waits: dict[int, Attempt] = {}  # the calls being sent, by serial
         self._foreground = 0  # searches and page loads under way (background reads wait)
         self.stopped: tuple[Attempt, float] | None = None  # the last call given up, and when
+        self.pause = Pause(endpoint.host, self.retry.max_retry_after)  # Retry-After's
         self.attempt_listeners: list[Callable[[Attempt], None]] = []  # a retry starts
         self.failure_listeners: list[Callable[[RpcError], None]] = []  # a call gave up
 
@@ -122,9 +125,8 @@ class RpcClient(TypedCalls):
         a key echoed there is replaced, as in error messages.
         """
         result = await self.call(method, method_spec(method).check(args))
-        secret = self.endpoint.api_key
-        if method in NODE_WORDS and secret and isinstance(result, str) and secret in result:
-            return result.replace(secret, "<key>")
+        if method in NODE_WORDS and isinstance(result, str):
+            return scrub(result, [self.endpoint.api_key])
         return result
 
     async def call(self, method: str, params: Sequence[Any] = ()) -> Any:
@@ -151,7 +153,7 @@ class RpcClient(TypedCalls):
         (a quota counts calls). A node that does not take batches raises BatchRefused.
         """
         checked: list[Checked] = [(name, method_spec(name).check(args)) for name, args in calls]
-        answers = self.answers
+        answers = None if TO_THE_NODE.get() else self.answers
         if answers is None:
             sent(len(checked))
             answered = await self._send_batch(checked)
@@ -169,7 +171,7 @@ class RpcClient(TypedCalls):
     async def _send_batch(self, calls: Sequence[Checked]) -> list[Any]:
         """Send calls in one request (with retries); return (result, envelope) or NodeError each."""
         encoded = [(method, encode_params(method, params)) for method, params in calls]
-        label = f"batch of {len(encoded)}"
+        label = " + ".join(dict.fromkeys(method for method, _params in encoded))  # status bar
         try:
             return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
         except BatchRefused:
@@ -220,17 +222,9 @@ class RpcClient(TypedCalls):
         self, method: str, params_json: str, size: int, seconds: float, **more: Any
     ) -> None:
         """Add an entry to the journal, the API key redacted."""
-        secret = self.endpoint.api_key
-        entry = JournalEntry(
-            time.time(),
-            self.endpoint.redacted,
-            method,
-            redact(params_json, secret),
-            size,
-            seconds=seconds,
-            **more,
-        )
-        self.journal.record(entry)
+        params = redact(params_json, self.endpoint.api_key)
+        self.journal.record(JournalEntry(time.time(), self.endpoint.redacted, method, params,
+                                         size, seconds=seconds, **more))  # fmt: skip
 
     def _forget(self, key: tuple[str, str], shared: SharedCall) -> None:
         """Drop a finished shared call from the in-flight table."""
@@ -276,12 +270,15 @@ class RpcClient(TypedCalls):
         """Send, and again after each failure the retry policy allows."""
         attempt = self.waits[serial]
         for retry in itertools.count():
+            if retry == 0 and (left := self.pause.left()) > 0:
+                raise self.pause.error(left)
             try:
                 async with self._slots:
                     return await once()
             except RpcError as error:
                 error.redact(self.endpoint.api_key)
                 self.stats.record_failure(error.kind.value)
+                self.pause.note(error)
                 delay = self.retry.delay(retry, error, resendable)
                 if delay is None:
                     for listener in self.failure_listeners:

@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from explorer.chain.secrets import KEY_CHARACTERS, MASK, REDACTED
 from explorer.rpc.errors import InvalidInput
 
-_KEY_CHARS = re.compile(r"[A-Za-z0-9._~\-]+")
-_MASK = "••••"
+_KEY_CHARS = re.compile(f"[{KEY_CHARACTERS}]+")
 
 
 class UrlForm(enum.Enum):
@@ -34,7 +34,7 @@ def is_loopback_host(host: str) -> bool:
 
 def mask_key(key: str) -> str:
     """Return a display form of a key: its last four characters when long, else `<key>`."""
-    return _MASK + key[-4:] if len(key) >= 16 else "<key>"
+    return MASK + key[-4:] if len(key) >= 16 else REDACTED
 
 
 @dataclass(frozen=True)

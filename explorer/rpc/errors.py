@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from explorer.chain.hexutil import HexFormatError, parse_data
 from explorer.chain.revert import decode_revert_reason
+from explorer.chain.secrets import REDACTED, holds, scrub
 from explorer.rpc.nodefailures import NodeFailure, classify
 
 
@@ -34,10 +35,10 @@ class RpcError(Exception):
         self.message = " ".join(message.split())
         super().__init__(self.message)
 
-    def redact(self, secret: str | None, replacement: str = "<key>") -> None:
-        """Remove every occurrence of secret from the message."""
-        if secret and secret in self.message:
-            self.message = self.message.replace(secret, replacement)
+    def redact(self, secret: str | None, replacement: str = REDACTED) -> None:
+        """Remove secret from the message, in any letter case or %-encoding."""
+        if secret and holds(self.message, secret):
+            self.message = scrub(self.message, [secret], replacement=replacement)
             self.args = (self.message,)
 
 
@@ -114,11 +115,13 @@ class NodeError(RpcError):
             human = f"{human}: {self.revert_reason}"
         super().__init__(own if human is None else f"{human} ({own})")
 
-    def redact(self, secret: str | None, replacement: str = "<key>") -> None:
-        """Remove every occurrence of secret from the message and the node's own message."""
+    def redact(self, secret: str | None, replacement: str = REDACTED) -> None:
+        """Remove secret from the message, the node's own message and its data, in any form."""
         super().redact(secret, replacement)
         if secret:
-            self.node_message = self.node_message.replace(secret, replacement)
+            self.node_message = scrub(self.node_message, [secret], replacement=replacement)
+            if isinstance(self.data, str):
+                self.data = scrub(self.data, [secret], replacement=replacement)
 
     @property
     def revert_reason(self) -> str | None:

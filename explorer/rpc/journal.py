@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from explorer.chain.secrets import scrub
+
 KEEP = 500  # entries the journal keeps (the Requests view's last 500)
 
 
@@ -53,8 +55,8 @@ class RequestJournal:
 
 
 def redact(text: str, secret: str | None) -> str:
-    """Return text with the secret (the API key) replaced by `<key>`."""
-    return text.replace(secret, "<key>") if secret else text
+    """Return text with the secret (the API key) replaced by `<key>`, in any form."""
+    return scrub(text, [secret])
 
 
 @dataclass

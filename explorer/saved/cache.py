@@ -14,6 +14,7 @@ beside the answers through `records_of(client)` (`records.py`).
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ from explorer.rpc.wrappers import TypedCalls
 from explorer.saved import rules
 from explorer.saved.bodies import result_of_body
 from explorer.saved.directory import CacheDirectory
+from explorer.saved.guarded import FileUnavailable
 from explorer.saved.identity import genesis_hash
 from explorer.saved.log_ranges import log_read
 from explorer.saved.logs import LogCoverage
@@ -136,8 +138,20 @@ class SessionCache:
             self.state.set_mode(CacheMode.OFF, None)  # this session goes without saved data
             return
         identity = ChainIdentity(chain_id, genesis)
-        self.state.set_mode(CacheMode.ONLINE, self.directory.store(identity))
+        store = await self._own_store(identity)
+        if store is None:
+            self.state.set_mode(CacheMode.OFF, None)  # never another endpoint's file instead
+            return
+        self.state.set_mode(CacheMode.ONLINE, store)
         await self.directory.remember(self.endpoint, identity)
+
+    async def _own_store(self, identity: ChainIdentity) -> ChainStore | None:
+        """Return this endpoint's store of a chain (what it said alone), None if unknowable."""
+        try:
+            scope = await self.directory.endpoint_scope(self.endpoint)
+        except (OSError, sqlite3.Error, FileUnavailable):
+            return None
+        return self.directory.store(identity, scope)
 
     async def go_offline(self, expected_chain_id: int | None) -> bool:
         """Answer from the saved data of the chain this endpoint last served, if it is expected's.
@@ -151,7 +165,9 @@ class SessionCache:
         if expected_chain_id is not None and served.identity.chain_id != expected_chain_id:
             return False
         self.served_chain_id = served.identity.chain_id
-        store = self.directory.store(served.identity)
+        store = await self._own_store(served.identity)
+        if store is None:
+            return False
         saved = await store.state()
         if saved.saved_at is None:
             return False

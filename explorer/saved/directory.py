@@ -157,11 +157,15 @@ class CacheDirectory:
         return True
 
     async def size_of(self, endpoint: Endpoint) -> int:
-        """Return the bytes of saved data of the chain an endpoint served (0: none)."""
+        """Return the bytes of the saved data an endpoint's answers fill (0: none)."""
         served = await self.served(endpoint)
         if served is None:
             return 0
-        path = self.root / served.identity.file_name()
+        try:
+            scope = await self.endpoint_scope(endpoint)
+        except (OSError, sqlite3.Error, FileUnavailable):
+            return 0
+        path = self.root / served.identity.file_name(scope)
         store = self._stores.get(path)
         if store is not None:
             return await store.size()

@@ -52,11 +52,14 @@ class ReorgWatch:
         return self.invalid_from is not None and number is not None and number >= self.invalid_from
 
     def watch(self, result: Any) -> None:
-        """Compare the settled heights an answer reports with the known and saved chain."""
+        """Compare the heights an answer reports with the known and saved chain.
+
+        Every height, settled or not: a new block whose parent hash contradicts a saved block
+        drops that block (and what rests on it), however young the new block is.
+        """
         state = self.state
-        deep = [(n, h) for n, h in rules.sightings(result) if state.settled(n)]
         unknown = []
-        for number, block_hash in deep:
+        for number, block_hash in rules.sightings(result):
             seen = self.known.get(number)
             if seen is None:
                 unknown.append((number, block_hash))

@@ -48,6 +48,7 @@ from explorer.services.history_plan import (
 from explorer.services.history_store import HistoryStore, StoredHistory
 from explorer.services.probes import (
     AccountState,
+    Contradiction,
     OldStateMissing,
     ReadCounts,
     StateProbes,
@@ -262,9 +263,7 @@ class AddressHistory:
             if reason:
                 raise OldStateMissing(opening.low, reason)
         except OldStateMissing as missing:
-            verdict = OldStateVerdict(
-                f"block {missing.block:,}: {missing.reason}", opening.high - opening.low
-            )
+            verdict = OldStateVerdict.of(missing, opening.high - opening.low)
             self.opening = replace(opening, old_state=verdict)
             self.changes, self._native_entries = [], []
             queue.put_nowait(HistoryUpdate(old_state=verdict))
@@ -282,6 +281,9 @@ class AddressHistory:
         found = await asyncio.gather(*(attributor.attribute(change) for change in changes))
         if any(attribution.nonce_unexplained for attribution in found):
             raise OldStateMissing(min(change.block for change in changes), NONCE_JUMP)
+        for change, attribution in zip(changes, found, strict=True):
+            if attribution.impossible:
+                raise Contradiction(change.block, attribution.impossible)
         entries = [entry for attribution in found for entry in attribution.entries]
         self._native_entries += entries
         self._found += len(entries)

@@ -20,6 +20,7 @@ from explorer.chain.bridge_abi import bridge_topic
 from explorer.chain.bridge_events import DecodedBridgeLog, LockBtc, PeginBtc
 from explorer.chain.bridge_logs import decode_system_log
 from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
+from explorer.chain.known import REMASC
 from explorer.chain.records import Block, Log, Receipt, Transaction
 from explorer.chain.remasc import MINING_FEE_TOPIC, RemascPayment
 from explorer.services.balance_search import Change
@@ -28,15 +29,22 @@ from explorer.services.reader import ChainReader
 PEGIN_BTC_TOPIC = bridge_topic("pegin_btc")
 LOCK_BTC_TOPIC = bridge_topic("lock_btc")
 WEI_PER_SATOSHI = 10**10
+PLAIN_TRANSFER_GAS = 21_000  # a transaction's intrinsic gas: a gas limit this low runs no code
 UNEXPLAINED_ORDER = 1 << 30  # after the block's transactions, before REMASC (the last one)
 
 
 @dataclass(frozen=True)
 class Attribution:
-    """A change's entries, and whether the block could not explain the nonce's rise."""
+    """A change's entries; whether the block could not explain the nonce's rise, or the value.
+
+    `impossible` says why the change could not have happened at all (value moved by no
+    transaction of the address, no logged payment, and no code run in the block): the node
+    answered a state that was not, such as old state as 0x0 ('' when it could).
+    """
 
     entries: list[HistoryEntry]
     nonce_unexplained: bool = False
+    impossible: str = ""
 
 
 def topic_of(address: str) -> str:
@@ -142,6 +150,34 @@ def residual_entries(
     return entries
 
 
+def runs_code(block: Block) -> bool:
+    """Tell whether any transaction of a block could run a contract (REMASC's aside).
+
+    One with a gas limit of a plain transfer's intrinsic cost cannot run any code.
+    """
+    transactions = block.transactions
+    return transactions is None or any(
+        tx.to != REMASC and (tx.to is None or tx.gas > PLAIN_TRANSFER_GAS)
+        for tx in transactions.well_formed()
+    )
+
+
+def impossible_change(entries: Sequence[HistoryEntry], block: Block, before: int) -> str:
+    """Return why a change no code in its block could have made is impossible ('' if not)."""
+    moved = sum(e.amount for e in entries if e.kind is EntryKind.CONTRACT and e.tx_hash is None)
+    if not moved or runs_code(block):
+        return ""
+    why = (
+        "its balance before it was answered as 0x0, as for old state a node does not keep"
+        if before == 0
+        else "one of the two balances is false"
+    )
+    return (
+        f"{moved:,} wei moved in block {block.number or 0:,}, which holds no transaction of the "
+        f"address, no payment to it and no contract call: {why}"
+    )
+
+
 def _moved(receipt: Receipt | None) -> bool:
     """Tell whether a received transaction's value arrived (it did unless it failed)."""
     return receipt is None or receipt.succeeded is not False
@@ -216,7 +252,8 @@ class Attributor:
         if not entries:  # only the nonce moved: a contract made a contract
             entries.append(_nonce_only(block))
         unexplained = not self.contract and len(sent) < change.sent
-        return Attribution(with_balances(entries, change.before.balance), unexplained)
+        impossible = impossible_change(entries, block, change.before.balance)
+        return Attribution(with_balances(entries, change.before.balance), unexplained, impossible)
 
     async def _receipts(self, txs: Sequence[Transaction]) -> dict[str, Receipt]:
         """Return the receipts of transactions, read concurrently (cached when settled)."""

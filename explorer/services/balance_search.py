@@ -26,12 +26,14 @@ import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
 
-from explorer.services.probes import AccountState, StateProbes
+from explorer.services.probes import AccountState, Contradiction, StateProbes
 from explorer.services.tasks import cancel_all
 
 IN_FLIGHT = 8  # requests at once: the client's own cap
 DENSE = 24  # blocks probed at once to pin the newest change (48 reads: within a batch's 50)
 EXPRESS_PROBES = 14 + DENSE  # what the express start may cost beyond a binary search
+WITNESS_FROM = 4  # the first probe request that reads a block again (then every 4× more)
+WITNESS_DEPTH = 12  # a block read again is this deep (a reorganisation may change a newer one)
 FEW_BLOCKS = 16  # a range this narrow (a revisit's new blocks) is probed at every block at once
 
 
@@ -105,6 +107,7 @@ class BalanceSearch:
         self.opening_round = opening_round
         self.express = express  # fan out from the newest block, then probe densely
         self.probe_count = 0
+        self.requests = 0  # probe requests sent (the witnesses ride along some)
         self.found = 0
         self._open: list[_Range] = []
         self._done_blocks = 0
@@ -126,8 +129,17 @@ class BalanceSearch:
         )
 
     def _settle(self, low: int, high: int, round_: int, found: list[Change]) -> None:
-        """Decide about (low, high]: nothing in it, one change pinned, or a range to split."""
+        """Decide about (low, high]: nothing in it, one change pinned, or a range to split.
+
+        A nonce never goes down: a node that says it did contradicts itself (Contradiction).
+        """
         before, after = self.states[low], self.states[high]
+        if after.nonce < before.nonce:
+            raise Contradiction(
+                high,
+                f"the nonce went down from {before.nonce:,} after block {low:,} to "
+                f"{after.nonce:,} after block {high:,}",
+            )
         if before == after:
             self._done_blocks += high - low
         elif high - low == 1:
@@ -174,6 +186,12 @@ class BalanceSearch:
         finally:
             await cancel_all(running)
 
+    def _witness(self, points: Sequence[int]) -> int | None:
+        """Return the block probed last before this request that no reorganisation may touch."""
+        probing, deep = set(points), self.high - WITNESS_DEPTH
+        candidates = (block for block in reversed(self.states) if block not in probing)
+        return next((block for block in candidates if block <= deep), None)
+
     def _take(self, share: int) -> list[_Range]:
         """Take the newest open ranges for one request: its share of them, a probe each."""
         taken: list[_Range] = []
@@ -193,10 +211,23 @@ class BalanceSearch:
         return bool(self._open) and self._open[0].high - self._open[0].low - 1 <= DENSE
 
     async def _split(self, plan: Sequence[tuple[_Range, list[int]]]) -> list[Change]:
-        """Probe each range at its points (one request) and settle the pieces between."""
+        """Probe each range at its points (one request) and settle the pieces between.
+
+        The 4th, 16th, 64th… request reads a block probed before again, of the node itself (a
+        few reads in all; none for a search of three requests): a node whose answers for one
+        block differ contradicts itself (Contradiction).
+        """
         points = [point for _taken, inside in plan for point in inside]
         self.probe_count += len(points)
-        states = await self.probes.at(points)
+        self.requests += 1
+        witness = self._witness(points) if witness_due(self.requests) else None
+        if witness is None:
+            states = await self.probes.at(points)
+        else:
+            states, again = await asyncio.gather(
+                self.probes.at(points), self.probes.reread(witness)
+            )
+            witnessed(self.states, witness, again)
         for point, state in zip(points, states, strict=True):
             self.states[point] = state
         found: list[Change] = []
@@ -205,6 +236,29 @@ class BalanceSearch:
             for low, high in itertools.pairwise(edges):
                 self._settle(low, high, taken.round + 1, found)
         return found
+
+
+def witness_due(request: int) -> bool:
+    """Tell whether a probe request reads a block again: the 4th, 16th, 64th… (powers of 4)."""
+    power_of_four = request & (request - 1) == 0 and request.bit_length() % 2 == 1
+    return request >= WITNESS_FROM and power_of_four
+
+
+def witnessed(states: dict[int, AccountState], block: int, again: AccountState) -> None:
+    """Raise Contradiction when a block read again has another state than before."""
+    before = states[block]
+    if again.balance != before.balance:
+        raise Contradiction(
+            block,
+            f"it gave two different balances for block {block:,} ({before.balance:,} wei, then "
+            f"{again.balance:,})",
+        )
+    if again.nonce != before.nonce:
+        raise Contradiction(
+            block,
+            f"it gave two different nonces for block {block:,} ({before.nonce}, then "
+            f"{again.nonce})",
+        )
 
 
 def search_bound(changes: int, blocks: int) -> int:

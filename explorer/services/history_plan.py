@@ -14,7 +14,12 @@ import math
 from dataclasses import dataclass
 
 from explorer.services.balance_search import search_bound
-from explorer.services.probes import PROBES_PER_BATCH, AccountState, OldStateMissing
+from explorer.services.probes import (
+    PROBES_PER_BATCH,
+    AccountState,
+    Contradiction,
+    OldStateMissing,
+)
 from explorer.services.token_history import FIRST_SEGMENT, segments
 
 CONFIRM_ABOVE = 300  # requests: a search costing more is shown with its cost and asked for
@@ -77,17 +82,37 @@ class Estimate:
 
 @dataclass(frozen=True)
 class OldStateVerdict:
-    """The node keeps no old state: why we think so, and what the block scan would cost."""
+    """Balance and nonce answers cannot be used: why, and what the block scan would cost.
+
+    Either the node keeps no old state, or (`contradicts`) it contradicted itself.
+    """
 
     reason: str
     blocks: int
+    contradicts: bool = False
+
+    @classmethod
+    def of(cls, missing: OldStateMissing, blocks: int) -> OldStateVerdict:
+        """Return the verdict on what stopped a search over blocks."""
+        if isinstance(missing, Contradiction):
+            return cls(missing.reason, blocks, contradicts=True)
+        return cls(f"block {missing.block:,}: {missing.reason}", blocks)
 
     def text(self) -> str:
         """Return the verdict as the sentence the page and the command line show."""
+        if self.contradicts:
+            why = (
+                f"This node contradicts itself ({self.reason}), so its balances and nonces "
+                "cannot be searched."
+            )
+        else:
+            why = (
+                f"This node does not serve old state ({self.reason}), so balance changes cannot "
+                "be found by search."
+            )
         return (
-            f"This node does not serve old state ({self.reason}), so balance changes cannot be "
-            f"found by search. Reading every block instead costs {self.blocks:,} requests; "
-            "it finds the address's transactions, not value moved by contracts or REMASC."
+            f"{why} Reading every block instead costs {self.blocks:,} requests; it finds the "
+            "address's transactions, not value moved by contracts or REMASC."
         )
 
 
@@ -107,8 +132,7 @@ class Opening:
         cls, low: int, high: int, last: AccountState, code: bool, missing: OldStateMissing
     ) -> Opening:
         """Return the opening of a node that cannot tell the state after block low."""
-        verdict = OldStateVerdict(f"block {missing.block:,}: {missing.reason}", high - low)
-        return cls(low, high, None, last, code, verdict)
+        return cls(low, high, None, last, code, OldStateVerdict.of(missing, high - low))
 
 
 def estimate(

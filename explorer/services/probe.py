@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from explorer.chain.secrets import scrub
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, InvalidInput, RpcError
@@ -87,12 +88,12 @@ async def probe_endpoint(
             ProbeOutcome.FAILED,
             expected_chain_id=expected,
             error_kind=error.kind,
-            message=_scrub(error.message, secret),
+            message=scrub(error.message, [secret]),
         )
     finally:
         await client.aclose()
     mismatch = probe.mismatch()
-    client_version = _scrub(probe.client_version, secret) if probe.client_version else None
+    client_version = scrub(probe.client_version, [secret]) if probe.client_version else None
     return ConnectionReport(
         endpoint=endpoint.redacted,
         outcome=ProbeOutcome.CONNECTED if mismatch is None else ProbeOutcome.MISMATCH,
@@ -101,10 +102,5 @@ async def probe_endpoint(
         client_version=client_version,
         latency_ms=probe.latency * 1000,
         error_kind=None if mismatch is None else mismatch.kind,
-        message="" if mismatch is None else _scrub(mismatch.message, secret),
+        message="" if mismatch is None else scrub(mismatch.message, [secret]),
     )
-
-
-def _scrub(text: str, secret: str) -> str:
-    """Remove a secret from text (belt and braces: node texts are not trusted)."""
-    return text.replace(secret, "<key>") if secret else text

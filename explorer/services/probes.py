@@ -17,6 +17,7 @@ from explorer.chain.hexutil import HexFormatError, parse_data, parse_quantity
 from explorer.rpc.batch import BatchRefused, raise_first
 from explorer.rpc.client import RpcClient
 from explorer.rpc.errors import MalformedResponse, NodeError
+from explorer.rpc.node_answers import TO_THE_NODE
 
 Call = tuple[str, Sequence[Any]]
 PROBES_PER_BATCH = 10  # 20 reads: well within rskj's 50 calls a batch
@@ -37,6 +38,14 @@ class OldStateMissing(Exception):
         super().__init__(f"no state at block {block:,}: {reason}")
         self.block = block
         self.reason = reason
+
+
+class Contradiction(OldStateMissing):
+    """The node contradicted itself about the account: none of its state answers can be trusted.
+
+    A nonce that went down, two balances for one block, a change nothing in its block could
+    have made (state answered as 0x0 that was not): the search stops, as without old state.
+    """
 
 
 @dataclass
@@ -129,6 +138,17 @@ class StateProbes:
         for index, block in enumerate(blocks):
             old_state_error(block, results[2 * index : 2 * index + 2])
         return states_of(results)
+
+    async def reread(self, block: int) -> AccountState:
+        """Return the state after a block asked of the node itself again (never saved data)."""
+        direct = TO_THE_NODE.set(True)
+        try:
+            calls = state_calls(self.address, block)
+            results = await read_together(self.client, calls, self.counts)
+        finally:
+            TO_THE_NODE.reset(direct)
+        (state,) = states_of(results)
+        return state
 
     async def opening(
         self, low: int, high: int, extra: Sequence[Call] = ()

@@ -153,14 +153,28 @@ class ChainReader:
                 reading.cancel()  # the last caller stopped waiting: so do its retries
 
     def _known_block(self, selector: BlockSelector | str, full: bool) -> Block | None:
-        """Return a block from the cache or just read, else None."""
-        key = block_key(selector, full)
-        return self._cache.get(key) or self._recent(key)  # type: ignore[no-any-return]
+        """Return a block from the cache or just read, else None (a full one serves a header)."""
+        for key in {block_key(selector, full), block_key(selector, True)}:
+            found = self._cache.get(key) or self._recent(key)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        return None
+
+    def known_block(self, selector: BlockSelector | str) -> Block | None:
+        """Return a block in memory (settled, or just read by a page), without asking."""
+        return self._known_block(selector, False)
+
+    def seen(self, block_hash: str) -> bool:
+        """Tell whether a block with this hash was read here (and is still remembered)."""
+        return any(self._cache.get(("block", block_hash, full)) for full in (False, True))
 
     def _read(self, selector: BlockSelector | str, full: bool) -> asyncio.Future[Block | None]:
-        """Return the read of a block in flight, starting it when there is none."""
+        """Return the read of a block in flight, starting it when there is none.
+
+        A header read joins a full read of the same block already under way.
+        """
         key = block_key(selector, full)
-        reading = self._reading.get(key)
+        reading = self._reading.get(key) or self._reading.get(block_key(selector, True))
         if reading is None:
             reading = self._reading[key] = asyncio.ensure_future(self._read_block(selector, full))
             reading.add_done_callback(lambda done: self._read_done(key, done))

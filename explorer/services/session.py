@@ -22,6 +22,7 @@ from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from explorer.saved.cache import CacheMode, Reorganised, SessionCache
 from explorer.saved.directory import CacheDirectory
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
+from explorer.services.chainwatch import ChainWatch
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
@@ -114,6 +115,8 @@ class Session:
             self.cache.mode_listeners.append(self._on_cache_mode)
             self.cache.reorg_listeners.append(lambda _event: self.reader.forget())
             self.checker.listen(self._on_check_for_cache)
+        self.watch = ChainWatch(self.reader, self.checker, self.cache)
+        self.checker.listen(lambda check: self.watch.verified() if check.verified else None)
         self._offline_task: asyncio.Task[bool] | None = None
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
@@ -226,11 +229,13 @@ class Session:
 
     @contextlib.asynccontextmanager
     async def deadline(self, seconds: float) -> AsyncIterator[None]:
-        """Give up on the block with a TransportError once it has taken seconds."""
+        """Give up on the block after seconds (RateLimited: while the node asked for a pause)."""
         try:
             async with asyncio.timeout(seconds):
                 yield
         except TimeoutError:
+            if (left := self.client.pause.left()) > 0:  # waiting out the pause the node asked
+                raise self.client.pause.error(left) from None
             raise TransportError(
                 f"{self.endpoint.host} did not answer within {seconds:g} s"
             ) from None
@@ -270,9 +275,9 @@ class Session:
         return probe
 
     async def read_head(self) -> HeadEvent:
-        """Ask the node for its head, timing the request."""
+        """Ask the node for its head (and, when due, its chain id: chainwatch.py), timing it."""
         started = time.perf_counter()
-        number = await self.reader.latest_number()
+        number = await self.watch.poll()
         self.last_latency = time.perf_counter() - started
         return HeadEvent(number, self.last_latency)
 
@@ -327,13 +332,15 @@ class Session:
         self._wake_follower = None
 
     def stop(self) -> None:
-        """Stop the chain check (its listeners hear nothing more) and the head follower."""
+        """Stop the chain check (its listeners hear nothing more), the head follower, the watch."""
         self.checker.stop()
+        self.watch.stop()
         self.stop_following()
 
     async def aclose(self) -> None:
         """Stop everything and close the client."""
         self.checker.stop()
+        self.watch.stop()
         follower, self._follower = self._follower, None
         if follower is not None:
             follower.cancel()

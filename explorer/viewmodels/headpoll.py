@@ -157,6 +157,7 @@ class HeadPoller(QObject):
                     self._newest = event.number
                     self._changes.append((time.monotonic(), event.number))
                     self.head_changed.emit(event.number)
+                    session.watch.follow(event.number)  # its parent link, after the pages' reads
                 self.head_read.emit(event.number, time.time())
         finally:
             if session is self.session:

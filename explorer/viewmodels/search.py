@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QObject, QStringListModel
@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QStringListModel
 from explorer.chain import query as q
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.records import Receipt, Transaction
+from explorer.chain.secrets import is_secret
 from explorer.presentation.arguments import token_contracts
 from explorer.presentation.document import Tone
 from explorer.rpc.errors import RpcError
@@ -60,6 +61,8 @@ class SearchViewModel(QObject):
         self._refused_unchecked = False  # "Not searching yet" is shown: it goes once checked
         self._about_session = False  # the message is about the session's check (goes with it)
         self._stop_listening: Callable[[], None] | None = None
+        #: Every key the app knows (the session's is known anyway): never searched or echoed.
+        self.known_keys: Callable[[], Iterable[str | None]] = tuple
 
     def _get_text(self) -> str:
         return self._text
@@ -190,6 +193,10 @@ class SearchViewModel(QObject):
                 " (see the banner)."
             )
             self._refused_unchecked = self._about_session = True
+            return
+        if is_secret(text, [self.session.endpoint.api_key, *self.known_keys()]):
+            self._set_text("")  # not left on screen (or in a screenshot) either
+            self._say("That is an API key: it is not searched, and not shown.")
             return
         query = q.parse(text, self.session.network.chain_id)
         if isinstance(query, q.Invalid):

@@ -18,7 +18,6 @@ from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.pruned import OldState, PrunedNode
 from tests.helpers.schemas import assert_follows
 
-REPO = Path(__file__).resolve().parents[2]
 HEAD = 12_000
 KEYS = {"block", "timestamp", "tx_hash", "kind", "asset", "counterparty", "amount", "direction"}
 

@@ -78,3 +78,58 @@ def test_no_usage_error_echoes_an_argument(
     typed = [word for word in argv[1:] if not word.startswith("--") and len(word) > 1]
     assert [word for word in typed if word in message] == []
     assert ": error: " in message
+
+
+KNOWN = [  # the key as the command line knows it: --key, the key variable, the URL's last segment
+    ["--key", KEY],
+    ["--endpoint", URL],
+]
+VALUE_ERRORS = [  # commands whose input errors quote the value given (a block, an address)
+    ["history", "0x" + "ab" * 20, "--from", "{key}"],
+    ["history", "0x" + "ab" * 20, "--to", "{key}"],
+    ["history", "{key}"],
+    ["contract", "{key}"],
+    ["report", "{key}"],
+]
+
+
+@pytest.mark.parametrize("known", KNOWN, ids=["key", "url"])
+@pytest.mark.parametrize("argv", VALUE_ERRORS, ids=[" ".join(a[:1] + a[2:3]) for a in VALUE_ERRORS])
+@pytest.mark.parametrize("form", [str, str.upper, str.lower], ids=["as-is", "upper", "lower"])
+def test_a_value_that_is_a_known_key_is_never_echoed(
+    known: list[str],
+    argv: list[str],
+    form: object,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--from KEY` (the key pasted in the wrong place) is refused as input, the key unseen.
+
+    Known from --key, the key variable or the endpoint's URL; typed in any letter case.
+    """
+    assert callable(form)
+    monkeypatch.delenv("EXPLORER_API_KEY", raising=False)
+    where = ["--endpoint", "http://127.0.0.1:9", "--insecure-http", *known]
+    if known[0] == "--endpoint":
+        where = ["--endpoint", "http://127.0.0.1:9/" + KEY, "--insecure-http"]
+    words = [word.replace("{key}", form(KEY)) for word in argv]
+    with pytest.raises(SystemExit) as exited:
+        main([*words, *where])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "that is an API key (it is not shown)" in err
+    assert KEY.lower() not in err.lower()
+
+
+def test_a_value_that_is_the_key_variable_is_never_echoed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key from $EXPLORER_API_KEY is known too."""
+    monkeypatch.setenv("EXPLORER_API_KEY", KEY)
+    argv = ["history", "0x" + "ab" * 20, "--from", KEY, "--network", "testnet"]
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "explorer history: error: --from: that is an API key (it is not shown)" in err
+    assert KEY not in err

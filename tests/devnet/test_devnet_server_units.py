@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 
 from explorer.devnet.envelope import nesting_depth
-from explorer.devnet.server import QuotaBook, key_from_path, redact_key, seconds_to_utc_midnight
+from explorer.devnet.keys import without_key
+from explorer.devnet.server import QuotaBook, key_from_path, seconds_to_utc_midnight
 
 
 @pytest.mark.parametrize(
@@ -66,11 +67,11 @@ def test_no_quota_means_unlimited() -> None:
     assert QuotaBook(None).try_spend("k", 10**9)
 
 
-def test_redact_key_hides_most_of_it() -> None:
-    """A redacted key keeps at most four characters."""
+def test_a_redacted_key_keeps_no_part_of_it() -> None:
+    """A redacted key keeps none of its characters; a path loses it in any form."""
     key = "0123456789abcdef"
-    assert redact_key(key) == "0123…"
-    assert redact_key("short") == "…"
+    assert without_key(f"/v2/{key.upper()}", key) == "/v2/<key>"
+    assert without_key(f"/{key[:8]}%{ord(key[8]):02x}{key[9:]}", key) == "/<key>"
 
 
 def test_nesting_depth() -> None:

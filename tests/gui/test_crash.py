@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from explorer.diagnostics import log as diagnostics
 from explorer.diagnostics.crash import CrashReporter
 from explorer.diagnostics.log import SECRETS, Diagnostics
+from explorer.rpc.endpoint import mask_key
 from tests.helpers.timing import WAIT
 
 KEY = "k3y0f7h3u53r5h0u1dn3v3r1eak"  # a key-like secret
@@ -128,31 +129,38 @@ def test_the_report_is_copied_whole(qtbot: QtBot, reporter: CrashReporter) -> No
     assert QGuiApplication.clipboard().text() == clipboard
 
 
-def test_the_key_is_never_in_the_report_or_the_log_file(
+def test_no_part_of_the_key_is_in_the_report_or_the_log_file(
     qtbot: QtBot, found: Diagnostics, reporter: CrashReporter
 ) -> None:
+    """Known keys in any letter case or %-encoding, and the status bar's masked form, go whole."""
     SECRETS.add(KEY)
     found.endpoint = lambda: URL  # even if a caller forgot to redact
-    logging.getLogger("explorer.test").warning("connecting to %s", URL)
-    reporter.report_exception("failed", ConnectionError(f"cannot reach {URL}"))
+    encoded = "".join(f"%{ord(c):02X}" for c in KEY)
+    logger = logging.getLogger("explorer.test")
+    logger.warning("connecting to %s", URL)
+    logger.warning("the node said %s, %s and %s", KEY.upper(), encoded, mask_key(KEY))
+    reporter.report_exception("failed", ConnectionError(f"cannot reach {URL.upper()}"))
     qtbot.waitUntil(lambda: reporter.dialog is not None, timeout=WAIT)
     text = report_text(reporter)
     assert "ConnectionError" in text
-    assert "https://rpc.testnet.example/v2/k3y0…" in text
+    assert "cannot reach HTTPS://RPC.TESTNET.EXAMPLE/V2/<key>" in text
     assert found.log_file is not None
     for handler in logging.getLogger().handlers:
         handler.flush()
     written = found.log_file.read_text()
     saved = [path.read_text() for path in found.directory.glob("crash-*.txt")]
-    assert "connecting to https://rpc.testnet.example/v2/k3y0…" in written
+    assert "connecting to https://rpc.testnet.example/v2/<key>" in written
+    assert "the node said <key>, <key> and <key>" in written
     assert saved
     for where in (text, written, *saved):
-        assert KEY not in where
+        assert KEY[:4] not in where.lower()  # no part of it: neither its start…
+        assert KEY[-4:] not in where.lower()  # …nor its end (what the status bar shows)
 
 
 def test_an_unregistered_key_in_a_url_is_redacted_too() -> None:
     unknown = "abcdefghijklmnopqrstuvwxyz0123"
-    assert unknown not in SECRETS.scrub(f"GET https://node.example/{unknown} failed")
+    scrubbed = SECRETS.scrub(f"GET https://node.example/{unknown} failed")
+    assert scrubbed == "GET https://node.example/<key> failed"
 
 
 def test_the_previous_run_left_running_is_offered(qtbot: QtBot, tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from explorer.viewmodels.address.history_table import Column
 from explorer.views.address import AddressView
 from tests.helpers.address import open_address
 from tests.helpers.devnet import Devnet
+from tests.helpers.lying import Lie, LyingNode
 from tests.helpers.pruned import OldState, PrunedNode
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.schemas import assert_follows
@@ -38,6 +39,17 @@ def settled(qtbot: QtBot, view: AddressView) -> None:
         ),
         timeout=COMPLETE_MS,
     )
+
+
+def searched_to_old_state(qtbot: QtBot, session: Session, address: str) -> AddressView:
+    """Open an address and let its history search run (given the go) until it says why not."""
+    view = open_address(qtbot, session, address, history_store=MemoryHistoryStore())
+    model = view.address_model.history
+    settled(qtbot, view)
+    if model.estimate_text:
+        model.search_anyway()
+        qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
+    return view
 
 
 def finished(qtbot: QtBot, view: AddressView) -> None:
@@ -191,13 +203,8 @@ def test_a_node_without_old_state_is_said_with_the_scan_offered(
     node = PrunedNode(devnet.url("testnet"), old_state, oldest=11_990)
     session = Session(DEVNET, Endpoint.parse(node.url, allow_insecure_http=True))
     try:
-        busy = devnet.manifest("testnet")["busy_account"]
-        view = open_address(qtbot, session, busy, history_store=MemoryHistoryStore())
+        view = searched_to_old_state(qtbot, session, devnet.manifest("testnet")["busy_account"])
         model = view.address_model.history
-        settled(qtbot, view)
-        if model.estimate_text:
-            model.search_anyway()
-            qtbot.waitUntil(lambda: bool(model.old_state), timeout=COMPLETE_MS)
         assert "does not serve old state" in view.history_tab.old_state.text.text()
         assert view.history_tab.old_state.isVisible()
         assert not [e for e in model.table.entries if e.is_native]
@@ -216,6 +223,32 @@ def test_a_node_without_old_state_is_said_with_the_scan_offered(
         qtbot.waitUntil(lambda: model.result.startswith("Read 51 blocks"), timeout=COMPLETE_MS)
         assert {e.kind for e in model.table.entries} <= {EntryKind.SENT, EntryKind.RECEIVED}
         assert model.table.rowCount() > 0
+    finally:
+        run_in_qloop(qtbot, session.aclose())
+        node.close()
+
+
+@pytest.mark.parametrize("lie", [Lie.RANDOM_BALANCES, Lie.NONCE_DOWN])
+def test_a_node_that_contradicts_itself_is_named_with_the_scan_offered(
+    qtbot: QtBot, devnet: Devnet, qloop: Any, lie: Lie
+) -> None:
+    """Balances that differ between reads of one block, a nonce that goes down: said, scan offered.
+
+    Nothing the search found from such answers stays in the table.
+    """
+    busy = devnet.manifest("testnet")["busy_account"]
+    node = LyingNode(devnet.url("testnet"), busy, lie, since=11_000)
+    session = Session(DEVNET, Endpoint.parse(node.url, allow_insecure_http=True))
+    try:
+        view = searched_to_old_state(qtbot, session, busy)
+        model = view.address_model.history
+        shown = view.history_tab.old_state.text.text()
+        assert shown.startswith("This node contradicts itself (")
+        assert "Reading every block instead costs" in shown
+        assert view.history_tab.old_state.isVisible()
+        assert view.history_tab.old_state.action.isVisible()
+        assert not [e for e in model.table.entries if e.is_native]
+        assert len(node.calls) < 1_000  # stopped early, not thousands of requests
     finally:
         run_in_qloop(qtbot, session.aclose())
         node.close()

@@ -163,13 +163,17 @@ def dies_mid_body(then: Action) -> Action:
     return act
 
 
-def echo_path(status: int = 200) -> Action:
-    """Answer with a JSON-RPC error whose message, data and reason phrase echo the path."""
+def echo_path(status: int = 200, form: Callable[[str], str] = str) -> Action:
+    """Answer with a JSON-RPC error whose message, data and reason phrase echo the path.
+
+    form rewrites the path first (upper case, %-encoded…), as some gateways echo it.
+    """
 
     def act(request: Recorded) -> Reply:
-        error = {"code": -32000, "message": f"no access to {request.path}", "data": request.path}
+        path = form(request.path)
+        error = {"code": -32000, "message": f"no access to {path}", "data": path}
         body = {"jsonrpc": "2.0", "id": request.rpc_id, "error": error}
-        return json_reply(body, status=status, reason=f"Refused {request.path}")
+        return json_reply(body, status=status, reason=f"Refused {path}")
 
     return act
 

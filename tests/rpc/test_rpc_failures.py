@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import time
 from collections.abc import Callable
@@ -401,3 +402,35 @@ def test_failures_are_counted_by_kind(
     assert caught.value.kind is kind
     assert clients[0].stats.failures[kind.value] >= 1
     assert clients[0].stats.total == len(server.requests)
+
+
+def test_a_pause_asked_with_retry_after_holds_every_new_call(
+    server: ScriptedServer, endpoint: Endpoint
+) -> None:
+    """While one call waits out Retry-After, others fail at once, unsent; then all go again.
+
+    The pause is capped as the wait is (RetryPolicy.max_retry_after).
+    """
+    server.script(raw(429, headers={"Retry-After": "600"}))
+    server.fallback = result("0x10")
+
+    async def use(client: RpcClient) -> tuple[RpcError, RpcError, float, int]:
+        with pytest.raises(RateLimited) as first:
+            await client.block_number()  # 600 s: above the cap, reported, not slept
+        with pytest.raises(RateLimited) as second:
+            await client.chain_id()  # within the (capped) pause: not sent
+        left = client.pause.left()
+        sent = len(server.requests)
+        while client.pause.left() > 0:
+            await asyncio.sleep(0.05)
+        assert await client.block_number() == 16
+        return first.value, second.value, left, sent
+
+    retry = RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.02, max_retry_after=0.5)
+    first, second, left, sent = with_client(endpoint, use, retry=retry)
+    assert isinstance(second, RateLimited)
+    assert sent == 1  # the 429 only
+    assert 0 < left <= 0.5
+    assert "asked for a pause (Retry-After): nothing is sent for" in second.message
+    assert first.message.startswith("127.0.0.1 is rate limiting requests (HTTP 429)")
+    assert len(server.requests) == 2

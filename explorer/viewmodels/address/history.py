@@ -273,6 +273,13 @@ class HistoryViewModel(Tool):
         native = [entry.block for entry in self.table.entries if entry.asset == NATIVE]
         tokens = self.table.rowCount() - len(native)
         currency = self.session.network.currency
+        verdict = history.opening.old_state if history.opening is not None else None
+        if verdict is not None:  # the search stopped (the node's words above)
+            why = "the node contradicts itself" if verdict.contradicts else "no old state"
+            return (
+                f"Balance search stopped ({why}); {tokens:,} token transfers in blocks "
+                f"{first:,}–{last:,} ({history.requests:,} requests)."
+            )
         return (
             f"Complete: {len(set(native)):,} balance changes ({len(native):,} {currency} "
             f"entries) and {tokens:,} token transfers in blocks {first:,}–{last:,} "

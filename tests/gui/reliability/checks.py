@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from urllib.parse import unquote
 
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.session import Session
@@ -41,17 +42,22 @@ def files_with(secret: str, root: Path, settings: Path) -> list[str]:
         if not path.is_file():
             continue
         if path == settings:
-            if secret in private_lines(path):
+            if holds(private_lines(path), secret):
                 found.append(str(path))
-        elif secret.encode() in path.read_bytes():
+        elif holds(path.read_bytes().decode(errors="replace"), secret):
             found.append(str(path))
     return found
 
 
+def holds(text: str, secret: str) -> bool:
+    """Tell whether text holds the secret in any letter case, plain or %-encoded (even twice)."""
+    return secret.lower() in unquote(unquote(text)).lower()
+
+
 def key_leaks(secret: str, log_lines: list[str], root: Path, settings: Path) -> list[str]:
-    """Return every place the key shows: widgets, titles, clipboard, log records, files."""
-    leaks = [f"widget: {text[:80]}" for text in every_text() if secret in text]
-    leaks += [f"log: {line[:80]}" for line in log_lines if secret in line]
+    """Return every place the key shows, in any form: widgets, titles, clipboard, logs, files."""
+    leaks = [f"widget: {text[:80]}" for text in every_text() if holds(text, secret)]
+    leaks += [f"log: {line[:80]}" for line in log_lines if holds(line, secret)]
     return leaks + [f"file: {name}" for name in files_with(secret, root, settings)]
 
 

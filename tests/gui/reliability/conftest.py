@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from explorer.services import chainwatch as chainwatch_module
 from explorer.services import probe as probe_module
 from explorer.services import session as session_module
 from explorer.viewmodels import shell as shell_module
 from tests.gui.reliability.checks import key_leaks, untrustworthy
-from tests.gui.reliability.harness import FAST, HEAD_POLL, TEST_TIMEOUT, App
+from tests.gui.reliability.harness import CHAIN_ID_POLL, FAST, HEAD_POLL, TEST_TIMEOUT, App
 from tests.gui.reliability.node import Mode, SwitchableNode
 from tests.helpers.rpc import API_KEY
 from tests.helpers.settings import private_home
@@ -50,6 +51,7 @@ def fast(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the app wait fractions of a second instead of the user's seconds."""
     monkeypatch.setattr(session_module, "DEFAULT_BUDGET", FAST)
     monkeypatch.setattr(shell_module, "HEAD_POLL_SECONDS", HEAD_POLL)
+    monkeypatch.setattr(chainwatch_module, "CHAIN_ID_SECONDS", CHAIN_ID_POLL)
     monkeypatch.setattr(probe_module, "TEST_TIMEOUT", TEST_TIMEOUT)
 
 

@@ -48,6 +48,7 @@ FAST = WaitBudget(
 #: A check of a silent node: given up on, and tried again, within about three seconds.
 SILENT_CHECK = dataclasses.replace(FAST, read_timeout=scaled(0.8), check_deadline=scaled(2.5))
 HEAD_POLL = scaled(0.5)
+CHAIN_ID_POLL = scaled(1.0)  # the chain id rides with a head poll at least this often
 TEST_TIMEOUT = scaled(3.0)  # the Settings dialog's connection test (one try, no retry)
 BLOCK_ROUTE = block_route(0x1B4)
 TX_ROUTE = tx_route(TX_HASH)
