@@ -14,11 +14,15 @@ as anything in the input nests; every count is checked against the bytes there a
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
-from explorer.chain.mergemining import double_sha256
-
 MAX_PROOF_SIZE = 1 << 16  # far above any coinbase proof; refused before it is read
+
+
+def double_sha256(data: bytes) -> bytes:
+    """Return Bitcoin's hash of data: SHA-256 twice (internal byte order)."""
+    return hashlib.sha256(hashlib.sha256(data).digest()).digest()
 
 
 class PartialMerkleTreeError(ValueError):
@@ -125,6 +129,27 @@ class _Walk:
         else:
             right = left
         return double_sha256(left + right)
+
+
+def single_branch_tree(txid: bytes, siblings: list[bytes]) -> bytes:
+    """Serialize the tree proving txid as the first of 2^len(siblings) transactions.
+
+    siblings are the right-hand hashes from the leaves up (internal order): the walk descends
+    the left edge (flags 1), matches the txid, then takes each sibling whole (flags 0).
+    """
+    flags = [1] * (len(siblings) + 1) + [0] * len(siblings)
+    packed = bytes(
+        sum(bit << offset for offset, bit in enumerate(flags[start : start + 8]))
+        for start in range(0, len(flags), 8)
+    )
+    hashes = [txid, *siblings]
+    return (
+        (1 << len(siblings)).to_bytes(4, "little")
+        + bytes([len(hashes)])
+        + b"".join(hashes)
+        + bytes([len(packed)])
+        + packed
+    )
 
 
 def coinbase_in_tree(data: bytes, coinbase_txid: bytes) -> bytes:

@@ -18,7 +18,7 @@ Castle's `BigIntegers.asUnsignedByteArray`, which drops the sign byte: zero is n
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -32,6 +32,34 @@ from explorer.chain.jsonfields import RecordFormatError, optional, required
 from explorer.chain.rskheader import java_bytes, minimal_bytes
 
 RecordJson = Mapping[str, Any]
+REMASC_ADDRESS = bytes.fromhex("0000000000000000000000000000000001000008")
+LogItems = tuple[bytes, Sequence[bytes], bytes]  # address, topics, data
+
+
+def remasc_transaction(number: int) -> bytes:
+    """Return the RLP of block number's REMASC transaction (`new RemascTransaction(number)`)."""
+    nonce = minimal_bytes(number - 1)
+    return bytes(encode_raw([nonce, b"\x00", b"\x00", REMASC_ADDRESS, b"", b"", b"", b"", b""]))
+
+
+def receipt_rlp(
+    post_state: bytes,
+    status: bytes,
+    cumulative_gas: int,
+    gas_used: int,
+    bloom: bytes,
+    logs: Sequence[LogItems],
+) -> bytes:
+    """Return a receipt's RLP as `TransactionReceipt.getEncoded` writes it."""
+    items = [
+        post_state,
+        minimal_bytes(cumulative_gas),
+        bloom,
+        [[address, list(topics), data] for address, topics, data in logs],
+        minimal_bytes(gas_used),
+        status,
+    ]
+    return bytes(encode_raw(items))
 
 
 def _hash(value: object, what: str) -> bytes:
@@ -115,8 +143,8 @@ def encode_transaction(obj: RecordJson, chain_id: int | None = None) -> TxEncodi
     return first
 
 
-def _log(obj: object) -> list[Any]:
-    """Return a log's RLP items [address, [topics], data]."""
+def _log(obj: object) -> LogItems:
+    """Return a log's RLP items (address, topics, data)."""
     if not isinstance(obj, Mapping):
         raise RecordFormatError("a log must be a JSON object")
     topics = obj.get("topics") or []
@@ -124,7 +152,7 @@ def _log(obj: object) -> list[Any]:
         raise RecordFormatError("'topics' must be an array")
     address = required(obj, "address", _address)
     data = optional(obj, "data", parse_optional_data) or b""
-    return [address, [_hash(topic, "topic") for topic in topics], data]
+    return address, [_hash(topic, "topic") for topic in topics], data
 
 
 def _outcome(obj: RecordJson) -> tuple[bytes, bytes]:
@@ -144,22 +172,19 @@ def _outcome(obj: RecordJson) -> tuple[bytes, bytes]:
 
 
 def encode_receipt(obj: RecordJson) -> bytes:
-    """Return a receipt's RLP as rskj puts it in the receipts trie."""
+    """Return a receipt's RLP from its JSON, as rskj puts it in the receipts trie."""
     logs = obj.get("logs") or []
     if not isinstance(logs, list):
         raise RecordFormatError("'logs' must be an array")
     bloom = required(obj, "logsBloom", parse_data)
     if len(bloom) != 256:
         raise RecordFormatError("'logsBloom' must be 256 bytes")
-    cumulative = required(obj, "cumulativeGasUsed", bounds.GAS.parse)
-    used = required(obj, "gasUsed", bounds.GAS.parse)
     post_state, status = _outcome(obj)
-    items = [
+    return receipt_rlp(
         post_state,
-        minimal_bytes(cumulative),
+        status,
+        required(obj, "cumulativeGasUsed", bounds.GAS.parse),
+        required(obj, "gasUsed", bounds.GAS.parse),
         bloom,
         [_log(entry) for entry in logs],
-        minimal_bytes(used),
-        status,
-    ]
-    return bytes(encode_raw(items))
+    )
