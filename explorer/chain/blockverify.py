@@ -39,6 +39,7 @@ class Check(enum.Enum):
     BITCOIN_WORK = "Bitcoin work"
     PARENT_LINK = "parent link"
     TRANSACTION = "transaction"
+    RAW_HEADER = "raw header"
 
 
 class Outcome(enum.Enum):
@@ -131,14 +132,15 @@ def _transactions_root(obj: BlockJson, fields: HeaderFields, rules: NetworkRules
     if items and not all(isinstance(item, Mapping) for item in items):
         why = "the block was read with transaction hashes only"
         return _unchecked(Check.TRANSACTIONS_ROOT, why)
-    encoded = []
+    encoded, hashes = [], []
     for index, item in enumerate(items):
         tx = encode_transaction(item, rules.chain_id)
         if not tx.matches:
             detail = f"transaction {index}: its fields do not hash to its hash"
             return Finding(Check.TRANSACTIONS_ROOT, Outcome.MISMATCH, detail)
         encoded.append(tx.encoded)
-    root = trie_root(encoded, unitrie=rules.unitrie_hashes(fields.number))
+        hashes.append(tx.hash)  # keccak of the encoding: the trie stores long values by it
+    root = trie_root(encoded, unitrie=rules.unitrie_hashes(fields.number), hashes=hashes)
     if root != fields.transactions_root:
         detail = f"recomputed {_short(root)}, the node says {_short(fields.transactions_root)}"
         return Finding(Check.TRANSACTIONS_ROOT, Outcome.MISMATCH, detail)

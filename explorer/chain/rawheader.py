@@ -10,9 +10,13 @@ It gives what the JSON cannot: the ummRoot and the exact bytes of gas limit and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from explorer.chain.blockverify import Check, Finding, Outcome
+from explorer.chain.hexutil import HexFormatError, parse_quantity
+from explorer.chain.keccak import keccak
 from explorer.chain.rlpbound import RlpBoundError, decode
 from explorer.chain.rskrules import NetworkRules
 
@@ -114,3 +118,35 @@ def read_raw_header(raw: bytes, rules: NetworkRules) -> RawHeader:
         fields[name] = "0x" + value.hex()
     fields["uncleCount"] = _quantity(items[15])
     return RawHeader(fields, umm_root, items[9], items[7], version, edges, base_event)
+
+
+def _same(name: str, raw_value: Any, json_value: Any) -> bool:
+    """Tell whether a raw header's field equals the JSON's (numbers by value, hex any case)."""
+    if raw_value is None or json_value is None:
+        return raw_value is None and json_value in (None, "0x")
+    try:
+        if name in QUANTITIES or name in ("minimumGasPrice", "uncleCount"):
+            return parse_quantity(raw_value) == parse_quantity(json_value)
+    except HexFormatError:
+        return False
+    return str(raw_value).lower() == str(json_value).lower()
+
+
+def cross_check(raw: bytes, block: Mapping[str, Any], rules: NetworkRules) -> Finding:
+    """Compare `rsk_getRawBlockHeaderByHash`'s header with the block's JSON, field by field.
+
+    A version 0 header is also the preimage of the block hash (getEncoded is what is hashed).
+    """
+    try:
+        header = read_raw_header(raw, rules)
+    except RawHeaderError as error:
+        return Finding(Check.RAW_HEADER, Outcome.MISMATCH, str(error))
+    json_fields = dict(block) | {"uncleCount": hex(len(block.get("uncles") or []))}
+    for name, value in header.fields.items():
+        if not _same(name, value, json_fields.get(name)):
+            detail = f"rsk_getRawBlockHeaderByHash has another {name} than the block"
+            return Finding(Check.RAW_HEADER, Outcome.MISMATCH, detail)
+    if header.version == 0 and "0x" + keccak(raw).hex() != str(block.get("hash", "")).lower():
+        detail = "rsk_getRawBlockHeaderByHash's header does not hash to the block hash"
+        return Finding(Check.RAW_HEADER, Outcome.MISMATCH, detail)
+    return Finding(Check.RAW_HEADER, Outcome.VERIFIED, "rsk_getRawBlockHeaderByHash agrees")

@@ -24,12 +24,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from eth_hash.auto import keccak
-from rlp.codec import encode_raw
-
 from explorer.chain import bounds
 from explorer.chain.hexutil import HexFormatError, parse_data, parse_optional_data
 from explorer.chain.jsonfields import RecordFormatError, optional, required
+from explorer.chain.keccak import keccak
+from explorer.chain.rlpfast import encode as encode_raw
 from explorer.chain.rskrules import NetworkRules
 
 BLOOM_SIZE = 256

@@ -23,13 +23,11 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from eth_hash.auto import keccak
-from rlp.codec import encode_raw
-
-from explorer.chain import bounds
-from explorer.chain.hexutil import HexFormatError, parse_data, parse_optional_data
-from explorer.chain.jsonfields import RecordFormatError, optional, required
-from explorer.chain.rskheader import java_bytes, minimal_bytes
+from explorer.chain.jsonfields import RecordFormatError
+from explorer.chain.keccak import keccak
+from explorer.chain.rlpfast import Item
+from explorer.chain.rlpfast import encode as encode_raw
+from explorer.chain.rskheader import minimal_bytes
 
 RecordJson = Mapping[str, Any]
 REMASC_ADDRESS = bytes.fromhex("0000000000000000000000000000000001000008")
@@ -45,45 +43,62 @@ def remasc_transaction(number: int) -> bytes:
 def receipt_rlp(
     post_state: bytes,
     status: bytes,
-    cumulative_gas: int,
-    gas_used: int,
+    cumulative_gas: bytes,
+    gas_used: bytes,
     bloom: bytes,
     logs: Sequence[LogItems],
 ) -> bytes:
-    """Return a receipt's RLP as `TransactionReceipt.getEncoded` writes it."""
-    items = [
-        post_state,
-        minimal_bytes(cumulative_gas),
-        bloom,
-        [[address, list(topics), data] for address, topics, data in logs],
-        minimal_bytes(gas_used),
-        status,
-    ]
-    return bytes(encode_raw(items))
+    """Return a receipt's RLP as `TransactionReceipt.getEncoded` writes it (gas: minimal)."""
+    log_items: list[Item] = [[address, list(topics), data] for address, topics, data in logs]
+    items: list[Item] = [post_state, cumulative_gas, bloom, log_items, gas_used, status]
+    return encode_raw(items)
 
 
-def _hash(value: object, what: str) -> bytes:
-    """Parse a 32-byte hash."""
-    data = parse_data(value, what)
-    if len(data) != 32:
-        raise HexFormatError(f"{what} must be 32 bytes")
+def _digits(value: object, what: str) -> str:
+    """Return the hex digits after `0x`; RecordFormatError for anything else."""
+    if not isinstance(value, str) or value[:2] not in ("0x", "0X"):
+        raise RecordFormatError(f"{what} is not 0x-prefixed hex")
+    digits = value[2:]
+    if digits and not digits.isalnum():  # bytes.fromhex would skip whitespace
+        raise RecordFormatError(f"{what} has characters that are not hex digits")
+    return digits
+
+
+def _from_hex(digits: str, what: str) -> bytes:
+    """Return the bytes of an even number of hex digits."""
+    try:
+        return bytes.fromhex(digits)
+    except ValueError:
+        raise RecordFormatError(f"{what} is not hex") from None
+
+
+def _quantity(obj: RecordJson, key: str, max_bytes: int = 32, default: str | None = None) -> bytes:
+    """Return a hex quantity as minimal big-endian bytes (zero: nothing), within max_bytes."""
+    value = obj.get(key, default) if default is not None else obj.get(key)
+    if value is None and default is not None:
+        value = default
+    digits = _digits(value, key).lstrip("0")
+    if len(digits) > 2 * max_bytes:
+        raise RecordFormatError(f"{key} does not fit in {8 * max_bytes} bits")
+    return _from_hex(digits if len(digits) % 2 == 0 else "0" + digits, key)
+
+
+def _data(value: object, what: str, sizes: tuple[int, ...] = ()) -> bytes:
+    """Return hex data as bytes (of one of the sizes, when given)."""
+    digits = _digits(value, what)
+    if len(digits) % 2:
+        raise RecordFormatError(f"{what} has an odd number of hex digits")
+    data = _from_hex(digits, what)
+    if sizes and len(data) not in sizes:
+        raise RecordFormatError(f"{what} must be {' or '.join(map(str, sizes))} bytes")
     return data
 
 
-def _address(value: object, what: str) -> bytes:
-    """Parse a 20-byte address, or nothing for null (a contract creation)."""
-    data = parse_optional_data(value, what) or b""
-    if len(data) not in (0, 20):
-        raise HexFormatError(f"{what} must be 20 bytes")
-    return data
-
-
-def _forms(value: int, zero: tuple[bytes, ...]) -> list[bytes]:
-    """Byte readings of a number: minimal, Java's, and the given ones for zero."""
-    forms = list(zero) if value == 0 else [minimal_bytes(value)]
-    if value and java_bytes(value) != forms[0]:
-        forms.append(java_bytes(value))
-    return forms
+def _forms(minimal: bytes, zero: tuple[bytes, ...]) -> list[bytes]:
+    """Byte readings of a number: minimal, Java's (a sign byte), and the given ones for zero."""
+    if not minimal:
+        return list(zero)
+    return [minimal, b"\x00" + minimal] if minimal[0] >= 0x80 else [minimal]
 
 
 @dataclass(frozen=True)
@@ -97,27 +112,25 @@ class TxEncoding:
 
 def _signatures(obj: RecordJson, chain_id: int | None) -> list[list[bytes]]:
     """Return the readings of [v, r, s]: empty for the unsigned (REMASC) transaction."""
-    v = optional(obj, "v", bounds.WORD.parse_optional)
-    r = optional(obj, "r", bounds.WORD.parse_optional) or 0
-    s = optional(obj, "s", bounds.WORD.parse_optional) or 0
+    v, r, s = (_quantity(obj, key, default="0x0") for key in ("v", "r", "s"))
     if not v and not r and not s:
         return [[b"", b"", b""]]
-    if v is None or not 0 < v <= 0xFF:
+    if len(v) != 1:
         raise RecordFormatError("'v' must be one byte in a signed transaction")
-    readings = [v]
-    if v in (27, 28) and chain_id is not None and v + chain_id * 2 + 8 <= 0xFF:
-        readings.append(v + chain_id * 2 + 8)
-    return [[bytes([value]), minimal_bytes(r), minimal_bytes(s)] for value in readings]
+    readings = [v[0]]
+    if v[0] in (27, 28) and chain_id is not None and v[0] + chain_id * 2 + 8 <= 0xFF:
+        readings.append(v[0] + chain_id * 2 + 8)
+    return [[bytes([value]), r, s] for value in readings]
 
 
 def transaction_encodings(obj: RecordJson, chain_id: int | None = None) -> Iterator[bytes]:
     """Yield the RLP readings of a transaction's JSON, rskj's usual one first."""
-    nonce = required(obj, "nonce", bounds.NONCE.parse)
-    gas_price = optional(obj, "gasPrice", bounds.WORD.parse_optional) or 0
-    gas = required(obj, "gas", bounds.WORD.parse)
-    value = required(obj, "value", bounds.WORD.parse)
-    to = _address(obj.get("to"), "to")
-    data = optional(obj, "input", parse_optional_data) or b""
+    nonce = _quantity(obj, "nonce", max_bytes=8)
+    gas_price = _quantity(obj, "gasPrice", default="0x0")
+    gas = _quantity(obj, "gas")
+    value = _quantity(obj, "value")
+    to = b"" if obj.get("to") is None else _data(obj["to"], "to", (20,))
+    data = b"" if obj.get("input") is None else _data(obj["input"], "input")
     signatures = _signatures(obj, chain_id)
     unsigned = not signatures[0][0]
     price_zero = (b"\x00", b"")
@@ -125,14 +138,12 @@ def transaction_encodings(obj: RecordJson, chain_id: int | None = None) -> Itera
     for signature, nonce_bytes, price, limit in product(
         signatures, _forms(nonce, (b"",)), _forms(gas_price, price_zero), _forms(gas, gas_zero)
     ):
-        yield bytes(
-            encode_raw([nonce_bytes, price, limit, to, minimal_bytes(value), data, *signature])
-        )
+        yield bytes(encode_raw([nonce_bytes, price, limit, to, value, data, *signature]))
 
 
 def encode_transaction(obj: RecordJson, chain_id: int | None = None) -> TxEncoding:
     """Return the reading whose keccak is the node's `hash`, else rskj's usual one."""
-    claimed = required(obj, "hash", _hash)
+    claimed = _data(obj.get("hash"), "hash", (32,))
     first: TxEncoding | None = None
     for encoded in transaction_encodings(obj, chain_id):
         digest = keccak(encoded)
@@ -150,9 +161,9 @@ def _log(obj: object) -> LogItems:
     topics = obj.get("topics") or []
     if not isinstance(topics, list):
         raise RecordFormatError("'topics' must be an array")
-    address = required(obj, "address", _address)
-    data = optional(obj, "data", parse_optional_data) or b""
-    return address, [_hash(topic, "topic") for topic in topics], data
+    address = _data(obj.get("address"), "address", (20,))
+    data = b"" if obj.get("data") is None else _data(obj["data"], "data")
+    return address, [_data(topic, "topic", (32,)) for topic in topics], data
 
 
 def _outcome(obj: RecordJson) -> tuple[bytes, bytes]:
@@ -160,13 +171,15 @@ def _outcome(obj: RecordJson) -> tuple[bytes, bytes]:
 
     Older nodes also sent postTxState as `root`; both are bound when both are sent.
     """
-    root = optional(obj, "root", parse_optional_data)
-    status = optional(obj, "status", bounds.STATUS.parse_optional)
+    root = None if obj.get("root") is None else _data(obj["root"], "root")
+    status = None if obj.get("status") is None else _quantity(obj, "status", max_bytes=1)
+    if status not in (None, b"", b"\x01"):
+        raise RecordFormatError("'status' is neither 0 nor 1")
     if root is not None and len(root) > 1:
         root = None  # a state root, as Ethereum had: not what rskj writes
     if status is None and root is None:
         raise RecordFormatError("a receipt needs a status (or a one-byte root)")
-    status_byte = (b"\x01" if status else b"") if status is not None else root
+    status_byte = status if status is not None else root
     assert status_byte is not None
     return (root if root is not None else status_byte), status_byte
 
@@ -176,15 +189,13 @@ def encode_receipt(obj: RecordJson) -> bytes:
     logs = obj.get("logs") or []
     if not isinstance(logs, list):
         raise RecordFormatError("'logs' must be an array")
-    bloom = required(obj, "logsBloom", parse_data)
-    if len(bloom) != 256:
-        raise RecordFormatError("'logsBloom' must be 256 bytes")
+    bloom = _data(obj.get("logsBloom"), "logsBloom", (256,))
     post_state, status = _outcome(obj)
     return receipt_rlp(
         post_state,
         status,
-        required(obj, "cumulativeGasUsed", bounds.GAS.parse),
-        required(obj, "gasUsed", bounds.GAS.parse),
+        _quantity(obj, "cumulativeGasUsed", max_bytes=8),
+        _quantity(obj, "gasUsed", max_bytes=8),
         bloom,
         [_log(entry) for entry in logs],
     )

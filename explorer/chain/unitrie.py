@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import rlp
-from eth_hash.auto import keccak
+
+from explorer.chain.keccak import keccak
 
 EMPTY_TRIE_HASH = keccak(rlp.encode(b""))
 MAX_EMBEDDED_SIZE = 44
@@ -42,6 +43,12 @@ class Node:
     value: bytes
     left: Node | None
     right: Node | None
+    known_hash: bytes = b""  # keccak of value when the caller has it (a transaction's hash)
+
+    @property
+    def value_hash(self) -> bytes:
+        """Return keccak of the value (a long value is stored by it)."""
+        return self.known_hash or keccak(self.value)
 
     @property
     def is_leaf(self) -> bool:
@@ -68,35 +75,44 @@ def _common_prefix(first: str, last: str, start: int) -> int:
     return position - start
 
 
-def _build(keys: Sequence[tuple[str, bytes]], start: int) -> Node:
+Keyed = tuple[str, bytes, bytes]  # key bits, value, keccak of value (or b"")
+
+
+def _build(keys: Sequence[Keyed], start: int) -> Node:
     """Build the node for sorted, distinct keys that agree on their bits before start."""
     first, last = keys[0][0], keys[-1][0]
     shared = _common_prefix(first, last, start)
     split = start + shared
-    value = b""
-    lefts: list[tuple[str, bytes]] = []
-    rights: list[tuple[str, bytes]] = []
-    for bits, item in keys:
+    value, known = b"", b""
+    lefts: list[Keyed] = []
+    rights: list[Keyed] = []
+    for entry in keys:
+        bits = entry[0]
         if len(bits) == split:
-            value = item
+            value, known = entry[1], entry[2]
         elif bits[split] == "0":
-            lefts.append((bits, item))
+            lefts.append(entry)
         else:
-            rights.append((bits, item))
+            rights.append(entry)
     return Node(
         path=first[start:split],
         value=value,
         left=_build(lefts, split + 1) if lefts else None,
         right=_build(rights, split + 1) if rights else None,
+        known_hash=known,
     )
 
 
-def build_trie(items: Sequence[bytes]) -> Node | None:
+def build_trie(items: Sequence[bytes], hashes: Sequence[bytes] = ()) -> Node | None:
     """Return the trie of items keyed by their index's RLP; None when there are none.
 
-    An empty item is never stored (rskj treats an empty value as a deletion).
+    hashes, when given, are the items' keccak digests, not computed again. An empty item is
+    never stored (rskj treats an empty value as a deletion).
     """
-    keys = sorted((_bits(rlp.encode(index)), item) for index, item in enumerate(items) if item)
+    known = list(hashes) or [b""] * len(items)
+    keys = sorted(
+        (_bits(rlp.encode(index)), item, known[index]) for index, item in enumerate(items) if item
+    )
     return _build(keys, 0) if keys else None
 
 
@@ -162,7 +178,7 @@ def serialize(node: Node) -> Serialized:
     if not node.is_leaf:
         parts.append(varint(children_size))
     if node.long_value:
-        parts += [keccak(node.value), len(node.value).to_bytes(3, "big")]
+        parts += [node.value_hash, len(node.value).to_bytes(3, "big")]
     else:
         parts.append(node.value)
     message = b"".join(parts)
@@ -183,13 +199,15 @@ def orchid_message(node: Node) -> bytes:
             hashes += keccak(orchid_message(child))
     head = bytes([2, 0b10 if node.long_value else 0]) + mask.to_bytes(2, "big")
     path = len(node.path).to_bytes(2, "big") + _path_bytes(node.path)
-    value = keccak(node.value) if node.long_value else node.value
+    value = node.value_hash if node.long_value else node.value
     return head + path + hashes + value
 
 
-def trie_root(items: Sequence[bytes], *, unitrie: bool = True) -> bytes:
+def trie_root(
+    items: Sequence[bytes], *, unitrie: bool = True, hashes: Sequence[bytes] = ()
+) -> bytes:
     """Return the root hash of items keyed by index, in the RSKIP107 or the Orchid format."""
-    root = build_trie(items)
+    root = build_trie(items, hashes)
     if root is None:
         return EMPTY_TRIE_HASH
     return keccak(serialize(root).message if unitrie else orchid_message(root))

@@ -10,6 +10,7 @@ import rlp
 from eth.abc import LegacyTransactionFieldsAPI, ReceiptAPI, SignedTransactionAPI
 from eth_hash.auto import keccak
 
+from explorer.chain.rskheader import minimal_bytes
 from explorer.chain.rsktx import receipt_rlp, remasc_transaction
 from explorer.devnet.evm import REMASC_ADDRESS, ZERO_ADDRESS
 
@@ -116,7 +117,8 @@ class ReceiptRecord:
         outcome = b"\x01" if self.status else b""
         logs = [(log.address, log.topics, log.data) for log in self.logs]
         bloom = self.bloom.to_bytes(256, "big")
-        return receipt_rlp(outcome, outcome, self.cumulative_gas_used, self.gas_used, bloom, logs)
+        cumulative, used = minimal_bytes(self.cumulative_gas_used), minimal_bytes(self.gas_used)
+        return receipt_rlp(outcome, outcome, cumulative, used, bloom, logs)
 
 
 @dataclass(frozen=True)

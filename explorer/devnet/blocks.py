@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import rlp
-from eth_hash.auto import keccak
 from rlp.codec import encode_raw, length_prefix
 
+from explorer.chain.keccak import keccak
 from explorer.chain.mergemining import compose_hash_for_merged_mining
 from explorer.chain.rskheader import (
     HeaderFields,

@@ -279,3 +279,21 @@ def test_mainnet_transactions_hash_from_their_fields() -> None:
     """Mainnet transactions (EIP-155 and not) re-encode to their hashes."""
     for entry in load("mainnet-transactions.json"):
         assert encode_transaction(entry["transaction"], 30).matches
+
+
+@pytest.mark.parametrize("change", ["drop", "swap", "add"])
+def test_transactions_dropped_swapped_or_added_are_caught(change: str) -> None:
+    """Each transaction still hashes to itself, but the list is not the block's: root differs."""
+    data = copy.deepcopy(load("testnet-798248.json"))
+    txs = data["block"]["transactions"]
+    if change == "drop":
+        del txs[1]
+    elif change == "swap":
+        txs[1], txs[2] = txs[2], txs[1]
+    else:
+        txs.insert(0, load("testnet-256082.json")["block"]["transactions"][0])
+    verdict = verify_block(data["block"], TESTNET_RULES)
+    found = verdict.finding(Check.TRANSACTIONS_ROOT)
+    assert found is not None
+    assert found.outcome is Outcome.MISMATCH
+    assert found.detail.startswith("recomputed 0x")
