@@ -8,17 +8,9 @@ import pytest
 import rlp
 from hypothesis import given
 from hypothesis import strategies as st
-from rlp.codec import length_prefix
 
 from explorer.chain.rlpbound import MAX_DEPTH, RlpBoundError, check_bounds, decode
-
-
-def nested(depth: int) -> bytes:
-    """Return a string wrapped in depth lists."""
-    data = b"\x80"
-    for _ in range(depth):
-        data = length_prefix(len(data), 0xC0) + data
-    return data
+from tests.helpers.forged_node import nested_rlp as nested
 
 
 def test_a_thousand_deep_list_is_refused_not_a_recursion_error() -> None:
