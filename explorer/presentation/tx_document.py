@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from explorer.chain.abi import decode_call, decode_log
-from explorer.chain.bridge_logs import decode_system_log
+from explorer.chain.blockverify import BlockVerdict
+from explorer.chain.bridge_logs import decode_system_log, refused_system_log
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
 from explorer.chain.remasc import RemascPayment
@@ -19,6 +20,7 @@ from explorer.presentation.bridge_fields import (
 )
 from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.verification import CHECKING, PENDING_TEXT, with_verdict
 from explorer.rpc.nodefailures import NodeFailure
 from explorer.services.diagnosis import PendingDiagnosis
 from explorer.services.routes import tx_at_route
@@ -38,6 +40,7 @@ class TxFacts:
     diagnosis: PendingDiagnosis | None = None  # why a pending one waits, once read
     block_size: int | None = None  # transactions in its block, for previous / next
     units: Units = field(default_factory=dict)  # the decimals and symbols of its tokens
+    verdict: BlockVerdict | None = None  # the transaction and its block, verified
 
 
 def status_field(facts: TxFacts, currency: str = "RBTC") -> Field:
@@ -93,7 +96,9 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     if facts.receipt is not None:
         raw["receipt"] = dict(facts.receipt.raw)
     headline = status_field(facts, currency)
-    return Document(f"Transaction {tx.hash}", headline, tuple(sections), raw, chain_id)
+    document = Document(f"Transaction {tx.hash}", headline, tuple(sections), raw, chain_id)
+    waiting = PENDING_TEXT if tx.is_pending else CHECKING
+    return with_verdict(document, facts.verdict, waiting)
 
 
 def _kind_label(tx: Transaction) -> str | None:
@@ -274,6 +279,8 @@ def log_fields(
     elif event is not None:
         fields.append(fmt.text_field("  Event", event.signature))
         fields += argument_fields(event, log.address, units or {}, chain_id)
+    elif (refusal := refused_system_log(log.address, log.topics, log.data)) is not None:
+        fields.append(fmt.text_field("  Event", refusal, Tone.BAD))
     else:
         fields.append(fmt.text_field("  Event", "unknown event", Tone.MUTED))
     fields += [fmt.text_field(f"  topic {i}", topic) for i, topic in enumerate(log.topics)]
