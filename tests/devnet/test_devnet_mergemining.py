@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
-from explorer.chain.blockverify import verify_block
+from explorer.chain.blockverify import Check, Outcome, verify_block
 from explorer.chain.hexutil import parse_data
 from explorer.chain.mergemining import verify_merge_mining
+from explorer.chain.rawheader import cross_check
 from explorer.chain.rskrules import MAINNET_RULES, TESTNET_RULES, NetworkRules
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc
@@ -96,3 +98,19 @@ def test_pending_block_has_no_merge_mining_data(rpc: RawRpc) -> None:
     )
     assert not report.verified
     assert "pending" in report.problems[0]
+
+
+@pytest.mark.parametrize("devnet", ["rskj"], indirect=True)
+def test_receipts_root_and_raw_header_recompute(devnet: Devnet, http: httpx.Client) -> None:
+    """The big block's receipts root recomputes, and rskj's raw header agrees with its JSON."""
+    client = RawRpc(http, devnet.url("testnet"))
+    block = client("eth_getBlockByNumber", hex(devnet.manifest()["big_block"]), True)
+    receipts = [client("eth_getTransactionReceipt", tx["hash"]) for tx in block["transactions"]]
+    verdict = verify_block(block, TESTNET_RULES, receipts=receipts)
+    assert verdict.verified, verdict.findings
+    outcomes = {finding.check: finding.outcome for finding in verdict.findings}
+    assert outcomes[Check.RECEIPTS_ROOT] is Outcome.VERIFIED
+    raw = parse_data(client("rsk_getRawBlockHeaderByHash", block["hash"]))
+    assert cross_check(raw, block, TESTNET_RULES).outcome is Outcome.VERIFIED
+    forged = {**block, "gasUsed": hex(int(block["gasUsed"], 16) + 1)}
+    assert cross_check(raw, forged, TESTNET_RULES).outcome is Outcome.MISMATCH
