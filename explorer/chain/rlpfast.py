@@ -11,21 +11,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 Item = bytes | Sequence["Item"]
+SHORT = 56  # under this many bytes a length fits in the prefix byte
+_STRINGS = (bytes, bytearray)  # a bytearray is a string too, not a list of numbers
 
 
 def _prefix(length: int, offset: int) -> bytes:
     """Return the length prefix of a string (offset 0x80) or a list (offset 0xC0)."""
-    if length < 56:
-        return bytes([offset + length])
+    if length < SHORT:
+        return bytes((offset + length,))
     size = (length.bit_length() + 7) // 8
-    return bytes([offset + 55 + size]) + length.to_bytes(size, "big")
+    return bytes((offset + 55 + size,)) + length.to_bytes(size, "big")
 
 
 def encode(item: Item) -> bytes:
     """Return the RLP of a byte string or a (nested) list of them."""
-    if isinstance(item, bytes | bytearray):
-        if len(item) == 1 and item[0] < 0x80:
+    if isinstance(item, _STRINGS):
+        length = len(item)
+        if length == 1 and item[0] < 0x80:
             return bytes(item)
-        return _prefix(len(item), 0x80) + bytes(item)
-    payload = b"".join(encode(part) for part in item)
+        return _prefix(length, 0x80) + bytes(item)
+    payload = b"".join([encode(part) for part in item])
     return _prefix(len(payload), 0xC0) + payload

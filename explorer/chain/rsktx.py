@@ -54,41 +54,36 @@ def receipt_rlp(
     return encode_raw(items)
 
 
-def _digits(value: object, what: str) -> str:
-    """Return the hex digits after `0x`; RecordFormatError for anything else."""
-    if not isinstance(value, str) or value[:2] not in ("0x", "0X"):
+def _hex_bytes(value: object, what: str, *, quantity: bool = False) -> bytes:
+    """Return the bytes of 0x-prefixed hex (a quantity may have an odd count of digits)."""
+    if type(value) is not str or value[:2] not in ("0x", "0X"):
         raise RecordFormatError(f"{what} is not 0x-prefixed hex")
     digits = value[2:]
-    if digits and not digits.isalnum():  # bytes.fromhex would skip whitespace
-        raise RecordFormatError(f"{what} has characters that are not hex digits")
-    return digits
-
-
-def _from_hex(digits: str, what: str) -> bytes:
-    """Return the bytes of an even number of hex digits."""
+    if len(digits) % 2:
+        if not quantity:
+            raise RecordFormatError(f"{what} has an odd number of hex digits")
+        digits = "0" + digits
     try:
-        return bytes.fromhex(digits)
+        data = bytes.fromhex(digits)
     except ValueError:
         raise RecordFormatError(f"{what} is not hex") from None
+    if 2 * len(data) != len(digits):  # bytes.fromhex skips whitespace
+        raise RecordFormatError(f"{what} has characters that are not hex digits")
+    return data
 
 
 def _quantity(obj: RecordJson, key: str, max_bytes: int = 32, default: str | None = None) -> bytes:
     """Return a hex quantity as minimal big-endian bytes (zero: nothing), within max_bytes."""
-    value = obj.get(key, default) if default is not None else obj.get(key)
-    if value is None and default is not None:
-        value = default
-    digits = _digits(value, key).lstrip("0")
-    if len(digits) > 2 * max_bytes:
+    value = obj.get(key)
+    data = _hex_bytes(default if value is None else value, key, quantity=True).lstrip(b"\0")
+    if len(data) > max_bytes:
         raise RecordFormatError(f"{key} does not fit in {8 * max_bytes} bits")
-    return _from_hex(digits if len(digits) % 2 == 0 else "0" + digits, key)
+    return data
 
 
 def _data(value: object, what: str, sizes: tuple[int, ...] = ()) -> bytes:
     """Return hex data as bytes (of one of the sizes, when given)."""
-    digits = _digits(value, what)
-    if len(digits) % 2:
-        raise RecordFormatError(f"{what} has an odd number of hex digits")
-    data = _from_hex(digits, what)
+    data = _hex_bytes(value, what)
     if sizes and len(data) not in sizes:
         raise RecordFormatError(f"{what} must be {' or '.join(map(str, sizes))} bytes")
     return data

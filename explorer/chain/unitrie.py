@@ -24,7 +24,8 @@ recurses over the items' own keys, never over anything nested in input.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 import rlp
 
@@ -35,30 +36,35 @@ MAX_EMBEDDED_SIZE = 44
 LONG_VALUE_OVER = 32
 
 
-@dataclass(frozen=True)
-class Node:
-    """A trie node: shared path bits ('0'/'1'), value, children."""
+class Node(NamedTuple):
+    """A trie node as a caller writes one: shared path bits ('0'/'1'), value, children."""
 
     path: str
     value: bytes
     left: Node | None
     right: Node | None
-    known_hash: bytes = b""  # keccak of value when the caller has it (a transaction's hash)
 
-    @property
-    def value_hash(self) -> bytes:
-        """Return keccak of the value (a long value is stored by it)."""
-        return self.known_hash or keccak(self.value)
 
-    @property
-    def is_leaf(self) -> bool:
-        """Tell whether the node has no children (Trie.isTerminal)."""
-        return self.left is None and self.right is None
+class Shape(NamedTuple):
+    """A node of a trie's shape: its path (and SharedPathSerializer bytes), value index, kids.
 
-    @property
-    def long_value(self) -> bool:
-        """Tell whether the value is stored by hash (more than 32 bytes)."""
-        return len(self.value) > LONG_VALUE_OVER
+    The shape of a block's trie depends only on which indexes it holds, so it is built once
+    per count and the values are read from the items (index -1: no value).
+    """
+
+    path: str
+    shared: bytes
+    slot: int
+    left: Shape | None
+    right: Shape | None
+
+
+class Serialized(NamedTuple):
+    """A node's RSKIP107 message and the subtree size its parent counts (referenceSize)."""
+
+    message: bytes
+    reference_size: int
+    embeddable: bool
 
 
 def _bits(key: bytes) -> str:
@@ -73,47 +79,6 @@ def _common_prefix(first: str, last: str, start: int) -> int:
     while position < end and first[position] == last[position]:
         position += 1
     return position - start
-
-
-Keyed = tuple[str, bytes, bytes]  # key bits, value, keccak of value (or b"")
-
-
-def _build(keys: Sequence[Keyed], start: int) -> Node:
-    """Build the node for sorted, distinct keys that agree on their bits before start."""
-    first, last = keys[0][0], keys[-1][0]
-    shared = _common_prefix(first, last, start)
-    split = start + shared
-    value, known = b"", b""
-    lefts: list[Keyed] = []
-    rights: list[Keyed] = []
-    for entry in keys:
-        bits = entry[0]
-        if len(bits) == split:
-            value, known = entry[1], entry[2]
-        elif bits[split] == "0":
-            lefts.append(entry)
-        else:
-            rights.append(entry)
-    return Node(
-        path=first[start:split],
-        value=value,
-        left=_build(lefts, split + 1) if lefts else None,
-        right=_build(rights, split + 1) if rights else None,
-        known_hash=known,
-    )
-
-
-def build_trie(items: Sequence[bytes], hashes: Sequence[bytes] = ()) -> Node | None:
-    """Return the trie of items keyed by their index's RLP; None when there are none.
-
-    hashes, when given, are the items' keccak digests, not computed again. An empty item is
-    never stored (rskj treats an empty value as a deletion).
-    """
-    known = list(hashes) or [b""] * len(items)
-    keys = sorted(
-        (_bits(rlp.encode(index)), item, known[index]) for index, item in enumerate(items) if item
-    )
-    return _build(keys, 0) if keys else None
 
 
 def _path_bytes(path: str) -> bytes:
@@ -133,19 +98,12 @@ def varint(value: int) -> bytes:
     return b"\xff" + value.to_bytes(8, "little")
 
 
-@dataclass(frozen=True)
-class Serialized:
-    """A node's RSKIP107 message and the subtree size its parent counts (referenceSize)."""
-
-    message: bytes
-    reference_size: int
-    embeddable: bool
-
-
 def _shared_path(path: str) -> bytes:
-    """SharedPathSerializer.serializeInto: the length prefix, then the bits."""
+    """SharedPathSerializer.serializeInto: the length prefix, then the bits (none: nothing)."""
     length = len(path)
-    if 1 <= length <= 32:
+    if length == 0:
+        return b""
+    if length <= 32:
         prefix = bytes([length - 1])
     elif 160 <= length <= 382:
         prefix = bytes([length - 128])
@@ -154,60 +112,116 @@ def _shared_path(path: str) -> bytes:
     return prefix + _path_bytes(path)
 
 
-def _child_reference(child: Serialized) -> bytes:
-    """Embed a small leaf (a length byte and its message), else refer to it by hash."""
-    if child.embeddable:
-        return bytes([len(child.message)]) + child.message
-    return keccak(child.message)
+def _shape_node(path: str, index: int, left: Shape | None, right: Shape | None) -> Shape:
+    """Return a shape node with its shared path's bytes worked out."""
+    return Shape(path, _shared_path(path), index, left, right)
+
+
+def _build(keys: Sequence[tuple[str, int]], start: int) -> Shape:
+    """Build the node for sorted, distinct keys that agree on their bits before start."""
+    first, last = keys[0][0], keys[-1][0]
+    split = start + _common_prefix(first, last, start)
+    index = -1
+    lefts: list[tuple[str, int]] = []
+    rights: list[tuple[str, int]] = []
+    for bits, position in keys:
+        if len(bits) == split:
+            index = position
+        elif bits[split] == "0":
+            lefts.append((bits, position))
+        else:
+            rights.append((bits, position))
+    left = _build(lefts, split + 1) if lefts else None
+    right = _build(rights, split + 1) if rights else None
+    return _shape_node(first[start:split], index, left, right)
+
+
+@lru_cache(maxsize=64)
+def _shape(indexes: tuple[int, ...]) -> Shape:
+    """Return the shape of a trie holding items under their indexes' RLP (rskj's keys)."""
+    return _build(sorted((_bits(rlp.encode(index)), index) for index in indexes), 0)
+
+
+def _message(shape: Shape, values: Sequence[bytes], hashes: Sequence[bytes]) -> Serialized:
+    """Return a node's Trie.toMessage() and its referenceSize, children first."""
+    flags = 0b01010000 if shape.shared else 0b01000000
+    references: list[bytes] = []
+    children_size = 0
+    for child, present, embedded in ((shape.left, 0x08, 0x02), (shape.right, 0x04, 0x01)):
+        if child is not None:
+            message, size, embeddable = _message(child, values, hashes)
+            flags |= present | embedded if embeddable else present
+            references.append(bytes([len(message)]) + message if embeddable else keccak(message))
+            children_size += size
+    value = values[shape.slot] if shape.slot >= 0 else b""
+    long_value = len(value) > LONG_VALUE_OVER
+    parts = [b"", shape.shared, *references]
+    if references:
+        parts.append(varint(children_size))
+    if long_value:
+        flags |= 0b00100000
+        parts += [hashes[shape.slot] or keccak(value), len(value).to_bytes(3, "big")]
+    else:
+        parts.append(value)
+    parts[0] = bytes([flags])
+    message = b"".join(parts)
+    size = children_size + (len(value) if long_value else 0) + len(message)
+    return Serialized(message, size, not references and len(message) <= MAX_EMBEDDED_SIZE)
+
+
+def _orchid(shape: Shape, values: Sequence[bytes], hashes: Sequence[bytes]) -> bytes:
+    """Return a node's Trie.toMessageOrchid(false): children by their Orchid hashes."""
+    mask, references = 0, b""
+    for bit, child in ((1, shape.left), (2, shape.right)):
+        if child is not None:
+            mask |= bit
+            references += keccak(_orchid(child, values, hashes))
+    value = values[shape.slot] if shape.slot >= 0 else b""
+    long_value = len(value) > LONG_VALUE_OVER
+    head = bytes([2, 0b10 if long_value else 0]) + mask.to_bytes(2, "big")
+    path = len(shape.path).to_bytes(2, "big") + _path_bytes(shape.path)
+    stored = (hashes[shape.slot] or keccak(value)) if long_value else value
+    return head + path + references + stored
+
+
+def _from_node(node: Node, values: list[bytes]) -> Shape:
+    """Return a written node's shape, its values appended to values."""
+    index = -1
+    if node.value:
+        index = len(values)
+        values.append(node.value)
+    left = None if node.left is None else _from_node(node.left, values)
+    right = None if node.right is None else _from_node(node.right, values)
+    return _shape_node(node.path, index, left, right)
 
 
 def serialize(node: Node) -> Serialized:
-    """Return a node's Trie.toMessage() and its referenceSize, children first."""
-    children = [serialize(child) if child else None for child in (node.left, node.right)]
-    flags = 0b01000000
-    if node.long_value:
-        flags |= 0b00100000
-    if node.path:
-        flags |= 0b00010000
-    for present, embedded, child in zip((0x08, 0x04), (0x02, 0x01), children, strict=True):
-        if child is not None:
-            flags |= present | (embedded if child.embeddable else 0)
-    parts = [bytes([flags]), _shared_path(node.path) if node.path else b""]
-    parts += [_child_reference(child) for child in children if child is not None]
-    children_size = sum(child.reference_size for child in children if child is not None)
-    if not node.is_leaf:
-        parts.append(varint(children_size))
-    if node.long_value:
-        parts += [node.value_hash, len(node.value).to_bytes(3, "big")]
-    else:
-        parts.append(node.value)
-    message = b"".join(parts)
-    external = len(node.value) if node.long_value else 0
-    return Serialized(
-        message,
-        children_size + external + len(message),
-        node.is_leaf and len(message) <= MAX_EMBEDDED_SIZE,
-    )
+    """Return a written node's Trie.toMessage() and referenceSize."""
+    values: list[bytes] = []
+    shape = _from_node(node, values)
+    return _message(shape, values, [b""] * len(values))
 
 
 def orchid_message(node: Node) -> bytes:
-    """Return a node's Trie.toMessageOrchid(false): children by their Orchid hashes."""
-    mask, hashes = 0, b""
-    for bit, child in ((1, node.left), (2, node.right)):
-        if child is not None:
-            mask |= bit
-            hashes += keccak(orchid_message(child))
-    head = bytes([2, 0b10 if node.long_value else 0]) + mask.to_bytes(2, "big")
-    path = len(node.path).to_bytes(2, "big") + _path_bytes(node.path)
-    value = node.value_hash if node.long_value else node.value
-    return head + path + hashes + value
+    """Return a written node's Trie.toMessageOrchid(false)."""
+    values: list[bytes] = []
+    shape = _from_node(node, values)
+    return _orchid(shape, values, [b""] * len(values))
 
 
 def trie_root(
     items: Sequence[bytes], *, unitrie: bool = True, hashes: Sequence[bytes] = ()
 ) -> bytes:
-    """Return the root hash of items keyed by index, in the RSKIP107 or the Orchid format."""
-    root = build_trie(items, hashes)
-    if root is None:
+    """Return the root hash of items keyed by index, in the RSKIP107 or the Orchid format.
+
+    hashes, when given, are the items' keccak digests, not computed again. An empty item is
+    never stored (rskj treats an empty value as a deletion).
+    """
+    indexes = tuple(index for index, item in enumerate(items) if item)
+    if not indexes:
         return EMPTY_TRIE_HASH
-    return keccak(serialize(root).message if unitrie else orchid_message(root))
+    known = hashes or [b""] * len(items)
+    shape = _shape(indexes)
+    if unitrie:
+        return keccak(_message(shape, items, known).message)
+    return keccak(_orchid(shape, items, known))
