@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import rlp
 
+from explorer.chain.btc_tx import varint  # bitcoinj VarInt, as rskj's trie writes sizes
 from explorer.chain.keccak import keccak
 
 EMPTY_TRIE_HASH = keccak(rlp.encode(b""))
@@ -85,17 +86,6 @@ def _path_bytes(path: str) -> bytes:
     """Encode path bits into bytes, most significant bit first, zero-padded (PathEncoder)."""
     padded = path + "0" * (-len(path) % 8)
     return int(padded, 2).to_bytes(len(padded) // 8, "big") if padded else b""
-
-
-def varint(value: int) -> bytes:
-    """Bitcoin's VarInt (bitcoinj VarInt.encode)."""
-    if value < 0xFD:
-        return bytes([value])
-    if value <= 0xFFFF:
-        return b"\xfd" + value.to_bytes(2, "little")
-    if value <= 0xFFFFFFFF:
-        return b"\xfe" + value.to_bytes(4, "little")
-    return b"\xff" + value.to_bytes(8, "little")
 
 
 def _shared_path(path: str) -> bytes:

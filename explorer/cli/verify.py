@@ -119,9 +119,9 @@ async def _verify(session: Session, options: argparse.Namespace) -> Verified:
     receipts = await _receipts(session, block, options.receipts)
     if tx is not None:
         receipt = await session.reader.receipt(tx.hash)
-        verdict = verifier.transaction(tx, receipt, block, receipts)
+        verdict = await verifier.transaction_off_thread(tx, receipt, block, receipts)
     else:
-        verdict = verifier.block(block, receipts)
+        verdict = await verifier.block_off_thread(block, receipts)
     if verdict.finding(Check.HASH) is None or verdict.number is None:
         reason = verdict.findings[0].detail if verdict.findings else "nothing to check"
         raise CannotVerify(f"cannot verify: {reason}")

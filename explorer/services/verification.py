@@ -101,14 +101,10 @@ class Verifier:
             return None
         return dataclasses.replace(rules, genesis_hash=self._genesis() or rules.genesis_hash)
 
-    def block(self, block: Block, receipts: Sequence[Receipt] | None = None) -> BlockVerdict:
-        """Verify a block read from the endpoint (and its receipts, when all are read)."""
-        return self._chained(_recompute(block, self.rules, receipts), block)
-
     async def block_off_thread(
         self, block: Block, receipts: Sequence[Receipt] | None = None
     ) -> BlockVerdict:
-        """Verify a block as `block` does, recomputing on a worker thread (pure work, no Qt).
+        """Verify a block (and its receipts, when all are read) on a worker thread.
 
         A thousand transactions take a noticeable time to hash: the GUI thread goes on
         meanwhile; the verified chain is only touched back on the loop's thread.
@@ -128,17 +124,6 @@ class Verifier:
         self.chain.note(block.number, known)
         return linked
 
-    def transaction(
-        self,
-        tx: Transaction,
-        receipt: Receipt | None,
-        block: Block,
-        receipts: Sequence[Receipt] | None = None,
-    ) -> BlockVerdict:
-        """Verify a mined transaction: its hash, its place in its block, and that block."""
-        verdict = self.block(block, receipts)
-        return verdict.with_findings(_transaction_finding(tx, receipt, block, self._chain_id))
-
     async def transaction_off_thread(
         self,
         tx: Transaction,
@@ -146,7 +131,7 @@ class Verifier:
         block: Block,
         receipts: Sequence[Receipt] | None = None,
     ) -> BlockVerdict:
-        """Verify a mined transaction as `transaction` does, its block on a worker thread."""
+        """Verify a mined transaction: its hash, its place in its block, and that block."""
         verdict = await self.block_off_thread(block, receipts)
         return verdict.with_findings(_transaction_finding(tx, receipt, block, self._chain_id))
 
