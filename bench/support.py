@@ -26,13 +26,14 @@ from typing import Any
 
 from eth_account import Account
 
+from explorer.chain.pooled import PooledTx
 from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.diagnosis import Candidate, diagnose_pending
+from explorer.saved.seen import SeenTx
+from explorer.services.diagnosis import diagnose_pending
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.fate import Fate, diagnose_missing
-from explorer.services.firstseen import SeenTx
 from explorer.services.networks import Network, custom_network
 from explorer.services.reader import ChainReader
 
@@ -118,7 +119,7 @@ async def bench_pending(client: RpcClient, wallet: Wallet) -> tuple[float, int]:
         tx_hash = await wallet.send(await wallet.nonce(), 66_000_000)
         tx = await client.get_transaction_by_hash(tx_hash)
         assert tx is not None
-        candidate = Candidate.of_tx(tx)
+        candidate = PooledTx.of_tx(tx)
         times, spent = [], 0
         for _ in range(ROUNDS):
             reader = ChainReader(client)  # nothing cached: every round reads afresh
@@ -162,19 +163,9 @@ async def bench_replaced(client: RpcClient, wallet: Wallet) -> tuple[float, int,
         nonce = await wallet.nonce()
         original = await wallet.send(nonce, 66_000_000)
         head = await client.block_number()
-        seen = SeenTx(
-            31,
-            original,
-            wallet.account.address.lower(),
-            nonce,
-            66_000_000,
-            21_000,
-            1,
-            time.time(),
-            head,
-            time.time(),
-            head,
-        )
+        sender = wallet.account.address.lower()
+        pooled = PooledTx(original, sender, nonce, 66_000_000, 21_000, 1)
+        seen = SeenTx(31, pooled, time.time(), head, time.time(), head)
         await wallet.send(nonce, 100_000_000)
     finally:
         await client.call("evm_startMining", [])

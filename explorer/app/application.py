@@ -16,6 +16,7 @@ os.environ.setdefault("QT_API", "pyside6")
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication, QWidget
 
+from explorer.app.contracts import keep_signature_list
 from explorer.app.saved_data import SavedData, install_saved_data_views
 from explorer.app.watching import install_watchlist
 from explorer.devnet.process import (
@@ -31,8 +32,8 @@ from explorer.presentation.document import Tone
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
+from explorer.saved.seen import SeenStore
 from explorer.services.elsewhere import OtherNetworks
-from explorer.services.firstseen import SeenStore
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
@@ -106,6 +107,7 @@ class Application:
         self.system_palette = QApplication.palette()  # View > Theme > System
         self.window.theme_chosen.connect(self.set_theme)
         set_bitcoin_links(BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS).url)
+        keep_signature_list(settings)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
 

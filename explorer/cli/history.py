@@ -18,13 +18,11 @@ from explorer.cli.common import (
     EXIT_OK,
     EXIT_REMOTE,
     KEY_VARIABLE,
-    KeySafeParser,
-    add_node_choice,
     chosen_node,
+    node_command_parser,
     run_reporting_errors,
-    secrets_in,
 )
-from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
+from explorer.cli.saved import Offline, add_cache_choice, command_session, note, probe_or_saved
 from explorer.presentation.history_text import csv_text, json_text, text_lines
 from explorer.rpc.errors import InvalidInput
 from explorer.services.address_history import AddressHistory
@@ -37,11 +35,12 @@ from explorer.services.session import Session
 SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
 
 EPILOG = f"""\
-JSON is one array, newest first; each entry has block, timestamp, tx_hash (null when the change
-has no transaction of the address), kind (sent, received, self, contract, reward, pegin, token),
-asset ("native" or the token's address), counterparty, amount (base units, decimal string),
-direction (in, out, self), balance_after (wei, native entries), fee (wei, what a sent
-transaction cost), log_index (token entries) and token_id (ERC-721).
+JSON is one array, newest first (docs/schemas/history.json); each entry has block, timestamp
+(ISO 8601 UTC), tx_hash (null when the change has no transaction of the address), kind (sent,
+received, self, contract, reward, pegin, token), asset ("native" or the token's checksummed
+address), counterparty (checksummed), amount (base units, decimal string), decimals, direction
+(in, out, self), failed, balance_after (wei, native entries), fee (wei, what a sent transaction
+cost), log_index (token entries) and token_id (ERC-721, decimal string).
 Progress and notes go to stderr. The API key comes from --key or ${KEY_VARIABLE}.
 
 Exit codes:
@@ -52,16 +51,14 @@ Exit codes:
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
     """Parse the command line; argument errors never show a key."""
-    parser = KeySafeParser(
-        prog="explorer history",
-        description="Every balance change and token transfer of an address, found without "
+    parser = node_command_parser(
+        "explorer history",
+        "Every balance change and token transfer of an address, found without "
         "an indexer (balance and nonce searched, Transfer logs scanned).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        secrets=secrets_in(list(argv)),
+        EPILOG,
+        list(argv),
+        ("address", "the address (0x + 40 hex digits)"),
     )
-    parser.add_argument("address", help="the address (0x + 40 hex digits)")
-    add_node_choice(parser)
     parser.add_argument("--from", dest="start", help="first block (default: 0)")
     parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
     parser.add_argument("--assets", choices=[s.value for s in Scope], default=Scope.ALL.value)
@@ -82,11 +79,6 @@ def block_bound(text: str | None, name: str) -> int | None:
     if number < 0:
         raise InvalidInput(f"{name}: a block number cannot be negative")
     return number
-
-
-def note(text: str) -> None:
-    """Say something on stderr."""
-    print(text, file=sys.stderr, flush=True)
 
 
 async def history(options: argparse.Namespace) -> int:
@@ -112,7 +104,7 @@ async def history(options: argparse.Namespace) -> int:
             cache = session.cache
             store: HistoryStore = MemoryHistoryStore()
             if cache is not None and cache.writable:  # the chain's saved data, now verified
-                store = SavedHistoryStore(cache)
+                store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
                                  store=store, scope=Scope(options.assets))  # fmt: skip
             return await _write(run, session, first, last, options.format)
@@ -141,7 +133,7 @@ async def _write(
     ordered = newest_first(list(entries.values()))
     network = session.network
     if fmt == "json":
-        sys.stdout.write(json_text(ordered))
+        sys.stdout.write(json_text(ordered, units, network.chain_id))
     elif fmt == "csv":
         sys.stdout.write(csv_text(ordered, units, network.currency, network.chain_id))
     else:

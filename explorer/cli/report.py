@@ -43,8 +43,8 @@ from explorer.presentation.missing import Missing, TxSupport
 from explorer.presentation.tx_document import tx_document
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
+from explorer.saved.seen import SeenStore
 from explorer.services.elsewhere import OtherNetworks
-from explorer.services.firstseen import SeenStore
 from explorer.services.networks import Network, custom_network, node_name
 from explorer.services.routes import Page, Route
 from explorer.services.search import resolve

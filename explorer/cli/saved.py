@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sqlite3
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -19,9 +20,10 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
 from explorer.rpc.node_answers import ProbeResult
 from explorer.saved.directory import CacheDirectory
+from explorer.saved.usage import UsageStore
 from explorer.services.networks import Network
 from explorer.services.session import OFFLINE_KINDS, Session
-from explorer.services.usage import UsageStore, UsageTally
+from explorer.services.usage import UsageTally
 
 
 def add_cache_choice(parser: argparse.ArgumentParser) -> None:
@@ -50,12 +52,22 @@ class Offline:
         )
 
 
+def note(text: str) -> None:
+    """Say something on stderr (the answer goes to stdout)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 @contextlib.asynccontextmanager
 async def command_session(
     network: Network, endpoint: Endpoint, use_saved: bool
 ) -> AsyncIterator[Session]:
-    """Yield a session with saved data (unless not use_saved) whose requests count today."""
+    """Yield a session with saved data (unless not use_saved) whose requests count today.
+
+    What the saved data says of its files (one moved aside, one locked) goes to stderr.
+    """
     saved = CacheDirectory() if use_saved else None
+    if saved is not None:
+        saved.notice_listeners.append(note)
     usage = UsageStore()
     session = Session(network, endpoint, saved=saved)
     tally = UsageTally(usage, session)
@@ -88,5 +100,5 @@ async def probe_or_saved(
             return Offline(cache.saved_at or 0.0, chain_id, error)
         raise
     if cache is not None and probe.matches:
-        await cache.go_online(probe.chain_id, probe)  # the genesis hash came with the probe
+        await cache.go_online(probe.chain_id, probe.genesis_hash)  # read beside the check
     return probe

@@ -32,7 +32,7 @@ from explorer.cli.common import (
     secrets_in,
 )
 from explorer.cli.saved import add_cache_choice, command_session
-from explorer.presentation.verification import badge_text
+from explorer.presentation.verification import badge_text, check_key
 from explorer.services.networks import custom_network
 from explorer.services.routes import Page
 from explorer.services.search import resolve
@@ -42,7 +42,6 @@ from explorer.services.verification import Verifier, raw_header_finding
 EXIT_VERIFIED = 0
 EXIT_MISMATCH = 1
 RECEIPT_LIMITS = {"auto": 200, "all": None, "none": 0}
-CHECK_KEYS = {check: check.name.lower() for check in Check}
 
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -146,9 +145,9 @@ def verification_data(verified: Verified, chain_id: int, requests: int) -> dict[
         "verified": verdict.verified,
         "mismatch": None
         if mismatch is None
-        else {"check": CHECK_KEYS[mismatch.check], "text": mismatch.detail},
+        else {"check": check_key(mismatch.check), "text": mismatch.detail},
         "checks": [
-            {"check": CHECK_KEYS[f.check], "outcome": f.outcome.value, "text": f.detail}
+            {"check": check_key(f.check), "outcome": f.outcome.value, "text": f.detail}
             for f in verdict.findings
         ],
         "requests": requests,

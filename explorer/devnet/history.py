@@ -13,7 +13,7 @@ from eth_hash.auto import keccak
 from eth_typing import Address
 
 from explorer.chain.namehash import namehash, reverse_node
-from explorer.devnet import history_stories
+from explorer.devnet import history_proxies, history_stories
 from explorer.devnet.abi import call_data, constructor_data
 from explorer.devnet.accounts import DevAccount, derive_account, derive_accounts
 from explorer.devnet.blockdata import DevBlock
@@ -178,6 +178,7 @@ class HistoryBuilder:
         self.mine_empty(2 * self.size.empty_run)
         self._activity(max(busy - self.ledger.head.number, 0))
         history_stories.tell(self)  # the address-history stories, told in the quiet tail
+        history_proxies.tell(self)  # proxies, clones and the Notary (issue 32)
         bridge = bridge_history(self)  # the peg and REMASC's payments (devnet/history_bridge.py)
         self._quiet_tail(self.size.head)
         self._leave_pending()

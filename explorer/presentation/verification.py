@@ -8,6 +8,7 @@ headline marked unverified. The same fields serve the window, `report` and `veri
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from explorer.chain.blockverify import BlockVerdict, Check, Finding, Outcome
 from explorer.presentation import format as fmt
@@ -50,28 +51,55 @@ def _unchecked_text(verdict: BlockVerdict) -> str:
 
 LABEL = "Verification"
 NOT_CHECKED = "Not checked"
-CHECKING = "checking what the node sent…"
-PENDING_TEXT = "nothing to check yet: a pending transaction is in no block"
 
 
-def verification_fields(verdict: BlockVerdict | None, waiting: str = CHECKING) -> list[Field]:
-    """Return the badge and what was not checked (always both: the page keeps its shape)."""
+class Waiting(NamedTuple):
+    """What the badge says before a verdict: a word for data, words for people."""
+
+    word: str
+    text: str
+
+
+CHECKING = Waiting("checking", "checking what the node sent…")
+PENDING = Waiting("in_no_block", "nothing to check yet: a pending transaction is in no block")
+
+
+def check_key(check: Check) -> str:
+    """Return a check's fixed name in data (`transactions_root`)."""
+    return check.name.lower()
+
+
+def verification_fields(verdict: BlockVerdict | None, waiting: Waiting = CHECKING) -> list[Field]:
+    """Return the badge and what was not checked (always both: the page keeps its shape).
+
+    In data the badge is a word (verified, mismatch, unverified, or the waiting one) with the
+    failed check's name (`mismatch`) or the difficulty bound to Bitcoin work beside it.
+    """
     if verdict is None:
         return [
-            fmt.text_field(LABEL, waiting, Tone.MUTED),
-            fmt.text_field(NOT_CHECKED, "—", Tone.MUTED),
+            fmt.status_field(LABEL, waiting.word, waiting.text, Tone.MUTED),
+            fmt.text_field(NOT_CHECKED, "—", Tone.MUTED, checks=()),
         ]
-    if verdict.mismatch is not None:
-        tone = Tone.BAD
+    unchecked = [f for f in verdict.findings if f.outcome is Outcome.UNCHECKED]
+    not_checked = fmt.text_field(
+        NOT_CHECKED,
+        _unchecked_text(verdict) or "—",
+        Tone.MUTED,
+        checks=tuple(check_key(f.check) for f in unchecked),
+    )
+    mismatch = verdict.mismatch
+    if mismatch is not None:
+        badge = fmt.status_field(
+            LABEL, "mismatch", badge_text(verdict), Tone.BAD, mismatch=check_key(mismatch.check)
+        )
     elif verdict.verified:
-        tone = Tone.GOOD
+        difficulty = verdict.difficulty
+        badge = fmt.status_field(
+            LABEL, "verified", badge_text(verdict), Tone.GOOD, difficulty=difficulty
+        )
     else:
-        tone = Tone.MUTED
-    unchecked = _unchecked_text(verdict) or "—"
-    return [
-        fmt.text_field(LABEL, badge_text(verdict), tone),
-        fmt.text_field(NOT_CHECKED, unchecked, Tone.MUTED),
-    ]
+        badge = fmt.status_field(LABEL, "unverified", badge_text(verdict), Tone.MUTED)
+    return [badge, not_checked]
 
 
 def unverified_headline(headline: Field, verdict: BlockVerdict) -> Field:
@@ -84,7 +112,7 @@ def unverified_headline(headline: Field, verdict: BlockVerdict) -> Field:
 
 
 def with_verdict(
-    document: Document, verdict: BlockVerdict | None, waiting: str = CHECKING
+    document: Document, verdict: BlockVerdict | None, waiting: Waiting = CHECKING
 ) -> Document:
     """Return the document with the verification fields first in its first section.
 

@@ -30,13 +30,29 @@ class NodeAnswer:
 
 
 Ask = Callable[[str, Sequence[Any]], Awaitable[NodeAnswer]]
+SavedNote = Callable[[int, float], None]  # a read answered from saved data: its bytes, seconds
+
+
+@dataclass(frozen=True)
+class Read:
+    """A read on its way to the node: the method, its JSON params, and those params encoded."""
+
+    method: str
+    params: list[Any]
+    params_json: str
 
 
 class AnswerSource(Protocol):
-    """Answers calls, from what it keeps or by asking the node through `ask` (a cache)."""
+    """What answers reads under the client before the node does: the saved data.
 
-    async def answer(self, method: str, params: Sequence[Any], params_json: str, ask: Ask) -> Any:
-        """Return the result of a call, asking the node only for what it does not keep."""
+    The client hands it every resendable read (never one sent `TO_THE_NODE`) with `ask`, which
+    sends a call to the node (alone, or in the batch being gathered), and `noted`, which it
+    calls for a read it answered itself, so the client counts and lists it as answered from
+    saved data. It may ask the node for part of a read only (a log range's holes).
+    """
+
+    async def answer(self, read: Read, ask: Ask, noted: SavedNote) -> Any:
+        """Return a read's result: from what it keeps (telling noted), else through ask."""
 
 
 @dataclass

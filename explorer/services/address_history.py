@@ -58,10 +58,8 @@ from explorer.services.token_history import (
     ProgressListener,
     TokenTransfers,
     logs_of,
-    token_units,
     transfer_entry,
 )
-from explorer.services.tokens import MULTICALL3, TokenReader
 
 
 class AddressHistory:
@@ -75,14 +73,12 @@ class AddressHistory:
         chain: str,
         store: HistoryStore | None = None,
         scope: Scope = Scope.ALL,
-        multicall: str = MULTICALL3,
     ) -> None:
         self.reader = reader
         self.address = address
         self.chain = chain
         self.store = store
         self.scope = scope
-        self.multicall = multicall
         self.probes = StateProbes(reader.client, address)
         self.opening: Opening | None = None
         self.stored: StoredHistory | None = None
@@ -309,7 +305,6 @@ class AddressHistory:
             assert opening is not None
             transfers = TokenTransfers(self.reader.client, self.address)
             units: dict[str, tuple[int, str]] = {}
-            tokens = TokenReader(self.reader.client, self.multicall)
 
             def on_progress(done: int, total: int) -> None:
                 self._tokens_done = done / max(1, total)
@@ -318,7 +313,8 @@ class AddressHistory:
             async for entries in self._transfers(transfers, opening.high, on_progress):
                 new_tokens = {e.asset for e in entries} - set(units)
                 if new_tokens:
-                    units |= await token_units(tokens, new_tokens)
+                    read = await self.reader.token_units.read(new_tokens, every_kind=True)
+                    units |= {token: (u.decimals, u.symbol) for token, u in read.items()}
                 timed = await self.timed(entries)
                 self._token_entries += timed
                 self._found += len(timed)

@@ -24,6 +24,7 @@ from rlp.sedes import Binary, big_endian_int, binary
 
 from explorer.chain.abi import DecodedCall, decode_call
 from explorer.chain.hexutil import to_data, to_quantity
+from explorer.chain.pooled import PooledTx
 from explorer.chain.rlpbound import RlpBoundError
 from explorer.chain.rlpbound import decode as bounded_rlp
 
@@ -116,9 +117,14 @@ class SignedTx:
         return self.to is None
 
     @property
+    def pooled(self) -> PooledTx:
+        """Return what a pool judges it by."""
+        return PooledTx(self.hash, self.sender, self.nonce, self.gas_price, self.gas, self.value)
+
+    @property
     def max_cost(self) -> int:
         """Return the most it can take from the sender: value + gas × gas price."""
-        return self.value + self.gas * self.gas_price
+        return self.pooled.max_cost
 
     @property
     def method(self) -> DecodedCall | None:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -29,6 +29,7 @@ from explorer.services.label_entries import MAX_LABEL
 from explorer.services.labels_file import ImportReport
 from explorer.services.routes import Page, Route
 from explorer.viewmodels.labels import LabelsViewModel, Overwrite
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
@@ -129,7 +130,7 @@ class BookmarksView(QDockWidget):
         (double-click or Enter; the context menu's "Open in new tab" gives new_tab True).
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: LabelsViewModel, parent: QWidget | None = None) -> None:
         super().__init__("Bookmarks and labels", parent)

@@ -7,14 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from explorer.chain.checksum import to_checksum_address
-from tests.helpers.cli import REPO, explorer
+from tests.helpers.cli import explorer
 from tests.helpers.forged_node import NUMBER, ForgedNode, Forgery
+from tests.helpers.schemas import assert_follows
 
-SCHEMA = json.loads((REPO / "docs" / "verify.schema.json").read_text())
 KEY = "0123456789abcdef0123456789abcdef"  # sent as the URL's last segment; printed nowhere
 
 
@@ -46,7 +45,7 @@ def forged_node(request: pytest.FixtureRequest) -> Iterator[ForgedNode]:
 def data(done: Any) -> dict[str, Any]:
     """Parse JSON output and check it against the documented schema."""
     parsed: dict[str, Any] = json.loads(done.stdout)
-    jsonschema.validate(parsed, SCHEMA)
+    assert_follows(parsed, "verify")
     return parsed
 
 
