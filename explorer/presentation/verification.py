@@ -111,19 +111,26 @@ def unverified_headline(headline: Field, verdict: BlockVerdict) -> Field:
     return replace(headline, text=text, tone=Tone.BAD)
 
 
+OVERVIEW = "Overview"
+
+
 def with_verdict(
     document: Document, verdict: BlockVerdict | None, waiting: Waiting = CHECKING
 ) -> Document:
-    """Return the document with the verification fields first in its first section.
+    """Return the document with the verification fields first in its Overview (else first).
 
     They replace the ones it had; the headline is marked unverified when a check failed.
     """
     if not document.sections:
         return document
-    first, *rest = document.sections
-    kept = tuple(f for f in first.fields if f.label not in (LABEL, NOT_CHECKED))
+    titles = [section.title for section in document.sections]
+    at = titles.index(OVERVIEW) if OVERVIEW in titles else 0
+    target = document.sections[at]
+    kept = tuple(f for f in target.fields if f.label not in (LABEL, NOT_CHECKED))
     fields = (*verification_fields(verdict, waiting), *kept)
+    sections = list(document.sections)
+    sections[at] = replace(target, fields=fields)
     headline = (
         document.headline if verdict is None else unverified_headline(document.headline, verdict)
     )
-    return replace(document, headline=headline, sections=(replace(first, fields=fields), *rest))
+    return replace(document, headline=headline, sections=tuple(sections))

@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.routes import tx_route
 from tests.gui.reliability.conftest import AppFactory
+from tests.gui.reliability.harness import WAIT
 from tests.helpers.forged_node import ForgedNode, deep_bridge_log
 from tests.helpers.widget_texts import visible_texts
 
@@ -42,4 +43,9 @@ def test_the_transaction_page_renders_and_names_the_refused_log(
     """The page loads (not Loading… forever), with no crash, and says which log it refused."""
     app = app_on({"Hostile": (hostile.url, 31)})
     view = app.open_loaded(tx_route(hostile.block["transactions"][2]["hash"]))
-    assert any(REFUSED in text for text in visible_texts(view))
+
+    def shows(words: str) -> bool:
+        return any(words in text for text in visible_texts(view))
+
+    qtbot.waitUntil(lambda: shows(REFUSED), timeout=WAIT)  # sections render a turn each
+    qtbot.waitUntil(lambda: shows("Verified: hash"), timeout=WAIT)  # and the page completes
