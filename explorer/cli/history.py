@@ -12,9 +12,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from explorer.chain import query as q
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.history import HistoryEntry, newest_first
 from explorer.cli.common import (
+    EXIT_NOT_FOUND,
     EXIT_OK,
     EXIT_REMOTE,
     KEY_VARIABLE,
@@ -30,6 +32,7 @@ from explorer.services.block_scan import scan_blocks
 from explorer.services.history_plan import OldStateVerdict, Scope
 from explorer.services.history_store import HistoryStore, MemoryHistoryStore, SavedHistoryStore
 from explorer.services.networks import custom_network
+from explorer.services.search import resolve
 from explorer.services.session import Session
 
 SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
@@ -45,7 +48,8 @@ Progress and notes go to stderr. The API key comes from --key or ${KEY_VARIABLE}
 
 Exit codes:
   0  the history was written
-  2  input error: bad address or block (nothing was sent)
+  1  the name.rsk points to no address
+  2  input error: bad address, name or block (nothing was sent)
   3  node or network error (a node without old state over more than {SCAN_LIMIT:,} blocks)"""
 
 
@@ -57,7 +61,7 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
         "an indexer (balance and nonce searched, Transfer logs scanned).",
         EPILOG,
         list(argv),
-        ("address", "the address (0x + 40 hex digits)"),
+        ("address", "the address (0x + 40 hex digits) or a name.rsk"),
     )
     parser.add_argument("--from", dest="start", help="first block (default: 0)")
     parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
@@ -81,12 +85,23 @@ def block_bound(text: str | None, name: str) -> int | None:
     return number
 
 
-async def history(options: argparse.Namespace) -> int:
-    """Connect, check the chain, search and write the history."""
+def address_or_name(text: str) -> str | q.RnsQuery:
+    """Return the address typed (canonical), or the name.rsk to resolve on the node."""
+    if text.strip().lower().endswith(".rsk"):
+        query = q.parse(text, None)
+        if isinstance(query, q.Invalid):
+            raise InvalidInput(f"address: {query.message}")
+        assert isinstance(query, q.RnsQuery)
+        return query
     try:
-        address = parse_address(options.address, "address")
+        return parse_address(text, "address")
     except HexFormatError as error:
         raise InvalidInput(str(error)) from None
+
+
+async def history(options: argparse.Namespace) -> int:
+    """Connect, check the chain, search and write the history."""
+    address = address_or_name(options.address)
     first, last = block_bound(options.start, "--from"), block_bound(options.end, "--to")
     if first is not None and last is not None and first > last:
         raise InvalidInput("--from is after --to")
@@ -101,6 +116,13 @@ async def history(options: argparse.Namespace) -> int:
                 raise mismatch
             if network is None:  # a custom endpoint: its chain is whatever it says
                 session.network = custom_network(endpoint.host, answered.chain_id)
+            if isinstance(address, q.RnsQuery):
+                resolution = await resolve(address, session.reader, session.network.rns_registry)
+                if resolution.route is None:
+                    note(f"not found: {resolution.message}")
+                    return EXIT_NOT_FOUND
+                note(f"note: {resolution.note}")
+                address = resolution.route.target
             cache = session.cache
             store: HistoryStore = MemoryHistoryStore()
             if cache is not None and cache.writable:  # the chain's saved data, now verified

@@ -85,7 +85,7 @@ async def command_session(
 async def probe_or_saved(
     session: Session, expected: int | None, expected_genesis: str | None = None
 ) -> ProbeResult | Offline:
-    """Ask the node for its chain (the genesis hash beside it), else fall back on saved data.
+    """Ask the node for its chain (id and genesis hash, alone), else fall back on saved data.
 
     Online, the saved data of the chain the node serves is used from then on. When the node
     cannot be reached and this endpoint served the expected chain (any, with None) before,
@@ -93,7 +93,7 @@ async def probe_or_saved(
     """
     cache = session.cache
     try:
-        probe = await session.client.probe(expected, expected_genesis)
+        probe = await session.client.probe(expected, expected_genesis, lean=True)
     except RpcError as error:
         if cache is not None and error.kind in OFFLINE_KINDS and await cache.go_offline(expected):
             chain_id = cache.served_chain_id if cache.served_chain_id is not None else 0

@@ -201,16 +201,58 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         receipts=draft.receipts,
         merge_mining=NO_MERGE_MINING,
     )
-    fields = header_fields(unhashed)
-    encoding = next(encodings(fields, rules))
-    base = base_hash_for_merged_mining(fields, rules, encoding)
-    mined = dataclasses.replace(unhashed, merge_mining=_merge_mining(base, draft, parent_hash))
-    block_hash = keccak(encode_header(header_fields(mined), rules, encoding))
+    sealed = _sealed(unhashed, draft)
     size = list_length(
         (
-            _full_encoded_length(mined, rules),
+            _full_encoded_length(sealed, rules),
             list_length(map(len, encoded_txs)),
             len(encoded_uncles),
         )
     )
-    return dataclasses.replace(mined, hash=block_hash, size=size)
+    return dataclasses.replace(sealed, size=size)
+
+
+def _sealed(unhashed: DevBlock, draft: BlockDraft) -> DevBlock:
+    """Return the block with its merge-mining fields and its hash, under the draft's rules."""
+    rules = draft.rules
+    fields = header_fields(unhashed)
+    encoding = next(encodings(fields, rules))
+    base = base_hash_for_merged_mining(fields, rules, encoding)
+    merge_mining = _merge_mining(base, draft, unhashed.parent_hash)
+    mined = dataclasses.replace(unhashed, merge_mining=merge_mining)
+    block_hash = keccak(encode_header(header_fields(mined), rules, encoding))
+    return dataclasses.replace(mined, hash=block_hash)
+
+
+def retimed_block(
+    block: DevBlock, parent_hash: bytes, timestamp: int, rules: NetworkRules
+) -> DevBlock:
+    """Return block dated timestamp under parent_hash: its uncles, merge mining and hash redone.
+
+    Its transactions, receipts, state and difficulty stay; so does its size (the header's
+    fields keep their lengths).
+    """
+    uncle_byte = block.merge_mining.hash_for_merged_mining[-5]  # RSKIP110: before the number
+    draft = BlockDraft(
+        block.number,
+        timestamp,
+        block.miner,
+        block.gas_limit,
+        block.state_root,
+        block.transactions,
+        block.receipts,
+        uncle_count=len(block.uncles),
+        recent_uncles=uncle_byte,
+        rules=rules,
+    )
+    uncles = _uncle_headers(draft, parent_hash)
+    unhashed = dataclasses.replace(
+        block,
+        hash=b"",
+        parent_hash=parent_hash,
+        timestamp=timestamp,
+        sha3_uncles=keccak(rlp.encode(uncles)),
+        uncles=tuple(keccak(rlp.encode(u)) for u in uncles),
+        merge_mining=NO_MERGE_MINING,
+    )
+    return _sealed(unhashed, draft)

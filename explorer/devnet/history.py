@@ -24,7 +24,6 @@ from explorer.devnet.ledger import Ledger
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.remasc import RemascSettlement
 from explorer.devnet.seed import (
-    BLOCK_INTERVAL,
     GENESIS_TIMESTAMP,
     MULTICALL3,
     RBTC,
@@ -33,6 +32,7 @@ from explorer.devnet.seed import (
     SeedSize,
     genesis_state,
     rns_registry,
+    seeded_timestamp,
 )
 
 Progress = Callable[[str, float], None]
@@ -130,7 +130,7 @@ class HistoryBuilder:
             self._facts.uncle_blocks.append(number)
         block = self.ledger.mine(
             transactions,
-            timestamp=GENESIS_TIMESTAMP + BLOCK_INTERVAL * number,
+            timestamp=seeded_timestamp(number),
             miner=self.miners[number % len(self.miners)],
             uncle_count=uncles,
             remasc=remasc,

@@ -386,10 +386,11 @@ class RpcClient(TypedCalls):
                 self._journal(method, params_json, size, seconds, from_cache=False, error=error)
 
     async def probe(
-        self, expected_chain_id: int | None = None, expected_genesis: str | None = None
-    ) -> ProbeResult:
-        """Read the chain id, network id, client version and genesis hash in one round trip."""
-        return await probe_node(self, expected_chain_id, expected_genesis)
+        self, expected_chain_id: int | None = None, expected_genesis: str | None = None, *,
+        lean: bool = False,
+    ) -> ProbeResult:  # fmt: skip
+        """Read chain id, network id, client and genesis in one trip (lean: chain id, genesis)."""
+        return await probe_node(self, expected_chain_id, expected_genesis, lean=lean)
 
     async def aclose(self) -> None:
         """Close the HTTP client if this client created it."""

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from explorer.services.label_entries import MAX_LABEL
 from explorer.services.labels_file import ImportReport
-from explorer.services.routes import Page, Route
+from explorer.services.routes import Page, Route, route_words
 from explorer.viewmodels.labels import LabelsViewModel, Overwrite
 from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import ROUTE_ROLE
@@ -321,7 +321,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
         route = navigator.route()
         if route.page is not Page.HOME:
             model.add_bookmark(route)
-            window.statusBar().showMessage(f"Bookmarked {route}", 4000)
+            window.statusBar().showMessage(f"Bookmarked {route_words(route)}", 4000)
 
     dock.bookmark_page_action = QAction("Bookmark this page", window)
     dock.bookmark_page_action.setShortcut(QKeySequence("Ctrl+D"))
