@@ -11,7 +11,7 @@ Genesis blocks are compared with the hashes rskj ships, never recomputed.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,6 +117,14 @@ def _genesis(obj: BlockJson, rules: NetworkRules) -> BlockVerdict:
     return BlockVerdict(0, claimed or None, None, (found,))
 
 
+def readable(check: Check, compute: Callable[[], Finding]) -> Finding:
+    """Return compute's finding, or a mismatch naming the field that cannot be read."""
+    try:
+        return compute()
+    except (RecordFormatError, HexFormatError) as error:
+        return Finding(check, Outcome.MISMATCH, f"unreadable: {error}")
+
+
 def _listed_hashes(items: list[Any]) -> list[bytes]:
     """Return the transaction hashes a block lists, as hashes or inside full objects."""
     hashes = []
@@ -161,6 +169,8 @@ def _receipts_root(
         detail = f"{len(receipts):,} receipts for {len(hashes):,} transactions"
         return Finding(Check.RECEIPTS_ROOT, Outcome.MISMATCH, detail)
     for index, (receipt, tx_hash) in enumerate(zip(receipts, hashes, strict=True)):
+        if not isinstance(receipt, Mapping):
+            return Finding(Check.RECEIPTS_ROOT, Outcome.MISMATCH, f"receipt {index} is no object")
         if str(receipt.get("transactionHash", "")).lower() != _short(tx_hash):
             detail = f"receipt {index} is another transaction's"
             return Finding(Check.RECEIPTS_ROOT, Outcome.MISMATCH, detail)
@@ -195,6 +205,7 @@ def verify_block(
 
     `receipts` are every receipt of the block in order (None: not all read); `umm_root` the
     header's ummRoot when a raw header says it (the JSON does not carry it; usually empty).
+    Never raises on what a node sends: an unreadable field is a mismatch that names it.
     """
     claimed = obj.get("hash")
     if rules is None:
@@ -227,8 +238,8 @@ def verify_block(
         fields.difficulty,
         (
             Finding(Check.HASH, Outcome.VERIFIED, f"recomputed {block_hash}"),
-            _transactions_root(obj, fields, rules),
-            _receipts_root(receipts, hashes, fields, rules),
+            readable(Check.TRANSACTIONS_ROOT, lambda: _transactions_root(obj, fields, rules)),
+            readable(Check.RECEIPTS_ROOT, lambda: _receipts_root(receipts, hashes, fields, rules)),
             _work(fields, rules, base),
         ),
     )

@@ -14,7 +14,14 @@ import dataclasses
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from explorer.chain.blockverify import BlockVerdict, Check, Finding, Outcome, verify_block
+from explorer.chain.blockverify import (
+    BlockVerdict,
+    Check,
+    Finding,
+    Outcome,
+    readable,
+    verify_block,
+)
 from explorer.chain.rawheader import cross_check
 from explorer.chain.records import Block, Receipt, Transaction
 from explorer.chain.rskrules import NetworkRules, rules_for_chain
@@ -133,7 +140,10 @@ class Verifier:
     ) -> BlockVerdict:
         """Verify a mined transaction: its hash, its place in its block, and that block."""
         verdict = await self.block_off_thread(block, receipts)
-        return verdict.with_findings(_transaction_finding(tx, receipt, block, self._chain_id))
+        finding = readable(
+            Check.TRANSACTION, lambda: _transaction_finding(tx, receipt, block, self._chain_id)
+        )
+        return verdict.with_findings(finding)
 
 
 def _recompute(

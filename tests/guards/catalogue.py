@@ -258,6 +258,22 @@ GUARDS: tuple[Guard, ...] = (
         "tests/cli/test_verify_cli.py::test_a_forged_field_is_named_and_exits_1 -k proof",
     ),
     Guard(
+        "verify: an unreadable transaction or receipt is named, never raised",
+        "explorer/chain/blockverify.py",
+        "        return compute()\n    except (RecordFormatError, HexFormatError) as error:",
+        "        return compute()\n    except ZeroDivisionError as error:",
+        "tests/unit/test_block_recompute.py::"
+        "test_unreadable_transactions_and_receipts_are_named_never_raised",
+    ),
+    Guard(
+        "verify: a block's parent hash against its verified parent",
+        "explorer/services/verification.py",
+        "        if parent is not None and parent.block_hash != block.parent_hash:",
+        "        if False:",
+        "tests/services/test_verified_chain.py::"
+        "test_a_parent_hash_that_contradicts_the_verified_parent_is_a_mismatch",
+    ),
+    Guard(
         "verify: a forged page is marked in red",
         "explorer/presentation/loaders.py",
         "        document = with_verdict(document, await reader.verifier.block_off_thread("

@@ -232,11 +232,10 @@ def _changed(value: Any) -> Any:
     return text[:-1] + ("1" if last != "1" else "2")
 
 
-@pytest.mark.parametrize("name", ["testnet-798248.json", "mainnet-9000000.json", "testnet-3.json"])
+@pytest.mark.parametrize(("network", "name"), BLOCKS)
 @pytest.mark.parametrize("key", sorted(HEADER_FIELDS))
-def test_a_changed_header_field_is_caught(name: str, key: str) -> None:
-    """One field changed: the block no longer verifies, and the failing check is named."""
-    network = name.split("-")[0]
+def test_a_changed_header_field_is_caught(network: str, name: str, key: str) -> None:
+    """One field changed in any real block: it no longer verifies, the failing check named."""
     data = copy.deepcopy(load(name))
     data["block"][key] = _changed(data["block"].get(key))
     verdict = verify_block(data["block"], RULES[network], receipts=data.get("receipts"))
@@ -297,3 +296,37 @@ def test_transactions_dropped_swapped_or_added_are_caught(change: str) -> None:
     assert found is not None
     assert found.outcome is Outcome.MISMATCH
     assert found.detail.startswith("recomputed 0x")
+
+
+UNREADABLE: tuple[Any, ...] = (
+    "zz",
+    "0xg0",
+    7,
+    [],
+    {},
+    "0x" + "f" * 80,
+)  # "0x" and null read as zero or empty
+
+
+@pytest.mark.parametrize("value", UNREADABLE, ids=repr)
+def test_unreadable_transactions_and_receipts_are_named_never_raised(value: Any) -> None:
+    """Whatever a node puts in a transaction or receipt, verify_block answers with a mismatch."""
+    data = load("testnet-798248.json")
+    for key in [*TX_FIELDS, "whole"]:
+        block = copy.deepcopy(data["block"])
+        if key == "whole":
+            block["transactions"][5] = value
+        else:
+            block["transactions"][5][key] = value
+        verdict = verify_block(block, TESTNET_RULES, receipts=data["receipts"])
+        assert verdict.mismatch is not None, key
+        assert verdict.mismatch.check is not Check.BITCOIN_WORK, key  # a listing or a root
+    for key in [*RECEIPT_FIELDS, "whole"]:
+        receipts = copy.deepcopy(data["receipts"])
+        if key == "whole":
+            receipts[6] = value
+        else:
+            receipts[6][key] = value
+        verdict = verify_block(data["block"], TESTNET_RULES, receipts=receipts)
+        assert verdict.mismatch is not None, key
+        assert verdict.mismatch.check is Check.RECEIPTS_ROOT, key
