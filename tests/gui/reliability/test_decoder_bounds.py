@@ -10,8 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.routes import tx_route
 from tests.gui.reliability.conftest import AppFactory
-from tests.gui.reliability.harness import WAIT
 from tests.helpers.forged_node import ForgedNode, deep_bridge_log
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import visible_texts
 
 REFUSED = "release_btc (pre-RSKIP146 RLP) refused: RLP nests deeper than 4 lists"

@@ -11,8 +11,8 @@ from explorer.presentation.document import Field, Tone
 from explorer.services.routes import block_route, tx_route
 from explorer.views.page_view import PageView
 from tests.gui.reliability.conftest import AppFactory
-from tests.gui.reliability.harness import WAIT
 from tests.helpers.forged_node import NUMBER, ForgedNode
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import visible_texts
 
 VERIFIED_BLOCK = (
