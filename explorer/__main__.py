@@ -20,6 +20,7 @@ SUBCOMMANDS = {
     "node": "explorer.cli.node",
     "history": "explorer.cli.history",
     "contract": "explorer.cli.contract",
+    "verify": "explorer.cli.verify",
 }
 
 

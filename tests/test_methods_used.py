@@ -33,7 +33,7 @@ def called(name: str) -> bool:
 
 
 def test_every_method_is_used_by_the_window() -> None:
-    """All 26 methods: eth_getLogs sent raw, the others through their typed wrappers."""
+    """All 27 methods: eth_getLogs sent raw, the others through their typed wrappers."""
     names = wrapper_names()
     assert set(names) == set(METHODS)
     unused = {method for method, name in names.items() if not called(name)}

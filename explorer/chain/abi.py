@@ -15,7 +15,14 @@ from eth_abi.grammar import ABIType, TupleType, parse
 from eth_abi.registry import ABIRegistry, registry
 
 from explorer.chain.hexutil import HexFormatError, parse_hash
-from explorer.chain.signatures import Param, Signature, SignatureTable, bundled_table
+from explorer.chain.signatures import (
+    MAX_TYPE_NESTING,
+    Param,
+    Signature,
+    SignatureTable,
+    bundled_table,
+    type_nesting,
+)
 
 WORD = 32
 
@@ -202,6 +209,8 @@ def _is_hashed_when_indexed(type_str: str) -> bool:
 def _decode(params: Sequence[Param], data: bytes) -> tuple[Any, ...]:
     """Decode data strictly as the given parameter types, or raise _Undecodable."""
     types = [p.type for p in params]
+    if any(type_nesting(t) > MAX_TYPE_NESTING for t in types):
+        raise _Undecodable(f"types nest deeper than {MAX_TYPE_NESTING} levels")
     try:
         _check_cost([parse(t) for t in types], data)
         return tuple(_CODEC.decode(types, data))

@@ -13,6 +13,7 @@ from eth_utils.abi import function_signature_to_4byte_selector
 
 from explorer.chain.checksum import ChecksumVerdict, checksum_verdict
 from explorer.chain.hexutil import HexFormatError
+from explorer.chain.signatures import MAX_TYPE_NESTING
 
 _HEX = re.compile(r"0[xX][0-9a-fA-F]*")
 _DECIMAL = re.compile(r"[+-]?[0-9][0-9_]*")
@@ -193,13 +194,15 @@ class AbiFunction:
         return self.mutability in ("view", "pure")
 
 
-def _canonical_type(entry: Any) -> str:
+def _canonical_type(entry: Any, depth: int = 0) -> str:
     """Return the canonical type of a JSON ABI param, expanding `tuple` components."""
     if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
         raise AbiInputError("every ABI parameter needs a string `type`")
+    if depth > MAX_TYPE_NESTING:
+        raise AbiInputError(f"tuples nest deeper than {MAX_TYPE_NESTING} levels")
     type_str: str = entry["type"]
     if type_str.startswith("tuple"):
-        inner = ",".join(_canonical_type(c) for c in entry.get("components") or [])
+        inner = ",".join(_canonical_type(c, depth + 1) for c in entry.get("components") or [])
         type_str = f"({inner}){type_str[len('tuple') :]}"
     _abi_type(type_str)
     return type_str

@@ -1,10 +1,13 @@
-"""The Bridge's events before RSKIP146: RLP data, ASCII topics (BrigeEventLoggerLegacyImpl)."""
+"""The Bridge's events before RSKIP146: RLP data, ASCII topics (BrigeEventLoggerLegacyImpl).
+
+Their data is RLP a node sends: decoded only within bounds (rlpbound), since rlp.decode
+recurses once per nested list; a log refused for its nesting or size is named, not decoded.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import rlp
 from rlp.exceptions import DecodingError
 
 from explorer.chain.bridge_events import (
@@ -15,6 +18,11 @@ from explorer.chain.bridge_events import (
     UpdateCollections,
     release_btc,
 )
+from explorer.chain.rlpbound import RlpBoundError, check_bounds, decode
+
+#: The deepest legacy event (commit_federation) nests three lists; its data is small.
+MAX_DEPTH = 4
+MAX_SIZE = 64 * 1024
 
 
 def ascii_topic(text: str) -> str:
@@ -72,8 +80,8 @@ def _federation(item: object) -> tuple[bytes, tuple[bytes, ...]]:
 def _event(name: str, data: bytes) -> BridgeEvent:
     """Decode one legacy event's RLP data; ValueError or DecodingError when it is not so."""
     if name == "update_collections":
-        return UpdateCollections(_address(rlp.decode(data)))
-    items = _list(rlp.decode(data))
+        return UpdateCollections(_address(decode(data, max_size=MAX_SIZE, max_depth=MAX_DEPTH)))
+    items = _list(decode(data, max_size=MAX_SIZE, max_depth=MAX_DEPTH))
     if name == "release_btc":
         txid, raw = _list(items, 2)
         return release_btc(None, _blob(raw), legacy_txid=_text(txid))
@@ -100,6 +108,17 @@ def decode_legacy_log(topics: Sequence[str], data: bytes) -> DecodedBridgeLog | 
         return None
     try:
         event = _event(name, bytes(data))
-    except (DecodingError, ValueError, TypeError):
+    except (DecodingError, ValueError, TypeError):  # RlpBoundError is a ValueError
         return None
     return DecodedBridgeLog(name, event, legacy=True)
+
+
+def legacy_refusal(topics: Sequence[str], data: bytes) -> str | None:
+    """Say why a log with a legacy Bridge topic was not decoded, when its RLP is out of bounds."""
+    if len(topics) != 1 or (name := LEGACY_TOPICS.get(topics[0].lower())) is None:
+        return None
+    try:
+        check_bounds(bytes(data), max_size=MAX_SIZE, max_depth=MAX_DEPTH)
+    except RlpBoundError as error:
+        return f"{name} (pre-RSKIP146 RLP) refused: {error}"
+    return None

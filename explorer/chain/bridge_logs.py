@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from explorer.chain.abi import decode_log
 from explorer.chain.bridge_abi import bridge_table
 from explorer.chain.bridge_events import DecodedBridgeLog, typed_event
-from explorer.chain.bridge_legacy import decode_legacy_log
+from explorer.chain.bridge_legacy import decode_legacy_log, legacy_refusal
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.remasc import RemascPayment, decode_remasc_log
 
@@ -36,11 +36,16 @@ def decode_system_log(
     return None
 
 
+def refused_system_log(address: str, topics: Sequence[str], data: bytes) -> str | None:
+    """Say why a system log was refused undecoded (its RLP too deep or too large), if it was."""
+    return legacy_refusal(topics, data) if address.lower() == BRIDGE else None
+
+
 def system_event_name(address: str, topics: Sequence[str], data: bytes) -> str | None:
     """Return a system log's event name for tables (`release_btc (RLP)`, `mining_fee`)."""
     decoded = decode_system_log(address, topics, data)
     if decoded is None:
-        return None
+        return refused_system_log(address, topics, data)
     if isinstance(decoded, RemascPayment):
         return "mining_fee (REMASC payment)"
     return f"{decoded.name} (pre-RSKIP146 RLP)" if decoded.legacy else decoded.name

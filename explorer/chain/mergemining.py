@@ -7,6 +7,7 @@ import struct
 from dataclasses import dataclass
 
 from explorer.chain import sha256state
+from explorer.chain.btcpmt import PartialMerkleTreeError, coinbase_in_tree
 
 HEADER_SIZE = 80
 MIDSTATE_PREFIX_SIZE = 40
@@ -16,6 +17,14 @@ MAX_TAG_OFFSET_IN_TAIL = 63
 MAX_BYTES_AFTER_TAG = 128
 MAX_PROOF_SIZE = 960
 DIFFICULTY_ONE_TARGET = 0xFFFF << 208
+
+
+def rsk_target(difficulty: int) -> int:
+    """Return the most a Bitcoin header's hash may be for an RSK block of this difficulty.
+
+    rskj's DifficultyUtils.difficultyToTarget: 2^256 / difficulty, a difficulty under 3 as 3.
+    """
+    return (1 << 256) // max(3, difficulty)
 
 
 def double_sha256(data: bytes) -> bytes:
@@ -284,13 +293,22 @@ def _check_root(root: bytes | None, header: BitcoinHeader | None, problems: list
 def _check_target(
     header: BitcoinHeader | None, difficulty: int | None, problems: list[str]
 ) -> bool | None:
-    """Tell whether the Bitcoin hash meets the RSK target (2^256 / difficulty); note a miss."""
+    """Tell whether the Bitcoin hash meets the RSK target (rsk_target); note a miss."""
     if header is None or difficulty is None or difficulty <= 0:
         return None
-    if header.hash_value > (1 << 256) // difficulty:
+    if header.hash_value > rsk_target(difficulty):
         problems.append("Bitcoin block hash is above the RSK block's target")
         return False
     return True
+
+
+def _tree_root(proof: bytes, txid: bytes, problems: list[str]) -> bytes | None:
+    """Return the root of a pre-RSKIP92 partial merkle tree proving txid, or note why not."""
+    try:
+        return coinbase_in_tree(proof, txid)
+    except PartialMerkleTreeError as error:
+        problems.append(f"partial merkle tree: {error}")
+        return None
 
 
 def verify_merge_mining(
@@ -301,8 +319,14 @@ def verify_merge_mining(
     *,
     block_number: int | None = None,
     difficulty: int | None = None,
+    rskip92: bool = True,
+    fork_detection: bool = True,
 ) -> MergeMiningReport:
-    """Decode and check a block's merge-mining fields; never raises on garbage."""
+    """Decode and check a block's merge-mining fields; never raises on garbage.
+
+    Before RSKIP92 the proof is a BIP 37 partial merkle tree (btcpmt), not a list of
+    hashes; before RSKIP110 hashForMergedMining is a plain hash, without the parts.
+    """
     if all(field is None for field in (header, coinbase, proof, hash_for_merged_mining)):
         return MergeMiningReport(problems=(NO_DATA_ABSENT,))
     if not (header or coinbase or hash_for_merged_mining):
@@ -312,14 +336,16 @@ def verify_merge_mining(
     problems: list[str] = []
     decoded_header = _decoded_header(header, problems)
     decoded_coinbase = _decoded_coinbase(coinbase, problems)
-    hashes = _proof_hashes(proof, problems)
-    parts = _parts(hash_for_merged_mining, problems)
+    hashes = _proof_hashes(proof, problems) if rskip92 else ()
+    parts = _parts(hash_for_merged_mining, problems) if fork_detection else None
     offset = tag = txid = root = None
     if decoded_coinbase is not None:
         offset = _check_tag(decoded_coinbase.tail, hash_for_merged_mining, problems)
         tag = find_rsk_tag(decoded_coinbase.tail)
         txid = coinbase_txid(decoded_coinbase)
-        if hashes is not None and proof is not None:
+        if not rskip92 and proof is not None:
+            root = _tree_root(proof, txid, problems)
+        elif hashes is not None and proof is not None:
             root = fold_merkle_proof(txid, proof)
     root_matches = _check_root(root, decoded_header, problems)
     meets_target = _check_target(decoded_header, difficulty, problems)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import rlp
 from rlp.exceptions import DecodingError
 
 from explorer.chain.bridge_legacy import ascii_topic
+from explorer.chain.rlpbound import RlpBoundError, decode
 
 MINING_FEE_TOPIC = ascii_topic("mining_fee_topic")
+REMASC_DATA_SIZE = 128  # RLP [32-byte block hash, amount]: well under this
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,8 @@ def decode_remasc_log(topics: Sequence[str], data: bytes) -> RemascPayment | Non
     if not receiver.startswith("0x") or receiver[2:26] != "0" * 24:
         return None
     try:
-        items = rlp.decode(bytes(data))
-    except DecodingError:
+        items = decode(bytes(data), max_size=REMASC_DATA_SIZE, max_depth=1)
+    except (DecodingError, RlpBoundError):
         return None
     if not isinstance(items, list) or len(items) != 2:
         return None

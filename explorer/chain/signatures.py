@@ -82,8 +82,23 @@ def _param_text(param: Param) -> str:
     return " ".join(word for word in words if word)
 
 
+MAX_TYPE_NESTING = 16  # tuples within tuples: far beyond any contract, far below the stack
+
+
+def type_nesting(type_str: str) -> int:
+    """Return how deep a canonical type's tuples nest (counted without recursing)."""
+    depth = deepest = 0
+    for char in type_str:
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    return deepest
+
+
 class _Parser:
-    """A recursive-descent parser over the tokens of one signature text."""
+    """A recursive-descent parser over the tokens of one signature text (nesting bounded)."""
 
     def __init__(self, text: str) -> None:
         """Tokenize text."""
@@ -96,6 +111,7 @@ class _Parser:
             self.tokens.append(match.group(match.lastindex or 0))
             pos = match.end()
         self.pos = 0
+        self.depth = 0
 
     def peek(self) -> str | None:
         """Return the next token without consuming it."""
@@ -110,14 +126,18 @@ class _Parser:
         return token
 
     def params(self) -> tuple[Param, ...]:
-        """Parse `( param, ... )`."""
+        """Parse `( param, ... )`, refusing tuples nested deeper than MAX_TYPE_NESTING."""
         self.take("(")
+        self.depth += 1
+        if self.depth > MAX_TYPE_NESTING + 1:  # the parameter list itself is one level
+            raise SignatureSyntaxError(f"tuples nest deeper than {MAX_TYPE_NESTING} levels")
         params: list[Param] = []
         while self.peek() != ")":
             if params:
                 self.take(",")
             params.append(self.param())
         self.take(")")
+        self.depth -= 1
         return tuple(params)
 
     def param(self) -> Param:

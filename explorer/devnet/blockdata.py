@@ -10,6 +10,8 @@ import rlp
 from eth.abc import LegacyTransactionFieldsAPI, ReceiptAPI, SignedTransactionAPI
 from eth_hash.auto import keccak
 
+from explorer.chain.rskheader import minimal_bytes
+from explorer.chain.rsktx import receipt_rlp, remasc_transaction
 from explorer.devnet.evm import REMASC_ADDRESS, ZERO_ADDRESS
 
 
@@ -50,14 +52,21 @@ class TxRecord:
     @classmethod
     def remasc(cls, number: int) -> TxRecord:
         """Return the REMASC transaction that ends block number, as RSK makes it."""
-        fields = [number - 1, 0, 0, REMASC_ADDRESS, 0, b"", 0, 0, 0]
-        remasc_hash = keccak(rlp.encode(fields))
+        remasc_hash = keccak(remasc_transaction(number))
         return cls(remasc_hash, ZERO_ADDRESS, number - 1, 0, 0, REMASC_ADDRESS, 0, b"", 0, 0, 0)
 
-    def rlp_fields(self) -> list[object]:
-        """Return the nine RLP items of the transaction."""
+    @property
+    def is_remasc(self) -> bool:
+        """Tell whether this is a block's unsigned REMASC transaction."""
+        return self.to == REMASC_ADDRESS and self.sender == ZERO_ADDRESS and not self.v
+
+    @property
+    def encoded(self) -> bytes:
+        """Return the transaction's RLP as rskj writes it (REMASC's with its zero bytes)."""
+        if self.is_remasc:
+            return remasc_transaction(self.nonce + 1)
         head = [self.nonce, self.gas_price, self.gas, self.to or b"", self.value, self.data]
-        return [*head, self.v, self.r, self.s]
+        return bytes(rlp.encode([*head, self.v, self.r, self.s]))
 
     @property
     def fee_cap(self) -> int:
@@ -102,10 +111,14 @@ class ReceiptRecord:
         status = 1 if receipt.state_root == b"\x01" else 0
         return cls(status, gas_used, receipt.gas_used, contract_address, logs, receipt.bloom)
 
-    def rlp_fields(self) -> list[object]:
-        """Return the RLP items of the receipt (for the receipts root)."""
-        logs = [[log.address, list(log.topics), log.data] for log in self.logs]
-        return [self.status, self.cumulative_gas_used, self.bloom.to_bytes(256, "big"), logs]
+    @property
+    def encoded(self) -> bytes:
+        """Return the receipt's RLP as rskj writes it (for the receipts root)."""
+        outcome = b"\x01" if self.status else b""
+        logs = [(log.address, log.topics, log.data) for log in self.logs]
+        bloom = self.bloom.to_bytes(256, "big")
+        cumulative, used = minimal_bytes(self.cumulative_gas_used), minimal_bytes(self.gas_used)
+        return receipt_rlp(outcome, outcome, cumulative, used, bloom, logs)
 
 
 @dataclass(frozen=True)

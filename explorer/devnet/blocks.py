@@ -1,29 +1,46 @@
-"""Assemble RSK-shaped blocks: header RLP, hashes, uncles, merge mining, REMASC."""
+"""Assemble real Rootstock blocks: header RLP and hashes as rskj makes them, uncles, merge mining.
+
+The hash, the transactions and receipts roots and the merge-mining binding are computed by the
+same rules the explorer verifies blocks with (explorer/chain: rskheader, unitrie, rsktx), per
+the network rules of the devnet's chain id at each height (rskrules): the test network's at
+its low heights (RSKIP92 and RSKIP126 on, fork detection data from block 449, no ummRoot yet),
+the main network's (proof and coinbase in the hash, a BIP 37 tree as the proof, Orchid tries).
+"""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import rlp
-from eth_hash.auto import keccak
 from rlp.codec import encode_raw, length_prefix
-from rlp.sedes import big_endian_int
-from trie.hexary import HexaryTrie
 
+from explorer.chain.keccak import keccak
 from explorer.chain.mergemining import compose_hash_for_merged_mining
+from explorer.chain.rskheader import (
+    HeaderFields,
+    base_hash_for_merged_mining,
+    encode_header,
+    encodings,
+    header_items,
+)
+from explorer.chain.rskrules import TESTNET_RULES, NetworkRules, rules_for_chain
+from explorer.chain.unitrie import trie_root
 from explorer.devnet.blockdata import DevBlock, MergeMining, ReceiptRecord, TxRecord
 from explorer.devnet.coinbase import build_merge_mining_fields
 from explorer.devnet.evm import MINIMUM_GAS_PRICE
 
-BASE_DIFFICULTY = 2  # regtest-like: the Bitcoin hash is ground to meet 2^256 / difficulty
-DIFFICULTY_SPREAD = 16  # so a block takes 2 to 17 tries (on average 9.5) to grind
+BASE_DIFFICULTY = 2  # regtest-like: the Bitcoin hash is ground to meet 2^256 / max(3, d)
+DIFFICULTY_SPREAD = 16  # so a block takes 3 to 18 tries (on average 10) to grind
 EMPTY_UNCLES_HASH = keccak(rlp.encode([]))
 LIST_OFFSET = 0xC0
 NO_MERGE_MINING = MergeMining(b"", b"", b"", b"")
-SINGLE_LEAF_PATH = b"\x20\x80"  # hex-prefix form of the key rlp(0) in a leaf (even, terminated)
+
+
+def devnet_rules(chain_id: int) -> NetworkRules:
+    """Return the rules the devnet's blocks follow on a chain (the test network's if unknown)."""
+    return rules_for_chain(chain_id) or TESTNET_RULES
 
 
 @dataclass(frozen=True)
@@ -39,35 +56,13 @@ class BlockDraft:
     receipts: tuple[ReceiptRecord, ...]
     uncle_count: int = 0
     recent_uncles: int = 0
+    rules: NetworkRules = TESTNET_RULES
 
 
 def difficulty_of(number: int) -> int:
     """Return a deterministic, slightly varying difficulty for block number (2 to 17)."""
     spread = keccak(b"difficulty" + number.to_bytes(8, "big"))[0] % DIFFICULTY_SPREAD
     return BASE_DIFFICULTY + spread
-
-
-def trie_root(items: Sequence[list[object]]) -> bytes:
-    """Root of the trie of RLP-encoded items keyed by their index."""
-    return encoded_trie_root(tuple(rlp.encode(item) for item in items))
-
-
-@functools.lru_cache(maxsize=64)
-def encoded_trie_root(encoded: tuple[bytes, ...]) -> bytes:
-    """Root of the trie of already encoded items (repeated ones, like REMASC receipts, cached)."""
-    if len(encoded) == 1:  # most blocks hold only their REMASC transaction: one leaf at key 0x80
-        return keccak(rlp.encode([SINGLE_LEAF_PATH, encoded[0]]))
-    nodes: dict[bytes, bytes] = {}
-    trie = HexaryTrie(nodes)
-    with trie.squash_changes() as batch:
-        for index, item in enumerate(encoded):
-            batch[rlp.encode(index)] = item
-    return bytes(trie.root_hash)
-
-
-def _header_items(header: list[bytes | int]) -> list[bytes]:
-    """Return header fields as RLP byte strings (encoded twice a block: no type inference)."""
-    return [big_endian_int.serialize(f) if isinstance(f, int) else f for f in header]
 
 
 def list_length(item_lengths: Iterable[int]) -> int:
@@ -96,54 +91,77 @@ def _uncle_difficulty(number: int, index: int) -> int:
     return difficulty_of(number + index + 1)
 
 
-def _merge_mining(plain_header_hash: bytes, draft: BlockDraft, parent_hash: bytes) -> MergeMining:
-    """Merge-mining fields for a header hash, verifiable end to end."""
-    fork_detection = keccak(b"fork-detection" + parent_hash)[:7]
-    uncle_byte = min(draft.recent_uncles, 0xFF)
-    hash_for_mm = compose_hash_for_merged_mining(
-        plain_header_hash, fork_detection, uncle_byte, draft.number
+def header_fields(block: DevBlock) -> HeaderFields:
+    """Return a block's header fields, as its JSON shows them."""
+    mm = block.merge_mining
+    return HeaderFields(
+        number=block.number,
+        parent_hash=block.parent_hash,
+        uncles_hash=block.sha3_uncles,
+        coinbase=block.miner,
+        state_root=block.state_root,
+        transactions_root=block.transactions_root,
+        receipts_root=block.receipts_root,
+        logs_bloom=block.logs_bloom.to_bytes(256, "big"),
+        difficulty=block.difficulty,
+        gas_limit=block.gas_limit,
+        gas_used=block.gas_used,
+        timestamp=block.timestamp,
+        extra_data=block.extra_data,
+        paid_fees=block.paid_fees,
+        minimum_gas_price=block.minimum_gas_price,
+        uncle_count=len(block.uncles),
+        edges=None,
+        edges_sent=True,
+        base_event=b"",
+        bitcoin_header=mm.header,
+        merkle_proof=mm.merkle_proof,
+        coinbase_transaction=mm.coinbase,
+        claimed_hash=block.hash,
+        claimed_hash_for_merged_mining=mm.hash_for_merged_mining or None,
     )
+
+
+def _merge_mining(base_hash: bytes, draft: BlockDraft, parent_hash: bytes) -> MergeMining:
+    """Merge-mining fields committing to a header's hash, verifiable end to end."""
+    if draft.rules.fork_detection_data(draft.number):
+        fork_detection = keccak(b"fork-detection" + parent_hash)[:7]
+        uncle_byte = min(draft.recent_uncles, 0xFF)
+        hash_for_mm = compose_hash_for_merged_mining(
+            base_hash, fork_detection, uncle_byte, draft.number
+        )
+    else:
+        hash_for_mm = base_hash  # before RSKIP110 (and block 449) the whole hash
     fields = build_merge_mining_fields(
         hash_for_mm,
         previous_block_hash=keccak(b"bitcoin-parent" + draft.number.to_bytes(8, "big")),
         time=draft.timestamp,
         seed=draft.number.to_bytes(8, "big"),
         rsk_difficulty=difficulty_of(draft.number),
+        partial_tree=not draft.rules.merge_mining_compressed(draft.number),
     )
     return MergeMining(fields.header, fields.coinbase, fields.merkle_proof, hash_for_mm)
 
 
-def _header_values(block: DevBlock) -> list[bytes | int]:
-    """Return the header fields a block's hash covers, merge mining apart, in RLP order."""
-    return [
-        block.parent_hash,
-        block.sha3_uncles,
-        block.miner,
-        block.state_root,
-        block.transactions_root,
-        block.receipts_root,
-        block.logs_bloom.to_bytes(256, "big"),
-        block.difficulty,
-        block.number,
-        block.gas_limit,
-        block.gas_used,
-        block.timestamp,
-        block.extra_data,
-        block.paid_fees,
-        block.minimum_gas_price,
-        len(block.uncles),
-    ]
+def encoded_header(block: DevBlock, rules: NetworkRules) -> bytes:
+    """Return `BlockHeader.getEncoded()` (rsk_getRawBlockHeaderByHash): a version 0 header."""
+    fields = header_fields(block)
+    encoding = next(encodings(fields, rules))
+    return encode_header(fields, rules, encoding)
 
 
-def encoded_header(block: DevBlock) -> bytes:
-    """Return a block's header as RLP, its merge-mining fields last; its hash is the keccak."""
-    mm = block.merge_mining
-    fields = [*_header_items(_header_values(block)), mm.header, mm.merkle_proof, mm.coinbase]
-    return bytes(encode_raw(fields))
+def _full_encoded_length(block: DevBlock, rules: NetworkRules) -> int:
+    """Return the length of `getFullEncoded()`: the header with proof and coinbase."""
+    fields = header_fields(block)
+    items = header_items(fields, rules, next(encodings(fields, rules)), merge_mining=True)
+    if rules.merge_mining_compressed(block.number):
+        items += [fields.merkle_proof, fields.coinbase_transaction]
+    return len(encode_raw(items))
 
 
 def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
-    """Build the block record: header fields, merge mining and the block hash."""
+    """Build the block record: header fields, roots, merge mining and the block hash."""
+    rules = draft.rules
     parent_hash = parent.hash if parent else bytes(32)
     uncles = _uncle_headers(draft, parent_hash)
     encoded_uncles = rlp.encode(uncles)
@@ -156,16 +174,17 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
     paid_fees = sum(
         r.gas_used * t.gas_price for r, t in zip(draft.receipts, draft.transactions, strict=True)
     )
-    encoded_txs = tuple(rlp.encode(tx.rlp_fields()) for tx in draft.transactions)
+    encoded_txs = tuple(tx.encoded for tx in draft.transactions)
+    unitrie = rules.unitrie_hashes(draft.number)
     unhashed = DevBlock(
         number=draft.number,
         hash=b"",
         parent_hash=parent_hash,
         sha3_uncles=keccak(encoded_uncles),
         logs_bloom=bloom,
-        transactions_root=encoded_trie_root(encoded_txs),
+        transactions_root=trie_root(encoded_txs, unitrie=unitrie),
         state_root=draft.state_root,
-        receipts_root=trie_root([r.rlp_fields() for r in draft.receipts]),
+        receipts_root=trie_root([r.encoded for r in draft.receipts], unitrie=unitrie),
         miner=draft.miner,
         difficulty=difficulty,
         total_difficulty=(parent.total_difficulty if parent else 0) + cumulative,
@@ -182,21 +201,32 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         receipts=draft.receipts,
         merge_mining=NO_MERGE_MINING,
     )
-    sealed, full_header = _sealed(unhashed, draft)
-    size = list_length((len(full_header), list_length(map(len, encoded_txs)), len(encoded_uncles)))
+    sealed = _sealed(unhashed, draft)
+    size = list_length(
+        (
+            _full_encoded_length(sealed, rules),
+            list_length(map(len, encoded_txs)),
+            len(encoded_uncles),
+        )
+    )
     return dataclasses.replace(sealed, size=size)
 
 
-def _sealed(unhashed: DevBlock, draft: BlockDraft) -> tuple[DevBlock, bytes]:
-    """Return the block with its merge-mining fields and hash, and its encoded header."""
-    plain_hash = keccak(encode_raw(_header_items(_header_values(unhashed))))
-    merge_mining = _merge_mining(plain_hash, draft, unhashed.parent_hash)
+def _sealed(unhashed: DevBlock, draft: BlockDraft) -> DevBlock:
+    """Return the block with its merge-mining fields and its hash, under the draft's rules."""
+    rules = draft.rules
+    fields = header_fields(unhashed)
+    encoding = next(encodings(fields, rules))
+    base = base_hash_for_merged_mining(fields, rules, encoding)
+    merge_mining = _merge_mining(base, draft, unhashed.parent_hash)
     mined = dataclasses.replace(unhashed, merge_mining=merge_mining)
-    full_header = encoded_header(mined)
-    return dataclasses.replace(mined, hash=keccak(full_header)), full_header
+    block_hash = keccak(encode_header(header_fields(mined), rules, encoding))
+    return dataclasses.replace(mined, hash=block_hash)
 
 
-def retimed_block(block: DevBlock, parent_hash: bytes, timestamp: int) -> DevBlock:
+def retimed_block(
+    block: DevBlock, parent_hash: bytes, timestamp: int, rules: NetworkRules
+) -> DevBlock:
     """Return block dated timestamp under parent_hash: its uncles, merge mining and hash redone.
 
     Its transactions, receipts, state and difficulty stay; so does its size (the header's
@@ -213,6 +243,7 @@ def retimed_block(block: DevBlock, parent_hash: bytes, timestamp: int) -> DevBlo
         block.receipts,
         uncle_count=len(block.uncles),
         recent_uncles=uncle_byte,
+        rules=rules,
     )
     uncles = _uncle_headers(draft, parent_hash)
     unhashed = dataclasses.replace(
@@ -224,4 +255,4 @@ def retimed_block(block: DevBlock, parent_hash: bytes, timestamp: int) -> DevBlo
         uncles=tuple(keccak(rlp.encode(u)) for u in uncles),
         merge_mining=NO_MERGE_MINING,
     )
-    return _sealed(unhashed, draft)[0]
+    return _sealed(unhashed, draft)

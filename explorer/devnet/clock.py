@@ -17,6 +17,7 @@ import functools
 import time
 from collections.abc import Sequence
 
+from explorer.chain.rskrules import NetworkRules
 from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.blocks import retimed_block
 from explorer.devnet.seed import seeded_timestamp
@@ -36,7 +37,9 @@ def is_seeded(blocks: Sequence[DevBlock], head_at_build: int) -> bool:
     return head.number == head_at_build and head.timestamp == seeded_timestamp(head.number)
 
 
-def dated_to_start(blocks: Sequence[DevBlock], now: int | None = None) -> list[DevBlock]:
+def dated_to_start(
+    blocks: Sequence[DevBlock], rules: NetworkRules, now: int | None = None
+) -> list[DevBlock]:
     """Return the seeded blocks given (the newest of a history) moved so the last one is at now.
 
     The first block keeps its parent; every later one is chained to the block moved before it.
@@ -47,14 +50,14 @@ def dated_to_start(blocks: Sequence[DevBlock], now: int | None = None) -> list[D
     moved: list[DevBlock] = []
     parent_hash = blocks[0].parent_hash
     for block in blocks:
-        moved.append(retimed_block(block, parent_hash, block.timestamp + shift))
+        moved.append(retimed_block(block, parent_hash, block.timestamp + shift, rules))
         parent_hash = moved[-1].hash
     return moved
 
 
-def dated_chain(blocks: list[DevBlock], head_at_build: int) -> list[DevBlock]:
+def dated_chain(blocks: list[DevBlock], head_at_build: int, rules: NetworkRules) -> list[DevBlock]:
     """Return a whole chain with its newest seeded blocks dated to the start (if not yet)."""
     if not is_seeded(blocks, head_at_build):
         return blocks  # a kept chain: moved when it was first served, or mined on since
     first = max(1, len(blocks) - DATED_COUNT)
-    return [*blocks[:first], *dated_to_start(blocks[first:])]
+    return [*blocks[:first], *dated_to_start(blocks[first:], rules)]

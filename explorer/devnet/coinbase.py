@@ -11,11 +11,13 @@ import struct
 from dataclasses import dataclass
 
 from explorer.chain import sha256state
+from explorer.chain.btcpmt import single_branch_tree
 from explorer.chain.mergemining import (
     MAX_PROOF_SIZE,
     RSK_TAG,
     double_sha256,
     fold_merkle_proof,
+    rsk_target,
     target_from_bits,
 )
 
@@ -87,13 +89,18 @@ def build_merge_mining_fields(
     sibling_count: int = 3,
     seed: bytes = b"",
     rsk_difficulty: int = 1,
+    partial_tree: bool = False,
 ) -> MergeMiningFields:
-    """Build deterministic fields that verify (previous_block_hash in internal byte order)."""
+    """Build deterministic fields that verify (previous_block_hash in internal byte order).
+
+    The proof is a list of sibling hashes (RSKIP92), or before RSKIP92 (partial_tree) the same
+    siblings as a BIP 37 partial merkle tree.
+    """
     if len(hash_for_merged_mining) != 32 or len(previous_block_hash) != 32:
         raise ValueError("hashForMergedMining and the previous block hash have 32 bytes")
     if not 0 <= sibling_count <= MAX_PROOF_SIZE // 32 or not 0 <= time <= 0xFFFFFFFF:
         raise ValueError(f"0 to {MAX_PROOF_SIZE // 32} siblings and a 32-bit time")
-    target = min(target_from_bits(bits), (1 << 256) // max(rsk_difficulty, 1))
+    target = min(target_from_bits(bits), rsk_target(rsk_difficulty))
     if target < MIN_BUILD_TARGET:
         raise ValueError("the target is too hard to grind at build time")
     transaction = coinbase_transaction(hash_for_merged_mining, seed)
@@ -104,6 +111,9 @@ def build_merge_mining_fields(
     txid = hashlib.sha256(hashlib.sha256(transaction).digest()).digest()
     root = fold_merkle_proof(txid, proof)
     prefix = struct.pack("<L32s32sLL", 0x20000000, previous_block_hash, root, time, bits)
+    if partial_tree:
+        siblings = [proof[start : start + 32][::-1] for start in range(0, len(proof), 32)]
+        proof = single_branch_tree(txid, siblings)
     return MergeMiningFields(
         header=_grind(prefix, target),
         coinbase=compress_coinbase(transaction, hashed_length),

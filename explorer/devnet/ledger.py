@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,8 +11,9 @@ from eth._utils.address import generate_contract_address
 from eth.abc import ReceiptAPI, SignedTransactionAPI, StateAPI
 from eth_typing import Address
 
+from explorer.chain.rskrules import NetworkRules
 from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
-from explorer.devnet.blocks import BlockDraft, assemble_block
+from explorer.devnet.blocks import BlockDraft, assemble_block, devnet_rules
 from explorer.devnet.evm import GAS_LIMIT, Engine
 from explorer.devnet.remasc import RemascSettlement
 
@@ -44,6 +46,11 @@ class Ledger:
             self._index(block)
 
     @property
+    def rules(self) -> NetworkRules:
+        """The consensus rules the chain's blocks follow (by its chain id)."""
+        return devnet_rules(self.engine.chain_id)
+
+    @property
     def head(self) -> DevBlock:
         """The latest mined block."""
         return self.blocks[-1]
@@ -67,6 +74,7 @@ class Ledger:
     def add_genesis(self, miner: bytes, timestamp: int) -> DevBlock:
         """Record block 0 (no transactions) over the engine's genesis state."""
         draft = BlockDraft(0, timestamp, miner, GAS_LIMIT, self._state_root(0), (), ())
+        draft = dataclasses.replace(draft, rules=self.rules)
         block = assemble_block(draft, None)
         self._index(block)
         return block
@@ -138,6 +146,7 @@ class Ledger:
             receipts=tuple(receipts),
             uncle_count=uncle_count,
             recent_uncles=uncle_count + sum(len(b.uncles) for b in recent),
+            rules=self.rules,
         )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from explorer.devnet.blockdata import DevBlock
+from explorer.devnet.blocks import devnet_rules
 from explorer.devnet.buildprofile import Stopwatch
 from explorer.devnet.clock import DATED_COUNT, dated_to_start, is_seeded
 from explorer.devnet.filling import NotYetLoaded
@@ -188,7 +189,8 @@ def recent_node(
     """Return a node serving the newest blocks; older history, state and pool calls wait."""
     blocks = recent.blocks
     if is_seeded(blocks, recent.manifest.head_at_build):
-        blocks = tuple(dated_to_start(blocks))  # as the whole chain will be (clock.py)
+        rules_of_chain = devnet_rules(recent.manifest.chain_id)
+        blocks = tuple(dated_to_start(blocks, rules_of_chain))  # as the whole chain will be
     ledger = RecentLedger(recent.manifest.chain_id, recent.genesis, blocks)
     rules = rules or NodeRules()
     node = DevnetNode(

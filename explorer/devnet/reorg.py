@@ -51,6 +51,7 @@ def reorganise(ledger: Ledger, depth: int, *, floor: int) -> list[DevBlock]:
             receipts=old.receipts,
             uncle_count=len(old.uncles),
             recent_uncles=len(old.uncles) + sum(len(block.uncles) for block in recent),
+            rules=ledger.rules,
         )
         parent = assemble_block(draft, parent)
         ledger.replace(parent)

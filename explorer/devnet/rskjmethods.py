@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import rlp
 from eth.abc import SignedTransactionAPI
 
 from explorer.chain.hexutil import to_data, to_quantity
@@ -140,13 +139,13 @@ class RskjMethods(AccountMethods):
         """Return a block's header RLP (its keccak is the block hash), or null."""
         (value,) = args
         block = self._block(params.BlockRef(block_hash=params.block_hash(value)))
-        return None if block is None else to_data(encoded_header(block))
+        return None if block is None else to_data(encoded_header(block, self._ledger.rules))
 
     def _m_rsk_getRawBlockHeaderByNumber(self, args: list[Any]) -> str | None:
         """Return the header RLP of a block by number, tag or hash, or null."""
         (value,) = args
         block = self._block(params.block_ref(value, allow_hash=True))
-        return None if block is None else to_data(encoded_header(block))
+        return None if block is None else to_data(encoded_header(block, self._ledger.rules))
 
     def _m_rsk_getRawTransactionReceiptByHash(self, args: list[Any]) -> str | None:
         """Return a mined transaction's receipt RLP (as the receipts root covers it), or null."""
@@ -155,7 +154,7 @@ class RskjMethods(AccountMethods):
         if location is None:
             return None
         receipt = self._ledger.blocks[location.number].receipts[location.index]
-        return to_data(rlp.encode(receipt.rlp_fields()))
+        return to_data(receipt.encoded)
 
     # --- txpool (TxPoolModuleImpl) -----------------------------------------------------------
 

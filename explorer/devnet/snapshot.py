@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from explorer.devnet.blockdata import DevBlock, LogRecord, MergeMining, ReceiptRecord, TxRecord
+from explorer.devnet.blocks import devnet_rules
 from explorer.devnet.buildprofile import BuildProfile, Stopwatch
 from explorer.devnet.clock import dated_chain
 from explorer.devnet.contracts import compiled_digest
@@ -25,7 +26,7 @@ from explorer.devnet.seed import FULL, SeedSize
 from explorer.devnet.txpool import TxPool
 
 #: Bump when the history or the block format changes: old snapshots are then rebuilt.
-SEED_VERSION = "devnet-seed-10"
+SEED_VERSION = "devnet-seed-11"
 Progress = Callable[[str, float], None]
 #: Where a package ships snapshots built at package time (absent from source); gzip, not xz:
 #: 1.2 MB larger, but it unpacks in 0.07 s instead of 0.4 s.
@@ -144,7 +145,10 @@ def node_from_snapshot(
 ) -> DevnetNode:
     """Return a node over a snapshot's chain, its pending transactions back in the pool."""
     engine = Engine.restore(chain_id, snapshot.store)
-    ledger = Ledger(engine, dated_chain(snapshot.blocks, snapshot.manifest.head_at_build))
+    ledger = Ledger(
+        engine,
+        dated_chain(snapshot.blocks, snapshot.manifest.head_at_build, devnet_rules(chain_id)),
+    )
     pool = TxPool(Engine.decode_transaction(raw) for raw in snapshot.pending)
     return DevnetNode(
         ledger,

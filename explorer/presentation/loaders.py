@@ -18,6 +18,7 @@ from explorer.presentation.callee import Callee, read_callee, wants_callee
 from explorer.presentation.document import Document
 from explorer.presentation.missing import Missing, TxSupport, missing_stages
 from explorer.presentation.tx_document import TxFacts, tx_document
+from explorer.presentation.verification import with_verdict
 from explorer.rpc.endpoint import Endpoint
 from explorer.saved.seen import SeenStore, SeenTx
 from explorer.services.diagnosis import PendingDiagnosis, diagnose_pending, wait_since
@@ -47,6 +48,9 @@ async def load_block(
     document = block_document(
         block, chain_id=network.chain_id, currency=network.currency, head=head, now=time.time()
     )
+    if reader.verifier is not None:  # with the receipts already read, asking for none
+        receipts = reader.known_receipts(block.transaction_hashes)
+        document = with_verdict(document, await reader.verifier.block_off_thread(block, receipts))
     return document, block
 
 
@@ -147,8 +151,16 @@ async def _completed(
         units if units is not None else _no_units(),
         _callee(reader, facts.tx),
     )
-    size = len(mined_in.transaction_hashes) if isinstance(mined_in, Block) else None
-    return replace(facts, block_size=size, units=read_units, callee=callee)
+    block = mined_in if isinstance(mined_in, Block) else None
+    size = len(block.transaction_hashes) if block is not None else None
+    verdict = None
+    if reader.verifier is not None and block is not None:  # its transactions, if read already
+        known = reader.known_block(block.hash or "") or block
+        receipts = reader.known_receipts(known.transaction_hashes)
+        verdict = await reader.verifier.transaction_off_thread(
+            facts.tx, facts.receipt, known, receipts
+        )
+    return replace(facts, block_size=size, units=read_units, callee=callee, verdict=verdict)
 
 
 NATIVE_CONTRACTS = 0x01000100  # precompiles and Rootstock's native contracts (the Bridge…)

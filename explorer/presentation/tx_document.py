@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from explorer.chain.abi import decode_call, decode_log
-from explorer.chain.bridge_logs import decode_system_log
+from explorer.chain.blockverify import BlockVerdict
+from explorer.chain.bridge_logs import decode_system_log, refused_system_log
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.records import Log, Receipt, Transaction
 from explorer.chain.remasc import RemascPayment
@@ -20,6 +21,7 @@ from explorer.presentation.bridge_fields import (
 from explorer.presentation.callee import Callee, callee_fields
 from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.verification import CHECKING, PENDING, with_verdict
 from explorer.rpc.nodefailures import NodeFailure
 from explorer.services.diagnosis import PendingDiagnosis
 from explorer.services.routes import tx_at_route
@@ -39,6 +41,7 @@ class TxFacts:
     diagnosis: PendingDiagnosis | None = None  # why a pending one waits, once read
     block_size: int | None = None  # transactions in its block, for previous / next
     units: Units = field(default_factory=dict)  # the decimals and symbols of its tokens
+    verdict: BlockVerdict | None = None  # the transaction and its block, verified
     callee: Callee | None = None  # the code the call ran against, when it was read to decode it
 
 
@@ -118,7 +121,9 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
         raw["receipt"] = dict(facts.receipt.raw)
     headline = status_field(facts, currency)
     title = f"Transaction {tx.hash}"
-    return Document(title, headline, tuple(sections), raw, chain_id, "transaction")
+    document = Document(title, headline, tuple(sections), raw, chain_id, "transaction")
+    waiting = PENDING if tx.is_pending else CHECKING
+    return with_verdict(document, facts.verdict, waiting)
 
 
 KINDS = {
@@ -321,6 +326,8 @@ def log_fields(
     elif event is not None:
         fields.append(fmt.text_field("  Event", event.signature))
         fields += argument_fields(event, log.address, units or {}, chain_id)
+    elif (refusal := refused_system_log(log.address, log.topics, log.data)) is not None:
+        fields.append(fmt.text_field("  Event", refusal, Tone.BAD))
     else:
         fields.append(fmt.text_field("  Event", "unknown event", Tone.MUTED))
     fields += [Field(f"  topic {i}", topic, Kind.HEX, topic) for i, topic in enumerate(log.topics)]

@@ -33,6 +33,8 @@ def parse_json(body: bytes) -> Any:
         return _decode(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise MalformedResponse("the node's answer is not JSON") from None
+    except RecursionError:  # the C decoder stops at the interpreter's recursion limit
+        raise MalformedResponse("the node's answer nests deeper than JSON is read") from None
 
 
 def node_error(obj: Mapping[str, Any]) -> NodeError:

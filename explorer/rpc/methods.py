@@ -132,6 +132,7 @@ METHODS: dict[str, MethodSpec] = {
             resendable=False,
         ),
         MethodSpec("net_version"),
+        MethodSpec("rsk_getRawBlockHeaderByHash", (BLOCK_HASH,)),  # rskj's, not the service's
         MethodSpec("web3_clientVersion"),
         MethodSpec("web3_sha3", (Param("data", _named(data_param, "data")),)),
     )

@@ -7,7 +7,13 @@ from typing import Any, TypeVar
 
 from explorer.chain import bounds
 from explorer.chain.bounds import OutOfRange
-from explorer.chain.hexutil import HexFormatError, parse_address, parse_data, parse_hash
+from explorer.chain.hexutil import (
+    HexFormatError,
+    parse_address,
+    parse_data,
+    parse_hash,
+    parse_optional_data,
+)
 from explorer.chain.records import Block, Log, Receipt, RecordFormatError, Transaction
 from explorer.rpc.errors import MalformedResponse
 from explorer.rpc.params import BlockSelector, CallRequest, LogFilter
@@ -111,6 +117,10 @@ class TypedCalls:
     async def get_block_by_number(self, block: BlockSelector, full: bool = False) -> Block | None:
         """eth_getBlockByNumber: the block, with full transactions if asked, or None."""
         return await self._typed(_block, "eth_getBlockByNumber", block, full)
+
+    async def get_raw_block_header_by_hash(self, block_hash: str) -> bytes | None:
+        """rsk_getRawBlockHeaderByHash (rskj): the header's own RLP, or None."""
+        return await self._typed(parse_optional_data, "rsk_getRawBlockHeaderByHash", block_hash)
 
     async def get_code(self, address: str, block: BlockSelector = "latest") -> bytes:
         """eth_getCode: the byte code at address (empty for accounts)."""

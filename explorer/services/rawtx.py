@@ -25,6 +25,8 @@ from rlp.sedes import Binary, big_endian_int, binary
 from explorer.chain.abi import DecodedCall, decode_call
 from explorer.chain.hexutil import to_data, to_quantity
 from explorer.chain.pooled import PooledTx
+from explorer.chain.rlpbound import RlpBoundError
+from explorer.chain.rlpbound import decode as bounded_rlp
 
 LEGACY_V = (27, 28)
 TYPE_NAMES = {1: "EIP-2930 access list", 2: "EIP-1559 fee market", 3: "EIP-4844 blob"}
@@ -160,7 +162,9 @@ def _bytes_of(text: str) -> bytes | Refusal:
 def _fields_of(raw: bytes) -> LegacyFields | Refusal:
     """Return the nine items of a legacy transaction, or why the bytes are not one."""
     try:
-        items = rlp.decode(raw)
+        items = bounded_rlp(raw, max_depth=2)  # a transaction is one flat list
+    except RlpBoundError as error:
+        return Refusal(RefusalKind.NOT_A_TRANSACTION, f"Not a transaction: {error}.")
     except rlp.exceptions.RLPException:
         return Refusal(
             RefusalKind.NOT_A_TRANSACTION,

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -16,6 +16,7 @@ from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.saved.cache import records_of
 from explorer.services.token_units import TokenUnits
+from explorer.services.verification import Verifier
 
 T = TypeVar("T")
 
@@ -87,6 +88,7 @@ class ChainReader:
         self._reading: dict[tuple[str, str, bool], asyncio.Future[Block | None]] = {}
         self._waiters: dict[asyncio.Future[Block | None], int] = {}  # callers of each read
         self.suspect: Callable[[str], None] | None = None  # told when settled history changes
+        self.verifier: Verifier | None = None  # verifies what pages read (the session's)
 
     def _recent(self, key: tuple[object, ...]) -> Any:
         """Return what was read for key in the last JUST_READ_SECONDS (search → page hand-off)."""
@@ -151,6 +153,10 @@ class ChainReader:
             if not self._waiters[reading]:
                 del self._waiters[reading]
                 reading.cancel()  # the last caller stopped waiting: so do its retries
+
+    def known_block(self, selector: BlockSelector | str) -> Block | None:
+        """Return a block already read, with its transactions if it was read so (no request)."""
+        return self._known_block(selector, True) or self._known_block(selector, False)
 
     def _known_block(self, selector: BlockSelector | str, full: bool) -> Block | None:
         """Return a block from the cache or just read, else None (a full one serves a header)."""
@@ -284,6 +290,11 @@ class ChainReader:
             if self._settled(receipt.block_number):
                 self._cache.put(key, receipt)
         return receipt
+
+    def known_receipts(self, tx_hashes: Sequence[str]) -> list[Receipt] | None:
+        """Return every receipt of these transactions already read, in order; None if one is not."""
+        found = [self._cache.get(("receipt", h)) or self._recent(("receipt", h)) for h in tx_hashes]
+        return None if any(receipt is None for receipt in found) else found
 
     async def tx_bundle(self, tx_hash: str) -> TxBundle | None:
         """Return a transaction with receipt, block time and revert reason; None if unknown."""

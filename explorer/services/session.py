@@ -26,6 +26,7 @@ from explorer.services.chainwatch import ChainWatch
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
+from explorer.services.verification import Verifier
 
 HeadListener = Callable[[int], None]
 OFFLINE_KINDS = (ErrorKind.TRANSPORT, ErrorKind.SERVER)  # the node cannot be reached
@@ -108,6 +109,7 @@ class Session:
         )
         self.client.failure_listeners.append(self.checker.on_failure)
         self.reader.suspect = self.checker.suspect  # a settled block that changed
+        self.reader.verifier = Verifier(network.chain_id, self._verified_genesis)
         self.checker.listen(self._on_suspicion)
         if saved is not None:
             self.cache = SessionCache(self.client.ask, saved, endpoint, self.reader.confirmations)
@@ -121,6 +123,11 @@ class Session:
         self.last_latency: float | None = None
         self._follower: asyncio.Task[None] | None = None
         self._wake_follower: asyncio.Event | None = None
+
+    def _verified_genesis(self) -> str | None:
+        """Return block 0's hash once the chain check verified it, else the network's known one."""
+        check = self.checker.check
+        return check.genesis_hash if check.verified else self.network.genesis_hash
 
     def set_call_timeout(self, seconds: float) -> None:
         """Give up on each later call after seconds, retries included (the Settings choice)."""

@@ -390,3 +390,4 @@ class PageViewModel(QObject):
         self._progress.stop()
         self._forget_check()
         self.dispose_task()
+        self.transactions.cancel_reads()

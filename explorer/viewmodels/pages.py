@@ -7,6 +7,7 @@ from explorer.services.history_store import HistoryStore
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.address import AddressPageViewModel, TokenStore
+from explorer.viewmodels.block_page import BlockPageViewModel
 from explorer.viewmodels.broadcast import BroadcastViewModel
 from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.home import HomeViewModel
@@ -78,6 +79,8 @@ class PageFactory:
             page.watchlist = self.watchlist
         elif route.page is Page.TX:
             page = TxPageViewModel(session, route, self.support)
+        elif route.page is Page.BLOCK:
+            page = BlockPageViewModel(session, route)
         else:
             page = PageViewModel(session, route)
         page.load()

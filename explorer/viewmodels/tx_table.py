@@ -8,7 +8,7 @@ import functools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 
 from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.chain.units import format_rbtc
@@ -41,7 +41,13 @@ HEADERS = ("Hash", "From", "To", "Value", "Fee", "Status", "Method")
 
 
 class BlockTransactionsModel(BatchedTableModel):
-    """The block's transactions, shown in batches; receipts only for rows on screen."""
+    """The block's transactions, shown in batches; receipts only for rows on screen.
+
+    Signals:
+        receipts_completed(): every transaction's receipt has been read (see `receipts`).
+    """
+
+    receipts_completed = Signal()
 
     headers = HEADERS
     batch = BATCH
@@ -51,6 +57,7 @@ class BlockTransactionsModel(BatchedTableModel):
         super().__init__(parent)
         self._network = network
         self._txs: Sequence[Transaction] = ()
+        self.block: Block | None = None
         self._order: list[int] = []  # the transaction shown in each row (index in the block)
         self._rows: dict[str, int] = {}  # a transaction's row
         self._receipts: dict[str, Receipt | None] = {}
@@ -62,6 +69,7 @@ class BlockTransactionsModel(BatchedTableModel):
     def set_block(self, block: Block) -> None:
         """Show a block's transactions (full objects), first batch only."""
         self.beginResetModel()
+        self.block = block
         self._txs = block.transactions or ()
         self._hashes = block.transaction_hashes
         self._arrange(list(range(len(self._txs))))
@@ -69,6 +77,12 @@ class BlockTransactionsModel(BatchedTableModel):
         self._receipts.clear()
         self._asked.clear()
         self.endResetModel()
+
+    @property
+    def receipts(self) -> list[Receipt] | None:
+        """Return every transaction's receipt in block order, or None while one is missing."""
+        found = [receipt for h in self._hashes if (receipt := self._receipts.get(h)) is not None]
+        return found if len(found) == len(self._hashes) else None
 
     @property
     def total(self) -> int:
@@ -189,6 +203,12 @@ class BlockTransactionsModel(BatchedTableModel):
             return address_route(tx.to)
         return tx_route(tx.hash)
 
+    def cancel_reads(self) -> None:
+        """Stop reading receipts, in flight or later (the page is going away with this model)."""
+        self.fetch_receipt = None
+        for task in list(self._tasks):
+            task.cancel()
+
     def _receipt(self, tx: Transaction) -> Receipt | None:
         """Return the row's receipt, asking for it (once) when it is first shown."""
         if tx.hash in self._receipts:
@@ -211,3 +231,5 @@ class BlockTransactionsModel(BatchedTableModel):
         row = self._rows.get(tx_hash)
         if row is not None and row < self._shown:
             self.dataChanged.emit(self.index(row, Column.FEE), self.index(row, Column.STATUS))
+        if receipt is not None and self.receipts is not None:
+            self.receipts_completed.emit()

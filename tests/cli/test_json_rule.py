@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from tests.helpers.schemas import load_schema, schema_errors, schema_names
 
 BEFORE = Path(__file__).resolve().parents[1] / "fixtures" / "json-before"
-COMMANDS = {"report", "node", "history", "logs"}  # each command with --format json
+COMMANDS = {"report", "node", "history", "logs", "verify"}  # each command with --format json
 
 
 def test_every_schema_is_draft_2020_12_and_named_by_its_file() -> None:

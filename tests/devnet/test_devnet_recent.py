@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from explorer.devnet.blocks import devnet_rules
 from explorer.devnet.buildprofile import BuildProfile
 from explorer.devnet.clock import dated_to_start
 from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
@@ -62,7 +63,9 @@ def test_the_shipped_blocks_are_the_seeded_history_s_newest_dated_to_the_start(
     recent = shipped(chain_id)
     assert rpc("eth_getBlockByNumber", "0x0", False)["hash"] == "0x" + recent.genesis.hash.hex()
     served_head = rpc("eth_getBlockByNumber", hex(FULL.head), False)
-    dated = dated_to_start(recent.blocks, now=int(served_head["timestamp"], 16))
+    dated = dated_to_start(
+        recent.blocks, devnet_rules(chain_id), now=int(served_head["timestamp"], 16)
+    )
     for block in dated:
         served = rpc("eth_getBlockByNumber", hex(block.number), False)
         assert served["hash"] == "0x" + block.hash.hex(), f"block {block.number}: {STALE}"

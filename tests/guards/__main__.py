@@ -24,7 +24,7 @@ from tests.guards.catalogue import GUARDS, Guard
 from tests.helpers.profile import FOLDERS, REAL_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
-COPIED = ("explorer", "tests", "resources", "pyproject.toml")
+COPIED = ("explorer", "tests", "resources", "docs", "pyproject.toml")
 BUDGET_SECONDS = 300.0  # `make test` runs this: five minutes at most
 TEST_TIMEOUT = 120
 WORKERS = int(os.environ.get("GUARDS_WORKERS", "1"))  # mutations tried at once (each its copy)

@@ -231,6 +231,66 @@ GUARDS: tuple[Guard, ...] = (
         "test_closing_the_logs_tab_during_a_scan_ends_its_work_quietly",
     ),
     Guard(
+        "verify: the block hash recomputed",
+        "explorer/chain/rskheader.py",
+        "        if computed == fields.claimed_hash:",
+        "        if True:",
+        "tests/cli/test_verify_cli.py::test_a_forged_field_is_named_and_exits_1 -k miner",
+    ),
+    Guard(
+        "verify: the transactions root recomputed",
+        "explorer/chain/blockverify.py",
+        "    if root != fields.transactions_root:",
+        "    if False:",
+        "tests/unit/test_block_recompute.py::test_transactions_dropped_swapped_or_added_are_caught"
+        " -k swap",
+    ),
+    Guard(
+        "verify: the receipts root recomputed",
+        "explorer/chain/blockverify.py",
+        "    if root != fields.receipts_root:",
+        "    if False:",
+        "tests/cli/test_verify_cli.py::test_a_forged_field_is_named_and_exits_1 -k status",
+    ),
+    Guard(
+        "verify: bound to Bitcoin work",
+        "explorer/chain/workbinding.py",
+        "    if mm.display_hex(root) != header.merkle_root:",
+        "    if False:",
+        "tests/cli/test_verify_cli.py::test_a_forged_field_is_named_and_exits_1 -k proof",
+    ),
+    Guard(
+        "verify: an unreadable transaction or receipt is named, never raised",
+        "explorer/chain/blockverify.py",
+        "        return compute()\n    except (RecordFormatError, HexFormatError) as error:",
+        "        return compute()\n    except ZeroDivisionError as error:",
+        "tests/unit/test_block_recompute.py::"
+        "test_unreadable_transactions_and_receipts_are_named_never_raised",
+    ),
+    Guard(
+        "verify: a block's parent hash against its verified parent",
+        "explorer/services/verification.py",
+        "        if parent is not None and parent.block_hash != block.parent_hash:",
+        "        if False:",
+        "tests/services/test_verified_chain.py::"
+        "test_a_parent_hash_that_contradicts_the_verified_parent_is_a_mismatch",
+    ),
+    Guard(
+        "verify: a forged page is marked in red",
+        "explorer/presentation/loaders.py",
+        "        document = with_verdict(document, await reader.verifier.block_off_thread("
+        "block, receipts))",
+        "        pass",
+        f"{RELIABILITY}/test_verification.py::test_a_forged_transaction_is_named_in_red",
+    ),
+    Guard(
+        "RLP bound: a deep legacy Bridge log",
+        "explorer/chain/rlpbound.py",
+        "        if len(ends) > max_depth:",
+        "        if False:",
+        f"{RELIABILITY}/test_decoder_bounds.py",
+    ),
+    Guard(
         "saved data: the folder is 0700",
         "explorer/saved/directory.py",
         "private_directory(self.root)",

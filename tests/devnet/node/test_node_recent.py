@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from explorer.devnet.blocks import retimed_block
+from explorer.devnet.blocks import devnet_rules, retimed_block
 from explorer.devnet.buildprofile import BuildProfile, Stopwatch
 from explorer.devnet.clock import dated_to_start, is_seeded, started_at
 from explorer.devnet.envelope import still_building
@@ -165,10 +165,11 @@ def test_the_build_reports_the_part_of_its_measured_time_done(tmp_path: Path) ->
 def test_a_block_dated_again_at_its_own_time_is_the_same_block(small_cache: Path) -> None:
     snapshot = load_snapshot(snapshot_path(small_cache, 31, SMALL))
     assert snapshot is not None
+    rules = devnet_rules(31)
     for block in snapshot.blocks[-RECENT_COUNT:]:
-        assert retimed_block(block, block.parent_hash, block.timestamp) == block
+        assert retimed_block(block, block.parent_hash, block.timestamp, rules) == block
     tail = snapshot.blocks[-RECENT_COUNT:]
-    assert dated_to_start(tail, now=tail[-1].timestamp) == tail
+    assert dated_to_start(tail, rules, now=tail[-1].timestamp) == tail
 
 
 def test_the_seeded_head_is_dated_to_the_start_once_and_kept_so(

@@ -170,9 +170,11 @@ def test_raw_receipt_is_what_the_receipts_root_covers(rskj_node: DevnetNode) -> 
     tx_hash = rskj_node.manifest.token_transfer
     receipt = rskj_node.handle("eth_getTransactionReceipt", [tx_hash])
     raw = rskj_node.handle("rsk_getRawTransactionReceiptByHash", [tx_hash])
-    status, cumulative, bloom, logs = rlp.decode(bytes.fromhex(raw[2:]))
+    # rskj's TransactionReceipt.getEncoded: post state, cumulative gas, bloom, logs, gas, status
+    _, cumulative, bloom, logs, gas_used, status = rlp.decode(bytes.fromhex(raw[2:]))
     assert int.from_bytes(status, "big") == int(receipt["status"], 16)
     assert int.from_bytes(cumulative, "big") == int(receipt["cumulativeGasUsed"], 16)
+    assert int.from_bytes(gas_used, "big") == int(receipt["gasUsed"], 16)
     assert "0x" + bloom.hex() == receipt["logsBloom"]
     assert len(logs) == len(receipt["logs"])
 
