@@ -166,10 +166,6 @@ class ChainReader:
                 return found  # type: ignore[no-any-return]
         return None
 
-    def known_block(self, selector: BlockSelector | str) -> Block | None:
-        """Return a block in memory (settled, or just read by a page), without asking."""
-        return self._known_block(selector, False)
-
     def seen(self, block_hash: str) -> bool:
         """Tell whether a block with this hash was read here (and is still remembered)."""
         return any(self._cache.get(("block", block_hash, full)) for full in (False, True))
