@@ -118,6 +118,7 @@ QT_FREE_FACES = (
     "history",
     "node",
     "devnet",
+    "trace",
 )
 
 

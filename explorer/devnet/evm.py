@@ -20,6 +20,7 @@ from eth_keys.datatypes import PrivateKey
 from eth_typing import Address, BlockNumber, Hash32
 from eth_utils.exceptions import ValidationError
 
+from explorer.vm.frames import Recorder
 from explorer.vm.natives import BRIDGE, REMASC
 from explorer.vm.rules import REGTEST_RULES
 from explorer.vm.state import RskState, state_class
@@ -172,6 +173,8 @@ class Engine:
         transactions: Sequence[SignedTransactionAPI],
         timestamp: int,
         balance_moves: Sequence[tuple[bytes, int]] = (),
+        coinbase: bytes = REMASC_ADDRESS,
+        difficulty: int = 1,
     ) -> MinedBatch:
         """Execute transactions into one new block at timestamp (raises if one is invalid).
 
@@ -180,8 +183,9 @@ class Engine:
         py-evm's tries of them (and its checks of a block it has just built) are skipped.
         """
         header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=REMASC_ADDRESS
-        )
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=coinbase,
+            difficulty=difficulty,
+        )  # fmt: skip  # COINBASE and DIFFICULTY answer the block's miner and difficulty
         receipts: tuple[ReceiptAPI, ...] = ()
         computations: tuple[ComputationAPI, ...] = ()
         if transactions or balance_moves:  # else the parent's state: RSK has no block reward
@@ -195,6 +199,19 @@ class Engine:
         self._chain.chaindb.persist_header(header)
         self._head = header
         return MinedBatch(header, receipts, computations)
+
+    def trace(
+        self, number: int, transactions: Sequence[SignedTransactionAPI], index: int
+    ) -> Recorder:
+        """Run block number's transactions up to index again; record the last one's frames."""
+        header = self.header_at(number)
+        vm = self._chain.get_vm(header.copy(state_root=self.header_at(number - 1).state_root))
+        state = cast(RskState, vm.state)
+        for tx in transactions[:index]:
+            state.apply_transaction(tx)
+        state.recorder = Recorder()
+        state.apply_transaction(transactions[index])
+        return state.recorder
 
     def preview(
         self, transactions: Sequence[SignedTransactionAPI], timestamp: int

@@ -78,17 +78,30 @@ class Recorder:
         self.unknown_opcodes: list[tuple[bytes, int, int]] = []  # (address, pc, opcode)
         self.native_notes: dict[int, str] = {}  # frame seq → note, set by native answers
 
-    def enter(self, kind: str, msg: MessageAPI, seq: int, to: bytes | None = None) -> Frame:
-        """Open a frame for a message about to run (to: the callee when not msg's)."""
+    def enter(
+        self,
+        kind: str,
+        msg: MessageAPI,
+        seq: int,
+        to: bytes | None = None,
+        sender: bytes | None = None,
+    ) -> Frame:
+        """Open a frame for a message about to run (to, sender: when not msg's own)."""
         target = to if to is not None else bytes(msg.storage_address)
-        frame = Frame(kind, bytes(msg.sender), target, msg.value, bytes(msg.data_as_bytes),
-                      msg.gas, msg.depth, seq)  # fmt: skip
+        caller = sender if sender is not None else bytes(msg.sender)
+        data = bytes(msg.code) if msg.is_create else bytes(msg.data_as_bytes)
+        frame = Frame(kind, caller, target, msg.value, data, msg.gas, msg.depth, seq)
         if self._open:
             self._open[-1].children.append(frame)
         else:
             self.top = frame
         self._open.append(frame)
         return frame
+
+    @property
+    def current(self) -> Frame | None:
+        """Return the innermost open frame."""
+        return self._open[-1] if self._open else None
 
     def leave(self, frame: Frame, computation: ComputationAPI | None, gas_used: int) -> None:
         """Close a frame with what its computation produced (None: it never ran)."""

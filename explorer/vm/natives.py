@@ -51,6 +51,21 @@ PRECOMPILE_RSKIPS = MappingProxyType(
 )
 
 
+PRECOMPILE_NAMES = MappingProxyType(
+    {1: "ecrecover", 2: "sha256", 3: "ripemd160", 4: "identity", 5: "modexp", 6: "bn128 add",
+     7: "bn128 mul", 8: "bn128 pairing", 9: "blake2f"}
+)  # fmt: skip
+
+
+def special_name(address: bytes) -> str | None:
+    """Return the name of a precompiled or native contract's address (None for others)."""
+    native = next((n for n in NATIVES if n.address == address), None)
+    if native is not None:
+        return native.name
+    number = int.from_bytes(address, "big")
+    return PRECOMPILE_NAMES.get(number) if len(address) == 20 else None
+
+
 def natives_at(rules: Rules) -> dict[bytes, Native]:
     """Return the native contracts active under rules, by address."""
     return {n.address: n for n in NATIVES if n.rskip is None or rules.on(n.rskip)}

@@ -25,6 +25,7 @@ from eth_typing import Address
 
 from explorer.vm import gas
 from explorer.vm.frames import recorder_of
+from explorer.vm.natives import special_name
 
 MAX_WORD = 2**256 - 1
 EMPTY_CODE_HASH = keccak(b"")
@@ -59,7 +60,10 @@ def run_child(
 ) -> ComputationAPI:
     """Run a child message, recording its frame when the state records."""
     recorder = recorder_of(computation)
-    frame = recorder.enter(kind, msg, _sequence(computation), to) if recorder else None
+    caller = bytes(computation.msg.storage_address)  # DELEGATECALL's too: the calling contract
+    frame = recorder.enter(kind, msg, _sequence(computation), to, caller) if recorder else None
+    if frame is not None and to is not None and is_special(computation, to):
+        frame.native = special_name(to)
     child = computation.apply_child_computation(msg)
     if recorder is not None and frame is not None:
         recorder.leave(frame, child, msg.gas - _kept_gas(child))

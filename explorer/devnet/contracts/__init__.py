@@ -1,7 +1,8 @@
 """The devnet's compiled contracts.
 
 compiled.json is rebuilt by compile.cjs; Multicall3.json, the published Multicall3 compiled as
-it was deployed, by compile_multicall3.sh.
+it was deployed, by compile_multicall3.sh; inside/compiled.json (issue 28's stories of what
+happens inside a transaction) by `compile.cjs inside`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent
-ARTIFACT_FILES = (HERE / "compiled.json", HERE / "Multicall3.json")
+ARTIFACT_FILES = (
+    HERE / "compiled.json",
+    HERE / "Multicall3.json",
+    HERE / "inside" / "compiled.json",
+)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,269 @@
+"""What happened inside a transaction, from any node: ask for its trace first, else replay it.
+
+`Tracer.trace(hash)` reads the transaction, its receipt and its block in one round trip,
+asking the node's own trace beside them (rskj's `debug_traceTransaction` with `callTracer`,
+then `trace_transaction`; a node that refuses one is not asked again). Without one, it
+replays the transaction with Rootstock's VM (explorer/vm) for the network and height over the
+state at block N−1, read through the service's own methods in rounds: run, fetch every read
+the run lacked in one round trip, run again, until a run lacks nothing. When that replay
+disagrees with the receipt, the block's earlier transactions are replayed before it. A trace
+is proven against the receipt before it is called faithful (services/trace_build.py), and a
+faithful one is kept in the chain's saved data for good, so a second look costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from explorer.chain.records import Block, Receipt, Transaction
+from explorer.chain.trace import TraceResult, TraceSource
+from explorer.chain.trace_codec import decode, encode
+from explorer.saved.cache import saved_data_of
+from explorer.services.budget import Estimate
+from explorer.services.probes import ReadCounts
+from explorer.services.trace_build import (
+    TraceFacts,
+    from_node,
+    from_remasc,
+    from_replay,
+    receipt_logs,
+    replay_tx,
+)
+from explorer.services.trace_reads import TRACE_METHODS, fetch_needs, node_trace
+from explorer.vm.lazy import HIGH_ADDRESS, Known, Need, NeedKind
+from explorer.vm.replay import BlockEnv, ReplayTx, RunOutcome, run
+from explorer.vm.rules import UnsupportedHeight, rule_set_of, rules_at
+
+RECORD_KIND = "trace"
+MAX_ROUNDS = 64  # a replay that has not settled by then is given up
+ASK_ABOVE = 100  # a replay estimated above this many requests is asked for first
+
+
+class TraceChoice(enum.Enum):
+    """Which source `explorer trace --source` and the Inside tab ask for."""
+
+    AUTO = "auto"  # the node's trace when it serves one, else a replay
+    NODE = "node"
+    REPLAY = "replay"
+
+
+class TraceProblem(Exception):
+    """A trace that cannot be made; the message says why in one sentence."""
+
+
+class TraceNotFound(TraceProblem):
+    """The transaction is not known to the node, or not mined: nothing ran inside it yet."""
+
+
+class TraceOverBudget(TraceProblem):
+    """A replay would cost more requests than allowed: it asks first, with the estimate."""
+
+    def __init__(self, estimate: int, allowed: int, spent: int = 0) -> None:
+        started = f" after {spent:,} requests" if spent else ""
+        super().__init__(
+            f"this replay would cost about {estimate:,} requests{started}, more than the "
+            f"{allowed:,} allowed without asking"
+        )
+        self.estimate, self.allowed, self.spent = estimate, allowed, spent
+
+
+@dataclass
+class TraceProgress:
+    """How far a trace has come: rounds done and requests spent (for a page to show)."""
+
+    round_trips: int = 0
+    requests: int = 0
+    what: str = "reading the transaction"
+
+
+Progress = Callable[[TraceProgress], None]
+
+
+def replay_estimate(facts: TraceFacts) -> Estimate:
+    """Return about what a replay costs: accounts and slots guessed from gas and logs."""
+    receipt = facts.receipt
+    addresses = {log.address for log in receipt.logs}
+    guess = 3 + 3 * len(addresses) + 2 * len(receipt.logs) + receipt.gas_used // 5_000
+    return Estimate(guess, f"Replaying transaction {facts.tx.hash[:10]}…")
+
+
+class Tracer:
+    """Traces transactions of one session's chain (its client, reader and saved data)."""
+
+    def __init__(self, client: Any, reader: Any, chain_id: int, genesis_hash: str | None) -> None:
+        self.client, self.reader = client, reader
+        self.chain_id, self.genesis_hash = chain_id, genesis_hash
+        self.counts = ReadCounts()
+
+    async def saved(self, tx_hash: str) -> TraceResult | None:
+        """Return the kept trace of a transaction (no request), or None."""
+        cache = saved_data_of(self.client)
+        found = decode(await cache.record(RECORD_KIND, tx_hash.lower())) if cache else None
+        return replace(found, requests=0, round_trips=0) if found else None
+
+    def _keep(self, result: TraceResult) -> None:
+        """Keep a faithful trace in the saved data once its block is settled."""
+        cache = saved_data_of(self.client)
+        if cache is not None and result.faithful:
+            cache.keep_record(RECORD_KIND, result.tx, encode(result), result.block)
+
+    async def facts(self, tx_hash: str) -> TraceFacts:
+        """Read the transaction, its receipt and its block (TraceProblem when not mined)."""
+        tx, receipt = await asyncio.gather(
+            self.reader.transaction(tx_hash), self.reader.receipt(tx_hash)
+        )
+        return await self._with_block(tx_hash, tx, receipt)
+
+    async def _with_block(
+        self, tx_hash: str, tx: Transaction | None, receipt: Receipt | None
+    ) -> TraceFacts:
+        """Add the transaction's block to what was read."""
+        if tx is None:
+            raise TraceNotFound(f"transaction {tx_hash} is not known to this node")
+        if receipt is None or tx.block_hash is None:
+            raise TraceNotFound(f"transaction {tx_hash} is not mined yet: nothing ran inside it")
+        block: Block | None = await self.reader.block(receipt.block_hash)
+        if block is None:
+            raise TraceProblem(f"the node does not return block {receipt.block_hash}")
+        return TraceFacts(tx, receipt, block)
+
+    async def trace(
+        self,
+        tx_hash: str,
+        choice: TraceChoice = TraceChoice.AUTO,
+        allowed: int | None = ASK_ABOVE,
+        progress: Progress | None = None,
+    ) -> TraceResult:
+        """Return what happened inside a transaction, proven against its receipt.
+
+        allowed caps the requests a replay may spend (None: any); above it TraceOverBudget
+        asks first. Cancelling the task stops the trace between rounds.
+        """
+        kept = await self.saved(tx_hash)
+        if kept is not None and choice in (TraceChoice.AUTO, _choice_of(kept.source)):
+            return kept
+        shown = progress or (lambda _p: None)
+        state = TraceProgress()
+        start = self.counts.reads
+        methods = () if choice is TraceChoice.REPLAY else TRACE_METHODS
+        read = asyncio.gather(self.reader.transaction(tx_hash), self.reader.receipt(tx_hash))
+        asked = asyncio.ensure_future(node_trace(self.client, tx_hash, self.counts, methods))
+        try:
+            (tx, receipt), traced = await asyncio.gather(read, asked)
+        finally:
+            asked.cancel()
+        facts = await self._with_block(tx_hash, tx, receipt)
+        state.round_trips = 1
+        if traced is not None:
+            result = from_node(facts, *traced)
+        elif choice is TraceChoice.NODE:
+            raise TraceProblem(
+                "this node serves no trace of transactions (debug_traceTransaction, "
+                "trace_transaction): choose the replay instead"
+            )
+        else:
+            result = await self._replay(facts, allowed, state, shown)
+        result = replace(result, requests=self.counts.reads - start, round_trips=state.round_trips)
+        self._keep(result)
+        return result
+
+    async def _replay(
+        self, facts: TraceFacts, allowed: int | None, state: TraceProgress, shown: Progress
+    ) -> TraceResult:
+        """Replay a transaction alone, then after its block's earlier ones if it diverged."""
+        if facts.is_remasc:
+            return from_remasc(facts)
+        estimate = replay_estimate(facts).requests
+        if allowed is not None and estimate > allowed:
+            raise TraceOverBudget(estimate, allowed)
+        env = self._env(facts.block)
+        target = replay_tx(facts.tx)
+        logs = receipt_logs(facts.receipt)
+        base = f"replayed under {env.rules.rule_set.value} rules over the state at block "
+        base += f"{facts.block.number - 1 if facts.block.number else 0:,}"
+        alone = await self._rounds([target], env, logs, allowed, state, shown)
+        result = from_replay(facts, alone.runs[-1], TraceSource.REPLAY, [base], env.rules.key)
+        if result.faithful or facts.receipt.transaction_index == 0:
+            return _with_floor(result, alone)
+        earlier = await self._earlier(facts)
+        state.what = f"replaying the {len(earlier)} earlier transactions of the block first"
+        shown(state)
+        both = await self._rounds([*earlier, target], env, logs, allowed, state, shown)
+        why = result.divergence.text if result.divergence else ""
+        note = (f"the block's {len(earlier)} earlier transactions replayed first: from block "
+                f"N−1 alone the replay diverged ({why})")  # fmt: skip
+        again = from_replay(facts, both.runs[-1], TraceSource.REPLAY_WITH_BLOCK, [base, note],
+                            env.rules.key)  # fmt: skip
+        return _with_floor(again, both)
+
+    async def _earlier(self, facts: TraceFacts) -> list[ReplayTx]:
+        """Return the transactions before this one in its block (one request)."""
+        block = await self.reader.block(facts.block.hash, full=True)
+        if block is None or block.transactions is None:
+            raise TraceProblem(f"the node does not return block {facts.block.hash}'s transactions")
+        return [replay_tx(tx) for tx in block.transactions[: facts.receipt.transaction_index]]
+
+    def _env(self, block: Block) -> BlockEnv:
+        """Return the block the replay runs in, with the rules of its network and height."""
+        number = block.number or 0
+        try:
+            rules = rules_at(rule_set_of(self.chain_id, self.genesis_hash), number)
+        except UnsupportedHeight as error:
+            raise TraceProblem(str(error)) from None
+        return BlockEnv(
+            number=number, timestamp=block.timestamp,
+            coinbase=bytes.fromhex((block.miner or "0x" + "00" * 20)[2:]),
+            difficulty=block.difficulty, gas_limit=block.gas_limit,
+            minimum_gas_price=block.minimum_gas_price or 0, chain_id=self.chain_id, rules=rules,
+        )  # fmt: skip
+
+    async def _rounds(
+        self,
+        txs: Sequence[ReplayTx],
+        env: BlockEnv,
+        logs: Sequence[Any],
+        allowed: int | None,
+        state: TraceProgress,
+        shown: Progress,
+    ) -> RunOutcome:
+        """Run, fetch what the run lacked, run again, until a run lacks nothing."""
+        known = Known()
+        for tx in reversed(txs):  # the earliest transaction of a sender names its nonce at N−1
+            known.add(Need(NeedKind.NONCE, tx.sender), tx.nonce)
+        for _round in range(MAX_ROUNDS):
+            outcome = await asyncio.to_thread(run, txs, env, known, logs)
+            needs = {n for n in outcome.needs if n not in known}
+            if not needs:
+                return outcome
+            if any(n.kind in (NeedKind.BALANCE, NeedKind.STORAGE) for n in needs):
+                explored = await asyncio.to_thread(run, txs, env, known, logs, True)
+                needs |= {n for n in explored.needs if n not in known and n.address != HIGH_ADDRESS}
+            spent = self.counts.reads
+            if allowed is not None and spent + len(needs) > allowed:
+                raise TraceOverBudget(spent + len(needs), allowed, spent)
+            state.what = f"reading {len(needs)} accounts and slots at block {env.number - 1:,}"
+            shown(state)
+            for need, value in (await fetch_needs(self.client, needs, env.number - 1,
+                                                  self.counts)).items():  # fmt: skip
+                known.add(need, value)
+            state.round_trips += 1
+            state.requests = self.counts.reads
+            shown(state)
+        raise TraceProblem(f"the replay did not settle after {MAX_ROUNDS} rounds of reads")
+
+
+def _choice_of(source: TraceSource) -> TraceChoice:
+    """Return the choice a kept trace answers."""
+    return TraceChoice.NODE if source is TraceSource.NODE_TRACE else TraceChoice.REPLAY
+
+
+def _with_floor(result: TraceResult, outcome: RunOutcome) -> TraceResult:
+    """Add how many distinct accounts and slots the replay touched (its floor of requests)."""
+    keys = {key for tx_run in outcome.runs for key in tx_run.before}
+    accounts = {address for kind, address, _slot in keys if kind is not NeedKind.STORAGE}
+    slots = {(address, slot) for kind, address, slot in keys if kind is NeedKind.STORAGE}
+    return replace(result, accounts_read=len(accounts), slots_read=len(slots))
