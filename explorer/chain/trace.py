@@ -150,17 +150,8 @@ class Transfer:
 
 
 @dataclass(frozen=True)
-class BalanceChange:
-    """An account's RBTC balance before and after the transaction (wei)."""
-
-    address: str
-    before: int
-    after: int
-
-
-@dataclass(frozen=True)
-class NonceChange:
-    """An account's nonce before and after."""
+class AccountChange:
+    """An account's balance (wei) or nonce before and after the transaction."""
 
     address: str
     before: int
@@ -189,12 +180,12 @@ class CodeChange:
 class StateDiff:
     """What the transaction changed, per account: balances, nonces, slots and code."""
 
-    balances: tuple[BalanceChange, ...]
-    nonces: tuple[NonceChange, ...]
+    balances: tuple[AccountChange, ...]
+    nonces: tuple[AccountChange, ...]
     storage: tuple[StorageChange, ...]
     codes: tuple[CodeChange, ...]
 
-    def balance_of(self, address: str) -> BalanceChange | None:
+    def balance_of(self, address: str) -> AccountChange | None:
         """Return an address's balance change, if it changed."""
         return next((c for c in self.balances if c.address == address), None)
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from explorer.chain.trace import (
+    AccountChange,
     AssetKind,
-    BalanceChange,
     CallFrame,
     CallKind,
     CodeChange,
     Divergence,
     DivergenceKind,
-    NonceChange,
     StateDiff,
     StorageChange,
     TraceLog,
@@ -75,8 +74,8 @@ def _diff(diff: StateDiff) -> dict[str, Any]:
 def _undiff(value: dict[str, Any]) -> StateDiff:
     """Return a state diff from plain values."""
     return StateDiff(
-        tuple(BalanceChange(a, int(b), int(c)) for a, b, c in value["balances"]),
-        tuple(NonceChange(a, b, c) for a, b, c in value["nonces"]),
+        tuple(AccountChange(a, int(b), int(c)) for a, b, c in value["balances"]),
+        tuple(AccountChange(a, b, c) for a, b, c in value["nonces"]),
         tuple(StorageChange(a, int(s), int(b), int(c)) for a, s, b, c in value["storage"]),
         tuple(CodeChange(a, _bytes(code)) for a, code in value["codes"]),
     )

@@ -15,11 +15,12 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from explorer.cli.common import chosen_node
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
 from explorer.rpc.node_answers import ProbeResult
 from explorer.saved.directory import CacheDirectory
-from explorer.services.networks import Network
+from explorer.services.networks import Network, custom_network
 from explorer.services.session import OFFLINE_KINDS, Session
 from explorer.services.usage import UsageStore, UsageTally
 
@@ -68,6 +69,43 @@ async def command_session(
         await usage.aclose()
         if saved is not None:
             await saved.aclose()
+
+
+@contextlib.asynccontextmanager
+async def option_session(options: argparse.Namespace) -> AsyncIterator[Session]:
+    """Yield the session of the node the options choose (--network or --endpoint)."""
+    async with chosen_node(options) as (network, endpoint):
+        if network is None:
+            network = custom_network(endpoint.host, options.chain_id or 0)
+        async with command_session(network, endpoint, not options.no_cache) as session:
+            yield session
+
+
+@dataclass(frozen=True)
+class Probed:
+    """The chain a command reads: its id and genesis block, and whether any chain will do."""
+
+    chain_id: int
+    genesis_hash: str | None
+    any_chain: bool
+
+
+async def verified_chain(session: Session, options: argparse.Namespace, out: list[str]) -> Probed:
+    """Probe the node (or fall back on saved data, saying so in out); raise on another chain.
+
+    With --endpoint and no --chain-id any chain will do; otherwise the node must serve the
+    chosen network's chain (its genesis block too, where known).
+    """
+    any_chain = bool(options.endpoint and not options.chain_id)
+    expected = None if any_chain else session.network.chain_id
+    genesis = None if any_chain else session.network.genesis_hash
+    answered = await probe_or_saved(session, expected, genesis)
+    if isinstance(answered, Offline):
+        out.append(answered.first_line())
+        return Probed(answered.chain_id, session.network.genesis_hash, any_chain)
+    if not any_chain and (mismatch := answered.mismatch()) is not None:
+        raise mismatch
+    return Probed(answered.chain_id, answered.genesis_hash, any_chain)
 
 
 async def probe_or_saved(

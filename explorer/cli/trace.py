@@ -21,14 +21,12 @@ from explorer.cli.common import (
     KEY_VARIABLE,
     KeySafeParser,
     add_node_choice,
-    chosen_node,
     run_reporting_errors,
     secrets_in,
 )
-from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
+from explorer.cli.saved import add_cache_choice, option_session, verified_chain
 from explorer.presentation.trace_json import trace_data
 from explorer.presentation.trace_text import trace_text
-from explorer.services.networks import custom_network
 from explorer.services.session import Session
 from explorer.services.trace import (
     ASK_ABOVE,
@@ -78,26 +76,14 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
 
 async def trace(options: argparse.Namespace, out: list[str]) -> int:
     """Connect, trace the transaction and render it into out."""
-    async with chosen_node(options) as (network, endpoint):
-        if network is None:
-            network = custom_network(endpoint.host, options.chain_id or 0)
-        async with command_session(network, endpoint, not options.no_cache) as session:
-            return await _trace(session, options, out)
+    async with option_session(options) as session:
+        return await _trace(session, options, out)
 
 
 async def _trace(session: Session, options: argparse.Namespace, out: list[str]) -> int:
     """Probe the node (or fall back on saved data), then trace and render."""
-    any_chain = bool(options.endpoint and not options.chain_id)
-    expected = None if any_chain else session.network.chain_id
-    answered = await probe_or_saved(session, expected, session.network.genesis_hash)
-    genesis = session.network.genesis_hash
-    if isinstance(answered, Offline):
-        out.append(answered.first_line())
-        chain_id = answered.chain_id
-    else:
-        chain_id, genesis = answered.chain_id, answered.genesis_hash or genesis
-        if not any_chain and (mismatch := answered.mismatch()) is not None:
-            raise mismatch
+    probed = await verified_chain(session, options, out)
+    chain_id, genesis = probed.chain_id, probed.genesis_hash
     query = q.parse(options.tx, chain_id)
     if not isinstance(query, q.HashQuery):
         out.append("invalid input: a transaction's hash is 0x and 64 hex digits")

@@ -178,10 +178,11 @@ class HistoryBuilder:
         self.mine_empty(2 * self.size.empty_run)
         self._activity(max(busy - self.ledger.head.number, 0))
         history_stories.tell(self)  # the address-history stories, told in the quiet tail
-        bridge = bridge_history(self)  # the peg and REMASC's payments (devnet/history_bridge.py)
         inside = history_inside.tell(self)  # what happens inside transactions (issue 28)
+        bridge = bridge_history(self)  # the peg and REMASC's payments (devnet/history_bridge.py)
         self._quiet_tail(self.size.head)
         self._leave_pending()
+        inside.update(history_inside.payout_calls(self))
         return replace(self._manifest(), bridge=bridge, inside=inside)
 
     def _deploy(self) -> None:

@@ -6,7 +6,11 @@ moves; a call through a DELEGATECALL proxy; a CREATE2 factory funding and callin
 a payment that reverts inside try/catch before one that succeeds; the Bridge asked from a
 contract (reads, answered by eth_call in a replay, and a peg-out it refuses); and one call of
 about fifty frames. Each story transaction sits alone in its block (its REMASC transaction
-aside), so its state diff can be checked against balances read raw at N−1 and N.
+aside), so its state diff can be checked against balances read raw at N−1 and N. They are told
+right after the busy phases, before the peg's history: the Bridge still logs the pre-RSKIP146
+way there (devnet/history_bridge.py), so the peg-out a contract asks for is taken silently.
+`payout_calls` names the first payroll and split the Payout contract made (history_stories.py),
+for the tests and bench/trace.py.
 """
 
 from __future__ import annotations
@@ -92,6 +96,22 @@ class InsideStories:
         spread = call_data("spread(address,address[],uint256)", treasury, receivers, RBTC // 100)
         self._story("wide_call", 0, "Relay", spread)
         return self.facts
+
+
+def payout_calls(builder: HistoryBuilder) -> dict[str, str]:
+    """Name the first payroll and split the Payout contract made (history_stories.py)."""
+    payout = builder._facts.stories.get("payout", "")
+    wanted = {
+        "payroll_call": call_data("pay(address[],uint256[])", [], [])[:4],
+        "split_call": call_data("split(address[])", [])[:4],
+    }
+    first = {  # blocks newest first: the oldest call of each selector is kept
+        tx.data[:4]: _hex(tx.hash)
+        for block in reversed(builder.ledger.blocks)
+        for tx in block.transactions
+        if tx.to and _hex(tx.to) == payout
+    }
+    return {key: first[selector] for key, selector in wanted.items() if selector in first}
 
 
 def tell(builder: HistoryBuilder) -> dict[str, Any]:

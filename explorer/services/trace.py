@@ -256,6 +256,12 @@ class Tracer:
         raise TraceProblem(f"the replay did not settle after {MAX_ROUNDS} rounds of reads")
 
 
+def tracer_of(session: Any) -> Tracer:
+    """Return a Tracer of a verified session's chain (its chain id and genesis block)."""
+    genesis = session.check.genesis_hash or session.network.genesis_hash
+    return Tracer(session.client, session.reader, session.network.chain_id, genesis)
+
+
 def _choice_of(source: TraceSource) -> TraceChoice:
     """Return the choice a kept trace answers."""
     return TraceChoice.NODE if source is TraceSource.NODE_TRACE else TraceChoice.REPLAY

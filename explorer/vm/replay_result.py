@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from explorer.chain.trace import (
-    BalanceChange,
+    AccountChange,
     CallFrame,
     CallKind,
     CodeChange,
-    NonceChange,
     StateDiff,
     StorageChange,
     TraceLog,
@@ -58,9 +57,9 @@ def state_diff(run: TxRun) -> StateDiff:
         if after == before:
             continue
         if kind is NeedKind.BALANCE:
-            balances.append(BalanceChange(_hex(address), before, after))
+            balances.append(AccountChange(_hex(address), before, after))
         elif kind is NeedKind.NONCE:
-            nonces.append(NonceChange(_hex(address), before, after))
+            nonces.append(AccountChange(_hex(address), before, after))
         elif kind is NeedKind.STORAGE:
             storage.append(StorageChange(_hex(address), slot, before, after))
     codes = tuple(CodeChange(_hex(a), code) for a, code in sorted(run.codes.items()))
