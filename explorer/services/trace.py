@@ -105,11 +105,17 @@ class Tracer:
         found = decode(await cache.record(RECORD_KIND, tx_hash.lower())) if cache else None
         return replace(found, requests=0, round_trips=0) if found else None
 
-    def _keep(self, result: TraceResult) -> None:
-        """Keep a faithful trace in the saved data once its block is settled."""
+    async def _keep(self, result: TraceResult) -> None:
+        """Keep a faithful trace in the saved data once its block is settled.
+
+        Whether it is needs the head: read once (one request) when nothing told it yet.
+        """
         cache = saved_data_of(self.client)
-        if cache is not None and result.faithful:
-            cache.keep_record(RECORD_KIND, result.tx, encode(result), result.block)
+        if cache is None or not result.faithful:
+            return
+        if cache.head is None:
+            await self.reader.latest_number()  # the saved data sees the head go by
+        cache.keep_record(RECORD_KIND, result.tx, encode(result), result.block)
 
     async def facts(self, tx_hash: str) -> TraceFacts:
         """Read the transaction, its receipt and its block (TraceProblem when not mined)."""
@@ -148,7 +154,7 @@ class Tracer:
             return kept
         shown = progress or (lambda _p: None)
         state = TraceProgress()
-        start = self.counts.reads
+        start = self.client.stats.total  # requests sent meanwhile (the quota's count)
         methods = () if choice is TraceChoice.REPLAY else TRACE_METHODS
         read = asyncio.gather(self.reader.transaction(tx_hash), self.reader.receipt(tx_hash))
         asked = asyncio.ensure_future(node_trace(self.client, tx_hash, self.counts, methods))
@@ -167,9 +173,9 @@ class Tracer:
             )
         else:
             result = await self._replay(facts, allowed, state, shown)
-        result = replace(result, requests=self.counts.reads - start, round_trips=state.round_trips)
-        self._keep(result)
-        return result
+        await self._keep(result)
+        spent = self.client.stats.total - start
+        return replace(result, requests=spent, round_trips=state.round_trips)
 
     async def _replay(
         self, facts: TraceFacts, allowed: int | None, state: TraceProgress, shown: Progress
@@ -251,7 +257,7 @@ class Tracer:
                                                   self.counts)).items():  # fmt: skip
                 known.add(need, value)
             state.round_trips += 1
-            state.requests = self.counts.reads
+            state.requests = self.counts.reads  # the replay's own reads so far
             shown(state)
         raise TraceProblem(f"the replay did not settle after {MAX_ROUNDS} rounds of reads")
 
