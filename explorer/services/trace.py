@@ -35,6 +35,7 @@ from explorer.services.trace_build import (
 )
 from explorer.services.trace_reads import TRACE_METHODS, fetch_needs, node_trace
 from explorer.vm.lazy import HIGH_ADDRESS, Known, Need, NeedKind
+from explorer.vm.natives import REMASC
 from explorer.vm.replay import BlockEnv, ReplayTx, RunOutcome, run
 from explorer.vm.rules import UnsupportedHeight, rule_set_of, rules_at
 
@@ -105,37 +106,36 @@ class Tracer:
         found = decode(await cache.record(RECORD_KIND, tx_hash.lower())) if cache else None
         return replace(found, requests=0, round_trips=0) if found else None
 
-    async def _keep(self, result: TraceResult) -> None:
+    async def _keep(self, result: TraceResult) -> bool:
         """Keep a faithful trace in the saved data once its block is settled.
 
-        Whether it is needs the head: read once (one request) when nothing told it yet.
+        Whether it is needs the head: read once (one request) when nothing told it yet; tell
+        whether it was read.
         """
         cache = saved_data_of(self.client)
         if cache is None or not result.faithful:
-            return
-        if cache.head is None:
+            return False
+        asked = cache.head is None
+        if asked:
             await self.reader.latest_number()  # the saved data sees the head go by
         cache.keep_record(RECORD_KIND, result.tx, encode(result), result.block)
+        return asked
 
-    async def facts(self, tx_hash: str) -> TraceFacts:
-        """Read the transaction, its receipt and its block (TraceProblem when not mined)."""
-        tx, receipt = await asyncio.gather(
-            self.reader.transaction(tx_hash), self.reader.receipt(tx_hash)
-        )
-        return await self._with_block(tx_hash, tx, receipt)
-
-    async def _with_block(
-        self, tx_hash: str, tx: Transaction | None, receipt: Receipt | None
-    ) -> TraceFacts:
-        """Add the transaction's block to what was read."""
+    @staticmethod
+    def _mined(tx_hash: str, tx: Transaction | None, receipt: Receipt | None) -> TraceFacts:
+        """Return what was read of a mined transaction (TraceNotFound otherwise)."""
         if tx is None:
             raise TraceNotFound(f"transaction {tx_hash} is not known to this node")
         if receipt is None or tx.block_hash is None:
             raise TraceNotFound(f"transaction {tx_hash} is not mined yet: nothing ran inside it")
-        block: Block | None = await self.reader.block(receipt.block_hash)
+        return TraceFacts(tx, receipt, None)
+
+    async def _block(self, facts: TraceFacts) -> Block:
+        """Read the transaction's block (its context: time, miner, minimum gas price …)."""
+        block: Block | None = await self.reader.block(facts.receipt.block_hash)
         if block is None:
-            raise TraceProblem(f"the node does not return block {receipt.block_hash}")
-        return TraceFacts(tx, receipt, block)
+            raise TraceProblem(f"the node does not return block {facts.receipt.block_hash}")
+        return block
 
     async def trace(
         self,
@@ -162,7 +162,7 @@ class Tracer:
             (tx, receipt), traced = await asyncio.gather(read, asked)
         finally:
             asked.cancel()
-        facts = await self._with_block(tx_hash, tx, receipt)
+        facts = self._mined(tx_hash, tx, receipt)
         state.round_trips = 1
         if traced is not None:
             result = from_node(facts, *traced)
@@ -173,7 +173,8 @@ class Tracer:
             )
         else:
             result = await self._replay(facts, allowed, state, shown)
-        await self._keep(result)
+        if await self._keep(result):
+            state.round_trips += 1
         spent = self.client.stats.total - start
         return replace(result, requests=spent, round_trips=state.round_trips)
 
@@ -186,19 +187,28 @@ class Tracer:
         estimate = replay_estimate(facts).requests
         if allowed is not None and estimate > allowed:
             raise TraceOverBudget(estimate, allowed)
-        env = self._env(facts.block)
         target = replay_tx(facts.tx)
+        known = _known_nonces([target])
+        block, _ = await asyncio.gather(  # the block, and what every replay reads first
+            self._block(facts),
+            self._fetch(known, _first_needs(target), facts.receipt.block_number - 1),
+        )
+        state.round_trips += 1
+        facts = replace(facts, block=block)
+        env = self._env(block)
         logs = receipt_logs(facts.receipt)
         base = f"replayed under {env.rules.rule_set.value} rules over the state at block "
-        base += f"{facts.block.number - 1 if facts.block.number else 0:,}"
-        alone = await self._rounds([target], env, logs, allowed, state, shown)
+        base += f"{env.number - 1:,}"
+        alone = await self._rounds([target], env, logs, allowed, state, shown, known)
         result = from_replay(facts, alone.runs[-1], TraceSource.REPLAY, [base], env.rules.key)
         if result.faithful or facts.receipt.transaction_index == 0:
             return _with_floor(result, alone)
         earlier = await self._earlier(facts)
         state.what = f"replaying the {len(earlier)} earlier transactions of the block first"
         shown(state)
-        both = await self._rounds([*earlier, target], env, logs, allowed, state, shown)
+        state.round_trips += 1
+        both = await self._rounds([*earlier, target], env, logs, allowed, state, shown,
+                                  _known_nonces([*earlier, target], known))  # fmt: skip
         why = result.divergence.text if result.divergence else ""
         note = (f"the block's {len(earlier)} earlier transactions replayed first: from block "
                 f"N−1 alone the replay diverged ({why})")  # fmt: skip
@@ -208,10 +218,15 @@ class Tracer:
 
     async def _earlier(self, facts: TraceFacts) -> list[ReplayTx]:
         """Return the transactions before this one in its block (one request)."""
-        block = await self.reader.block(facts.block.hash, full=True)
+        block = await self.reader.block(facts.receipt.block_hash, full=True)
         if block is None or block.transactions is None:
-            raise TraceProblem(f"the node does not return block {facts.block.hash}'s transactions")
+            raise TraceProblem(f"the node does not return block {block_name(facts)}'s transactions")
         return [replay_tx(tx) for tx in block.transactions[: facts.receipt.transaction_index]]
+
+    async def _fetch(self, known: Known, needs: set[Need], block: int) -> None:
+        """Read needs at block in one round trip and add them to what is known."""
+        for need, value in (await fetch_needs(self.client, needs, block, self.counts)).items():
+            known.add(need, value)
 
     def _env(self, block: Block) -> BlockEnv:
         """Return the block the replay runs in, with the rules of its network and height."""
@@ -235,11 +250,9 @@ class Tracer:
         allowed: int | None,
         state: TraceProgress,
         shown: Progress,
+        known: Known,
     ) -> RunOutcome:
         """Run, fetch what the run lacked, run again, until a run lacks nothing."""
-        known = Known()
-        for tx in reversed(txs):  # the earliest transaction of a sender names its nonce at N−1
-            known.add(Need(NeedKind.NONCE, tx.sender), tx.nonce)
         for _round in range(MAX_ROUNDS):
             outcome = await asyncio.to_thread(run, txs, env, known, logs)
             needs = {n for n in outcome.needs if n not in known}
@@ -253,13 +266,34 @@ class Tracer:
                 raise TraceOverBudget(spent + len(needs), allowed, spent)
             state.what = f"reading {len(needs)} accounts and slots at block {env.number - 1:,}"
             shown(state)
-            for need, value in (await fetch_needs(self.client, needs, env.number - 1,
-                                                  self.counts)).items():  # fmt: skip
-                known.add(need, value)
+            await self._fetch(known, needs, env.number - 1)
             state.round_trips += 1
             state.requests = self.counts.reads  # the replay's own reads so far
             shown(state)
         raise TraceProblem(f"the replay did not settle after {MAX_ROUNDS} rounds of reads")
+
+
+def _known_nonces(txs: Sequence[ReplayTx], known: Known | None = None) -> Known:
+    """Return what is known before any read: each sender's nonce at N−1, from its transaction."""
+    found = Known(dict(known.values) if known else {})
+    for tx in reversed(txs):  # the earliest transaction of a sender names its nonce at N−1
+        found.add(Need(NeedKind.NONCE, tx.sender), tx.nonce)
+    return found
+
+
+def _first_needs(tx: ReplayTx) -> set[Need]:
+    """Return what every replay of tx reads: its sender's and REMASC's balances, the code run."""
+    needs = {Need(NeedKind.BALANCE, tx.sender), Need(NeedKind.BALANCE, REMASC)}
+    if tx.to is not None:
+        needs.add(Need(NeedKind.CODE, tx.to))
+        if tx.value:
+            needs.add(Need(NeedKind.BALANCE, tx.to))
+    return needs
+
+
+def block_name(facts: TraceFacts) -> str:
+    """Name a transaction's block by number."""
+    return f"{facts.receipt.block_number:,}"
 
 
 def tracer_of(session: Any) -> Tracer:

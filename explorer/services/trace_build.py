@@ -34,11 +34,11 @@ ZERO_ADDRESS = "0x" + "00" * 20
 
 @dataclass(frozen=True)
 class TraceFacts:
-    """What a trace rests on: the transaction, its receipt and its block."""
+    """What a trace rests on: the transaction, its receipt and (for a replay) its block."""
 
     tx: Transaction
     receipt: Receipt
-    block: Block
+    block: Block | None
 
     @property
     def fee(self) -> int:
