@@ -27,6 +27,7 @@ from explorer.cli.common import (
 from explorer.cli.saved import add_cache_choice, option_session, verified_chain
 from explorer.presentation.trace_json import trace_data
 from explorer.presentation.trace_text import trace_text
+from explorer.services.networks import NetworkKind
 from explorer.services.session import Session
 from explorer.services.trace import (
     ASK_ABOVE,
@@ -88,7 +89,8 @@ async def _trace(session: Session, options: argparse.Namespace, out: list[str]) 
     if not isinstance(query, q.HashQuery):
         out.append("invalid input: a transaction's hash is 0x and 64 hex digits")
         return EXIT_INPUT
-    tracer = Tracer(session.client, session.reader, chain_id, genesis)
+    asks = session.network.kind is NetworkKind.CUSTOM  # the hosted service serves no trace
+    tracer = Tracer(session.client, session.reader, chain_id, genesis, asks)
     try:
         allowed = None if options.yes else ASK_ABOVE
         result = await tracer.trace(query.hash, TraceChoice(options.source), allowed)

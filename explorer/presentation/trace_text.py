@@ -6,8 +6,10 @@ that warning as what the replay did, never as what happened.
 
 from __future__ import annotations
 
-from explorer.chain.abi import method_label
+from explorer.chain.abi import method_label, quoted
+from explorer.chain.revert import decode_revert_reason
 from explorer.chain.trace import (
+    NOT_REPLAYED,
     AssetKind,
     CallFrame,
     StateDiff,
@@ -30,6 +32,10 @@ SOURCES = {
 def verdict(result: TraceResult) -> str:
     """Return the trace's first line: where it came from and whether it matches the receipt."""
     where = SOURCES[result.source]
+    if result.faithful and result.root is not None and result.root.note == NOT_REPLAYED:
+        return (f"Matches the receipt: status, gas used ({result.gas_used:,}) and logs; the "
+                f"{result.root.native or 'native'} contract itself is not replayed: what it did "
+                "is what its events say")  # fmt: skip
     if result.faithful:
         return (f"Faithful ({where}): status, gas used ({result.gas_used:,}) and logs match "
                 "the receipt")  # fmt: skip
@@ -49,8 +55,9 @@ def _frame_line(frame: CallFrame, checksum: Checksums, currency: str) -> str:
     if label:
         parts.append(label)
     parts.append(f"gas {frame.gas_used:,}")
+    reason = decode_revert_reason(frame.output) if frame.reverted else None
     if frame.error:
-        parts.append(f"— {frame.error}")
+        parts.append(f"— {frame.error}" + (f": {quoted(reason)}" if reason else ""))
     if frame.note:
         parts.append(f"({frame.note})")
     return " ".join(parts)
@@ -101,8 +108,10 @@ def trace_text(result: TraceResult, chain_id: int | None, currency: str) -> str:
     moves = [_move_line(i, m, checksum, currency) for i, m in enumerate(result.transfers, 1)]
     lines += moves or [f"{INDENT}nothing moved"]
     lines += ["", "State diff"]
-    if result.diff is None:
+    if result.diff is None and result.source is TraceSource.NODE_TRACE:
         lines.append(f"{INDENT}not available from a node's trace (choose --source replay)")
+    elif result.diff is None:
+        lines.append(f"{INDENT}not known: nothing was replayed")
     else:
         lines += diff_lines(result.diff, checksum, currency) or [f"{INDENT}nothing changed"]
     if result.notes:

@@ -24,6 +24,7 @@ from explorer.chain.trace import TraceResult, TraceSource
 from explorer.chain.trace_codec import decode, encode
 from explorer.saved.cache import saved_data_of
 from explorer.services.budget import Estimate
+from explorer.services.networks import NetworkKind
 from explorer.services.probes import ReadCounts
 from explorer.services.trace_build import (
     TraceFacts,
@@ -95,9 +96,18 @@ def replay_estimate(facts: TraceFacts) -> Estimate:
 class Tracer:
     """Traces transactions of one session's chain (its client, reader and saved data)."""
 
-    def __init__(self, client: Any, reader: Any, chain_id: int, genesis_hash: str | None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        reader: Any,
+        chain_id: int,
+        genesis_hash: str | None,
+        node_traces: bool = True,
+    ) -> None:
+        """Trace through client and reader; node_traces: whether the node may serve traces."""
         self.client, self.reader = client, reader
         self.chain_id, self.genesis_hash = chain_id, genesis_hash
+        self.node_traces = node_traces
         self.counts = ReadCounts()
 
     async def saved(self, tx_hash: str) -> TraceResult | None:
@@ -155,7 +165,8 @@ class Tracer:
         shown = progress or (lambda _p: None)
         state = TraceProgress()
         start = self.client.stats.total  # requests sent meanwhile (the quota's count)
-        methods = () if choice is TraceChoice.REPLAY else TRACE_METHODS
+        asks = choice is TraceChoice.NODE or (choice is TraceChoice.AUTO and self.node_traces)
+        methods = TRACE_METHODS if asks else ()
         read = asyncio.gather(self.reader.transaction(tx_hash), self.reader.receipt(tx_hash))
         asked = asyncio.ensure_future(node_trace(self.client, tx_hash, self.counts, methods))
         try:
@@ -297,9 +308,15 @@ def block_name(facts: TraceFacts) -> str:
 
 
 def tracer_of(session: Any) -> Tracer:
-    """Return a Tracer of a verified session's chain (its chain id and genesis block)."""
+    """Return a Tracer of a verified session's chain (its chain id and genesis block).
+
+    The hosted service (and the devnet that stands in for it) has no trace method (its 26
+    methods, docs/service.md §4.2): AUTO does not ask it; a custom endpoint may be a node
+    with rskj's debug or trace module on.
+    """
     genesis = session.check.genesis_hash or session.network.genesis_hash
-    return Tracer(session.client, session.reader, session.network.chain_id, genesis)
+    asks = session.network.kind is NetworkKind.CUSTOM
+    return Tracer(session.client, session.reader, session.network.chain_id, genesis, asks)
 
 
 def _choice_of(source: TraceSource) -> TraceChoice:

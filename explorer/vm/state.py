@@ -29,7 +29,7 @@ from eth_utils.exceptions import ValidationError
 from explorer.vm import gas
 from explorer.vm.computation import Precompile, computation_class, precompile_table, priced
 from explorer.vm.frames import Recorder
-from explorer.vm.natives import REMASC, native_gas, natives_at
+from explorer.vm.natives import REMASC, native_gas, natives_at, special_name
 from explorer.vm.rules import REGTEST_RULES, Rules
 
 
@@ -101,6 +101,8 @@ class RskTransactionExecutor(FrontierTransactionExecutor):
         recorder = state.recorder
         kind = "CREATE" if message.is_create else "CALL"
         frame = recorder.enter(kind, message, context.get_next_log_counter()) if recorder else None
+        if frame is not None and message.code_address in state.special_contracts:
+            frame.native = special_name(bytes(message.code_address))
         if message.is_create and state.has_code_or_nonce(message.storage_address):
             computation = state.get_computation(message, context)
             computation.error = ContractCreationCollision("address collision")
