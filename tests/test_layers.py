@@ -140,6 +140,23 @@ def test_command_line_faces_load_no_qt(face: str) -> None:
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
+#: The faces that never replay a transaction: they must not load py-evm (it costs start-up).
+NO_VM_FACES = tuple(face for face in QT_FREE_FACES if face not in ("trace", "devnet"))
+
+
+@pytest.mark.parametrize("face", NO_VM_FACES)
+def test_faces_that_never_replay_load_no_vm(face: str) -> None:
+    """Only `explorer trace` (and the devnet) load Rootstock's VM and py-evm under it."""
+    probe = (
+        f"import sys\nimport explorer.cli.{face}\n"
+        "print(sorted(m for m in sys.modules if m == 'eth.vm' or m.startswith('explorer.vm')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_rule_detects_an_upward_import(tmp_path: Path) -> None:
     """The checker itself sees a relative upward import (so the rules can fail)."""
     fake = tmp_path / "explorer" / "chain" / "probe.py"

@@ -21,6 +21,7 @@ from eth_typing import Address, BlockNumber, Hash32
 from eth_utils.exceptions import ValidationError
 
 from explorer.vm.frames import Recorder
+from explorer.vm.gas import intrinsic_gas
 from explorer.vm.natives import BRIDGE, REMASC
 from explorer.vm.rules import REGTEST_RULES
 from explorer.vm.state import RskState, state_class
@@ -255,7 +256,11 @@ class Engine:
             value=request.value,
             data=request.data,
         )
-        return cast(SignedTransactionAPI, SpoofTransaction(unsigned, from_=request.sender))
+        basic = intrinsic_gas(
+            REGTEST_RULES, request.data, request.to is None
+        )  # rskj's, not Berlin's
+        spoof = SpoofTransaction(unsigned, from_=request.sender, intrinsic_gas=basic)
+        return cast(SignedTransactionAPI, spoof)
 
     @contextlib.contextmanager
     def _in_block(
