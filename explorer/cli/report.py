@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import time
 from collections.abc import Sequence
 from urllib.parse import urlsplit
@@ -28,7 +27,7 @@ from explorer.cli.common import (
     run_reporting_errors,
     secrets_in,
 )
-from explorer.cli.saved import add_cache_choice, option_session, verified_chain
+from explorer.cli.saved import add_cache_choice, option_session, verified_chain, write_lines
 from explorer.presentation.block_listing import (
     listing_text,
     read_receipts,
@@ -205,7 +204,6 @@ def _render(document: Document, options: argparse.Namespace, out: list[str]) -> 
 
 
 MESSAGES = ("not found:", "invalid input:", "note:")  # on stderr; pages go to stdout
-SAVED = "saved data from"  # the offline first line: on stdout, or stderr beside JSON
 
 
 def main(argv: Sequence[str]) -> int:
@@ -213,7 +211,5 @@ def main(argv: Sequence[str]) -> int:
     lines: list[str] = []
     options = arguments(argv)
     code = run_reporting_errors(report(options, lines))
-    for line in lines:
-        aside = line.startswith(MESSAGES) or (options.format == "json" and line.startswith(SAVED))
-        print(line, file=sys.stderr if aside else sys.stdout)
+    write_lines(lines, MESSAGES, options.format == "json")
     return code

@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sqlite3
+import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from explorer.cli.common import chosen_node
@@ -23,6 +24,15 @@ from explorer.saved.directory import CacheDirectory
 from explorer.services.networks import Network, custom_network
 from explorer.services.session import OFFLINE_KINDS, Session
 from explorer.services.usage import UsageStore, UsageTally
+
+SAVED = "saved data from"  # the offline first line: on stdout, or on stderr beside JSON
+
+
+def write_lines(lines: Sequence[str], asides: tuple[str, ...], as_json: bool) -> None:
+    """Print a command's lines: messages (lines starting with asides) to stderr, the rest out."""
+    for line in lines:
+        aside = line.startswith(asides) or (as_json and line.startswith(SAVED))
+        print(line, file=sys.stderr if aside else sys.stdout)
 
 
 def add_cache_choice(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +56,7 @@ class Offline:
         """Return the line that says the answer is saved data, and from when."""
         when = time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(self.saved_at))
         return (
-            f"saved data from {when}: the node cannot be reached "
+            f"{SAVED} {when}: the node cannot be reached "
             f"({self.error.kind.value}: {self.error.message})"
         )
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 
 from explorer.chain import query as q
@@ -24,7 +23,7 @@ from explorer.cli.common import (
     run_reporting_errors,
     secrets_in,
 )
-from explorer.cli.saved import add_cache_choice, option_session, verified_chain
+from explorer.cli.saved import add_cache_choice, option_session, verified_chain, write_lines
 from explorer.presentation.trace_json import trace_data
 from explorer.presentation.trace_text import trace_text
 from explorer.services.networks import NetworkKind
@@ -111,7 +110,6 @@ async def _trace(session: Session, options: argparse.Namespace, out: list[str]) 
 
 
 MESSAGES = ("not found:", "invalid input:", "ask:", "error (")  # on stderr; the trace on stdout
-SAVED = "saved data from"
 
 
 def main(argv: Sequence[str]) -> int:
@@ -119,7 +117,5 @@ def main(argv: Sequence[str]) -> int:
     lines: list[str] = []
     options = arguments(argv)
     code = run_reporting_errors(trace(options, lines))
-    for line in lines:
-        aside = line.startswith(MESSAGES) or (options.format == "json" and line.startswith(SAVED))
-        print(line, file=sys.stderr if aside else sys.stdout)
+    write_lines(lines, MESSAGES, options.format == "json")
     return code
