@@ -3,11 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_MODULES := tests/clients/node_modules/.installed
 
 export QT_API := pyside6
 
-.PHONY: run test check lint typecheck pytest guards bench devnet devnet-recent readme-screenshots \
-	package package-tools clean
+.PHONY: setup run test test-fast test-package check lint typecheck pytest guards bench devnet \
+	devnet-recent devnet-snapshots readme-screenshots package package-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,7 +21,38 @@ run: $(STAMP)
 	$(BIN)/python -m explorer.app.qtdeps --install
 	$(BIN)/explorer $(ARGS)
 
-test: $(STAMP) lint typecheck pytest guards
+# What the tests need, and nothing else: .venv from the pins, ethers for tests/clients (npm ci,
+# when Node.js is installed) and the devnet histories in the shared snapshot cache.
+setup: $(STAMP) $(NODE_MODULES) devnet-snapshots
+
+$(NODE_MODULES): tests/clients/package-lock.json
+	@if command -v npm > /dev/null; then \
+		cd tests/clients && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "setup: no Node.js (npm): the ethers tests will be skipped"; fi
+
+devnet-snapshots: $(STAMP)
+	$(BIN)/python -m tests.helpers.warm_devnet
+
+# The tiers (README, "For developers"): one pytest worker per core (pytest-xdist), a test
+# file's tests in one worker (its module fixtures are made once). WORKERS=0: one process.
+WORKERS ?= $(shell nproc 2> /dev/null || echo 2)
+PYTEST = QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadfile
+
+# The inner loop: every test but the package build and the screenshot tour.
+test-fast: setup
+	$(PYTEST) -m "not package and not tour" $(ARGS)
+
+# The README's command: lint, types, every test but the package build (the screenshot tour
+# once), then the guards.
+test: setup lint typecheck pytest guards
+
+pytest: setup
+	$(PYTEST) -m "not package" $(ARGS)
+
+# The package users install: the PyInstaller build, both installers, their checks, the frozen
+# screenshot tour (`.ci/run` runs it after `make test`).
+test-package: setup
+	$(PYTEST) -m package $(ARGS)
 
 # Lint and types alone, no pytest: seconds, for while you work.
 check: $(STAMP) lint typecheck
@@ -32,12 +64,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy explorer tests bench
 
-pytest: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider --timeout=300
-
-# Each safety guard taken away in a scratch copy: its test must fail (tests/guards/catalogue.py).
-guards: $(STAMP)
-	$(BIN)/python -m tests.guards $(ARGS)
+# Each safety guard taken away in a scratch copy: its test must fail (tests/guards/catalogue.py),
+# one mutation per core at once.
+guards: setup
+	GUARDS_WORKERS=$(WORKERS) $(BIN)/python -m tests.guards $(ARGS)
 
 bench: $(STAMP)
 	for b in bench/[a-z]*.py; do $(BIN)/python $$b || exit 1; done  # _*.py: helpers they start

@@ -20,6 +20,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
+from _quick import latencies, rounds  # bench/_quick.py, beside this
+
 from explorer.chain.known import BRIDGE
 from explorer.chain.peg import devnet_peg
 from explorer.devnet.process import DevnetOptions, DevnetProcess
@@ -31,8 +33,8 @@ from explorer.services.pegout import pegout_stages
 from explorer.services.reader import ChainReader
 
 T = TypeVar("T")
-ROUNDS = 5
-LATENCIES = (0.0, 0.1)
+ROUNDS = rounds(5)
+LATENCIES = latencies((0.0, 0.1))
 PEGIN_GOAL_REQUESTS, PEGIN_GOAL_TRIPS, PEGOUT_GOAL_RATIO = 4, 2, 1.3
 
 

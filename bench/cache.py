@@ -27,6 +27,7 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
 
+from _quick import QUICK  # bench/_quick.py
 from live import CpuHeartbeat  # bench/live.py
 from views import loaded, run_like_the_app, running_devnet, until  # bench/views.py
 
@@ -44,7 +45,7 @@ from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.logs_view import LogsView
 from explorer.views.main_window import MainWindow
 
-LATENCY = 0.1
+LATENCY = 0.0 if QUICK else 0.1  # quick: a run to show it works, not its numbers
 WARM_PAGE_GOAL = 1.2  # a warm settled transaction page against its render from memory
 SESSION_GOAL = 0.4  # the session's requests with saved data against without it
 SCAN_GOAL = 2  # requests of a repeated whole-history Transfer scan

@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
+from _quick import rounds, sized  # bench/_quick.py, beside this
 from httpx_aiohttp import AiohttpTransport
 
 from explorer.devnet.process import DevnetOptions, DevnetProcess
@@ -33,8 +34,8 @@ from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.tlsresume import resume_sessions
 
-CALLS = {0.0: 300, 0.05: 20}  # one-way delay (s) -> sequential calls timed
-ROUNDS = 3
+CALLS = {0.0: sized(300, 30), 0.05: sized(20, 3)}  # one-way delay (s) -> sequential calls timed
+ROUNDS = rounds(3)
 
 
 def certificate(directory: Path) -> tuple[Path, Path]:

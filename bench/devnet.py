@@ -158,4 +158,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--network", choices=["test", "both"], default="both")
     parser.add_argument("--skip-cold", action="store_true", help="use the user cache, no cold run")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--quick", action="store_true", help="the test network, no cold run")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.skip_cold, arguments.network = True, "test"
+    asyncio.run(main(arguments))

@@ -12,14 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from _quick import rounds, sized  # bench/_quick.py, beside this
 from web3 import AsyncHTTPProvider, AsyncWeb3
 
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 
-CALLS = 2400
+CALLS = sized(2400, 240)
 IN_FLIGHT = 16
-ROUNDS = 2
+ROUNDS = rounds(2)
 RESPONDER = Path(__file__).with_name("_rpc_responder.py")
 
 Job = Callable[[int], Awaitable[object]]

@@ -14,30 +14,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from _quick import latencies, rounds  # bench/_quick.py, beside this
 from eth_account import Account
 
-from explorer.devnet.process import DevnetOptions, DevnetProcess, devnet_command
+from explorer.chain.pooled import PooledTx
+from explorer.devnet.process import DevnetOptions, DevnetProcess
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.diagnosis import Candidate, diagnose_pending
+from explorer.saved.seen import SeenTx
+from explorer.services.diagnosis import diagnose_pending
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.fate import Fate, diagnose_missing
-from explorer.services.firstseen import SeenTx
 from explorer.services.networks import Network, custom_network
 from explorer.services.reader import ChainReader
 
-ROUNDS = 5
-LATENCIES = (0.0, 0.1)
+ROUNDS = rounds(5)
+LATENCIES = latencies((0.0, 0.1))
 SECOND_KEY = "bench-second-key-0001"
 SENDER = -7  # a seeded account the benchmark sends from
 BLOCKS_AFTER = 60  # blocks mined after the replacement, for the search to cross
@@ -58,14 +57,12 @@ class Devnet:
 @contextlib.asynccontextmanager
 async def running_devnet(latency: float) -> AsyncIterator[Devnet]:
     """Run both networks answering after `latency` s, with a second key."""
-    manifest_file = Path(tempfile.mkdtemp(prefix="bench-support-")) / "manifest.json"
-    command = [*devnet_command(), "--manifest-file", str(manifest_file)]
     options = DevnetOptions(latency=latency, extra_keys=(SECOND_KEY,))
-    devnet = DevnetProcess(options, command=command)
+    devnet = DevnetProcess(options)
     print(f"starting the devnet (latency {latency * 1000:.0f} ms)…", file=sys.stderr)
     await devnet.start(timeout=900)
     try:
-        yield Devnet(devnet, json.loads(manifest_file.read_text()))
+        yield Devnet(devnet, devnet.manifests)  # as the child wrote them
     finally:
         await devnet.stop()
 
@@ -118,7 +115,7 @@ async def bench_pending(client: RpcClient, wallet: Wallet) -> tuple[float, int]:
         tx_hash = await wallet.send(await wallet.nonce(), 66_000_000)
         tx = await client.get_transaction_by_hash(tx_hash)
         assert tx is not None
-        candidate = Candidate.of_tx(tx)
+        candidate = PooledTx.of_tx(tx)
         times, spent = [], 0
         for _ in range(ROUNDS):
             reader = ChainReader(client)  # nothing cached: every round reads afresh
@@ -162,19 +159,9 @@ async def bench_replaced(client: RpcClient, wallet: Wallet) -> tuple[float, int,
         nonce = await wallet.nonce()
         original = await wallet.send(nonce, 66_000_000)
         head = await client.block_number()
-        seen = SeenTx(
-            31,
-            original,
-            wallet.account.address.lower(),
-            nonce,
-            66_000_000,
-            21_000,
-            1,
-            time.time(),
-            head,
-            time.time(),
-            head,
-        )
+        sender = wallet.account.address.lower()
+        pooled = PooledTx(original, sender, nonce, 66_000_000, 21_000, 1)
+        seen = SeenTx(31, pooled, time.time(), head, time.time(), head)
         await wallet.send(nonce, 100_000_000)
     finally:
         await client.call("evm_startMining", [])

@@ -20,6 +20,7 @@ SUBCOMMANDS = {
     "node": "explorer.cli.node",
     "history": "explorer.cli.history",
     "trace": "explorer.cli.trace",
+    "contract": "explorer.cli.contract",
 }
 
 

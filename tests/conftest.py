@@ -16,7 +16,12 @@ import PySide6.QtWidgets  # noqa: F401  (qasync picks the first Qt binding it fi
 import pytest
 import qasync
 
-pytest_plugins = ["tests.helpers.devnet", "tests.helpers.support", "tests.helpers.cache"]
+pytest_plugins = [
+    "tests.helpers.profile",
+    "tests.helpers.devnet",
+    "tests.helpers.support",
+    "tests.helpers.cache",
+]
 
 
 _collections: list[None] = []

@@ -6,7 +6,6 @@ import asyncio
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -16,23 +15,18 @@ os.environ.setdefault("QT_API", "pyside6")
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication, QWidget
 
+from explorer.app.contracts import keep_signature_list
+from explorer.app.early_devnet import app_devnet, chain_arguments
 from explorer.app.saved_data import SavedData, install_saved_data_views
 from explorer.app.watching import install_watchlist
-from explorer.devnet.process import (
-    DevnetOptions,
-    DevnetProcess,
-    DevnetStartError,
-    default_cache_dir,
-    default_chain_dir,
-    devnet_command,
-)
+from explorer.devnet.process import DevnetProcess, DevnetStartError, default_cache_dir
 from explorer.diagnostics.log import SECRETS, Diagnostics, versions
 from explorer.presentation.document import Tone
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.transport import make_http_client
+from explorer.saved.seen import SeenStore
 from explorer.services.elsewhere import OtherNetworks
-from explorer.services.firstseen import SeenStore
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import DEVNET, Network
 from explorer.services.routes import Route
@@ -57,16 +51,6 @@ from explorer.views.main_window import MainWindow
 from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.theme import apply_theme
 from explorer.views.widgets.bitcoin import set_bitcoin_links
-
-#: The app's own devnet lives: a block every few seconds, with a few transactions in each.
-#: (The seeded waiting transactions stay in its pool, for the tour: no expiry.)
-APP_DEVNET = DevnetOptions(
-    network="test",
-    block_time=5.0,
-    niceness=5,  # it serves the window: the window goes first on a busy machine
-    recent_first=True,  # a first start from source serves the shipped newest blocks at once
-    extra_arguments=("--traffic", "--pool-expiry-blocks", "1000000", "--pool-expiry-seconds", "0"),
-)
 
 
 class Application:
@@ -96,7 +80,8 @@ class Application:
         self.networks.networks_changed.connect(self._on_network_choice)
         self.devnet: DevnetProcess | None = None
         self.use_devnet = use_devnet
-        self.devnet_arguments: tuple[str, ...] = ("--keep-chain", str(default_chain_dir()))
+        self.devnet_arguments = chain_arguments(reset=False)
+        self.early_devnet: DevnetProcess | None = None  # started before the window's imports
         self._starting: asyncio.Future[None] | None = None
         self._standing_in = False  # the devnet is made current at start, in place of another
         self.devnet_networks = "test"
@@ -106,6 +91,7 @@ class Application:
         self.system_palette = QApplication.palette()  # View > Theme > System
         self.window.theme_chosen.connect(self.set_theme)
         set_bitcoin_links(BitcoinLinksViewModel(self.settings, keys.BTC_EXPLORERS).url)
+        keep_signature_list(settings)
         self.diagnostics: Diagnostics | None = None  # set by run(): the log and crash reports
         self._restore()
 
@@ -159,6 +145,9 @@ class Application:
                 self._standing_in = False
             await self.start_devnet(info)
             return
+        if self.early_devnet is not None:  # started for nothing: this start opens another network
+            await self.early_devnet.stop()
+            self.early_devnet = None
         self._connect(network, info)
 
     async def _read_keyring(self) -> None:
@@ -211,14 +200,14 @@ class Application:
         self.shell.show_network(DEVNET.name)
         self.shell.show_progress("Starting the local devnet…")
         self.devnet_start.start()
-        self.devnet = DevnetProcess(
-            replace(APP_DEVNET, network=self.devnet_networks),  # test only, unless pictures
-            on_progress=self._on_devnet_progress,
-            command=[*devnet_command(), *self.devnet_arguments],
-        )
+        early, self.early_devnet = self.early_devnet, None
+        self.devnet = early or app_devnet(self.devnet_arguments, self.devnet_networks)
+        self.devnet.on_progress = self._on_devnet_progress
         SECRETS.add(self.devnet.key)
         try:
-            await self.devnet.start(timeout=DEVNET_START_TIMEOUT)
+            if early is None:
+                await self.devnet.spawn()
+            await self.devnet.ready(timeout=DEVNET_START_TIMEOUT)
         except (DevnetStartError, TimeoutError, OSError) as error:
             self.shell.show_notice(f"The local devnet did not start: {error}", Tone.BAD)
             self.shell.show_progress("Devnet failed")
@@ -292,6 +281,8 @@ class Application:
             await session.aclose()
             self.saved.count_closed(session)
         await self.saved.aclose()
+        if self.early_devnet is not None:  # closed before it was used
+            await self.early_devnet.stop()
         if self.devnet is not None:
             await self.devnet.stop(grace=DEVNET_STOP_GRACE)  # it saves its chain as it stops
         await self.http.aclose()

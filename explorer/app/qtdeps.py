@@ -5,12 +5,14 @@ lack (libxcb-cursor0, libxcb-icccm4, libxcb-keysyms1 on Debian 12); without them
 with a terse message. `make run` runs `python -m explorer.app.qtdeps --install` first: the list is
 what `ldd` finds missing for the installed PySide6's own plugin, so it follows the wheel.
 As root with apt-get they are installed; otherwise the exact `sudo apt-get install …` line is
-printed and the start stops. No Qt is loaded here.
+printed and the start stops; the window's own start checks too (`window_can_open`), for
+`.venv/bin/explorer` run directly. No Qt is loaded here.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import re
@@ -68,13 +70,21 @@ def should_check(environ: dict[str, str]) -> bool:
     return sys.platform.startswith("linux") and (not platform or "xcb" in platform)
 
 
-def apt_install(packages: list[str]) -> bool:
-    """Install packages with apt-get (as root), updating the lists once if needed."""
+def apt_install(packages: list[str]) -> str:
+    """Install packages with apt-get (as root), updating the lists once if needed.
+
+    Return '' when they were installed, else why not: apt-get's errors (its `E:` lines).
+    """
     command = ["apt-get", "install", "-y", "-q", *packages]
     if subprocess.run(command, capture_output=True, check=False).returncode == 0:
-        return True
+        return ""
     subprocess.run(["apt-get", "update", "-q"], capture_output=True, check=False)
-    return subprocess.run(command, capture_output=True, check=False).returncode == 0
+    run = subprocess.run(command, capture_output=True, text=True, check=False)
+    if run.returncode == 0:
+        return ""
+    said = [line.strip() for line in run.stderr.splitlines() if line.strip()]
+    errors = [line.removeprefix("E: ") for line in said if line.startswith("E: ")]
+    return "; ".join(errors or said[-1:]) or f"apt-get exited with status {run.returncode}"
 
 
 def advice(missing: list[str]) -> str:
@@ -88,8 +98,32 @@ def advice(missing: list[str]) -> str:
         lines += ["Install them with:", f"    sudo apt-get install {' '.join(packages)}"]
     else:
         lines.append(f"Install the packages that provide them (on Debian: {' '.join(packages)}).")
-    lines.append("Then start it again (`make run`).")
+    lines.append("Then start it again (`make run`, or `explorer`).")
     return "\n".join(lines)
+
+
+def window_can_open(stamp_dir: Path) -> bool:
+    """Check before the window's start (`.venv/bin/explorer` skips `make run`'s check).
+
+    Say what is missing, with the install line, and return False; True when nothing is. A
+    plugin found complete once is not checked again (a stamp in stamp_dir names it): the check
+    runs `ldd`, tens of milliseconds before the first frame.
+    """
+    plugin = xcb_plugin()
+    if not should_check(dict(os.environ)) or plugin is None or not shutil.which("ldd"):
+        return True
+    facts = plugin.stat()
+    stamp = stamp_dir / f"qt-xcb-complete-{facts.st_size}-{int(facts.st_mtime)}"
+    if stamp.exists():
+        return True
+    missing = missing_libraries(plugin)
+    if missing:
+        print(advice(missing), file=sys.stderr)
+        return False
+    with contextlib.suppress(OSError):
+        stamp_dir.mkdir(parents=True, exist_ok=True)
+        stamp.touch()
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,8 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"explorer: installing what Qt's X11 plugin needs: apt-get install {' '.join(packages)}"
         )
-        if apt_install(packages):
-            missing = missing_libraries(plugin)
+        failure = apt_install(packages)
+        if failure:
+            print(f"explorer: apt-get could not install them: {failure}", file=sys.stderr)
+        missing = missing_libraries(plugin)
     if missing:
         print(advice(missing), file=sys.stderr)
         return 1

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from explorer import __version__
 from explorer.app.application import DEVNET_START_TIMEOUT, Application
+from explorer.app.early_devnet import chain_arguments
+from explorer.devnet.process import DevnetProcess
 from explorer.diagnostics.crash import CrashReporter
 from explorer.diagnostics.log import Diagnostics
 from explorer.settings import store as keys
@@ -37,14 +39,23 @@ def smoke_test(frame: QWidget) -> int:
     return 0
 
 
-def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
-    """Replace the first frame with the main window and run the event loop until it closes."""
+def run(
+    options: argparse.Namespace,
+    frame: QWidget,
+    found: Diagnostics,
+    loop: qasync.QEventLoop | None,
+    devnet: DevnetProcess | None = None,
+) -> int:
+    """Replace the first frame with the main window and run the event loop until it closes.
+
+    loop: the event loop (None for --smoke-test); devnet: the app's devnet, already started
+    beside the imports (explorer/app/early_devnet.py), or None.
+    """
     qt_app = QApplication.instance()
     assert isinstance(qt_app, QApplication)
     qt_app.setWindowIcon(app_icon())  # every size rendered and checked (the first frame's: files)
-    if options.smoke_test:
+    if options.smoke_test or loop is None:
         return smoke_test(frame)
-    loop = qasync.QEventLoop(qt_app)
     asyncio.set_event_loop(loop)
     started = loop.time()
     reporter = CrashReporter(found)
@@ -57,7 +68,8 @@ def run(options: argparse.Namespace, frame: QWidget, found: Diagnostics) -> int:
         app.devnet_networks = "both"  # (a throwaway profile: explorer/app/throwaway.py)
         app.devnet_arguments = ("--also-read", str(options.read_devnet_cache))
     elif options.reset_devnet:
-        app.devnet_arguments += ("--reset-chain",)
+        app.devnet_arguments = chain_arguments(reset=True)
+    app.early_devnet = devnet
     app.shell.show_startup_notices(notices)
     # --- crash reports, About, and the first frame's place (explorer/app/startup.py) ---
     reporter.parent_window = app.window

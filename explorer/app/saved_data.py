@@ -22,11 +22,13 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.journal import RequestJournal
 from explorer.saved.directory import CacheDirectory
+from explorer.saved.usage import UsageStore
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.session import Session
-from explorer.services.usage import UsageStore, UsageTally
+from explorer.services.usage import UsageTally
+from explorer.settings import store as keys
 from explorer.settings.store import Settings
 from explorer.viewmodels.networks import NetworksViewModel
 from explorer.viewmodels.saved_data import SavedDataViewModel
@@ -45,7 +47,7 @@ class SavedData(QObject):
         super().__init__(parent)
         self.settings = settings
         self.directory = CacheDirectory(
-            size_limit=settings.cache_size_mb() * MB, confirmations=settings.confirmations
+            size_limit=settings.get(keys.CACHE_SIZE_MB) * MB, confirmations=self.confirmations
         )
         self.usage = UsageStore()
         self.journal = RequestJournal()
@@ -71,7 +73,7 @@ class SavedData(QObject):
     def bind(self, session: Session, on_counted: Callable[[], None]) -> None:
         """Count a session's requests against its key's day; set its quota from Settings."""
         network = session.network
-        session.daily_quota = self.settings.daily_quota(
+        session.daily_quota = self.daily_quota(
             network.id, default_daily_quota(network, session.endpoint)
         )
         tally = self._tallies[id(session)] = UsageTally(self.usage, session)
@@ -94,28 +96,29 @@ class SavedData(QObject):
 
     def set_quota(self, network: str, quota: int) -> None:
         """Store a network's quota (Settings, and the shared file for the command line)."""
-        self.settings.set_daily_quota(network, quota)
-        self._start(_quietly(self.usage.set_quota(network, quota)))
+        key = keys.daily_quota(network, 0)
+        self.settings.set(key, quota)
+        self._start(_quietly(self.usage.set_quota(network, key.bounded(quota))))
 
     def daily_quota(self, network: str, default: int) -> int:
         """Return a network's quota from Settings."""
-        return self.settings.daily_quota(network, default)
+        return self.settings.get(keys.daily_quota(network, default))
 
     def cache_size_mb(self) -> int:
         """Return the size limit of saved data in MB (Settings)."""
-        return self.settings.cache_size_mb()
+        return self.settings.get(keys.CACHE_SIZE_MB)
 
     def set_cache_size_mb(self, megabytes: int) -> None:
         """Store the size limit of saved data in MB (Settings)."""
-        self.settings.set_cache_size_mb(megabytes)
+        self.settings.set(keys.CACHE_SIZE_MB, megabytes)
 
     def confirmations(self, network: str) -> int:
         """Return a network's confirmations before data is saved as settled (Settings)."""
-        return self.settings.confirmations(network)
+        return self.settings.get(keys.confirmations(network))
 
     def set_confirmations(self, network: str, count: int) -> None:
         """Store a network's confirmations (Settings)."""
-        self.settings.set_confirmations(network, count)
+        self.settings.set(keys.confirmations(network), count)
 
     def set_daily_quota(self, network: str, quota: int) -> None:
         """Store a network's quota (the node page's QuotaStore face)."""

@@ -15,6 +15,8 @@ import time
 from importlib import import_module
 from pathlib import Path
 
+import platformdirs
+
 os.environ.setdefault("QT_API", "pyside6")
 
 from PySide6.QtCore import QByteArray
@@ -22,6 +24,7 @@ from PySide6.QtGui import QIcon, QPaintEvent
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from explorer import __version__
+from explorer.app.qtdeps import window_can_open
 from explorer.settings import store as keys
 
 TITLE = "Rootstock Explorer"
@@ -105,6 +108,8 @@ def run(options: argparse.Namespace) -> int:
 
 def run_window(options: argparse.Namespace) -> int:
     """Paint the first frame, start logging, then import and run the app."""
+    if not window_can_open(Path(platformdirs.user_cache_dir("explorer"))):
+        return 1  # Qt would abort on the X11 plugin's missing libraries: named, with the fix
     qt_app = make_application()
     frame = show_first_frame(qt_app)
     if options.first_frame_modules is not None or options.until_home:
@@ -116,8 +121,14 @@ def run_window(options: argparse.Namespace) -> int:
     )
 
     found = diagnostics.setup(options.log_level, options.log_file)
+    import qasync
+
+    from explorer.app.early_devnet import spawn_early
+
+    loop = None if options.smoke_test else qasync.QEventLoop(qt_app)
+    devnet = None if loop is None else spawn_early(loop, options, keys.Settings())
     from explorer.app import (
-        run as app_run,  # the heavy part: chain libraries, HTTP stack, qasync, views
+        run as app_run,  # the heavy part: chain libraries, HTTP stack, views
     )
 
-    return app_run.run(options, frame, found)
+    return app_run.run(options, frame, found, loop, devnet)

@@ -16,6 +16,7 @@ from explorer.chain.hexutil import HexFormatError, parse_address
 # installs, wheels and the PyInstaller build read it alike, with importlib.resources and no Qt.
 PACKAGE = "explorer.resources"
 SIGNATURES = "data/signatures.txt"
+BUILT_SIGNATURES = "data/signatures-built.txt"  # explorer/devnet/signature_list.py writes it
 LABELS = "data/labels.json"
 TOKENS = "data/tokens.json"
 
@@ -89,8 +90,8 @@ class KnownLabels:
 
 @cache
 def signature_lines() -> tuple[str, ...]:
-    """Return the lines of the bundled signature table."""
-    return tuple(read_text(SIGNATURES).splitlines())
+    """Return the lines of the bundled signature table: the hand-kept list, then the built one."""
+    return tuple(read_text(SIGNATURES).splitlines() + read_text(BUILT_SIGNATURES).splitlines())
 
 
 @cache

@@ -171,3 +171,14 @@ def parse(text: str, chain_id: int | None) -> Query:
     if "." in stripped:
         return _name(stripped)
     return Invalid(f"{_shown(stripped)} is not a block number, hash, address or .rsk name")
+
+
+def reading_note(text: str, query: Query) -> str:
+    """Say how `0x…` text too short for an address or hash was read: as a block number."""
+    stripped = text.strip()
+    if isinstance(query, BlockNumberQuery) and stripped.lower().startswith("0x"):
+        return (
+            f"{stripped} is read as a hexadecimal block number: block {query.number:,} (an "
+            "address has 40 hex digits, a hash 64)"
+        )
+    return ""

@@ -24,6 +24,22 @@ KEY_VARIABLE = "EXPLORER_API_KEY"
 __all__ = ["EXIT_INPUT", "KeySafeParser", "scrub", "secrets_in"]
 
 
+def node_command_parser(
+    prog: str, description: str, epilog: str, argv: list[str], target: tuple[str, str]
+) -> KeySafeParser:
+    """Return a parser of a command about one target (name, help), asked of a chosen node."""
+    parser = KeySafeParser(
+        prog=prog,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        secrets=secrets_in(argv),
+    )
+    parser.add_argument(target[0], help=target[1])
+    add_node_choice(parser)
+    return parser
+
+
 def add_node_choice(parser: argparse.ArgumentParser) -> None:
     """Add --endpoint or --network, --key and --insecure-http."""
     where = parser.add_mutually_exclusive_group(required=True)

@@ -63,6 +63,56 @@ def _bounded(kind: type[int] | type[float], low: float, high: float) -> Any:
 PORT = _bounded(int, 0, 65535)
 POSITIVE = _bounded(int, 1, 2**62)
 NON_NEGATIVE = _bounded(int, 0, 2**62)
+#: The options that take a number, each checked against its range: flag, type, default, help.
+NUMBERS: tuple[tuple[str, Any, float | None, str], ...] = (
+    ("--testnet-port", PORT, 8031, "port of the test network (0 = free)"),
+    ("--mainnet-port", PORT, 8030, "port of the main network (0 = free)"),
+    (
+        "--latency",
+        _bounded(float, 0, 10),
+        0.0,
+        "seconds added before every answer (behave like a remote node; for benchmarks)",
+    ),
+    ("--block-time", _bounded(float, 0, 86400), 0.0, "seconds between blocks; 0 = instant"),
+    ("--quota", POSITIVE, None, "requests per key per UTC day (default: off)"),
+    (
+        "--max-log-blocks",
+        POSITIVE,
+        None,
+        "eth_getLogs block limit (service: 2000, uncapped below it; rskj: 5000)",
+    ),
+    (
+        "--max-logs",
+        POSITIVE,
+        None,
+        "eth_getLogs log limit (service: 10000 over longer ranges; rskj: 20000 always)",
+    ),
+    ("--max-batch", POSITIVE, 50, "largest accepted batch"),
+    (
+        "--rpc-timeout",
+        _bounded(float, 0, 3600),
+        5.0,
+        "seconds a call may take before it fails with -32011 (0 = no limit)",
+    ),
+    (
+        "--max-response-bytes",
+        NON_NEGATIVE,
+        10 * 1024 * 1024,
+        "largest answer before it fails with -32011 (0 = no limit)",
+    ),
+    (
+        "--pool-expiry-blocks",
+        NON_NEGATIVE,
+        10,
+        "drop a pool transaction once the head is this many blocks past its arrival",
+    ),
+    (
+        "--pool-expiry-seconds",
+        NON_NEGATIVE,
+        650,
+        "drop a pool transaction this many seconds after its arrival (0 = never)",
+    ),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,8 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve a local Rootstock devnet implementing the node access service.",
     )
     add = parser.add_argument
-    add("--testnet-port", type=PORT, default=8031, help="port of the test network (0 = free)")
-    add("--mainnet-port", type=PORT, default=8030, help="port of the main network (0 = free)")
+    for flag, kind, default, text in NUMBERS:
+        add(flag, type=kind, default=default, help=text)
     add("--network", choices=sorted(NETWORK_CHOICES), default="both", help="networks to serve")
     add(
         "--profile",
@@ -83,18 +133,6 @@ def build_parser() -> argparse.ArgumentParser:
         "rskj: a bare rskj 9 node (no key, its overloads, limits, errors and HTTP)",
     )
     add("--key", action="append", default=[], help="accepted API key (repeatable; service)")
-    add(
-        "--latency",
-        type=_bounded(float, 0, 10),
-        default=0.0,
-        help="seconds added before every answer (behave like a remote node; for benchmarks)",
-    )
-    add(
-        "--block-time",
-        type=_bounded(float, 0, 86400),
-        default=0.0,
-        help="seconds between blocks; 0 = instant",
-    )
     add(
         "--traffic",
         action="store_true",
@@ -107,45 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rskj profile: enable rskj's debug and trace modules (debug_traceTransaction with "
         "callTracer, trace_transaction); the service profile never serves them",
     )
-    add("--quota", type=POSITIVE, default=None, help="requests per key per UTC day (default: off)")
     add("--cache-dir", type=Path, default=None, help="where snapshots of the history live")
-    add(
-        "--max-log-blocks",
-        type=POSITIVE,
-        default=None,
-        help="eth_getLogs block limit (service: 2000, uncapped below it; rskj: 5000)",
-    )
-    add(
-        "--max-logs",
-        type=POSITIVE,
-        default=None,
-        help="eth_getLogs log limit (service: 10000 over longer ranges; rskj: 20000 always)",
-    )
-    add("--max-batch", type=POSITIVE, default=50, help="largest accepted batch")
-    add(
-        "--rpc-timeout",
-        type=_bounded(float, 0, 3600),
-        default=5.0,
-        help="seconds a call may take before it fails with -32011 (0 = no limit)",
-    )
-    add(
-        "--max-response-bytes",
-        type=NON_NEGATIVE,
-        default=10 * 1024 * 1024,
-        help="largest answer before it fails with -32011 (0 = no limit)",
-    )
-    add(
-        "--pool-expiry-blocks",
-        type=NON_NEGATIVE,
-        default=10,
-        help="drop a pool transaction once the head is this many blocks past its arrival",
-    )
-    add(
-        "--pool-expiry-seconds",
-        type=NON_NEGATIVE,
-        default=650,
-        help="drop a pool transaction this many seconds after its arrival (0 = never)",
-    )
     add("--tls-cert", type=Path, default=None, help="serve https with this certificate (PEM)")
     add("--tls-key", type=Path, default=None, help="the certificate's private key (PEM)")
     add("--stop-on-stdin-eof", action="store_true", help="exit when stdin closes (child mode)")

@@ -54,7 +54,7 @@ class DevnetOutput:
         if last is not None and fraction < 1.0 and fraction - last < PROGRESS_STEP:
             return
         self._shown[network] = fraction
-        self.say(f"{NETWORK_NAMES.get(network, network)}: {stage} ({fraction:.0%})")
+        self.say(f"{NETWORK_NAMES.get(network, network)}: {stage} ({progress_words(fraction)})")
 
     def ready(self, base_urls: Mapping[str, str], keys: Sequence[str], profile: str) -> None:
         """Print the URLs to paste into a client (with each key, or bare), then READY."""
@@ -67,6 +67,13 @@ class DevnetOutput:
         )
         self.say("Ready. Stop with Ctrl+C.")
         self.emit("READY", dict(base_urls))
+
+
+def progress_words(fraction: float) -> str:
+    """Say how far a build is: a share of its time, which runs ahead of the block count."""
+    if fraction >= 1.0:
+        return "done"
+    return f"{fraction:.0%} of the work; the busy first blocks take longest"
 
 
 def print_accounts(output: DevnetOutput, accounts: Sequence[DevAccount]) -> None:

@@ -1,9 +1,10 @@
 """`explorer devnet`'s quick first start and kept chain: serve the shipped newest blocks at once.
 
-With --recent-first (the app's devnet), no kept chain and no snapshot to load, a network whose
-newest blocks are shipped (devnet/recent.py) is served from them at once, while a helper
-process builds the whole history behind; calls that need older blocks, state or the pool wait
-until it is there. Without it (tests, benchmarks, scripts) a devnet serves its whole history.
+With no kept chain and no snapshot to load, a network whose newest blocks are shipped
+(devnet/recent.py) is served from them at once, while a helper process builds the whole
+history behind; calls that need older blocks, state or the pool wait until it is there. With
+--whole-history-first (tests, benchmarks and scripts through DevnetProcess) a devnet serves
+its whole history from the start.
 """
 
 from __future__ import annotations
@@ -44,11 +45,13 @@ def add_start_options(add: Callable[..., Any]) -> None:
         help="with --keep-chain: forget the kept chain and serve the seeded history again",
     )
     add(
-        "--recent-first",
+        "--whole-history-first",
         action="store_true",
-        help="with no history to load, serve the newest blocks shipped with the source at once "
-        "while the older history is built (the app's first start)",
+        help="with no history to load, build the whole seeded history before serving (by "
+        "default the newest blocks shipped with the source are served at once while the older "
+        "history is built behind; calls that need it wait)",
     )
+    add("--recent-first", action="store_true", help=argparse.SUPPRESS)  # the default now
     add("--also-read", type=Path, action="append", default=[], help=argparse.SUPPRESS)
     add(
         "--niceness",
@@ -119,7 +122,7 @@ async def open_filling(
     relay: Callable[[asyncio.StreamReader], Awaitable[None]],
 ) -> FillingNode | None:
     """Serve the shipped newest blocks when nothing loads faster; the whole chain follows."""
-    quick = args.recent_first and not args.prebuild_only
+    quick = not args.whole_history_first and not args.prebuild_only
     if not quick or any(place.exists() for place in snapshot_places(args, chain_id)):
         return None
     from explorer.devnet.recent import load_recent, recent_node  # heavy (py-evm): on use

@@ -12,19 +12,19 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from explorer.chain import query as q
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.history import HistoryEntry, newest_first
 from explorer.cli.common import (
+    EXIT_NOT_FOUND,
     EXIT_OK,
     EXIT_REMOTE,
     KEY_VARIABLE,
-    KeySafeParser,
-    add_node_choice,
     chosen_node,
+    node_command_parser,
     run_reporting_errors,
-    secrets_in,
 )
-from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
+from explorer.cli.saved import Offline, add_cache_choice, command_session, note, probe_or_saved
 from explorer.presentation.history_text import csv_text, json_text, text_lines
 from explorer.rpc.errors import InvalidInput
 from explorer.services.address_history import AddressHistory
@@ -32,36 +32,37 @@ from explorer.services.block_scan import scan_blocks
 from explorer.services.history_plan import OldStateVerdict, Scope
 from explorer.services.history_store import HistoryStore, MemoryHistoryStore, SavedHistoryStore
 from explorer.services.networks import custom_network
+from explorer.services.search import resolve
 from explorer.services.session import Session
 
 SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
 
 EPILOG = f"""\
-JSON is one array, newest first; each entry has block, timestamp, tx_hash (null when the change
-has no transaction of the address), kind (sent, received, self, contract, reward, pegin, token),
-asset ("native" or the token's address), counterparty, amount (base units, decimal string),
-direction (in, out, self), balance_after (wei, native entries), fee (wei, what a sent
-transaction cost), log_index (token entries) and token_id (ERC-721).
+JSON is one array, newest first (docs/schemas/history.json); each entry has block, timestamp
+(ISO 8601 UTC), tx_hash (null when the change has no transaction of the address), kind (sent,
+received, self, contract, reward, pegin, token), asset ("native" or the token's checksummed
+address), counterparty (checksummed), amount (base units, decimal string), decimals, direction
+(in, out, self), failed, balance_after (wei, native entries), fee (wei, what a sent transaction
+cost), log_index (token entries) and token_id (ERC-721, decimal string).
 Progress and notes go to stderr. The API key comes from --key or ${KEY_VARIABLE}.
 
 Exit codes:
   0  the history was written
-  2  input error: bad address or block (nothing was sent)
+  1  the name.rsk points to no address
+  2  input error: bad address, name or block (nothing was sent)
   3  node or network error (a node without old state over more than {SCAN_LIMIT:,} blocks)"""
 
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:
     """Parse the command line; argument errors never show a key."""
-    parser = KeySafeParser(
-        prog="explorer history",
-        description="Every balance change and token transfer of an address, found without "
+    parser = node_command_parser(
+        "explorer history",
+        "Every balance change and token transfer of an address, found without "
         "an indexer (balance and nonce searched, Transfer logs scanned).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        secrets=secrets_in(list(argv)),
+        EPILOG,
+        list(argv),
+        ("address", "the address (0x + 40 hex digits) or a name.rsk"),
     )
-    parser.add_argument("address", help="the address (0x + 40 hex digits)")
-    add_node_choice(parser)
     parser.add_argument("--from", dest="start", help="first block (default: 0)")
     parser.add_argument("--to", dest="end", help="last block or latest (default: latest)")
     parser.add_argument("--assets", choices=[s.value for s in Scope], default=Scope.ALL.value)
@@ -84,17 +85,23 @@ def block_bound(text: str | None, name: str) -> int | None:
     return number
 
 
-def note(text: str) -> None:
-    """Say something on stderr."""
-    print(text, file=sys.stderr, flush=True)
+def address_or_name(text: str) -> str | q.RnsQuery:
+    """Return the address typed (canonical), or the name.rsk to resolve on the node."""
+    if text.strip().lower().endswith(".rsk"):
+        query = q.parse(text, None)
+        if isinstance(query, q.Invalid):
+            raise InvalidInput(f"address: {query.message}")
+        assert isinstance(query, q.RnsQuery)
+        return query
+    try:
+        return parse_address(text, "address")
+    except HexFormatError as error:
+        raise InvalidInput(str(error)) from None
 
 
 async def history(options: argparse.Namespace) -> int:
     """Connect, check the chain, search and write the history."""
-    try:
-        address = parse_address(options.address, "address")
-    except HexFormatError as error:
-        raise InvalidInput(str(error)) from None
+    address = address_or_name(options.address)
     first, last = block_bound(options.start, "--from"), block_bound(options.end, "--to")
     if first is not None and last is not None and first > last:
         raise InvalidInput("--from is after --to")
@@ -109,10 +116,17 @@ async def history(options: argparse.Namespace) -> int:
                 raise mismatch
             if network is None:  # a custom endpoint: its chain is whatever it says
                 session.network = custom_network(endpoint.host, answered.chain_id)
+            if isinstance(address, q.RnsQuery):
+                resolution = await resolve(address, session.reader, session.network.rns_registry)
+                if resolution.route is None:
+                    note(f"not found: {resolution.message}")
+                    return EXIT_NOT_FOUND
+                note(f"note: {resolution.note}")
+                address = resolution.route.target
             cache = session.cache
             store: HistoryStore = MemoryHistoryStore()
             if cache is not None and cache.writable:  # the chain's saved data, now verified
-                store = SavedHistoryStore(cache)
+                store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
                                  store=store, scope=Scope(options.assets))  # fmt: skip
             return await _write(run, session, first, last, options.format)
@@ -141,7 +155,7 @@ async def _write(
     ordered = newest_first(list(entries.values()))
     network = session.network
     if fmt == "json":
-        sys.stdout.write(json_text(ordered))
+        sys.stdout.write(json_text(ordered, units, network.chain_id))
     elif fmt == "csv":
         sys.stdout.write(csv_text(ordered, units, network.currency, network.chain_id))
     else:

@@ -38,8 +38,10 @@ PROGRESS_EVERY = 0.5
 EPILOG = f"""\
 Addresses and topics may be repeated or comma-separated (any of them matches):
   explorer logs --network testnet --topic0 0xddf2…b3ef --address 0xA,0xB --from 0 --to latest
-JSON output is one array of the log objects exactly as the node returned them; CSV has one
-row per log (block, transaction, log index, address, topic0-3, data, decoded event name).
+JSON output is one array of logs as data (docs/schemas/logs.json): block, block_hash,
+transaction_hash, transaction_index, log_index (numbers), address (the chain's checksum),
+topics, data (hex) and event (the decoded event's name, null when unknown); CSV has one row
+per log (block, transaction, log index, address, topic0-3, data, decoded event name).
 Progress goes to stderr. Settled ranges are saved per filter, so a repeated scan asks the
 node only for the rest (--no-cache: ask it for everything); when the node cannot be reached,
 the saved ranges answer and the first line on stderr says from when. The API key comes
@@ -140,11 +142,13 @@ async def _drain(batches: AsyncIterator[list[Log]], out: LogWriter) -> None:
             out.write_log(log)
 
 
-async def scan(session: Session, query: LogQuery, options: argparse.Namespace) -> int:
+async def scan(
+    session: Session, query: LogQuery, options: argparse.Namespace, chain_id: int | None
+) -> int:
     """Run the scan (retrying failed chunks once) and stream the output."""
     scanner = LogScanner(session.client, concurrency=max(1, options.concurrency))
     progress = ProgressLine(sys.stderr)
-    out = LogWriter(sys.stdout, ExportFormat(options.format))
+    out = LogWriter(sys.stdout, ExportFormat(options.format), chain_id)
     try:
         await _drain(scanner.scan(query, progress), out)
         if scanner.failed:
@@ -173,10 +177,12 @@ async def run(options: argparse.Namespace, query: LogQuery) -> int:
     """
     async with chosen_node(options) as (network, endpoint):
         chosen = network or custom_network(endpoint.host, 0)
+        chain_id = None if network is None else network.chain_id
         async with command_session(chosen, endpoint, not options.no_cache) as session:
             if session.cache is not None:
                 expected = (chosen.chain_id, chosen.genesis_hash) if network else (None, None)
                 answered = await probe_or_saved(session, *expected)
+                chain_id = answered.chain_id
                 if isinstance(answered, Offline):
                     print(answered.first_line(), file=sys.stderr)
                 elif network is not None and (mismatch := answered.mismatch()) is not None:
@@ -184,7 +190,9 @@ async def run(options: argparse.Namespace, query: LogQuery) -> int:
                 else:  # the head tells which ranges are settled enough to save
                     await session.reader.latest_number()
                 query = _up_to_head(query, session)
-            return await scan(session, query, options)
+            elif chain_id is None and options.format == ExportFormat.JSON.value:
+                chain_id = await session.client.chain_id()  # JSON's addresses are checksummed
+            return await scan(session, query, options, chain_id)
 
 
 def _up_to_head(query: LogQuery, session: Session) -> LogQuery:

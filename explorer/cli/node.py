@@ -20,10 +20,11 @@ from explorer.cli.common import (
 )
 from explorer.devnet.process import DevnetStartError
 from explorer.presentation.node_document import node_document
+from explorer.saved.usage import UsageStore
 from explorer.services.networks import custom_network
 from explorer.services.nodeinfo import default_daily_quota, read_node_facts
 from explorer.services.session import Session
-from explorer.services.usage import UsageStore, UsageTally
+from explorer.services.usage import UsageTally
 
 
 def arguments(argv: Sequence[str]) -> argparse.Namespace:

@@ -41,10 +41,10 @@ from explorer.presentation.missing import Missing, TxSupport
 from explorer.presentation.tx_document import tx_document
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
+from explorer.saved.seen import SeenStore
 from explorer.services.elsewhere import OtherNetworks
-from explorer.services.firstseen import SeenStore
 from explorer.services.networks import Network, custom_network, node_name
-from explorer.services.routes import Page, Route
+from explorer.services.routes import Page, Route, route_words
 from explorer.services.search import resolve
 from explorer.services.session import Session
 
@@ -113,6 +113,8 @@ async def _report(
     if isinstance(query, q.Invalid):
         out.append(f"invalid input: {query.message}")
         return EXIT_INPUT
+    if reading := q.reading_note(options.query, query):
+        out.append(f"note: {reading}")
     resolution = await resolve(query, session.reader, network.rns_registry)
     if resolution.route is None:
         out.append(f"not found: {resolution.message}")
@@ -125,7 +127,7 @@ async def _report(
         return await _block(session, route, options, out)
     document = await load_document(session.reader, network, route)
     if document is None:
-        out.append(f"not found: {route} on {network.name}")
+        out.append(f"not found: {route_words(route)} on {network.name}")
         return EXIT_NOT_FOUND
     _render(document, options, out)
     return EXIT_OK
@@ -141,7 +143,7 @@ async def _transaction(
         support.elsewhere = OtherNetworks(lambda: others)
     facts = await load_tx(session.reader, network, route.target, support, session.endpoint)
     if isinstance(facts, Missing):
-        out.append(f"not found: {route} on {network.name}")
+        out.append(f"not found: {route_words(route)} on {network.name}")
         _render(facts.document(network, now), options, out)
         return EXIT_NOT_FOUND
     document = tx_document(facts, chain_id=network.chain_id, currency=network.currency, now=now)
@@ -181,7 +183,7 @@ async def _block(
     network = session.network
     loaded = await load_block(session.reader, network, route.target)
     if loaded is None:
-        out.append(f"not found: {route} on {network.name}")
+        out.append(f"not found: {route_words(route)} on {network.name}")
         return EXIT_NOT_FOUND
     document, block = loaded
     limit = RECEIPT_LIMITS[options.receipts]

@@ -21,9 +21,10 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
 from explorer.rpc.node_answers import ProbeResult
 from explorer.saved.directory import CacheDirectory
+from explorer.saved.usage import UsageStore
 from explorer.services.networks import Network, custom_network
 from explorer.services.session import OFFLINE_KINDS, Session
-from explorer.services.usage import UsageStore, UsageTally
+from explorer.services.usage import UsageTally
 
 SAVED = "saved data from"  # the offline first line: on stdout, or on stderr beside JSON
 
@@ -61,12 +62,22 @@ class Offline:
         )
 
 
+def note(text: str) -> None:
+    """Say something on stderr (the answer goes to stdout)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 @contextlib.asynccontextmanager
 async def command_session(
     network: Network, endpoint: Endpoint, use_saved: bool
 ) -> AsyncIterator[Session]:
-    """Yield a session with saved data (unless not use_saved) whose requests count today."""
+    """Yield a session with saved data (unless not use_saved) whose requests count today.
+
+    What the saved data says of its files (one moved aside, one locked) goes to stderr.
+    """
     saved = CacheDirectory() if use_saved else None
+    if saved is not None:
+        saved.notice_listeners.append(note)
     usage = UsageStore()
     session = Session(network, endpoint, saved=saved)
     tally = UsageTally(usage, session)
@@ -121,7 +132,7 @@ async def verified_chain(session: Session, options: argparse.Namespace, out: lis
 async def probe_or_saved(
     session: Session, expected: int | None, expected_genesis: str | None = None
 ) -> ProbeResult | Offline:
-    """Ask the node for its chain (the genesis hash beside it), else fall back on saved data.
+    """Ask the node for its chain (id and genesis hash, alone), else fall back on saved data.
 
     Online, the saved data of the chain the node serves is used from then on. When the node
     cannot be reached and this endpoint served the expected chain (any, with None) before,
@@ -129,12 +140,12 @@ async def probe_or_saved(
     """
     cache = session.cache
     try:
-        probe = await session.client.probe(expected, expected_genesis)
+        probe = await session.client.probe(expected, expected_genesis, lean=True)
     except RpcError as error:
         if cache is not None and error.kind in OFFLINE_KINDS and await cache.go_offline(expected):
             chain_id = cache.served_chain_id if cache.served_chain_id is not None else 0
             return Offline(cache.saved_at or 0.0, chain_id, error)
         raise
     if cache is not None and probe.matches:
-        await cache.go_online(probe.chain_id, probe)  # the genesis hash came with the probe
+        await cache.go_online(probe.chain_id, probe.genesis_hash)  # read beside the check
     return probe

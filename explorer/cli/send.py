@@ -33,9 +33,9 @@ from explorer.presentation.broadcast_document import (
 )
 from explorer.presentation.diagnosis_document import fate_sentence
 from explorer.presentation.document import Document, Field
+from explorer.saved.seen import SeenStore, SeenStoreError
 from explorer.services.broadcast import Answer, check_before_sending, remember_sent, send_once
 from explorer.services.fate import diagnose_missing
-from explorer.services.firstseen import SeenStore, SeenStoreError
 from explorer.services.networks import custom_network
 from explorer.services.rawtx import Refusal, SignedTx, chain_refusal, decode_signed
 from explorer.services.session import Session

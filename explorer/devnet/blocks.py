@@ -182,10 +182,46 @@ def assemble_block(draft: BlockDraft, parent: DevBlock | None) -> DevBlock:
         receipts=draft.receipts,
         merge_mining=NO_MERGE_MINING,
     )
-    plain_hash = keccak(encode_raw(_header_items(_header_values(unhashed))))
-    mined = dataclasses.replace(
-        unhashed, merge_mining=_merge_mining(plain_hash, draft, parent_hash)
-    )
-    full_header = encoded_header(mined)
+    sealed, full_header = _sealed(unhashed, draft)
     size = list_length((len(full_header), list_length(map(len, encoded_txs)), len(encoded_uncles)))
-    return dataclasses.replace(mined, hash=keccak(full_header), size=size)
+    return dataclasses.replace(sealed, size=size)
+
+
+def _sealed(unhashed: DevBlock, draft: BlockDraft) -> tuple[DevBlock, bytes]:
+    """Return the block with its merge-mining fields and hash, and its encoded header."""
+    plain_hash = keccak(encode_raw(_header_items(_header_values(unhashed))))
+    merge_mining = _merge_mining(plain_hash, draft, unhashed.parent_hash)
+    mined = dataclasses.replace(unhashed, merge_mining=merge_mining)
+    full_header = encoded_header(mined)
+    return dataclasses.replace(mined, hash=keccak(full_header)), full_header
+
+
+def retimed_block(block: DevBlock, parent_hash: bytes, timestamp: int) -> DevBlock:
+    """Return block dated timestamp under parent_hash: its uncles, merge mining and hash redone.
+
+    Its transactions, receipts, state and difficulty stay; so does its size (the header's
+    fields keep their lengths).
+    """
+    uncle_byte = block.merge_mining.hash_for_merged_mining[-5]  # RSKIP110: before the number
+    draft = BlockDraft(
+        block.number,
+        timestamp,
+        block.miner,
+        block.gas_limit,
+        block.state_root,
+        block.transactions,
+        block.receipts,
+        uncle_count=len(block.uncles),
+        recent_uncles=uncle_byte,
+    )
+    uncles = _uncle_headers(draft, parent_hash)
+    unhashed = dataclasses.replace(
+        block,
+        hash=b"",
+        parent_hash=parent_hash,
+        timestamp=timestamp,
+        sha3_uncles=keccak(rlp.encode(uncles)),
+        uncles=tuple(keccak(rlp.encode(u)) for u in uncles),
+        merge_mining=NO_MERGE_MINING,
+    )
+    return _sealed(unhashed, draft)[0]

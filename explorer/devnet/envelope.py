@@ -8,7 +8,14 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
-from explorer.devnet.errors import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, RpcFailure
+from explorer.devnet.errors import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    SERVER_ERROR,
+    STILL_BUILDING_TEXT,
+    RpcFailure,
+)
 from explorer.devnet.filling import NotYetLoaded
 
 log = logging.getLogger(__name__)
@@ -147,3 +154,21 @@ class Dispatcher:
         """Answer a batch; notifications get no entry."""
         answers = (self.run_one(item) for item in items)
         return [answer for answer in answers if answer is not None]
+
+
+def still_building(payload: Json) -> Json:
+    """Answer each request of a payload: the history it needs is still being built."""
+
+    def answer(item: Json) -> Json:
+        request_id = item.get("id") if isinstance(item, dict) else None
+        return error_response(request_id, SERVER_ERROR, STILL_BUILDING_TEXT)
+
+    return [answer(item) for item in payload] if isinstance(payload, list) else answer(payload)
+
+
+def bare_error(code: int, message: str) -> Json:
+    """Return rskj's error body for its own limits.
+
+    No `jsonrpc`, no `id` (JsonRpcWeb3ServerHandler).
+    """
+    return {"error": {"code": code, "message": message}}

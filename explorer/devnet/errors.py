@@ -10,6 +10,11 @@ TRANSACTION_REJECTED = -32010
 RPC_LIMIT = -32011
 LOG_LIMIT_EXCEEDED = -32012
 EXECUTION_REVERTED = -32015
+SERVER_ERROR = -32000  # JSON-RPC 2.0's implementation-defined server errors (the devnet's own)
+STILL_BUILDING_TEXT = (
+    "The local devnet is still building its older history, which this call needs (a first "
+    "start only, about a minute): ask again shortly."
+)
 
 NONCE_TOO_LOW = "transaction nonce too low"
 NONCE_TOO_HIGH = "transaction nonce too high"

@@ -7,10 +7,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+FILL_WAIT = 20.0  # seconds a call waits for the older history: under a client's 30 s timeout
 
 
 class NotYetLoaded(Exception):
     """A call needs history that is still being built; answer it once the chain is whole."""
+
+
+class StillBuilding(Exception):
+    """A call waited FILL_WAIT for the older history: told so, rather than left unanswered."""
 
 
 class FillingNode:
@@ -55,12 +60,18 @@ class FillingNode:
         return getattr(self.node, name)
 
 
-async def when_loaded(node: object, call: Callable[[], Awaitable[T]]) -> T:
-    """Run call; when it needs history still being built, wait for it and run call again."""
+async def when_loaded(node: object, call: Callable[[], Awaitable[T]], wait: float = FILL_WAIT) -> T:
+    """Run call; when it needs history still being built, wait for it and run call again.
+
+    Raises StillBuilding after `wait` seconds: a client is told why, never left to time out.
+    """
     try:
         return await call()
     except NotYetLoaded:
         if not isinstance(node, FillingNode):
             raise
-    await node.until_complete()
+    try:
+        await asyncio.wait_for(node.until_complete(), wait)
+    except TimeoutError:
+        raise StillBuilding from None
     return await call()

@@ -13,7 +13,7 @@ from eth_hash.auto import keccak
 from eth_typing import Address
 
 from explorer.chain.namehash import namehash, reverse_node
-from explorer.devnet import history_inside, history_stories
+from explorer.devnet import history_inside, history_proxies, history_stories
 from explorer.devnet.abi import call_data, constructor_data
 from explorer.devnet.accounts import DevAccount, derive_account, derive_accounts
 from explorer.devnet.blockdata import DevBlock
@@ -24,7 +24,6 @@ from explorer.devnet.ledger import Ledger
 from explorer.devnet.manifest import SeedManifest
 from explorer.devnet.remasc import RemascSettlement
 from explorer.devnet.seed import (
-    BLOCK_INTERVAL,
     GENESIS_TIMESTAMP,
     MULTICALL3,
     RBTC,
@@ -33,6 +32,7 @@ from explorer.devnet.seed import (
     SeedSize,
     genesis_state,
     rns_registry,
+    seeded_timestamp,
 )
 
 Progress = Callable[[str, float], None]
@@ -130,7 +130,7 @@ class HistoryBuilder:
             self._facts.uncle_blocks.append(number)
         block = self.ledger.mine(
             transactions,
-            timestamp=GENESIS_TIMESTAMP + BLOCK_INTERVAL * number,
+            timestamp=seeded_timestamp(number),
             miner=self.miners[number % len(self.miners)],
             uncle_count=uncles,
             remasc=remasc,
@@ -178,6 +178,7 @@ class HistoryBuilder:
         self.mine_empty(2 * self.size.empty_run)
         self._activity(max(busy - self.ledger.head.number, 0))
         history_stories.tell(self)  # the address-history stories, told in the quiet tail
+        history_proxies.tell(self)  # proxies, clones and the Notary (issue 32)
         inside = history_inside.tell(self)  # what happens inside transactions (issue 28)
         bridge = bridge_history(self)  # the peg and REMASC's payments (devnet/history_bridge.py)
         self._quiet_tail(self.size.head)

@@ -44,6 +44,7 @@ class SeedManifest:
     busy_account: str = ""  # hundreds of balance changes
     counted_accounts: tuple[tuple[int, str], ...] = ()  # (balance changes, address)
     miners: tuple[str, ...] = ()  # the blocks' coinbases (REMASC pays them)
+    proxies: Mapping[str, Any] = field(default_factory=dict)  # devnet/history_proxies.py
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of every field."""

@@ -63,7 +63,7 @@ class DevnetOptions:
     latency: float = 0.0
     profile: str = "service"
     niceness: int = 0  # run at a lower priority (the app's own devnet: behind the window)
-    recent_first: bool = False  # --recent-first: no history yet? the shipped newest blocks first
+    recent_first: bool = False  # no history yet? the shipped newest blocks first (else the whole)
     extra_arguments: tuple[str, ...] = ()  # more `explorer devnet` flags, as given
 
     def arguments(self, key: str) -> list[str]:
@@ -76,8 +76,7 @@ class DevnetOptions:
             args += ["--profile", self.profile]
         if self.niceness:
             args += ["--niceness", str(self.niceness)]
-        if self.recent_first:
-            args.append("--recent-first")
+        args.append("--recent-first" if self.recent_first else "--whole-history-first")
         for extra in (key, *self.extra_keys):
             args += ["--key", extra]
         optional = {
@@ -108,11 +107,14 @@ class DevnetProcess:
         self.key = key or secrets.token_hex(16)
         self.base_urls: dict[str, str] = {}
         self.manifests: dict[str, Any] = {}  # the seed manifests by network, once ready
-        self._on_progress = on_progress
+        self.on_progress = on_progress  # may be set after spawn(): lines are read on the loop
         self._command = list(command or devnet_command())
         self._process: asyncio.subprocess.Process | None = None
         self._stderr_tail: deque[str] = deque(maxlen=20)
         self._readers: list[asyncio.Task[None]] = []
+        self._ready: asyncio.Future[dict[str, str]] | None = None
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._manifest_file = Path(os.devnull)
 
     def url(self, network: str) -> str:
         """Return the endpoint of a network with the key (`http://127.0.0.1:P/<KEY>`)."""
@@ -138,30 +140,48 @@ class DevnetProcess:
         The seed manifests it wrote are then in `manifests` (written to a temporary folder,
         removed at once, unless the options name a manifest file).
         """
+        await self.spawn()
+        return await self.ready(timeout)
+
+    async def spawn(self) -> None:
+        """Start the child; `ready()` waits for its READY line (its lines are read meanwhile)."""
         if self._process is not None:
             raise RuntimeError("devnet already started")
-        with tempfile.TemporaryDirectory(prefix="explorer-devnet-") as folder:
-            manifest_file = self.options.manifest_file or Path(folder) / "manifests.json"
-            options = replace(self.options, manifest_file=manifest_file)
-            self._process = await asyncio.create_subprocess_exec(
-                *self._command,
-                *options.arguments(self.key),
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
-            ready: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
-            self._readers = [
-                asyncio.create_task(self._read_stdout(ready)),
-                asyncio.create_task(self._read_stderr()),
-            ]
-            try:
-                self.base_urls = await asyncio.wait_for(ready, timeout)
-            except BaseException:
-                await self.stop()
-                raise
-            self.manifests = read_manifests(manifest_file)
+        self._folder = tempfile.TemporaryDirectory(prefix="explorer-devnet-")
+        manifest_file = self.options.manifest_file or Path(self._folder.name) / "manifests.json"
+        self._manifest_file = manifest_file
+        options = replace(self.options, manifest_file=manifest_file)
+        self._process = await asyncio.create_subprocess_exec(
+            *self._command,
+            *options.arguments(self.key),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        self._ready = asyncio.get_running_loop().create_future()
+        self._readers = [
+            asyncio.create_task(self._read_stdout(self._ready)),
+            asyncio.create_task(self._read_stderr()),
+        ]
+
+    async def ready(self, timeout: float = 120.0) -> dict[str, str]:
+        """Wait for the spawned child's READY line; return the base URLs by network."""
+        if self._ready is None:
+            raise RuntimeError("devnet not spawned")
+        try:
+            self.base_urls = await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except BaseException:
+            await self.stop()
+            raise
+        self.manifests = read_manifests(self._manifest_file)
+        self._remove_folder()
         return self.base_urls
+
+    def _remove_folder(self) -> None:
+        """Remove the temporary folder of the manifests (once read, or at stop)."""
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
 
     async def _read_stdout(self, ready: asyncio.Future[dict[str, str]]) -> None:
         """Follow the child's stdout: progress, READY, then drain until EOF."""
@@ -173,7 +193,7 @@ class DevnetProcess:
                 if tag == "READY" and not ready.done():
                     urls = _parse_object(rest)
                     ready.set_result({name: str(url) for name, url in urls.items()})
-                elif tag == "PROGRESS" and self._on_progress is not None:
+                elif tag == "PROGRESS" and self.on_progress is not None:
                     self._report_progress(_parse_object(rest))
             await self._process.wait()
         finally:
@@ -183,9 +203,9 @@ class DevnetProcess:
 
     def _report_progress(self, line: dict[str, object]) -> None:
         """Pass one PROGRESS line to the callback."""
-        assert self._on_progress is not None
+        assert self.on_progress is not None
         fraction = line.get("fraction")
-        self._on_progress(
+        self.on_progress(
             str(line.get("network", "")),
             str(line.get("stage", "")),
             float(fraction) if isinstance(fraction, int | float) else 0.0,
@@ -208,6 +228,7 @@ class DevnetProcess:
     async def stop(self, grace: float = 5.0) -> int | None:
         """Close stdin (the child exits by itself), then terminate, then kill."""
         process = self._process
+        self._remove_folder()
         if process is None:
             return None
         if process.stdin is not None:

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from explorer.devnet.blockdata import DevBlock
 from explorer.devnet.buildprofile import Stopwatch
+from explorer.devnet.clock import DATED_COUNT, dated_to_start, is_seeded
 from explorer.devnet.filling import NotYetLoaded
 from explorer.devnet.ledger import Ledger, TxLocation
 from explorer.devnet.manifest import SeedManifest
@@ -37,17 +38,22 @@ from explorer.devnet.txpool import TxPool
 
 RECENT_DIR = Path(__file__).resolve().parent / "recent"
 RECENT_SUFFIX = ".xz"
-RECENT_COUNT = 128  # the home page shows the newest 100
-SHIPPED_CHAIN_ID = 31  # the app's own devnet serves the test network
+RECENT_COUNT = DATED_COUNT  # the home page shows the newest 100; served dated to the start
+SHIPPED_CHAIN_IDS = (31, 30)  # the app's devnet serves the test network; `explorer devnet` both
 
 
 @dataclass(frozen=True)
 class RecentBlocks:
-    """The newest blocks of a seeded history and its manifest, under the seed's key."""
+    """The newest blocks of a seeded history, its genesis block and manifest, under the seed's key.
+
+    The genesis block is there so that a chain check (chain id and genesis hash) is answered at
+    once, before the whole history is built.
+    """
 
     key: str
     blocks: tuple[DevBlock, ...]
     manifest: SeedManifest
+    genesis: DevBlock
 
 
 def recent_path(chain_id: int, size: SeedSize = FULL, directory: Path = RECENT_DIR) -> Path:
@@ -67,13 +73,13 @@ def load_recent(
         return None
     if not isinstance(recent, RecentBlocks) or recent.key != seed_key(chain_id, size):
         return None
-    return recent
+    return recent if isinstance(getattr(recent, "genesis", None), DevBlock) else None
 
 
 def recent_of(snapshot: Snapshot, chain_id: int, size: SeedSize = FULL) -> RecentBlocks:
     """Return the newest blocks and the manifest of a seeded history's snapshot."""
     newest = tuple(snapshot.blocks[-RECENT_COUNT:])
-    return RecentBlocks(seed_key(chain_id, size), newest, snapshot.manifest)
+    return RecentBlocks(seed_key(chain_id, size), newest, snapshot.manifest, snapshot.blocks[0])
 
 
 def write_recent(
@@ -100,9 +106,10 @@ def write_recent(
 
 
 class RecentWindow:
-    """Blocks by number where only the newest are known; an older one is NotYetLoaded."""
+    """Blocks by number where only the genesis and the newest are known; another is NotYetLoaded."""
 
-    def __init__(self, first: int) -> None:
+    def __init__(self, genesis: DevBlock, first: int) -> None:
+        self._genesis = genesis
         self._first = first
         self._known: list[DevBlock] = []
 
@@ -115,6 +122,8 @@ class RecentWindow:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         at = index + len(self) if index < 0 else index
+        if at == 0:
+            return self._genesis
         if not self._first <= at < len(self):
             raise NotYetLoaded(f"block {at}") if at < self._first else IndexError(at)
         return self._known[at - self._first]
@@ -162,12 +171,12 @@ class UnbuiltEngine:
 
 
 class RecentLedger(Ledger):
-    """The ledger of the newest blocks alone."""
+    """The ledger of the genesis block and the newest blocks alone."""
 
-    def __init__(self, chain_id: int, blocks: tuple[DevBlock, ...]) -> None:
+    def __init__(self, chain_id: int, genesis: DevBlock, blocks: tuple[DevBlock, ...]) -> None:
         super().__init__(cast(Any, UnbuiltEngine(chain_id)), ())
-        self.blocks = cast(list[DevBlock], RecentWindow(blocks[0].number))
-        self.by_hash = RecentIndex()
+        self.blocks = cast(list[DevBlock], RecentWindow(genesis, blocks[0].number))
+        self.by_hash = RecentIndex({genesis.hash: 0})
         self.tx_locations = cast(dict[bytes, TxLocation], RecentIndex())
         for block in blocks:
             self._index(block)
@@ -177,7 +186,10 @@ def recent_node(
     recent: RecentBlocks, *, instant_mining: bool, rules: NodeRules | None = None
 ) -> DevnetNode:
     """Return a node serving the newest blocks; older history, state and pool calls wait."""
-    ledger = RecentLedger(recent.manifest.chain_id, recent.blocks)
+    blocks = recent.blocks
+    if is_seeded(blocks, recent.manifest.head_at_build):
+        blocks = tuple(dated_to_start(blocks))  # as the whole chain will be (clock.py)
+    ledger = RecentLedger(recent.manifest.chain_id, recent.genesis, blocks)
     rules = rules or NodeRules()
     node = DevnetNode(
         ledger,
@@ -197,11 +209,10 @@ def main(argv: list[str] | None = None) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     cache_dir = Path(args[0]) if args else default_cache_dir()
-    path = write_recent(SHIPPED_CHAIN_ID, cache_dir)
-    print(
-        f"{path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}: "
-        f"{path.stat().st_size:,} bytes"
-    )
+    for chain_id in SHIPPED_CHAIN_IDS:
+        path = write_recent(chain_id, cache_dir)
+        shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+        print(f"{shown}: {path.stat().st_size:,} bytes")
     return 0
 
 

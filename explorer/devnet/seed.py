@@ -22,6 +22,11 @@ RNS_RESOLVER = keccak(b"explorer-devnet:rns-resolver")[:20]
 RNS_NAMES = ("alice.rsk", "bob.rsk", "carol.rsk")
 
 
+def seeded_timestamp(number: int) -> int:
+    """Return the time the seeded history gives block number (one block every BLOCK_INTERVAL)."""
+    return GENESIS_TIMESTAMP + BLOCK_INTERVAL * number
+
+
 @dataclass(frozen=True)
 class SeedSize:
     """How big the seeded history is; FULL for the app, SMALL for fast tests.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import json
 import logging
 import math
@@ -24,9 +25,11 @@ from explorer.devnet.envelope import (
     Dispatcher,
     Json,
     Node,
+    bare_error,
     big_stack_executor,
     error_response,
     parse_body,
+    still_building,
 )
 from explorer.devnet.errors import (
     INTERNAL_ERROR,
@@ -36,7 +39,7 @@ from explorer.devnet.errors import (
     TIMEOUT_TEXT,
     response_too_large,
 )
-from explorer.devnet.filling import when_loaded
+from explorer.devnet.filling import StillBuilding, when_loaded
 from explorer.devnet.profile import Profile
 
 log = logging.getLogger(__name__)
@@ -150,14 +153,6 @@ def _json_response(payload: Json, status: int = 200, **headers: str) -> web.Resp
         content_type="application/json",
         headers=headers,
     )
-
-
-def bare_error(code: int, message: str) -> Json:
-    """Return rskj's error body for its own limits.
-
-    No `jsonrpc`, no `id` (JsonRpcWeb3ServerHandler).
-    """
-    return {"error": {"code": code, "message": message}}
 
 
 def _http_error(status: int, code: int, message: str, **headers: str) -> web.Response:
@@ -280,16 +275,19 @@ class RpcService:
         """Run one request or a batch on the node.
 
         Within rskj's time and size limits (-32011 without `jsonrpc` or `id` past either,
-        JsonRpcWeb3ServerHandler.java).
+        JsonRpcWeb3ServerHandler.java); a call the older history holds up waits FILL_WAIT.
         """
 
         def timed(item: Json) -> tuple[Json, float]:
             started = time.perf_counter()
             return run(item), time.perf_counter() - started
 
-        answer, seconds = await when_loaded(
-            self._node, lambda: self._on_node_thread(timed, payload)
-        )  # a call needing history still being built waits for it
+        try:
+            answer, seconds = await when_loaded(
+                self._node, functools.partial(self._on_node_thread, timed, payload)
+            )
+        except StillBuilding:
+            return _json_response(still_building(payload))
         timeout = self._config.rpc_timeout
         if timeout > 0 and seconds > timeout:
             return _json_response(bare_error(RPC_LIMIT, TIMEOUT_TEXT))

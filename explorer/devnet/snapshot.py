@@ -13,6 +13,7 @@ from pathlib import Path
 
 from explorer.devnet.blockdata import DevBlock, LogRecord, MergeMining, ReceiptRecord, TxRecord
 from explorer.devnet.buildprofile import BuildProfile, Stopwatch
+from explorer.devnet.clock import dated_chain
 from explorer.devnet.contracts import compiled_digest
 from explorer.devnet.evm import Engine
 from explorer.devnet.history import HistoryBuilder
@@ -143,7 +144,7 @@ def node_from_snapshot(
 ) -> DevnetNode:
     """Return a node over a snapshot's chain, its pending transactions back in the pool."""
     engine = Engine.restore(chain_id, snapshot.store)
-    ledger = Ledger(engine, snapshot.blocks)
+    ledger = Ledger(engine, dated_chain(snapshot.blocks, snapshot.manifest.head_at_build))
     pool = TxPool(Engine.decode_transaction(raw) for raw in snapshot.pending)
     return DevnetNode(
         ledger,

@@ -15,12 +15,12 @@ from PySide6.QtCore import (
     QObject,
     Qt,
     QtMsgType,
-    Signal,
     qInstallMessageHandler,
 )
 from PySide6.QtWidgets import QWidget
 
 from explorer.diagnostics.log import Diagnostics, previous_crash_report
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.crash_dialog import PREVIOUS_RUN, CrashDialog
 
 log = logging.getLogger("explorer.diagnostics.crash")
@@ -45,7 +45,7 @@ class CrashReporter(QObject):
         reported(str, str): a title and its report, delivered on the GUI thread.
     """
 
-    reported = Signal(str, str)
+    reported = TypedSignal[str, str]()
 
     def __init__(self, diagnostics: Diagnostics, parent_window: QWidget | None = None) -> None:
         super().__init__()

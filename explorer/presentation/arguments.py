@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from explorer.chain.abi import DecodedCall, DecodedEvent, DecodedParam, decode_call, decode_log
+from explorer.chain.checksum import to_checksum_address
 from explorer.chain.records import Receipt, Transaction
 from explorer.presentation import format as fmt
-from explorer.presentation.document import Field, Kind
+from explorer.presentation.document import Field, Kind, facts
 from explorer.services.token_units import TOKEN_AMOUNTS, TokenUnit, Units
+
+HEX = frozenset("0123456789abcdef")
 
 
 def amount_index(decoded: DecodedCall | DecodedEvent) -> int | None:
@@ -60,5 +65,40 @@ def argument_field(
         return fmt.address_field(label, param.value, chain_id)
     value = param.value
     if unit is not None and isinstance(value, int) and not isinstance(value, bool):
-        return Field(label, unit.amount(value), Kind.AMOUNT, value, f"{value:,} (raw)")
-    return fmt.text_field(label, param.text)
+        decimals = facts(decimals=unit.decimals)
+        return Field(
+            label, unit.amount(value), Kind.AMOUNT, value, f"{value:,} (raw)", unit="token",
+            facts=decimals,
+        )  # fmt: skip
+    return abi_field(label, param, chain_id)
+
+
+def abi_field(label: str, param: DecodedParam, chain_id: int) -> Field:
+    """Return a decoded argument as it reads, its value as data (JSON: `abi_type` beside it)."""
+    value = abi_data(param.value, param.type, chain_id)
+    return Field(label, param.text, Kind.ABI, value, facts=facts(abi_type=param.type))
+
+
+def abi_data(value: object, abi_type: str, chain_id: int) -> object:
+    """Return a decoded ABI value JSON-ready: integers as decimal strings, bytes as 0x-hex.
+
+    Addresses are in the chain's checksum, arrays and tuples JSON arrays (tuples of Python);
+    booleans and strings are given as they are.
+    """
+    if isinstance(value, tuple | list):
+        item_type = abi_type[: abi_type.rindex("[")] if abi_type.endswith("]") else ""
+        return tuple(abi_data(item, item_type, chain_id) for item in value)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, bytes):
+        return "0x" + value.hex()
+    if isinstance(value, int | Decimal):
+        return str(value)
+    if isinstance(value, str) and (abi_type == "address" or (not abi_type and _is_address(value))):
+        return to_checksum_address(value, chain_id)
+    return value
+
+
+def _is_address(text: str) -> bool:
+    """Tell whether a tuple's member (whose type is not at hand) is a canonical address."""
+    return len(text) == 42 and text.startswith("0x") and all(c in HEX for c in text[2:])

@@ -6,11 +6,12 @@ from explorer.chain.mergemining import MergeMiningReport, verify_merge_mining
 from explorer.chain.records import Block
 from explorer.presentation import format as fmt
 from explorer.presentation.btc_fields import btc_block_field, btc_tx_field
-from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.document import Document, Field, Kind, Section, Tone, facts
 from explorer.services.routes import block_route
 
 PREVIOUS = "Previous block"
 NEXT = "Next block"
+NOT_SENT = "not sent by this node"
 
 
 def block_document(
@@ -28,17 +29,20 @@ def block_document(
         ),
         raw=dict(block.raw),
         chain_id=chain_id,
+        page="block",
     )
 
 
 def _headline(block: Block, head: int | None) -> Field:
     """Return the block's state: pending, or mined with confirmations."""
     if block.is_pending:
-        return fmt.text_field("Status", "Pending — the sample next block, not mined", Tone.WAITING)
+        text = "Pending — the sample next block, not mined"
+        return fmt.status_field("Status", "pending", text, Tone.WAITING, confirmations=0)
     if head is None or block.number is None:
-        return fmt.text_field("Status", "Mined", Tone.GOOD)
-    confirmations = max(head - block.number + 1, 0)
-    return fmt.text_field("Status", f"Mined · {confirmations:,} confirmations", Tone.GOOD)
+        return fmt.status_field("Status", "mined", "Mined", Tone.GOOD, confirmations=None)
+    count = max(head - block.number + 1, 0)
+    text = f"Mined · {count:,} confirmations"
+    return fmt.status_field("Status", "mined", text, Tone.GOOD, confirmations=count)
 
 
 def _overview(block: Block, chain_id: int, currency: str, head: int | None, now: float) -> Section:
@@ -49,14 +53,14 @@ def _overview(block: Block, chain_id: int, currency: str, head: int | None, now:
         *_neighbour_fields(block, head),
         fmt.hash_field("Hash", block.hash, Kind.HASH, empty="pending"),
         fmt.time_field("Timestamp", block.timestamp, now),
-        fmt.text_field("Transactions", f"{len(block.transaction_hashes):,}"),
+        fmt.quantity_field("Transactions", len(block.transaction_hashes)),
         fmt.address_field("Miner", block.miner, chain_id, empty="— (pending)"),
-        fmt.text_field("Gas used", gas, value=block.gas_used),
+        fmt.quantity_field("Gas used", block.gas_used, gas, gas_limit=block.gas_limit),
         fmt.quantity_field("Gas limit", block.gas_limit),
         _optional_price("Minimum gas price", block.minimum_gas_price, currency),
         _optional_amount("Paid fees", block.paid_fees, currency),
         fmt.quantity_field("Size (bytes)", block.size),
-        fmt.text_field("Uncles", f"{len(block.uncles)}"),
+        fmt.quantity_field("Uncles", len(block.uncles)),
     ]
     fields += [fmt.hash_field(f"Uncle {i}", u, Kind.BLOCK) for i, u in enumerate(block.uncles)]
     fields.append(fmt.hex_field("Extra data", block.extra_data))
@@ -71,32 +75,37 @@ def _neighbour_fields(block: Block, head: int | None) -> tuple[Field, Field]:
             if head is not None
             else Field(PREVIOUS, "latest", Kind.BLOCK, link=block_route("latest"))
         )
-        return previous, fmt.text_field(NEXT, "— (not mined yet)", Tone.MUTED)
+        return previous, _no_block(NEXT, "— (not mined yet)")
     number = block.number or 0
     previous = (
         fmt.block_field(PREVIOUS, number - 1)
         if number > 0
-        else fmt.text_field(PREVIOUS, "— (genesis block)", Tone.MUTED)
+        else _no_block(PREVIOUS, "— (genesis block)")
     )
     if head is not None and number < head:
         following = fmt.block_field(NEXT, number + 1)
     else:
         note = "— (head not known yet)" if head is None else "— (this is the latest block)"
-        following = fmt.text_field(NEXT, note, Tone.MUTED)
+        following = _no_block(NEXT, note)
     return previous, following
+
+
+def _no_block(label: str, why: str) -> Field:
+    """Return a neighbour block that does not exist (yet): no value, why in words."""
+    return Field(label, why, Kind.BLOCK, tone=Tone.MUTED)
 
 
 def _optional_price(label: str, wei: int | None, currency: str) -> Field:
     """Return a gas price field, or a muted note when the node does not send it."""
     if wei is None:
-        return fmt.text_field(label, "not sent by this node", Tone.MUTED)
+        return Field(label, NOT_SENT, Kind.AMOUNT, tone=Tone.MUTED)
     return fmt.price_field(label, wei, currency)
 
 
 def _optional_amount(label: str, wei: int | None, currency: str) -> Field:
     """Return an amount field, or a muted note when the node does not send it."""
     if wei is None:
-        return fmt.text_field(label, "not sent by this node", Tone.MUTED)
+        return Field(label, NOT_SENT, Kind.AMOUNT, tone=Tone.MUTED)
     return fmt.amount_field(label, wei, currency)
 
 
@@ -147,11 +156,11 @@ def merge_mining_section(block: Block) -> Section:
         return Section("Merge mining", (), note="A pending block is not merge-mined yet.")
     report = merge_mining_report(block)
     verdict = (
-        fmt.text_field(
-            "Verified", "Yes — the proof links this block to the Bitcoin header", Tone.GOOD
+        fmt.boolean_field(
+            "Verified", True, "Yes — the proof links this block to the Bitcoin header", Tone.GOOD
         )
         if report.verified
-        else fmt.text_field("Verified", "No — " + "; ".join(report.problems), Tone.BAD)
+        else fmt.boolean_field("Verified", False, "No — " + "; ".join(report.problems), Tone.BAD)
     )
     fields = [verdict, *_bitcoin_header_fields(report), *_coinbase_fields(report)]
     fields += _hash_for_merged_mining_fields(report)
@@ -163,19 +172,25 @@ def _bitcoin_header_fields(report: MergeMiningReport) -> list[Field]:
     header = report.header
     if header is None:
         return [fmt.text_field("Bitcoin header", "not decodable", Tone.BAD)]
+    bits = (
+        f"0x{header.bits:08x} (target 0x{header.target:064x}, "
+        f"difficulty {fmt.difficulty_text(header.difficulty)})"
+    )
     return [
         btc_block_field("Bitcoin block hash", header.block_hash),
-        fmt.text_field("Bitcoin version", f"0x{header.version:08x}"),
+        fmt.quantity_field("Bitcoin version", header.version, f"0x{header.version:08x}"),
         btc_block_field("Bitcoin previous block", header.previous_block_hash),
-        fmt.text_field("Bitcoin merkle root", header.merkle_root),
-        fmt.text_field("Bitcoin time", fmt.utc_text(header.time), tooltip=f"Unix: {header.time}"),
-        fmt.text_field(
+        Field("Bitcoin merkle root", header.merkle_root, Kind.BTC_HASH, header.merkle_root),
+        fmt.utc_field("Bitcoin time", header.time),
+        fmt.quantity_field(
             "Bitcoin bits",
-            f"0x{header.bits:08x} (target 0x{header.target:064x}, "
-            f"difficulty {fmt.difficulty_text(header.difficulty)})",
+            header.bits,
+            bits,
+            target=f"0x{header.target:064x}",
+            difficulty=header.difficulty,
         ),
-        fmt.text_field(
-            "Bitcoin nonce", f"{header.nonce:,} (0x{header.nonce:08x})", value=header.nonce
+        fmt.quantity_field(
+            "Bitcoin nonce", header.nonce, f"{header.nonce:,} (0x{header.nonce:08x})"
         ),
     ]
 
@@ -185,35 +200,39 @@ def _coinbase_fields(report: MergeMiningReport) -> list[Field]:
     fields: list[Field] = []
     if report.coinbase is not None:
         fields.append(
-            fmt.text_field(
-                "Coinbase bytes hashed before midstate", f"{report.coinbase.hashed_length:,}"
+            fmt.quantity_field(
+                "Coinbase bytes hashed before midstate", report.coinbase.hashed_length
             )
         )
     if report.tag is None:
-        fields.append(fmt.text_field("RSKBLOCK: tag", "not found in the coinbase", Tone.BAD))
+        fields.append(Field("RSKBLOCK: tag", "not found in the coinbase", Kind.HEX, tone=Tone.BAD))
     else:
         same = (
             "equals hashForMergedMining"
             if report.tag_matches
             else "differs from hashForMergedMining"
         )
+        tag = "0x" + report.tag.hex()
+        tone = Tone.GOOD if report.tag_matches else Tone.BAD
+        matches = facts(matches=bool(report.tag_matches))
         fields.append(
-            fmt.text_field(
-                "RSKBLOCK: tag",
-                f"0x{report.tag.hex()} ({same})",
-                Tone.GOOD if report.tag_matches else Tone.BAD,
-            )
+            Field("RSKBLOCK: tag", f"{tag} ({same})", Kind.HEX, tag, "", tone, facts=matches)
         )
     if report.coinbase_txid is not None:
         fields.append(btc_tx_field("Coinbase txid (recomputed)", report.coinbase_txid[::-1].hex()))
-    fields.append(fmt.text_field("Merkle proof", f"{len(report.proof_hashes)} sibling hashes"))
+    proof = len(report.proof_hashes)
+    fields.append(fmt.quantity_field("Merkle proof", proof, f"{proof} sibling hashes"))
     if report.folded_root is not None:
-        matches = "matches" if report.root_matches else "does NOT match"
+        matches_text = "matches" if report.root_matches else "does NOT match"
+        root = report.folded_root[::-1].hex()
         fields.append(
-            fmt.text_field(
+            Field(
                 "Folded merkle root",
-                f"{report.folded_root[::-1].hex()} ({matches} the header)",
-                Tone.GOOD if report.root_matches else Tone.BAD,
+                f"{root} ({matches_text} the header)",
+                Kind.BTC_HASH,
+                root,
+                tone=Tone.GOOD if report.root_matches else Tone.BAD,
+                facts=facts(matches=bool(report.root_matches)),
             )
         )
     return fields
@@ -222,16 +241,21 @@ def _coinbase_fields(report: MergeMiningReport) -> list[Field]:
 def _hash_for_merged_mining_fields(report: MergeMiningReport) -> list[Field]:
     """Return hashForMergedMining and its RSKIP110 parts."""
     if report.hash_for_merged_mining is None:
-        return [fmt.text_field("hashForMergedMining", "not sent by this node", Tone.MUTED)]
-    fields = [fmt.text_field("hashForMergedMining", "0x" + report.hash_for_merged_mining.hex())]
+        return [Field("hashForMergedMining", NOT_SENT, Kind.HEX, tone=Tone.MUTED)]
+    fields = [fmt.hex_field("hashForMergedMining", report.hash_for_merged_mining)]
     if report.parts is not None:
         parts = report.parts
         height = f"{parts.block_number:,}"
         if report.block_number_matches is False:
             height += " (differs from the block number)"
         fields += [
-            fmt.text_field("Fork detection data", "0x" + parts.fork_detection.hex()),
-            fmt.text_field("Uncles in the last 32 blocks", f"{parts.uncle_count}"),
-            fmt.text_field("Height in hashForMergedMining", height),
+            fmt.hex_field("Fork detection data", parts.fork_detection),
+            fmt.quantity_field("Uncles in the last 32 blocks", parts.uncle_count),
+            fmt.quantity_field(
+                "Height in hashForMergedMining",
+                parts.block_number,
+                height,
+                matches=report.block_number_matches,
+            ),
         ]
     return fields

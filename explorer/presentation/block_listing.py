@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from explorer.chain.abi import method_label
 from explorer.chain.checksum import to_checksum_address
-from explorer.chain.records import Block, Receipt
+from explorer.chain.known import REMASC
+from explorer.chain.records import Block, Receipt, Transaction
 from explorer.chain.units import format_rbtc
 from explorer.presentation.tx_text import address_text, method_text, status_text
 from explorer.services.networks import Network
@@ -33,19 +35,17 @@ async def read_receipts(
 def transaction_rows(
     block: Block, receipts: dict[str, Receipt | None], network: Network
 ) -> list[dict[str, Any]]:
-    """Return one row per transaction: index, hash, from, to, value (wei and text), status."""
+    """Return one row per transaction: its index, record, receipt and the listing's texts."""
     rows = []
     for index, tx in enumerate(block.transactions or ()):
         receipt = receipts.get(tx.hash)
         rows.append(
             {
                 "index": index,
-                "hash": tx.hash,
-                "from": tx.sender,
-                "to": tx.to,
+                "tx": tx,
+                "receipt": receipt,
                 "from_text": address_text(tx.sender, network.chain_id),
                 "to_text": address_text(tx.to, network.chain_id),
-                "value": str(tx.value),
                 "value_text": format_rbtc(tx.value, network.currency),
                 "method": method_text(tx),
                 "status": status_text(receipt) if receipt is not None else None,
@@ -55,19 +55,45 @@ def transaction_rows(
 
 
 def rows_data(rows: list[dict[str, Any]], chain_id: int) -> list[dict[str, Any]]:
-    """Return the rows as data: addresses in the chain's checksum, values in wei (numbers)."""
-    return [
-        {
-            "index": row["index"],
-            "hash": row["hash"],
-            "from": to_checksum_address(row["from"], chain_id),
-            "to": to_checksum_address(row["to"], chain_id) if row["to"] else None,
-            "value": int(row["value"]),
-            "method": row["method"],
-            "status": row["status"],
-        }
-        for row in rows
-    ]
+    """Return the rows as data (docs/report-json.md): checksums, wei as decimal strings, words.
+
+    `status` is success, failed or mined (a receipt without status), null when its receipt was
+    not read; `kind` is transfer, call, contract_creation or remasc; `method` the function's
+    name where the bundled table knows its selector; the method column's words are `text`.
+    """
+    data = []
+    for row in rows:
+        tx: Transaction = row["tx"]
+        receipt: Receipt | None = row["receipt"]
+        selector = "0x" + tx.input[:4].hex() if len(tx.input) >= 4 and tx.to else None
+        label = method_label(tx.input) if selector else ""
+        data.append(
+            {
+                "index": row["index"],
+                "hash": tx.hash,
+                "from": to_checksum_address(tx.sender, chain_id),
+                "to": to_checksum_address(tx.to, chain_id) if tx.to else None,
+                "value": str(tx.value),
+                "kind": _kind(tx),
+                "selector": selector,
+                "method": label if label and label != selector else None,
+                "status": None if receipt is None else STATUS_WORDS[receipt.succeeded],
+                "text": row["method"],
+            }
+        )
+    return data
+
+
+STATUS_WORDS = {True: "success", False: "failed", None: "mined"}
+
+
+def _kind(tx: Transaction) -> str:
+    """Return what a transaction does, as a word."""
+    if tx.to == REMASC:
+        return "remasc"
+    if tx.is_contract_creation:
+        return "contract_creation"
+    return "call" if tx.input else "transfer"
 
 
 def listing_text(rows: list[dict[str, Any]], statuses_read: bool) -> str:
@@ -77,7 +103,7 @@ def listing_text(rows: list[dict[str, Any]], statuses_read: bool) -> str:
         lines.append("Statuses not read (one request per receipt): --receipts all reads them.")
     for row in rows:
         lines.append(
-            f"{row['index']:>5}  {row['hash']}  {row['from_text']} → {row['to_text']}  "
+            f"{row['index']:>5}  {row['tx'].hash}  {row['from_text']} → {row['to_text']}  "
             f"{row['value_text']}  {row['status'] or '—'}  {row['method']}"
         )
     return "\n".join(lines)

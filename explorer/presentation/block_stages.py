@@ -51,8 +51,9 @@ def counts_document(target: str, counts: BlockCounts) -> Document:
     title = f"Block {int(target):,}" if target.isdigit() else f"Block {target}"
     return Document(
         title=title,
-        headline=fmt.text_field(
+        headline=fmt.status_field(
             "Status",
+            "reading",
             f"Reading the block's {counts.transactions:,} transactions…",
             Tone.WAITING,
         ),
@@ -60,12 +61,13 @@ def counts_document(target: str, counts: BlockCounts) -> Document:
             Section(
                 "Overview",
                 (
-                    fmt.text_field("Transactions", f"{counts.transactions:,}"),
-                    fmt.text_field("Uncles", f"{counts.uncles}"),
+                    fmt.quantity_field("Transactions", counts.transactions),
+                    fmt.quantity_field("Uncles", counts.uncles),
                 ),
                 note="From the count methods; the rest follows with the block.",
             ),
         ),
+        page="block",
     )
 
 

@@ -6,37 +6,38 @@ from explorer.chain.known import BRIDGE
 from explorer.chain.peg import BLOCK_SECONDS, LOCKED_SUPPLY_WEI, PegNetwork
 from explorer.chain.units import format_rbtc
 from explorer.presentation import format as fmt
-from explorer.presentation.btc_fields import btc_address_field, btc_amount_field
-from explorer.presentation.document import Document, Field, Section, Tone
+from explorer.presentation.btc_fields import SATOSHI, btc_address_field, btc_amount_field
+from explorer.presentation.document import Document, Field, Kind, Section, Tone, data_key, facts
 from explorer.services.bridge import BridgeOverview, BridgeRead
 
 NOT_HERE = "not on this network"
 
 
-def _refused(label: str, read: BridgeRead) -> Field:
+def _refused(label: str, read: BridgeRead, kind: Kind, unit: str = "") -> Field:
     """Return a read the node refused: not on this network (its upgrades lack it)."""
     tooltip = f"The node refused {read.name}: {read.detail}" if read.detail else ""
-    return fmt.text_field(label, NOT_HERE, Tone.MUTED, tooltip)
+    return Field(label, NOT_HERE, kind, None, tooltip, Tone.MUTED, unit=unit)
 
 
 def _int(label: str, read: BridgeRead, text: str = "{:,}") -> Field:
     """Return a number read from the Bridge."""
     if read.refused:
-        return _refused(label, read)
-    return fmt.text_field(label, text.format(int(read.value)), tooltip=read.name)
+        return _refused(label, read, Kind.QUANTITY)
+    value = int(read.value)
+    return Field(label, text.format(value), Kind.QUANTITY, value, tooltip=read.name)
 
 
 def _sat(label: str, read: BridgeRead, note: str = "") -> Field:
     """Return a satoshi amount read from the Bridge."""
     if read.refused:
-        return _refused(label, read)
+        return _refused(label, read, Kind.AMOUNT, SATOSHI)
     return btc_amount_field(label, int(read.value), note)
 
 
 def _address(label: str, read: BridgeRead) -> Field:
     """Return a federation address read from the Bridge ("" is none)."""
     if read.refused:
-        return _refused(label, read)
+        return _refused(label, read, Kind.BTC_ADDRESS)
     return btc_address_field(label, str(read.value) or None, "" if read.value else "none")
 
 
@@ -46,15 +47,18 @@ def eta_text(blocks: int) -> str:
 
 
 def _next_pegout(read: BridgeRead, head: int | None) -> Field:
-    """Return the next peg-out creation height and when it comes."""
+    """Return the next peg-out creation height and when it comes (blocks to go, in JSON)."""
     if read.refused:
-        return _refused("Next peg-out creation", read)
+        return _refused("Next peg-out creation", read, Kind.BLOCK)
     height = int(read.value)
     when = ""
     if head is not None:
         when = " — due at the next federator heartbeat" if height <= head else ""
         when = when or f" — {eta_text(height - head)} ({height - head:,} blocks)"
-    return fmt.text_field("Next peg-out creation", f"block {height:,}{when}")
+    to_go = facts(blocks_to_go=None if head is None else max(height - head, 0))
+    return Field(
+        "Next peg-out creation", f"block {height:,}{when}", Kind.BLOCK, height, facts=to_go
+    )
 
 
 def bridge_document(
@@ -83,7 +87,7 @@ def bridge_document(
         (
             fmt.amount_field("RBTC locked in the peg", locked, currency),
             fmt.address_field("Bridge account", BRIDGE, chain_id, "balance: RBTC not pegged in"),
-            fmt.text_field("Bridge balance", format_rbtc(overview.balance, currency)),
+            fmt.amount_field("Bridge balance", overview.balance, currency),
             _sat("Locking cap", r["getLockingCap"]),
             _sat("Minimum peg-in", r["getMinimumLockTxValue"], "less is not refunded"),
             _sat("Fee per kB", r["getFeePerKb"], "for peg-out transactions, per 1,000 bytes"),
@@ -102,31 +106,43 @@ def bridge_document(
     bitcoin = Section(
         "Bitcoin",
         (
-            fmt.text_field("Network", peg.btc.name),
+            fmt.status_field("Network", data_key(peg.btc.name), peg.btc.name),
             _int("Bridge's Bitcoin tip", r["getBtcBlockchainBestChainHeight"], "block {:,}"),
-            fmt.text_field(
+            fmt.quantity_field(
                 "Peg-in confirmations",
+                peg.btc_confirmations,
                 f"{peg.btc_confirmations:,} Bitcoin blocks before a peg-in can be registered",
+                unit="btc_blocks",
             ),
-            fmt.text_field(
+            fmt.quantity_field(
                 "Peg-out confirmations",
+                peg.pegout_confirmations,
                 f"{peg.pegout_confirmations:,} RSK blocks between a peg-out's creation and its "
                 f"signing ({eta_text(peg.pegout_confirmations).removeprefix('in ')})",
+                unit="blocks",
             ),
-            fmt.text_field(
-                "Peg-out interval", f"a batch every {peg.pegout_interval:,} RSK blocks at most"
+            fmt.quantity_field(
+                "Peg-out interval",
+                peg.pegout_interval,
+                f"a batch every {peg.pegout_interval:,} RSK blocks at most",
+                unit="blocks",
             ),
         ),
     )
     at = overview.block
     shown = f"block {at:,}" if isinstance(at, int) else str(at)
-    headline = fmt.text_field(
-        "Locked", f"{format_rbtc(locked, currency)} locked in the peg · read at {shown}"
+    headline = Field(
+        "Locked",
+        f"{format_rbtc(locked, currency)} locked in the peg · read at {shown}",
+        Kind.AMOUNT,
+        locked,
+        facts=facts(block=at if isinstance(at, int) else None),
     )
     raw = {name: _raw(read) for name, read in r.items()}
     raw["balance"] = str(overview.balance)
     sections = (federation, peg_section, pegouts, bitcoin)
-    return Document("The Bridge (2-way peg with Bitcoin)", headline, sections, raw, chain_id)
+    title = "The Bridge (2-way peg with Bitcoin)"
+    return Document(title, headline, sections, raw, chain_id, "bridge")
 
 
 def _raw(read: BridgeRead) -> object:

@@ -34,13 +34,14 @@ from explorer.chain.peg import PegNetwork, peg_network
 from explorer.chain.remasc import RemascPayment
 from explorer.chain.units import format_rbtc
 from explorer.presentation import format as fmt
+from explorer.presentation.arguments import abi_field
 from explorer.presentation.btc_fields import (
     bitcoin_tx_fields,
     btc_address_field,
     btc_amount_field,
     btc_tx_field,
 )
-from explorer.presentation.document import Field, Kind, Tone
+from explorer.presentation.document import Field, Kind, Tone, facts
 
 PEGIN_VERSIONS = {
     0: "0 (legacy: the sender's key names the receiver)",
@@ -67,6 +68,11 @@ class LogContext:
 def _text(label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "") -> Field:
     """Return an indented text field of a decoded log."""
     return fmt.text_field(f"  {label}", text, tone, tooltip)
+
+
+def _reason(reasons: dict[int, str], code: int) -> Field:
+    """Return a refusal's reason: its code in JSON, in words on the page."""
+    return fmt.quantity_field("  reason", code, reason_text(reasons, code), Tone.BAD)
 
 
 def _rsk_tx(label: str, tx_hash: str) -> Field:
@@ -99,7 +105,10 @@ def bridge_log_fields(decoded: DecodedBridgeLog, context: LogContext) -> list[Fi
     """Return a decoded Bridge log's fields (after its `Log N · emitted by` line)."""
     event = decoded.event
     form = LEGACY if decoded.legacy else "Solidity ABI"
-    fields = [_text("Event", f"{decoded.name} — {_title(decoded)}"), _text("Format", form)]
+    fields = [
+        fmt.status_field("  Event", decoded.name, f"{decoded.name} — {_title(decoded)}"),
+        fmt.status_field("  Format", "rlp" if decoded.legacy else "abi", form),
+    ]
     return fields + _event_fields(event, context)
 
 
@@ -134,8 +143,9 @@ def _event_fields(event: object, context: LogContext) -> list[Field]:
             btc_amount_field("  amount", event.amount_sat),
         ]
         if isinstance(event, PeginBtc):
-            version = PEGIN_VERSIONS.get(event.protocol_version, str(event.protocol_version))
-            return [*fields, _text("protocol", version)]
+            number = event.protocol_version
+            version = PEGIN_VERSIONS.get(number, str(number))
+            return [*fields, fmt.quantity_field("  protocol", number, version)]
         return [*fields, btc_address_field("  sender", event.sender_btc_address)]
     if isinstance(event, RejectedPegin | UnrefundablePegin):
         reasons = (
@@ -145,7 +155,7 @@ def _event_fields(event: object, context: LogContext) -> list[Field]:
         )
         return [
             btc_tx_field("  Bitcoin txid", event.btc_txid, pegin=True),
-            _text("reason", reason_text(reasons, event.reason), Tone.BAD),
+            _reason(reasons, event.reason),
         ]
     if isinstance(event, ReleaseRequestReceived):
         return [
@@ -157,7 +167,7 @@ def _event_fields(event: object, context: LogContext) -> list[Field]:
         return [
             fmt.address_field("  sender", event.sender, chain_id),
             pegout_amount_field(event, context),
-            _text("reason", reason_text(REJECTED_PEGOUT_REASONS, event.reason), Tone.BAD),
+            _reason(REJECTED_PEGOUT_REASONS, event.reason),
         ]
     return _pegout_fields(event, context, peg)
 
@@ -174,13 +184,16 @@ def _pegout_fields(event: object, context: LogContext, peg: PegNetwork) -> list[
         fields = [
             btc_tx_field("  Bitcoin txid", event.btc_txid, "unsigned: it changes once signed")
         ]
-        fields.append(_text("requests", f"{len(event.rsk_tx_hashes)} peg-out requests"))
+        count = len(event.rsk_tx_hashes)
+        fields.append(fmt.quantity_field("  requests", count, f"{count} peg-out requests"))
         fields += [_rsk_tx(f"request {i + 1}", h) for i, h in enumerate(event.rsk_tx_hashes)]
         return fields
     if isinstance(event, PegoutTransactionCreated):
         values = event.input_values
         text = "undecodable" if values is None else ", ".join(btc_text(v) for v in values)
-        return [btc_tx_field("  Bitcoin txid", event.btc_txid, "unsigned"), _text("inputs", text)]
+        amounts = None if values is None else [str(v) for v in values]
+        inputs = fmt.text_field("  inputs", text, amounts_sat=amounts)
+        return [btc_tx_field("  Bitcoin txid", event.btc_txid, "unsigned"), inputs]
     if isinstance(event, PegoutConfirmed):
         return [
             btc_tx_field("  Bitcoin txid", event.btc_txid, "unsigned"),
@@ -194,13 +207,16 @@ def _pegout_fields(event: object, context: LogContext, peg: PegNetwork) -> list[
         return [fmt.address_field("  sender", event.sender, context.chain_id)]
     if isinstance(event, CommitFederation):
         new = event.new_address
-        shown = new if isinstance(new, str) else "hash160 0x" + new.hex()
-        return [
-            _text("new federation", shown),
-            _text("active from", f"{event.activation_height:,}"),
-        ]
+        height = event.activation_height
+        federation = (
+            btc_address_field("  new federation", new)
+            if isinstance(new, str)
+            else Field("  new federation", "hash160 0x" + new.hex(), Kind.HEX, new)
+        )
+        return [federation, Field("  active from", f"{height:,}", Kind.BLOCK, height)]
     if isinstance(event, OtherBridgeEvent):
-        return [_text(p.name or p.type, p.text) for p in event.event.params]
+        chain_id = context.chain_id
+        return [abi_field(f"  {p.name or p.type}", p, chain_id) for p in event.event.params]
     return []
 
 
@@ -209,9 +225,9 @@ def _signature_fields(event: AddSignature, context: LogContext) -> list[Field]:
     fields = [_rsk_tx("peg-out created by", event.release_rsk_tx_hash)]
     if event.federator is not None:
         fields.append(fmt.address_field("  federator", event.federator, context.chain_id))
-        fields.append(_text("federator BTC key", "0x" + event.federator_key.hex()))
+        fields.append(fmt.hex_field("  federator BTC key", event.federator_key))
     else:
-        fields.append(_text("federator key hash", "0x" + event.federator_key.hex()))
+        fields.append(fmt.hex_field("  federator key hash", event.federator_key))
     if event.btc_txid:
         fields.append(btc_tx_field("  Bitcoin txid", event.btc_txid))
     return fields
@@ -235,19 +251,22 @@ def remasc_fields(payment: RemascPayment, context: LogContext) -> list[Field]:
         if context.block is not None
         else f"the block {maturity:,} before"
     )
+    for_block = None if context.block is None else context.block - maturity
+    paid = f"{format_rbtc(payment.amount, context.currency)} to {payment.receiver} for {paid_for}"
     return [
-        _text("Event", "mining_fee — REMASC payment"),
-        _text("Format", "RLP [paid block hash, amount] under the ASCII topic mining_fee_topic"),
-        _text(
-            "paid",
-            f"{format_rbtc(payment.amount, context.currency)} to {payment.receiver} for {paid_for}",
+        fmt.status_field("  Event", "mining_fee", "mining_fee — REMASC payment"),
+        fmt.status_field(
+            "  Format",
+            "rlp",
+            "RLP [paid block hash, amount] under the ASCII topic mining_fee_topic",
         ),
+        Field("  paid", paid, Kind.AMOUNT, payment.amount, facts=facts(for_block=for_block)),
         fmt.address_field("  receiver", payment.receiver, context.chain_id),
         fmt.hash_field("  paid block", payment.paid_block_hash, Kind.BLOCK),
     ]
 
 
-def bridge_call_fields(data: bytes) -> list[Field]:
+def bridge_call_fields(data: bytes, chain_id: int) -> list[Field]:
     """Return a Bridge call decoded with the bundled ABI, with what the call does."""
     if not data:
         return [
@@ -259,7 +278,7 @@ def bridge_call_fields(data: bytes) -> list[Field]:
         return [fmt.text_field("Method", f"unknown Bridge method {selector}", Tone.MUTED)]
     role = CALL_ROLES.get(call.name)
     fields = [fmt.text_field("Method", call.signature + (f" — {role}" if role else ""))]
-    fields += [fmt.text_field(f"  {p.name or p.type} ({p.type})", p.text) for p in call.params]
+    fields += [abi_field(f"  {p.name or p.type} ({p.type})", p, chain_id) for p in call.params]
     raw = call.params[0].value if call.params else None
     if call.name.startswith("register") and isinstance(raw, bytes):
         try:

@@ -6,6 +6,7 @@ Shared by the Broadcast screen and `explorer send`, so both say the same things.
 from __future__ import annotations
 
 from explorer.chain.checksum import to_checksum_address
+from explorer.chain.pooled import PRICE_BUMP_PERCENT
 from explorer.chain.units import format_gwei, format_rbtc
 from explorer.presentation import format as fmt
 from explorer.presentation.arguments import argument_fields
@@ -14,7 +15,6 @@ from explorer.presentation.document import Field, Kind, Section, Tone
 from explorer.presentation.simulation import describe_simulation
 from explorer.rpc.errors import NodeError
 from explorer.services.broadcast import Answer, BroadcastCheck, Issue, SendResult
-from explorer.services.diagnosis import PRICE_BUMP_PERCENT
 from explorer.services.estimate import SPEC_RULE
 from explorer.services.networks import Network
 from explorer.services.rawtx import SignedTx

@@ -6,20 +6,20 @@ every number it rests on. The window's pages and `explorer report` print the sam
 
 from __future__ import annotations
 
+from explorer.chain.pooled import PRICE_BUMP_PERCENT
 from explorer.chain.units import format_gwei, format_rbtc
 from explorer.presentation import format as fmt
-from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.document import Document, Field, Kind, Section, Tone, facts, iso_time
+from explorer.saved.seen import SeenTx
 from explorer.services.diagnosis import (
     POOL_EXPIRY_BLOCKS,
     POOL_EXPIRY_SECONDS,
-    PRICE_BUMP_PERCENT,
     Hold,
     PendingDiagnosis,
     Wait,
 )
 from explorer.services.elsewhere import Presence, Sighting
 from explorer.services.fate import Fate, MissingDiagnosis
-from explorer.services.firstseen import SeenTx
 from explorer.services.replacement import SearchProgress
 
 NOT_FOUND_MEANINGS = (
@@ -124,27 +124,74 @@ def facts_fields(diagnosis: PendingDiagnosis, currency: str, now: float) -> list
         format_gwei(minimum) if minimum is not None else "unknown"
     )
     price += f" · the node's gas price {format_gwei(state.gas_price)}"
+    balance = (
+        f"{format_rbtc(state.balance, currency)} · it needs "
+        f"{format_rbtc(tx.max_cost, currency)} (value + gas × gas price)"
+    )
+    replacement = (
+        f"send nonce {tx.nonce} with a gas price of at least {format_gwei(tx.bump_price)} "
+        f"({PRICE_BUMP_PERCENT} % more) to replace it"
+    )
     return [
-        fmt.text_field(
+        fmt.quantity_field(
             "Nonce",
+            tx.nonce,
             f"{tx.nonce:,} · the sender's next to mine: {state.mined_nonce:,} · next after its "
             f"pending ones: {state.pending_nonce:,}",
+            next_to_mine=state.mined_nonce,
+            next_after_pending=state.pending_nonce,
         ),
-        fmt.text_field("Gas price", price, _tone(diagnosis, Hold.PRICE_BELOW_MINIMUM)),
-        fmt.text_field(
+        Field(
+            "Gas price",
+            price,
+            Kind.AMOUNT,
+            tx.gas_price,
+            tone=_tone(diagnosis, Hold.PRICE_BELOW_MINIMUM),
+            facts=facts(
+                block_minimum=None if minimum is None else str(minimum),
+                node_gas_price=str(state.gas_price),
+            ),
+        ),
+        Field(
             "Balance",
-            f"{format_rbtc(state.balance, currency)} · it needs "
-            f"{format_rbtc(tx.max_cost, currency)} (value + gas × gas price)",
-            _tone(diagnosis, Hold.INSUFFICIENT_FUNDS),
+            balance,
+            Kind.AMOUNT,
+            state.balance,
+            tone=_tone(diagnosis, Hold.INSUFFICIENT_FUNDS),
+            facts=facts(needs=str(tx.max_cost)),
         ),
-        fmt.text_field("Waiting", wait_text(diagnosis.wait, now)),
-        fmt.text_field("Eviction", eviction_text(diagnosis.wait)),
-        fmt.text_field(
-            "Replacement",
-            f"send nonce {tx.nonce} with a gas price of at least {format_gwei(tx.bump_price)} "
-            f"({PRICE_BUMP_PERCENT} % more) to replace it",
-        ),
+        wait_field(diagnosis.wait, now),
+        eviction_field(diagnosis.wait),
+        Field("Replacement", replacement, Kind.AMOUNT, tx.bump_price, facts=facts(nonce=tx.nonce)),
     ]
+
+
+def wait_field(wait: Wait | None, now: float) -> Field:
+    """Return how long it has waited (seconds in JSON, with the blocks and when first seen)."""
+    text = wait_text(wait, now)
+    if wait is None:
+        return fmt.quantity_field("Waiting", None, text, unit="s")
+    first_seen = iso_time(wait.first_seen)
+    return fmt.quantity_field(
+        "Waiting",
+        int(wait.seconds),
+        text,
+        unit="s",
+        blocks=wait.blocks,
+        first_seen=first_seen,
+        first_block=wait.first_block,
+    )
+
+
+def eviction_field(wait: Wait | None) -> Field:
+    """Return how it stands against the pool's eviction (seconds left in JSON, and blocks)."""
+    text = eviction_text(wait)
+    if wait is None:
+        return fmt.quantity_field("Eviction", None, text, unit="s", expired=None)
+    seconds = int(wait.seconds_left)
+    return fmt.quantity_field(
+        "Eviction", seconds, text, unit="s", blocks_left=wait.blocks_left, expired=wait.expired
+    )
 
 
 def _tone(diagnosis: PendingDiagnosis, hold: Hold) -> Tone:
@@ -156,16 +203,18 @@ def pending_section(diagnosis: PendingDiagnosis | None, currency: str, now: floa
     """Return the 'Why it is pending' section (reading while the diagnosis is not in)."""
     if diagnosis is None:
         reading = "reading the sender's nonces and balance and the block's minimum gas price…"
-        return Section("Why it is pending", (fmt.text_field("Verdict", reading, Tone.MUTED),))
+        reading_field = Field("Verdict", reading, Kind.STATUS, tone=Tone.MUTED)
+        return Section("Why it is pending", (reading_field,))
     tone = Tone.BAD if diagnosis.main in BLOCKING else Tone.WAITING
-    verdict = fmt.text_field("Verdict", pending_sentence(diagnosis, currency), tone)
+    word = diagnosis.main.name.lower()
+    verdict = fmt.status_field("Verdict", word, pending_sentence(diagnosis, currency), tone)
     return Section("Why it is pending", (verdict, *facts_fields(diagnosis, currency, now)))
 
 
 def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
     """Return what became of a transaction the node no longer returns, in one sentence."""
     fate, pending = missing.fate, missing.pending
-    other = missing.replacement
+    other, nonce = missing.replacement, missing.seen.tx.nonce
     if fate is Fate.QUEUED:
         blocking = [h for h in pending.holds if h in BLOCKING]
         also = "".join(f"; and {hold_sentence(pending, h, currency)}" for h in blocking)
@@ -174,10 +223,10 @@ def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
         return "sent from here moments ago, and the node does not show it yet; still looking"
     if fate is Fate.REPLACED_IN_POOL:
         by = f"by {short(other.hash)} (gas price {format_gwei(other.gas_price)})" if other else ""
-        return f"replaced in the pool {by} with the same nonce {missing.seen.nonce}, not mined yet"
+        return f"replaced in the pool {by} with the same nonce {nonce}, not mined yet"
     if fate is Fate.REPLACED and other is not None:
         return (
-            f"replaced by {short(other.hash)} with the same nonce {missing.seen.nonce}, mined in "
+            f"replaced by {short(other.hash)} with the same nonce {nonce}, mined in "
             f"block {other.block_number or 0:,}"
         )
     if fate is Fate.MINED and other is not None:
@@ -185,7 +234,7 @@ def fate_sentence(missing: MissingDiagnosis, currency: str) -> str:
     if fate is Fate.NONCE_USED and missing.search is not None:
         search = missing.search
         return (
-            f"dropped: its nonce {missing.seen.nonce} was used by another transaction, not in "
+            f"dropped: its nonce {nonce} was used by another transaction, not in "
             f"blocks {search.first:,}–{search.last:,}"
         )
     reason = dropped_reason(missing, currency)
@@ -204,7 +253,9 @@ def dropped_reason(missing: MissingDiagnosis, currency: str) -> str:
         waited = f" waiting for {nonces_text(gap)}" if gap else ""
         eviction = f"{POOL_EXPIRY_BLOCKS} blocks or 650 s"
         return f"it stayed{waited} past rskj's default eviction ({eviction})"
-    return f"its nonce {missing.seen.nonce} is still the sender's next, and the node has no trace"
+    return (
+        f"its nonce {missing.seen.tx.nonce} is still the sender's next, and the node has no trace"
+    )
 
 
 def search_field(progress: SearchProgress | None) -> Field | None:
@@ -212,27 +263,34 @@ def search_field(progress: SearchProgress | None) -> Field | None:
     if progress is None:
         return None
     at = "" if progress.block is None else f", at block {progress.block:,}"
-    return fmt.text_field(
+    return fmt.quantity_field(
         "Searching",
+        progress.step,
         f"blocks {progress.first:,}–{progress.last:,} for the transaction that used the nonce: "
         f"step {progress.step} of about {progress.steps}{at}…",
         Tone.WAITING,
+        steps=progress.steps,
+        first_block=progress.first,
+        last_block=progress.last,
+        at_block=progress.block,
     )
 
 
 def seen_fields(seen: SeenTx, now: float) -> list[Field]:
     """Return what this app kept of a transaction."""
 
-    def when(at: float, block: int | None) -> str:
+    def when(label: str, at: float, block: int | None) -> Field:
         suffix = "" if block is None else f" (head {block:,})"
-        return f"{fmt.age(now - at)} · {fmt.utc_text(int(at))}{suffix}"
+        text = f"{fmt.age(now - at)} · {fmt.utc_text(int(at))}{suffix}"
+        return Field(label, text, Kind.TIME, int(at), facts=facts(head=block))
 
+    sent = "yes" if seen.sent_here else "no (seen pending)"
     return [
-        fmt.address_field("From", seen.sender, seen.chain_id),
-        fmt.quantity_field("Nonce", seen.nonce),
-        fmt.text_field("First seen", when(seen.first_seen, seen.first_block)),
-        fmt.text_field("Last seen", when(seen.last_seen, seen.last_block)),
-        fmt.text_field("Sent from here", "yes" if seen.sent_here else "no (seen pending)"),
+        fmt.address_field("From", seen.tx.sender, seen.chain_id),
+        fmt.quantity_field("Nonce", seen.tx.nonce),
+        when("First seen", seen.first_seen, seen.first_block),
+        when("Last seen", seen.last_seen, seen.last_block),
+        fmt.boolean_field("Sent from here", seen.sent_here, sent),
     ]
 
 
@@ -257,7 +315,11 @@ def sightings_section(sightings: list[Sighting] | None) -> Section:
         elif sighting.message:
             text += f": {sighting.message}"
         tone = Tone.GOOD if sighting.found else Tone.MUTED
-        fields.append(fmt.text_field(sighting.network.name, text, tone, sighting.where))
+        more = facts(chain_id=sighting.network.chain_id, block=tx.block_number if tx else None)
+        word = sighting.presence.name.lower()
+        fields.append(
+            Field(sighting.network.name, text, Kind.STATUS, word, sighting.where, tone, facts=more)
+        )
     return Section("Other networks", tuple(fields))
 
 
@@ -275,6 +337,7 @@ def missing_document(
 ) -> Document:
     """Return the not-found page: what this app knows and what the other networks said."""
     found = [s for s in sightings or () if s.found]
+    fate = None if missing is None else missing.fate.name.lower()
     if missing is not None:
         text, tone = "NOT FOUND — " + fate_sentence(missing, currency), Tone.WAITING
     elif seen is not None:
@@ -284,10 +347,12 @@ def missing_document(
         text, tone = f"NOT FOUND on {network_name} — found on {names}: open it there", Tone.GOOD
     else:
         text, tone = f"NOT FOUND on {network_name}", Tone.MUTED
-    headline = Field("Status", text, Kind.TEXT, tone=tone)
+    found_on = [s.network.chain_id for s in found]
+    headline = fmt.status_field("Status", "not_found", text, tone, fate=fate, found_on=found_on)
     sections = []
     if seen is not None:
-        fields = [fmt.text_field("Verdict", text.removeprefix("NOT FOUND — "), tone)]
+        verdict = text.removeprefix("NOT FOUND — ")
+        fields = [Field("Verdict", verdict, Kind.STATUS, fate, tone=tone)]
         if missing is not None and missing.replacement is not None:
             fields.append(fmt.hash_field("Replaced by", missing.replacement.hash, Kind.TX_HASH))
         if (searching := search_field(progress)) is not None:
@@ -300,4 +365,5 @@ def missing_document(
         sections.append(sightings_section(sightings))
     meanings = tuple(fmt.text_field(label, text) for label, text in NOT_FOUND_MEANINGS)
     sections.append(Section("What not found can mean", meanings))
-    return Document(f"Transaction {tx_hash}", headline, tuple(sections), {}, chain_id)
+    title = f"Transaction {tx_hash}"
+    return Document(title, headline, tuple(sections), {}, chain_id, "transaction")

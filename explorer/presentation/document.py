@@ -13,20 +13,24 @@ from explorer.services.routes import Route
 
 
 class Kind(enum.Enum):
-    """How a field's value is shown (and which display widget shows it)."""
+    """What a field's value is: how it is shown, and its `type` in JSON (docs/report-json.md)."""
 
-    TEXT = "text"
+    TEXT = "text"  # words only: no value, the page's words in `text`
+    QUANTITY = "quantity"  # an integer: a count, gas, a nonce, a size, a latency (with `unit`)
+    BOOLEAN = "boolean"
+    STATUS = "status"  # a fixed lowercase word (an enum; each command's schema lists them)
     ADDRESS = "address"
     TX_HASH = "tx_hash"
-    BLOCK = "block"
+    BLOCK = "block"  # a block number (int) or a block hash (str)
     HASH = "hash"
-    AMOUNT = "amount"
-    TIME = "time"
+    AMOUNT = "amount"  # an integer of base units (unit: wei, satoshi or token)
+    TIME = "time"  # a Unix time, given in JSON in ISO 8601 UTC
     HEX = "hex"
-    STATUS = "status"
+    ABI = "abi"  # a decoded argument: JSON-ready data of its ABI type (ints as decimal strings)
     BTC_TX = "btc_tx"  # a Bitcoin txid: copy, open in a Bitcoin explorer
     BTC_ADDRESS = "btc_address"
     BTC_BLOCK = "btc_block"
+    BTC_HASH = "btc_hash"  # another Bitcoin hash in display order (a merkle root)
 
 
 class Tone(enum.Enum):
@@ -39,9 +43,22 @@ class Tone(enum.Enum):
     MUTED = "muted"
 
 
+Facts = tuple[tuple[str, Any], ...]  # more data beside a field's value, already JSON-ready
+
+
+def facts(**members: Any) -> Facts:
+    """Return data members to give beside a field's value (amounts as decimal strings)."""
+    return tuple(members.items())
+
+
+def iso_time(timestamp: float) -> str:
+    """Return a Unix time as ISO 8601 in UTC: `2025-01-01T00:02:00Z`."""
+    return datetime.fromtimestamp(int(timestamp), tz=UTC).isoformat().replace("+00:00", "Z")
+
+
 @dataclass(frozen=True)
 class Field:
-    """One labelled value: display text plus the raw value a widget or JSON export needs."""
+    """One labelled value: display text plus the value (and facts) a widget or JSON needs."""
 
     label: str
     text: str
@@ -50,62 +67,51 @@ class Field:
     tooltip: str = ""
     tone: Tone = Tone.NORMAL
     link: Route | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the field as JSON-ready data."""
-        data: dict[str, Any] = {"label": self.label, "text": self.text, "kind": self.kind.value}
-        if self.value is not None:
-            data["value"] = (
-                self.value if not isinstance(self.value, bytes) else "0x" + self.value.hex()
-            )
-        if self.tone is not Tone.NORMAL:
-            data["tone"] = self.tone.value
-        if self.link:
-            data["link"] = str(self.link)
-        return data
+    unit: str = ""  # an amount's (wei unless said) or a quantity's (ms, s, bytes)
+    facts: Facts = ()
 
     def to_data(self, chain_id: int | None) -> dict[str, Any]:
-        """Return the field as data: its key, label, type and value (no display text).
+        """Return the field as data: key, label, type, value, its facts, and its words as text.
 
-        Numbers are JSON numbers (amounts in wei), hashes and bytes 0x-hex, addresses in the
-        chain's checksum, times ISO 8601 in UTC; a field with no raw value gives its text.
+        Quantities are JSON numbers, amounts decimal strings of base units, hashes and bytes
+        0x-hex, addresses in the chain's checksum, times ISO 8601 in UTC; `text` (what the
+        page shows) is left out where it is the value itself (a hash, `1,234`).
         """
+        value = self._data_value(chain_id)
         data: dict[str, Any] = {"key": data_key(self.label), "label": self.label.strip()}
-        data["type"] = self._data_type()
-        data["value"] = self._data_value(chain_id)
-        if self.kind is Kind.AMOUNT:
-            data["unit"] = "wei"
+        data["type"] = self.kind.value
+        data["value"] = value
+        if self.unit or self.kind is Kind.AMOUNT:
+            data["unit"] = self.unit or "wei"
+        data.update(self.facts)
+        if not self._shown_as_itself(value):
+            data["text"] = self.text
         if self.tone is not Tone.NORMAL:
             data["tone"] = self.tone.value
         if self.link:
             data["link"] = str(self.link)
         return data
 
-    def _data_type(self) -> str:
-        """Return the field's data type: its kind, or quantity for a bare number."""
-        number = self.value is None and INTEGER_TEXT.fullmatch(self.text) is not None
-        if self.kind is Kind.TEXT and (isinstance(self.value, int) or number):
-            return "quantity"
-        return self.kind.value
+    def _shown_as_itself(self, value: Any) -> bool:
+        """Tell whether the page shows the value as it is (a hash, `1,234`): no text needed."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.text in (str(value), f"{value:,}")
+        return isinstance(value, str) and self.text == value
 
     def _data_value(self, chain_id: int | None) -> Any:
-        """Return the raw value in its JSON form."""
+        """Return the value in its JSON form."""
         value = self.value
         if value is None:
-            if INTEGER_TEXT.fullmatch(self.text):
-                return int(self.text.replace(",", ""))
-            return None if self.text in EMPTY_TEXTS else self.text
-        if self.kind is Kind.TIME and isinstance(value, int):
-            return datetime.fromtimestamp(value, tz=UTC).isoformat().replace("+00:00", "Z")
-        if self.kind is Kind.ADDRESS and isinstance(value, str) and chain_id is not None:
-            return to_checksum_address(value, chain_id)
+            return None
         if isinstance(value, bytes):
             return "0x" + value.hex()
+        if self.kind is Kind.TIME and isinstance(value, int | float):
+            return iso_time(value)
+        if self.kind is Kind.ADDRESS and isinstance(value, str):
+            return to_checksum_address(value, chain_id)
+        if self.kind is Kind.AMOUNT and isinstance(value, int):
+            return str(value)
         return value
-
-
-EMPTY_TEXTS = ("—", "")  # what a field shows when it has no value
-INTEGER_TEXT = re.compile(r"-?\d{1,3}(,\d{3})*|-?\d+")  # a whole number as text: `21`, `1,000`
 
 
 def data_key(label: str) -> str:
@@ -122,18 +128,11 @@ class Section:
     note: str = ""
 
     def to_data(self, chain_id: int | None) -> dict[str, Any]:
-        """Return the section as data (see Field.to_data)."""
+        """Return the section as data (see Field.to_data); its note is its `text`."""
         fields = [f.to_data(chain_id) for f in self.fields]
         data: dict[str, Any] = {"key": data_key(self.title), "title": self.title, "fields": fields}
         if self.note:
-            data["note"] = self.note
-        return data
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the section as JSON-ready data."""
-        data: dict[str, Any] = {"title": self.title, "fields": [f.to_json() for f in self.fields]}
-        if self.note:
-            data["note"] = self.note
+            data["text"] = self.note
         return data
 
 
@@ -146,19 +145,12 @@ class Document:
     sections: tuple[Section, ...]
     raw: dict[str, Any] = field(default_factory=dict)
     chain_id: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the document as JSON-ready data (what `explorer report --format json` prints)."""
-        return {
-            "title": self.title,
-            "headline": self.headline.to_json(),
-            "sections": [s.to_json() for s in self.sections],
-            "raw": self.raw,
-        }
+    page: str = ""  # what the page shows, a fixed word in JSON: transaction, block, address…
 
     def to_data(self) -> dict[str, Any]:
         """Return the page as data: what `--format json` prints (docs/report-json.md)."""
         return {
+            "page": self.page,
             "title": self.title,
             "chain_id": self.chain_id,
             "headline": self.headline.to_data(self.chain_id),

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import RBTC_DECIMALS, format_gwei, format_rbtc
-from explorer.presentation.document import Field, Kind, Tone
+from explorer.presentation.document import Field, Kind, Tone, facts
 from explorer.services.routes import address_route, block_route, tx_route
 
 
@@ -77,7 +78,7 @@ def address_field(
 ) -> Field:
     """Return an address field in the chain's EIP-1191 checksum, with a known name if any."""
     if address is None:
-        return Field(label, empty, Kind.TEXT, tone=Tone.MUTED)
+        return Field(label, empty, Kind.ADDRESS, tone=Tone.MUTED)
     shown = to_checksum_address(address, chain_id)
     text = f"{shown} ({name})" if name else shown
     return Field(label, text, Kind.ADDRESS, address, link=address_route(address))
@@ -86,7 +87,7 @@ def address_field(
 def hash_field(label: str, value: str | None, kind: Kind, empty: str = "—") -> Field:
     """Return a hash field linking to its transaction or block when kind says so."""
     if value is None:
-        return Field(label, empty, Kind.TEXT, tone=Tone.MUTED)
+        return Field(label, empty, kind, tone=Tone.MUTED)
     link = {Kind.TX_HASH: tx_route(value), Kind.BLOCK: block_route(value)}.get(kind)
     return Field(label, value, kind, value, link=link)
 
@@ -94,7 +95,7 @@ def hash_field(label: str, value: str | None, kind: Kind, empty: str = "—") ->
 def block_field(label: str, number: int | None, empty: str = "pending") -> Field:
     """Return a block-number field linking to the block."""
     if number is None:
-        return Field(label, empty, Kind.TEXT, tone=Tone.WAITING)
+        return Field(label, empty, Kind.BLOCK, tone=Tone.WAITING)
     return Field(label, f"{number:,}", Kind.BLOCK, number, link=block_route(number))
 
 
@@ -107,23 +108,57 @@ def gas_used_text(used: int, limit: int) -> str:
 def hex_field(label: str, data: bytes | None, empty: str = "0x") -> Field:
     """Return a hex field; long data are shown in the hex viewer."""
     if data is None:
-        return Field(label, "—", Kind.TEXT, tone=Tone.MUTED)
+        return Field(label, "—", Kind.HEX, tone=Tone.MUTED)
     text = "0x" + data.hex() if data else empty
     return Field(label, text, Kind.HEX, data, f"{len(data):,} bytes")
 
 
 def text_field(
-    label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "", value: object = None
+    label: str, text: str, tone: Tone = Tone.NORMAL, tooltip: str = "", **more: Any
 ) -> Field:
-    """Return a plain text field (value: the raw value behind the text, for JSON)."""
-    return Field(label, text, Kind.TEXT, value, tooltip=tooltip, tone=tone)
+    """Return a field of words (a sentence, a name): in JSON no value, the words as `text`.
+
+    more: numbers the words rest on (JSON-ready), given beside them in JSON.
+    """
+    return Field(label, text, Kind.TEXT, tooltip=tooltip, tone=tone, facts=facts(**more))
 
 
-def quantity_field(label: str, value: int | None) -> Field:
-    """Return an integer field with thousands separators."""
+def quantity_field(
+    label: str,
+    value: int | None,
+    text: str | None = None,
+    tone: Tone = Tone.NORMAL,
+    unit: str = "",
+    **more: Any,
+) -> Field:
+    """Return an integer field: `1,234`, or text saying more (`21,000 of 6,800,000 (0.3 %)`).
+
+    more: data the text says beside the number (JSON-ready), given beside it in JSON.
+    """
     if value is None:
-        return Field(label, "—", Kind.TEXT, tone=Tone.MUTED)
-    return Field(label, f"{value:,}", Kind.TEXT, value, hex(value))
+        shown, tone = ("—", Tone.MUTED) if text is None else (text, tone)
+        return Field(label, shown, Kind.QUANTITY, tone=tone, unit=unit, facts=facts(**more))
+    shown, tooltip = (f"{value:,}", hex(value)) if text is None else (text, "")
+    return Field(label, shown, Kind.QUANTITY, value, tooltip, tone, unit=unit, facts=facts(**more))
+
+
+def boolean_field(label: str, value: bool, text: str, tone: Tone = Tone.NORMAL) -> Field:
+    """Return a yes-or-no field: a boolean in JSON, the page's words as its text."""
+    return Field(label, text, Kind.BOOLEAN, value, tone=tone)
+
+
+def status_field(label: str, word: str, text: str, tone: Tone = Tone.NORMAL, **more: Any) -> Field:
+    """Return a verdict: a fixed lowercase word in JSON (its schema's enum), the sentence as text.
+
+    more: the numbers the sentence rests on (e.g. confirmations), given beside the word.
+    """
+    return Field(label, text, Kind.STATUS, word, tone=tone, facts=facts(**more))
+
+
+def utc_field(label: str, timestamp: int, text: str = "", tone: Tone = Tone.NORMAL) -> Field:
+    """Return a time shown in UTC (`2025-01-01 00:02:00 UTC`, or text saying more)."""
+    tooltip = f"Unix: {timestamp}"
+    return Field(label, text or utc_text(timestamp), Kind.TIME, timestamp, tooltip, tone)
 
 
 def difficulty_text(difficulty: float) -> str:

@@ -1,8 +1,8 @@
 """An address's history as people and programs read it: cells, text lines, CSV and JSON.
 
 The History table, its export and `explorer history` all format entries here, so the window
-and the terminal say the same. JSON keeps amounts in base units as decimal strings (the
-command line's contract, issue 22 §5); text and CSV show them in RBTC or the token's units.
+and the terminal say the same. JSON is data (docs/report-json.md): amounts in base units as
+decimal strings, ISO times, checksummed addresses; text and CSV show RBTC or the token's units.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
 from explorer.chain.units import RBTC_DECIMALS, format_units
+from explorer.presentation.document import iso_time
 from explorer.presentation.format import utc_text
 
 Units = Mapping[str, tuple[int, str]]  # token address: (decimals, symbol)
@@ -45,31 +46,48 @@ CSV_HEADER = (
 )
 
 
-def entry_json(entry: HistoryEntry) -> dict[str, Any]:
-    """Return an entry as `explorer history --format json` writes it (base units, strings)."""
+def entry_json(entry: HistoryEntry, units: Units, chain_id: int) -> dict[str, Any]:
+    """Return an entry as `explorer history --format json` writes it (docs/report-json.md).
+
+    Amounts in base units as decimal strings with the asset's decimals beside them (null for a
+    token that names none), the time in ISO 8601 UTC, addresses in the chain's checksum.
+    """
+    native = entry.is_native
     data: dict[str, Any] = {
         "block": entry.block,
-        "timestamp": entry.timestamp,
+        "timestamp": None if entry.timestamp is None else iso_time(entry.timestamp),
         "tx_hash": entry.tx_hash,
         "kind": entry.kind.value,
-        "asset": entry.asset,
-        "counterparty": entry.counterparty,
+        "asset": NATIVE if native else to_checksum_address(entry.asset, chain_id),
+        "counterparty": checksummed(entry.counterparty, chain_id),
         "amount": str(entry.amount),
+        "decimals": RBTC_DECIMALS if native else _decimals(entry.asset, units),
         "direction": entry.direction.value,
+        "failed": entry.failed,
     }
-    if entry.is_native:
+    if native:
         data["balance_after"] = None if entry.balance_after is None else str(entry.balance_after)
         data["fee"] = None if entry.fee is None else str(entry.fee)
     else:
         data["log_index"] = entry.log_index
-        if entry.token_id is not None:
-            data["token_id"] = str(entry.token_id)
+        data["token_id"] = None if entry.token_id is None else str(entry.token_id)
     return data
 
 
-def json_text(entries: Sequence[HistoryEntry]) -> str:
+def _decimals(token: str, units: Units) -> int | None:
+    """Return a token's decimals, or None when it names none (an ERC-721, or not read)."""
+    return units[token][0] if token in units else None
+
+
+def checksummed(address: str | None, chain_id: int) -> str | None:
+    """Return an address in the chain's checksum (None stays None)."""
+    return None if address is None else to_checksum_address(address, chain_id)
+
+
+def json_text(entries: Sequence[HistoryEntry], units: Units, chain_id: int) -> str:
     """Return entries as one JSON array (newest first, as given)."""
-    return json.dumps([entry_json(entry) for entry in entries], indent=1) + "\n"
+    data = [entry_json(entry, units, chain_id) for entry in entries]
+    return json.dumps(data, indent=1) + "\n"
 
 
 def symbol_of(entry: HistoryEntry, units: Units, currency: str) -> str:

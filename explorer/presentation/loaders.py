@@ -7,22 +7,20 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
-from explorer.chain.records import Block
+from explorer.chain.abi import decode_call
+from explorer.chain.pooled import PooledTx
+from explorer.chain.records import Block, Transaction
 from explorer.presentation.address_document import address_document, load_address_facts
 from explorer.presentation.arguments import token_contracts
 from explorer.presentation.block_document import block_document
 from explorer.presentation.bridge_loaders import load_bridge, pegin_documents
+from explorer.presentation.callee import Callee, read_callee, wants_callee
 from explorer.presentation.document import Document
 from explorer.presentation.missing import Missing, TxSupport, missing_stages
 from explorer.presentation.tx_document import TxFacts, tx_document
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.diagnosis import (
-    Candidate,
-    PendingDiagnosis,
-    diagnose_pending,
-    wait_since,
-)
-from explorer.services.firstseen import SeenStore, SeenTx
+from explorer.saved.seen import SeenStore, SeenTx
+from explorer.services.diagnosis import PendingDiagnosis, diagnose_pending, wait_since
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.routes import Page, Route, tx_position
@@ -144,12 +142,25 @@ async def _completed(
     the block's read, so the complete stage waits for no further round trip.
     """
     block_hash = facts.tx.block_hash
-    mined_in, read_units = await asyncio.gather(
+    mined_in, read_units, callee = await asyncio.gather(
         reader.block(block_hash) if block_hash is not None else _nothing(),  # cached: its time
         units if units is not None else _no_units(),
+        _callee(reader, facts.tx),
     )
     size = len(mined_in.transaction_hashes) if isinstance(mined_in, Block) else None
-    return replace(facts, block_size=size, units=read_units)
+    return replace(facts, block_size=size, units=read_units, callee=callee)
+
+
+NATIVE_CONTRACTS = 0x01000100  # precompiles and Rootstock's native contracts (the Bridge…)
+
+
+async def _callee(reader: ChainReader, tx: Transaction) -> Callee | None:
+    """Read the code an undecoded call (or a call to a proxy) ran against, to decode it."""
+    if tx.block_number is None or tx.to is None or int(tx.to, 16) <= NATIVE_CONTRACTS:
+        return None
+    if not await wants_callee(reader.client, tx.to, tx.input, decode_call(tx.input)):
+        return None
+    return await read_callee(reader.client, tx.to, max(tx.block_number - 1, 0), tx.input)
 
 
 async def _no_units() -> dict[str, TokenUnit]:
@@ -166,24 +177,10 @@ async def _pending_stages(
 ) -> AsyncIterator[TxFacts]:
     """Yield a pending transaction, then why it waits (read again only when the head moved)."""
     now = time.time()
-    candidate = Candidate.of_tx(facts.tx)
+    candidate = PooledTx.of_tx(facts.tx)
     seen_at = reader.head
     noting = (
-        store.note(
-            SeenTx(
-                network.chain_id,
-                facts.tx.hash,
-                candidate.sender,
-                candidate.nonce,
-                candidate.gas_price,
-                candidate.gas,
-                candidate.value,
-                now,
-                seen_at,
-                now,
-                seen_at,
-            )
-        )
+        store.note(SeenTx(network.chain_id, candidate, now, seen_at, now, seen_at))
         if store is not None
         else None
     )

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from explorer.presentation.diagnosis_document import missing_document
 from explorer.presentation.document import Document
 from explorer.rpc.endpoint import Endpoint
+from explorer.saved.seen import SeenStore, SeenTx
 from explorer.services.elsewhere import OtherNetworks, Sighting
 from explorer.services.fate import MissingDiagnosis, diagnose_missing
-from explorer.services.firstseen import SeenStore, SeenTx
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
 from explorer.services.replacement import SearchProgress

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.presentation import format as fmt
-from explorer.presentation.document import Document, Field, Section, Tone
+from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.document import facts as facts_of
 from explorer.rpc.endpoint import UrlForm
 from explorer.services.networks import chain_name
 from explorer.services.nodeinfo import Answer, NodeFacts
@@ -27,64 +29,80 @@ def node_document(facts: NodeFacts) -> Document:
         sections=(_identity(facts), _software(facts), _chain(facts), _connection(facts)),
         raw=facts.raw(),
         chain_id=facts.chain_id.value,
+        page="node",
     )
 
 
 def _headline(facts: NodeFacts) -> Field:
-    """Return whether the node serves the chosen network, in one line."""
-    network = facts.network
+    """Return whether the node serves the chosen network, in one line.
+
+    In JSON: serves, no_chain_id, ids_disagree or another_chain, with the chain it serves.
+    """
+    network, served = facts.network, facts.chain_id.value
     if facts.serves_network:
-        return fmt.text_field(
-            "Status", f"Serves {network.name} (chain {network.chain_id})", Tone.GOOD
-        )
+        text = f"Serves {network.name} (chain {network.chain_id})"
+        return fmt.status_field("Status", "serves", text, Tone.GOOD, serves_chain_id=served)
     if facts.serves_network is None:
-        return fmt.text_field("Status", "Did not say which chain it serves", Tone.BAD)
+        text = "Did not say which chain it serves"
+        return fmt.status_field("Status", "no_chain_id", text, Tone.BAD, serves_chain_id=served)
     if facts.ids_agree is False:
-        return fmt.text_field("Status", "eth_chainId and net_version disagree", Tone.BAD)
-    return fmt.text_field(
-        "Status",
-        f"Serves {chain_name(facts.chain_id.value)}, not {network.name} (chain {network.chain_id})",
-        Tone.BAD,
-    )
+        text = "eth_chainId and net_version disagree"
+        return fmt.status_field("Status", "ids_disagree", text, Tone.BAD, serves_chain_id=served)
+    text = f"Serves {chain_name(served)}, not {network.name} (chain {network.chain_id})"
+    return fmt.status_field("Status", "another_chain", text, Tone.BAD, serves_chain_id=served)
 
 
-def _failed(label: str, answer: Answer[Any]) -> Field | None:
-    """Return a field saying a method failed, or None when it answered."""
+def _failed(
+    label: str, answer: Answer[Any], kind: Kind = Kind.TEXT, unit: str = ""
+) -> Field | None:
+    """Return a field saying a method failed (no value; the error's kind), or None."""
     if answer.error is None:
         return None
-    kind = answer.error.kind.value.replace("_", " ")
-    return fmt.text_field(label, f"{answer.method} failed ({kind}): {answer.error}", Tone.BAD)
+    error = answer.error.kind
+    text = f"{answer.method} failed ({error.value}): {answer.error}"
+    failure = facts_of(error=error.name.lower())
+    return Field(label, text, kind, None, tone=Tone.BAD, unit=unit, facts=failure)
 
 
 def _identity(facts: NodeFacts) -> Section:
     """Return chain id, net_version and whether they agree with each other and the network."""
     chain_id, net_version = facts.chain_id, facts.net_version
+    version_text = str(net_version.value)
     fields = [
-        _failed("Chain id (eth_chainId)", chain_id)
-        or fmt.text_field(
+        _failed("Chain id (eth_chainId)", chain_id, Kind.QUANTITY)
+        or fmt.quantity_field(
             "Chain id (eth_chainId)",
+            chain_id.value,
             f"{chain_id.value} ({hex(chain_id.value or 0)})",
-            value=chain_id.value,
         ),
-        _failed("Network id (net_version)", net_version)
-        or fmt.text_field("Network id (net_version)", str(net_version.value)),
+        _failed("Network id (net_version)", net_version, Kind.QUANTITY)
+        or fmt.quantity_field(
+            "Network id (net_version)",
+            int(version_text) if version_text.isdigit() else None,
+            version_text,
+        ),
     ]
     agree = facts.ids_agree
     if agree is not None:
         fields.append(
-            fmt.text_field("The two agree", "yes", Tone.GOOD)
+            fmt.boolean_field("The two agree", True, "yes", Tone.GOOD)
             if agree
-            else fmt.text_field("The two agree", "NO: a misconfigured node or proxy", Tone.BAD)
+            else fmt.boolean_field(
+                "The two agree", False, "NO: a misconfigured node or proxy", Tone.BAD
+            )
         )
     network = facts.network
     if facts.chain_id.value is not None:
         matches = facts.chain_id.value == network.chain_id
         fields.append(
-            fmt.text_field(
+            Field(
                 "Chosen network",
                 f"{network.name} expects chain {network.chain_id}: "
                 + ("matches" if matches else f"the node serves {chain_name(chain_id.value)}"),
-                Tone.GOOD if matches else Tone.BAD,
+                Kind.BOOLEAN,
+                matches,
+                tone=Tone.GOOD if matches else Tone.BAD,
+                facts=facts_of(expects_chain_id=network.chain_id),
             )
         )
     return Section("Identity", tuple(fields))
@@ -109,10 +127,14 @@ def _software(facts: NodeFacts) -> Section:
         ):
             fields.append(fmt.text_field(label, part or "—", Tone.NORMAL if part else Tone.MUTED))
     protocol = facts.protocol_version
-    text = str(protocol.value)
+    text, number = str(protocol.value), None
     with contextlib.suppress(ValueError):
-        text += f" ({int(text, 16)})"
-    fields.append(_failed("Protocol version", protocol) or fmt.text_field("Protocol version", text))
+        number = int(text, 16)
+        text += f" ({number})"
+    fields.append(
+        _failed("Protocol version", protocol, Kind.QUANTITY)
+        or fmt.quantity_field("Protocol version", number, text)
+    )
     return Section("Software", tuple(fields))
 
 
@@ -121,50 +143,60 @@ def _chain(facts: NodeFacts) -> Section:
     currency = facts.network.currency
     head, price = facts.head, facts.gas_price
     fields = [
-        _failed("Head block", head) or fmt.block_field("Head block", head.value),
-        _failed("Gas price (eth_gasPrice)", price)
+        _failed("Head block", head, Kind.BLOCK) or fmt.block_field("Head block", head.value),
+        _failed("Gas price (eth_gasPrice)", price, Kind.AMOUNT)
         or fmt.price_field("Gas price (eth_gasPrice)", price.value or 0, currency),
-        _failed("Accounts (eth_accounts)", facts.accounts) or _accounts_field(facts),
+        _failed("Accounts (eth_accounts)", facts.accounts, Kind.QUANTITY) or _accounts_field(facts),
     ]
     return Section("Chain", tuple(fields))
 
 
 def _accounts_field(facts: NodeFacts) -> Field:
-    """Return the accounts: none is right for this service; any is flagged."""
+    """Return the accounts: none is right for this service; any is flagged.
+
+    In JSON: how many, and every one of them in the chain's checksum.
+    """
     accounts = facts.accounts.value or []
+    label = "Accounts (eth_accounts)"
     if not accounts:
-        return fmt.text_field(
-            "Accounts (eth_accounts)", "none, as the service promises: it holds no keys", Tone.GOOD
-        )
+        text = "none, as the service promises: it holds no keys"
+        return fmt.quantity_field(label, 0, text, Tone.GOOD, addresses=[])
     chain_id = facts.chain_id.value
-    shown = ", ".join(to_checksum_address(a, chain_id) for a in accounts[:5])
+    checksummed = [to_checksum_address(a, chain_id) for a in accounts]
+    shown = ", ".join(checksummed[:5])
     more = f" and {len(accounts) - 5} more" if len(accounts) > 5 else ""
-    return fmt.text_field(
-        "Accounts (eth_accounts)",
+    text = (
         f"{len(accounts)}: {shown}{more}. A public node should hold no keys: "
-        "do not trust it with signing.",
-        Tone.BAD,
+        "do not trust it with signing."
     )
+    return fmt.quantity_field(label, len(accounts), text, Tone.BAD, addresses=checksummed)
 
 
 def _connection(facts: NodeFacts) -> Section:
     """Return the URL (redacted), its form, the latency and the requests spent today."""
-    latencies = facts.latencies
-    if latencies:
-        latency = (
-            f"{latencies[0] * 1000:.0f} ms (fastest of {len(latencies)} requests; "
-            f"slowest {latencies[-1] * 1000:.0f} ms)"
-        )
-    else:
-        latency = "— (no answer)"
+    form = facts.url_form
     return Section(
         "Connection",
         (
             fmt.text_field("Endpoint", facts.endpoint),
-            fmt.text_field("URL form", URL_FORMS[facts.url_form]),
-            fmt.text_field("Latency", latency),
+            fmt.status_field("URL form", form.name.lower(), URL_FORMS[form]),
+            latency_field(facts.latencies),
             requests_field(facts.requests_today, facts.daily_quota),
         ),
+    )
+
+
+def latency_field(latencies: Sequence[float]) -> Field:
+    """Return the fastest of the requests' round trips (ms; the slowest and count beside)."""
+    if not latencies:
+        return fmt.quantity_field("Latency", None, "— (no answer)", unit="ms", requests=0)
+    fastest, slowest = round(latencies[0] * 1000), round(latencies[-1] * 1000)
+    text = (
+        f"{latencies[0] * 1000:.0f} ms (fastest of {len(latencies)} requests; "
+        f"slowest {latencies[-1] * 1000:.0f} ms)"
+    )
+    return fmt.quantity_field(
+        "Latency", fastest, text, unit="ms", slowest_ms=slowest, requests=len(latencies)
     )
 
 
@@ -176,10 +208,12 @@ def quota_text(spent: int, quota: int) -> str:
 
 
 def requests_field(spent: int, quota: int) -> Field:
-    """Return the requests spent today of the quota, warning near its end."""
+    """Return the requests spent today of the quota, warning near its end (quota null: none)."""
     tone = Tone.NORMAL
     if quota > 0 and spent >= quota:
         tone = Tone.BAD
     elif quota > 0 and spent >= quota * 0.8:
         tone = Tone.WAITING
-    return fmt.text_field("Requests today (UTC)", quota_text(spent, quota), tone)
+    daily = quota if quota > 0 else None
+    text = quota_text(spent, quota)
+    return fmt.quantity_field("Requests today (UTC)", spent, text, tone, daily_quota=daily)

@@ -29,17 +29,20 @@ def _headline(status: PeginStatus, currency: str) -> Field:
     rejected, unrefundable = status.first(RejectedPegin), status.first(UnrefundablePegin)
     if accepted is not None:
         text = f"ACCEPTED — {accepted.amount_sat / 1e8:.8f} BTC credited as {currency}"
-        return fmt.text_field("Status", text, Tone.GOOD)
+        amount = str(accepted.amount_sat)
+        return fmt.status_field("Status", "accepted", text, Tone.GOOD, amount_sat=amount)
     if unrefundable is not None:
-        return fmt.text_field(
-            "Status", "REFUSED, NOT REFUNDED — the funds stay with the PowPeg", Tone.BAD
-        )
+        text = "REFUSED, NOT REFUNDED — the funds stay with the PowPeg"
+        return fmt.status_field("Status", "refused_not_refunded", text, Tone.BAD)
     if rejected is not None:
-        tone = Tone.WAITING
-        return fmt.text_field("Status", "REFUSED, REFUNDED — a peg-out returns the bitcoin", tone)
+        text = "REFUSED, REFUNDED — a peg-out returns the bitcoin"
+        return fmt.status_field("Status", "refused_refunded", text, Tone.WAITING)
     if status.processed_height is not None:
-        return fmt.text_field("Status", "PROCESSED — the Bridge registered it", Tone.GOOD)
-    return fmt.text_field("Status", "NOT REGISTERED BY THE BRIDGE", Tone.WAITING)
+        text = "PROCESSED — the Bridge registered it"
+        return fmt.status_field("Status", "processed", text, Tone.GOOD)
+    return fmt.status_field(
+        "Status", "not_registered", "NOT REGISTERED BY THE BRIDGE", Tone.WAITING
+    )
 
 
 def _registration(status: PeginStatus, chain_id: int, now: float) -> list[Field]:
@@ -64,7 +67,8 @@ def _registration(status: PeginStatus, chain_id: int, now: float) -> list[Field]
         if not status.flyover:
             by = "a federator (registerBtcTransaction)"
         fields.append(fmt.address_field("Registered by", tx.sender, chain_id))
-        fields.append(fmt.text_field("Registration", by))
+        word = "flyover" if status.flyover else "federator"
+        fields.append(fmt.status_field("Registration", word, by))
     return fields
 
 
@@ -78,17 +82,20 @@ def _outcome(status: PeginStatus, chain_id: int) -> list[Field]:
             btc_amount_field("Amount", accepted.amount_sat, "credited 1:1 as RBTC"),
         ]
         if isinstance(accepted, PeginBtc):
-            version = PEGIN_VERSIONS.get(accepted.protocol_version, str(accepted.protocol_version))
-            fields.append(fmt.text_field("Protocol version", version))
+            number = accepted.protocol_version
+            version = PEGIN_VERSIONS.get(number, str(number))
+            fields.append(fmt.quantity_field("Protocol version", number, version))
         else:
-            fields.append(fmt.text_field("Protocol", "lock_btc: before RSKIP170 (Iris)"))
+            text = "lock_btc: before RSKIP170 (Iris)"
+            fields.append(fmt.status_field("Protocol", "lock_btc", text))
     rejected, unrefundable = status.first(RejectedPegin), status.first(UnrefundablePegin)
     if rejected is not None:
         text = reason_text(REJECTED_PEGIN_REASONS, rejected.reason)
-        fields.append(fmt.text_field("Refused because", text, Tone.BAD))
+        fields.append(fmt.quantity_field("Refused because", rejected.reason, text, Tone.BAD))
     if unrefundable is not None:
         text = reason_text(UNREFUNDABLE_PEGIN_REASONS, unrefundable.reason)
-        fields.append(fmt.text_field("No refund because", text, Tone.BAD))
+        code = unrefundable.reason
+        fields.append(fmt.quantity_field("No refund because", code, text, Tone.BAD))
     return fields
 
 
@@ -97,11 +104,13 @@ def _not_registered(status: PeginStatus, peg: PegNetwork) -> Section:
     wait = fmt.duration_text(peg.btc_confirmations * BTC_BLOCK_SECONDS)
     tip = f"block {status.btc_tip:,}" if status.btc_tip is not None else "not known (refused)"
     fields = [
-        fmt.text_field("Bridge's Bitcoin tip", tip),
-        fmt.text_field(
+        fmt.quantity_field("Bridge's Bitcoin tip", status.btc_tip, tip),
+        fmt.quantity_field(
             "Needs",
+            peg.btc_confirmations,
             f"{peg.btc_confirmations:,} Bitcoin confirmations (about {wait}), then a federator "
             "registers it with the Bridge",
+            unit="btc_blocks",
         ),
     ]
     if status.searched is not None:
@@ -111,6 +120,8 @@ def _not_registered(status: PeginStatus, peg: PegNetwork) -> Section:
                 "Refusals searched",
                 f"blocks {first:,}–{last:,}: none (refusals without a refund are not marked as "
                 "processed since RSKIP551)",
+                first_block=first,
+                last_block=last,
             )
         )
     note = (
@@ -151,7 +162,8 @@ def pegin_document(
         "logs": [dict(e.log.raw) for e in status.events],
     }
     title = f"Peg-in {status.btc_txid}"
-    return Document(title, _headline(status, currency), tuple(sections), raw, chain_id)
+    headline = _headline(status, currency)
+    return Document(title, headline, tuple(sections), raw, chain_id, "pegin")
 
 
 def _refund_section(status: PeginStatus, unsigned_txid: str, amount_sat: int) -> Section:

@@ -15,7 +15,7 @@ from explorer.presentation.btc_fields import (
     btc_amount_field,
     btc_tx_field,
 )
-from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.document import Document, Field, Kind, Section, Tone, facts
 from explorer.services.pegout import PegoutStatus
 
 
@@ -24,30 +24,32 @@ def _eta(blocks: int) -> str:
     return "any moment" if blocks <= 0 else f"about {fmt.duration_text(blocks * BLOCK_SECONDS)}"
 
 
-def stage_text(status: PegoutStatus, peg: PegNetwork) -> tuple[str, Tone]:
-    """Return where the peg-out is, in one line."""
+def stage_text(status: PegoutStatus, peg: PegNetwork) -> tuple[str, str, Tone]:
+    """Return where the peg-out is: a word (JSON's), one line, its tone."""
     if status.rejected is not None:
-        return "REFUSED — the value went back to the sender", Tone.BAD
+        return "refused", "REFUSED — the value went back to the sender", Tone.BAD
     if status.release is not None:
         tx = status.released.tx if status.released else None
         txid = f" as {tx.txid}" if tx is not None else ""
-        return f"SENT TO BITCOIN{txid}", Tone.GOOD
+        return "sent_to_bitcoin", f"SENT TO BITCOIN{txid}", Tone.GOOD
     if status.scanning is not None:
-        return f"SEARCHING — {status.scanning.text}", Tone.WAITING
+        return "searching", f"SEARCHING — {status.scanning.text}", Tone.WAITING
     if status.confirmed is not None:
-        return "CONFIRMED — waiting for the federators' signatures", Tone.WAITING
+        text = "CONFIRMED — waiting for the federators' signatures"
+        return "confirmed", text, Tone.WAITING
     if status.batch is not None:
         due = status.batch.block + peg.pegout_confirmations - status.head
-        return f"IN A BATCH — waiting for confirmations ({_eta(due)})", Tone.WAITING
+        text = f"IN A BATCH — waiting for confirmations ({_eta(due)})"
+        return "in_batch", text, Tone.WAITING
     if status.searched_batch is not None:
-        return "QUEUED — waiting for the next batched peg-out", Tone.WAITING
-    return "REQUESTED", Tone.WAITING
+        return "queued", "QUEUED — waiting for the next batched peg-out", Tone.WAITING
+    return "requested", "REQUESTED", Tone.WAITING
 
 
 def _request(status: PegoutStatus, peg: PegNetwork, chain_id: int, currency: str) -> Section:
     """Return the request as the Bridge took it (or refused it)."""
-    text, tone = stage_text(status, peg)
-    fields = [fmt.text_field("Stage", text, tone)]
+    word, text, tone = stage_text(status, peg)
+    fields = [fmt.status_field("Stage", word, text, tone)]
     if status.requested_sat is not None:
         fields.append(btc_amount_field("Requested", status.requested_sat))
     destination = status.destination
@@ -59,12 +61,16 @@ def _request(status: PegoutStatus, peg: PegNetwork, chain_id: int, currency: str
     rejected = status.rejected
     if rejected is not None:
         reason = reason_text(REJECTED_PEGOUT_REASONS, rejected.reason)
-        fields.append(fmt.text_field("Refused because", reason, Tone.BAD))
+        fields.append(fmt.quantity_field("Refused because", rejected.reason, reason, Tone.BAD))
         back = format_rbtc(status.tx.value, currency) if status.tx.value else "the value"
         refund = f"{back} came back to the sender in this same transaction"
-        if rejected.reason == 2:
+        refunded = rejected.reason != 2
+        if not refunded:
             refund = "a contract's request is not refunded (rskj keeps the value)"
-        fields.append(fmt.text_field("Refund", refund))
+        back_wei = status.tx.value if refunded else 0
+        fields.append(
+            Field("Refund", refund, Kind.AMOUNT, back_wei, facts=facts(refunded=refunded))
+        )
     if status.request is None:
         fields.append(
             fmt.text_field(
@@ -81,17 +87,18 @@ def _batch(status: PegoutStatus, peg: PegNetwork) -> Section:
     if status.batch is None:
         fields: list[Field] = []
         if status.scanning is not None:
-            fields.append(fmt.text_field("Searching", status.scanning.text, Tone.WAITING))
+            fields.append(searching_field(status))
         if status.queue is not None:
             height, count = status.queue
             if height is not None:
                 due = f"block {height:,} ({_eta(height - status.head)})"
-                fields.append(fmt.text_field("Next peg-out creation", due))
+                fields.append(Field("Next peg-out creation", due, Kind.BLOCK, height))
             if count is not None:
                 fields.append(fmt.quantity_field("Requests queued", count))
         if status.searched_batch is not None:
             first, last = status.searched_batch
-            fields.append(fmt.text_field("Searched", f"blocks {first:,}–{last:,}: not batched yet"))
+            searched = f"blocks {first:,}–{last:,}: not batched yet"
+            fields.append(fmt.text_field("Searched", searched, first_block=first, last_block=last))
         return Section("Batch", tuple(fields), note="Requests wait for the next peg-out height.")
     event = status.batch.decoded.event
     count = len(getattr(event, "rsk_tx_hashes", ())) or 1
@@ -99,7 +106,7 @@ def _batch(status: PegoutStatus, peg: PegNetwork) -> Section:
         fmt.block_field("Batched in block", status.batch.block),
         fmt.hash_field("Created by", status.creation_tx, Kind.TX_HASH),
         btc_tx_field("Bitcoin txid (unsigned)", status.unsigned_txid or "", "changes once signed"),
-        fmt.text_field("Requests in it", f"{count:,}"),
+        fmt.quantity_field("Requests in it", count),
     ]
     return Section("Batch", tuple(fields))
 
@@ -112,27 +119,27 @@ def release_sections(
         return []
     due_at = status.batch.block + peg.pegout_confirmations
     confirmation: list[Field] = [
-        fmt.text_field(
+        fmt.quantity_field(
             "Needs",
+            peg.pegout_confirmations,
             f"{peg.pegout_confirmations:,} RSK blocks after the batch: block {due_at:,}",
+            unit="blocks",
+            at_block=due_at,
         )
     ]
     if status.confirmed is not None:
         confirmation.append(fmt.block_field("Confirmed in block", status.confirmed.block))
     elif status.scanning is not None:
-        confirmation.append(fmt.text_field("Searching", status.scanning.text, Tone.WAITING))
+        confirmation.append(searching_field(status))
     else:
-        confirmation.append(
-            fmt.text_field(
-                "Expected", f"{_eta(due_at - status.head)} (at block {due_at:,})", Tone.WAITING
-            )
-        )
+        expected = f"{_eta(due_at - status.head)} (at block {due_at:,})"
+        confirmation.append(Field("Expected", expected, Kind.BLOCK, due_at, tone=Tone.WAITING))
     signatures = tuple(
         fmt.address_field(
             f"Signed in block {s.block:,} by", getattr(s.decoded.event, "federator", None), chain_id
         )
         for s in status.signatures
-    ) or (fmt.text_field("Signatures", "none yet", Tone.MUTED),)
+    ) or (fmt.quantity_field("Signatures", 0, "none yet", Tone.MUTED),)
     sections = [
         Section("Confirmation", tuple(confirmation)),
         Section(
@@ -195,3 +202,13 @@ def with_pegout(
     sections = (*stages, *document.sections)
 
     return replace(document, sections=sections)
+
+
+def searching_field(status: PegoutStatus) -> Field:
+    """Return where the search for the peg-out's next event is (its blocks in JSON)."""
+    scan = status.scanning
+    assert scan is not None
+    return fmt.text_field(
+        "Searching", scan.text, Tone.WAITING, first_block=scan.first, last_block=scan.last,
+        at_block=scan.at,
+    )  # fmt: skip

@@ -17,6 +17,7 @@ from explorer.presentation.bridge_fields import (
     bridge_log_fields,
     remasc_fields,
 )
+from explorer.presentation.callee import Callee, callee_fields
 from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
 from explorer.rpc.nodefailures import NodeFailure
@@ -38,33 +39,56 @@ class TxFacts:
     diagnosis: PendingDiagnosis | None = None  # why a pending one waits, once read
     block_size: int | None = None  # transactions in its block, for previous / next
     units: Units = field(default_factory=dict)  # the decimals and symbols of its tokens
+    callee: Callee | None = None  # the code the call ran against, when it was read to decode it
 
 
 def status_field(facts: TxFacts, currency: str = "RBTC") -> Field:
-    """Return the one-line status: pending (and why), success or failed (and why)."""
+    """Return the one-line status: pending (and why), success or failed (and why).
+
+    In JSON: the status word (pending, success, failed, mined: no status known), the
+    confirmations (null while the head is not known), and what holds a pending one or why a
+    failed one failed.
+    """
     tx, receipt = facts.tx, facts.receipt
     if tx.is_pending:
         diagnosis = facts.diagnosis
         if diagnosis is None:
-            return fmt.text_field(
-                "Status", "PENDING — in the node's pool, not in a block yet", Tone.WAITING
-            )
+            text = "PENDING — in the node's pool, not in a block yet"
+            return fmt.status_field("Status", "pending", text, Tone.WAITING, confirmations=0)
         tone = Tone.BAD if diagnosis.main in BLOCKING else Tone.WAITING
-        return fmt.text_field("Status", "PENDING — " + pending_sentence(diagnosis, currency), tone)
-    confirmations = ""
+        text = "PENDING — " + pending_sentence(diagnosis, currency)
+        hold = diagnosis.main.name.lower()
+        return fmt.status_field("Status", "pending", text, tone, confirmations=0, hold=hold)
+    count = None
     if facts.head is not None and tx.block_number is not None:
-        confirmations = f" · {max(facts.head - tx.block_number + 1, 0):,} confirmations"
+        count = max(facts.head - tx.block_number + 1, 0)
+    confirmations = "" if count is None else f" · {count:,} confirmations"
     if receipt is None:
-        return fmt.text_field(
-            "Status", "MINED — the node has no receipt for it" + confirmations, Tone.MUTED
-        )
+        text = "MINED — the node has no receipt for it" + confirmations
+        return fmt.status_field("Status", "mined", text, Tone.MUTED, confirmations=count)
     if receipt.succeeded is None:
-        return fmt.text_field(
-            "Status", "MINED — receipt has a state root, no status" + confirmations
-        )
+        text = "MINED — receipt has a state root, no status" + confirmations
+        return fmt.status_field("Status", "mined", text, confirmations=count)
     if receipt.succeeded:
-        return fmt.text_field("Status", "SUCCESS" + confirmations, Tone.GOOD)
-    return fmt.text_field("Status", "FAILED" + failure_text(facts) + confirmations, Tone.BAD)
+        text = "SUCCESS" + confirmations
+        return fmt.status_field("Status", "success", text, Tone.GOOD, confirmations=count)
+    text = "FAILED" + failure_text(facts) + confirmations
+    failure = failure_word(facts)
+    return fmt.status_field(
+        "Status", "failed", text, Tone.BAD, confirmations=count, failure=failure
+    )
+
+
+def failure_word(facts: TxFacts) -> str:
+    """Return why a mined transaction failed as a word (out_of_gas, out_of_funds, reverted)."""
+    receipt, reason = facts.receipt, facts.revert_reason
+    if receipt is not None and receipt.gas_used >= facts.tx.gas:
+        return "out_of_gas"
+    if not facts.complete:
+        return "unknown"
+    if reason and reason.startswith(NodeFailure.INSUFFICIENT_FUNDS.human):
+        return "out_of_funds"
+    return "reverted"
 
 
 def failure_text(facts: TxFacts) -> str:
@@ -85,7 +109,7 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     sections = [_overview(facts, chain_id, currency, now)]
     if tx.is_pending:
         sections.append(pending_section(facts.diagnosis, currency, now))
-    sections += [_input(tx, facts.units, chain_id), _signature(tx)]
+    sections += [_input(tx, facts.units, chain_id, facts.callee), _signature(tx)]
     if facts.receipt is not None:
         sections.append(_receipt(facts.receipt, chain_id, currency))
         sections.append(_logs(facts.receipt.logs, chain_id, tx.value, currency, facts.units))
@@ -93,18 +117,32 @@ def tx_document(facts: TxFacts, *, chain_id: int, currency: str, now: float) -> 
     if facts.receipt is not None:
         raw["receipt"] = dict(facts.receipt.raw)
     headline = status_field(facts, currency)
-    return Document(f"Transaction {tx.hash}", headline, tuple(sections), raw, chain_id)
+    title = f"Transaction {tx.hash}"
+    return Document(title, headline, tuple(sections), raw, chain_id, "transaction")
+
+
+KINDS = {
+    "remasc": "REMASC: the block's reward settlement (pays an older block's fees to its miners)",
+    "bridge": "Bridge (2-way peg)",
+    "contract_creation": "Contract creation",
+}
+
+
+def _kind(tx: Transaction) -> str | None:
+    """Return what a system or creation transaction is, as a word (a key of KINDS)."""
+    if tx.to == REMASC:
+        return "remasc"
+    if tx.to == BRIDGE:
+        return "bridge"
+    if tx.is_contract_creation:
+        return "contract_creation"
+    return None
 
 
 def _kind_label(tx: Transaction) -> str | None:
     """Return REMASC / Bridge / contract creation labels."""
-    if tx.to == REMASC:
-        return "REMASC: the block's reward settlement (pays an older block's fees to its miners)"
-    if tx.to == BRIDGE:
-        return "Bridge (2-way peg)"
-    if tx.is_contract_creation:
-        return "Contract creation"
-    return None
+    kind = _kind(tx)
+    return None if kind is None else KINDS[kind]
 
 
 def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Section:
@@ -118,7 +156,7 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
     if facts.block_timestamp is not None:
         fields.append(fmt.time_field("Timestamp", facts.block_timestamp, now))
     elif not facts.complete and not tx.is_pending:
-        fields.append(fmt.text_field("Timestamp", "reading the block…", Tone.MUTED))
+        fields.append(Field("Timestamp", "reading the block…", Kind.TIME, tone=Tone.MUTED))
     fields.append(fmt.address_field("From", tx.sender, chain_id))
     if tx.is_contract_creation:
         created = receipt.contract_address if receipt else None
@@ -126,23 +164,24 @@ def _overview(facts: TxFacts, chain_id: int, currency: str, now: float) -> Secti
     else:
         fields.append(fmt.address_field("To", tx.to, chain_id, _kind_label(tx)))
     if tx.is_contract_creation and receipt is not None and receipt.contract_address is None:
-        fields[-1] = fmt.text_field("Contract created", "none (the creation failed)", Tone.MUTED)
-    if (label := _kind_label(tx)) is not None:
-        fields.append(fmt.text_field("Kind", label))
+        failed = "none (the creation failed)"
+        fields[-1] = fmt.address_field("Contract created", None, chain_id, empty=failed)
+    if (kind := _kind(tx)) is not None:
+        fields.append(fmt.status_field("Kind", kind, KINDS[kind]))
     fields.append(fmt.amount_field("Value", tx.value, currency))
     if receipt is not None:
         fields.append(fmt.amount_field("Fee", receipt.fee(tx.gas_price), currency))
     fields.append(fmt.price_field("Gas price", tx.gas_price, currency))
     if receipt is not None:
         used = fmt.gas_used_text(receipt.gas_used, tx.gas)
-        fields.append(fmt.text_field("Gas used", used, value=receipt.gas_used))
+        fields.append(fmt.quantity_field("Gas used", receipt.gas_used, used, gas_limit=tx.gas))
     else:
         fields.append(fmt.quantity_field("Gas limit", tx.gas))
     fields += [
         fmt.quantity_field("Nonce", tx.nonce),
         fmt.quantity_field("Position in block", tx.transaction_index),
         *neighbour_fields(facts),
-        fmt.text_field("Type", "legacy (0)" if not tx.type else str(tx.type)),
+        fmt.quantity_field("Type", tx.type or 0, "legacy (0)" if not tx.type else str(tx.type)),
     ]
     return Section("Overview", tuple(fields))
 
@@ -159,40 +198,47 @@ def neighbour_fields(facts: TxFacts) -> list[Field]:
     def link(label: str, other: int, arrow: str) -> Field:
         text = f"transaction {other} of block {number}"
         text = f"← {text}" if arrow == "←" else f"{text} →"
-        return Field(label, text, Kind.TEXT, other, link=tx_at_route(block, other))
+        return Field(label, text, Kind.QUANTITY, other, link=tx_at_route(block, other))
+
+    def none(label: str, text: str) -> Field:
+        return fmt.quantity_field(label, None, text, Tone.MUTED)
 
     previous = (
         link("Previous in block", index - 1, "←")
         if index > 0
-        else fmt.text_field("Previous in block", "none: it is the first", Tone.MUTED)
+        else none("Previous in block", "none: it is the first")
     )
     if size is None:
-        following = fmt.text_field("Next in block", "reading the block…", Tone.MUTED)
+        following = none("Next in block", "reading the block…")
     elif index + 1 < size:
         following = link("Next in block", index + 1, "→")
     else:
-        following = fmt.text_field("Next in block", "none: it is the last", Tone.MUTED)
+        following = none("Next in block", "none: it is the last")
     return [previous, following]
 
 
-def _input(tx: Transaction, units: Units, chain_id: int) -> Section:
-    """Return the input decoded with the bundled signature table, plus the raw hex."""
+def _input(tx: Transaction, units: Units, chain_id: int, callee: Callee | None = None) -> Section:
+    """Return the input decoded (by the code it ran against when read), plus the raw hex."""
     fields: list[Field] = []
     if not tx.input and tx.to == BRIDGE:
-        return Section("Input", tuple(bridge_call_fields(b"")))
+        return Section("Input", tuple(bridge_call_fields(b"", chain_id)))
     if not tx.input:
         return Section("Input", (fmt.text_field("Input", "none (plain transfer)", Tone.MUTED),))
     call = None if tx.is_contract_creation else decode_call(tx.input)
+    if callee is not None and tx.to != BRIDGE:
+        fields += callee_fields(callee, chain_id)
+        call = callee.decoded or (call if callee.code is None else None)
     if tx.to == BRIDGE:
-        fields += bridge_call_fields(tx.input)
+        fields += bridge_call_fields(tx.input, chain_id)
     elif call is not None:
-        fields.append(fmt.text_field("Method", call.signature))
+        fields.append(fmt.text_field("Method", call.signature, selector="0x" + call.selector.hex()))
         fields += argument_fields(call, tx.to, units, chain_id)
     elif tx.is_contract_creation:
         fields.append(fmt.text_field("Method", "contract creation code", Tone.MUTED))
     else:
         selector = "0x" + tx.input[:4].hex()
-        fields.append(fmt.text_field("Method", f"unknown selector {selector}", Tone.MUTED))
+        unknown = f"unknown selector {selector}"
+        fields.append(fmt.text_field("Method", unknown, Tone.MUTED, selector=selector))
     fields.append(fmt.hex_field("Raw input", tx.input))
     return Section("Input", tuple(fields))
 
@@ -208,11 +254,11 @@ def _signature(tx: Transaction) -> Section:
     return Section(
         "Signature",
         (
-            fmt.text_field("Chain id from v", chain),
+            fmt.quantity_field("Chain id from v", tx.chain_id if tx.v else None, chain),
             *(
-                fmt.text_field(name, hex(value))
+                Field(name, hex(value), Kind.HEX, hex(value))
                 if value is not None
-                else fmt.text_field(name, "not given by the node", Tone.MUTED)
+                else Field(name, "not given by the node", Kind.HEX, tone=Tone.MUTED)
                 for name, value in (("v", tx.v), ("r", tx.r), ("s", tx.s))
             ),
         ),
@@ -221,13 +267,14 @@ def _signature(tx: Transaction) -> Section:
 
 def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
     """Return every field of the receipt (§2.5)."""
-    status = (
-        "—"
-        if receipt.status is None
-        else f"{receipt.status} ({'success' if receipt.status == 1 else 'failure'})"
-    )
+    if receipt.status is None:
+        status = Field("Status", "—", Kind.STATUS, tone=Tone.MUTED)
+    else:
+        word = "success" if receipt.status == 1 else "failed"
+        text = f"{receipt.status} ({'success' if receipt.status == 1 else 'failure'})"
+        status = fmt.status_field("Status", word, text)
     fields = [
-        fmt.text_field("Status", status),
+        status,
         fmt.hash_field("Block hash", receipt.block_hash, Kind.BLOCK),
         fmt.block_field("Block number", receipt.block_number),
         fmt.quantity_field("Transaction index", receipt.transaction_index),
@@ -242,8 +289,8 @@ def _receipt(receipt: Receipt, chain_id: int, currency: str) -> Section:
     if receipt.root is not None:
         fields.append(fmt.hex_field("Root (pre-Byzantium)", receipt.root))
     fields += [
-        fmt.text_field("Type", "—" if receipt.type is None else str(receipt.type)),
-        fmt.text_field("Logs", f"{len(receipt.logs)}"),
+        fmt.quantity_field("Type", receipt.type),
+        fmt.quantity_field("Logs", len(receipt.logs)),
         fmt.hex_field("Logs bloom", receipt.logs_bloom),
     ]
     return Section("Receipt", tuple(fields))
@@ -276,7 +323,7 @@ def log_fields(
         fields += argument_fields(event, log.address, units or {}, chain_id)
     else:
         fields.append(fmt.text_field("  Event", "unknown event", Tone.MUTED))
-    fields += [fmt.text_field(f"  topic {i}", topic) for i, topic in enumerate(log.topics)]
+    fields += [Field(f"  topic {i}", topic, Kind.HEX, topic) for i, topic in enumerate(log.topics)]
     fields.append(fmt.hex_field("  data", log.data))
     return fields
 

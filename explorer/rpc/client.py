@@ -6,20 +6,17 @@ import asyncio
 import itertools
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 import httpx
 
 from explorer.rpc.answers import result_of_sliced
-from explorer.rpc.batch import BatchGathering, Checked, encode_batch, results_of_batch
+from explorer.rpc.batch import BatchGathering, BatchRefused, Checked, encode_batch, results_of_batch
 from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_params, encode_request
-from explorer.rpc.errors import (
-    AuthError,
-    RpcError,
-    TransportError,
-)
+from explorer.rpc.errors import AuthError, RpcError, TransportError
 from explorer.rpc.journal import JournalEntry, RequestJournal, note_cached, note_sent, redact
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.node_answers import (
@@ -27,6 +24,7 @@ from explorer.rpc.node_answers import (
     AnswerSource,
     NodeAnswer,
     ProbeResult,
+    Read,
     SharedCall,
     as_node_ask,
     probe_node,
@@ -65,7 +63,8 @@ class RpcClient(TypedCalls):
     `waits` holds the Attempt of every call being sent (by call serial), so a screen can say
     what it waits for; `attempt_listeners` hear each retry as it starts and
     `failure_listeners` each call that gave up. `answers`, when set, answers reads first
-    (the saved-data cache); `journal` lists the last requests, sent or answered from it.
+    (the saved data, an `AnswerSource`); `journal` lists the last requests, sent or answered
+    from it. `takes_batches` turns False once the node refuses a batch.
     """
 
     def __init__(
@@ -87,6 +86,7 @@ class RpcClient(TypedCalls):
         self.node_name = endpoint.host
         self.journal = journal or RequestJournal()
         self.answers: AnswerSource | None = None
+        self.takes_batches = True  # until the node refuses a batch
         self.retry = retry or RetryPolicy()
         self.stats = RequestStats()
         self._owns_http = http is None
@@ -136,7 +136,8 @@ class RpcClient(TypedCalls):
         spec = METHODS.get(method)
         saved = self.answers is not None and not TO_THE_NODE.get()
         if self.answers is not None and saved and spec is not None and spec.resendable:
-            return await self.answers.answer(method, list(params), params_json, self.ask)
+            read = Read(method, list(params), params_json)
+            return await self.answers.answer(read, self.ask, partial(self._note_saved, read))
         return (await self._shared(method, params_json)).result
 
     async def batch(
@@ -158,8 +159,10 @@ class RpcClient(TypedCalls):
         gathering = BatchGathering(len(checked), self._send_batch, self.ask, sent)
 
         def through_saved(method: str, params: list[Any]) -> Any:
-            encoded = encode_params(method, params)
-            return lambda ask: answers.answer(method, params, encoded, as_node_ask(ask))
+            read = Read(method, params, encode_params(method, params))
+            return lambda ask: answers.answer(
+                read, as_node_ask(ask), partial(self._note_saved, read)
+            )
 
         return await gathering.run([through_saved(method, params) for method, params in checked])
 
@@ -167,7 +170,11 @@ class RpcClient(TypedCalls):
         """Send calls in one request (with retries); return (result, envelope) or NodeError each."""
         encoded = [(method, encode_params(method, params)) for method, params in calls]
         label = f"batch of {len(encoded)}"
-        return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
+        try:
+            return list(await self._send(label, "", True, lambda: self._attempt_batch(encoded)))
+        except BatchRefused:
+            self.takes_batches = False  # this node answers calls one by one from now on
+            raise
 
     async def _attempt_batch(self, calls: Sequence[tuple[str, str]]) -> list[Any]:
         """Send one batch request; calls that never left cost no quota."""
@@ -203,11 +210,11 @@ class RpcClient(TypedCalls):
                 self._forget(key, shared)
                 shared.task.cancel()
 
-    def record_cached(self, method: str, params_json: str, size: int, seconds: float) -> None:
-        """Note a call answered from saved data: in the journal and the work's spending."""
-        self.stats.record_cached(method)
+    def _note_saved(self, read: Read, size: int, seconds: float) -> None:
+        """Note a read answered from saved data: in the journal and the work's spending."""
+        self.stats.record_cached(read.method)
         note_cached()
-        self._journal(method, params_json, size, seconds, from_cache=True)
+        self._journal(read.method, read.params_json, size, seconds, from_cache=True)
 
     def _journal(
         self, method: str, params_json: str, size: int, seconds: float, **more: Any
@@ -379,10 +386,11 @@ class RpcClient(TypedCalls):
                 self._journal(method, params_json, size, seconds, from_cache=False, error=error)
 
     async def probe(
-        self, expected_chain_id: int | None = None, expected_genesis: str | None = None
-    ) -> ProbeResult:
-        """Read the chain id, network id, client version and genesis hash in one round trip."""
-        return await probe_node(self, expected_chain_id, expected_genesis)
+        self, expected_chain_id: int | None = None, expected_genesis: str | None = None, *,
+        lean: bool = False,
+    ) -> ProbeResult:  # fmt: skip
+        """Read chain id, network id, client and genesis in one trip (lean: chain id, genesis)."""
+        return await probe_node(self, expected_chain_id, expected_genesis, lean=lean)
 
     async def aclose(self) -> None:
         """Close the HTTP client if this client created it."""

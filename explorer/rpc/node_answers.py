@@ -30,13 +30,29 @@ class NodeAnswer:
 
 
 Ask = Callable[[str, Sequence[Any]], Awaitable[NodeAnswer]]
+SavedNote = Callable[[int, float], None]  # a read answered from saved data: its bytes, seconds
+
+
+@dataclass(frozen=True)
+class Read:
+    """A read on its way to the node: the method, its JSON params, and those params encoded."""
+
+    method: str
+    params: list[Any]
+    params_json: str
 
 
 class AnswerSource(Protocol):
-    """Answers calls, from what it keeps or by asking the node through `ask` (a cache)."""
+    """What answers reads under the client before the node does: the saved data.
 
-    async def answer(self, method: str, params: Sequence[Any], params_json: str, ask: Ask) -> Any:
-        """Return the result of a call, asking the node only for what it does not keep."""
+    The client hands it every resendable read (never one sent `TO_THE_NODE`) with `ask`, which
+    sends a call to the node (alone, or in the batch being gathered), and `noted`, which it
+    calls for a read it answered itself, so the client counts and lists it as answered from
+    saved data. It may ask the node for part of a read only (a log range's holes).
+    """
+
+    async def answer(self, read: Read, ask: Ask, noted: SavedNote) -> Any:
+        """Return a read's result: from what it keeps (telling noted), else through ask."""
 
 
 @dataclass
@@ -62,14 +78,14 @@ class ProbeResult:
     expected_chain_id: int | None
     genesis_hash: str | None = None
     expected_genesis: str | None = None  # the genesis the chosen network must have, if known
+    net_version_asked: bool = True  # False: a lean probe (chain id and genesis hash alone)
 
     @property
     def ids_match(self) -> bool:
-        """Tell whether chain id and network id both match the expected chain id."""
+        """Tell whether chain id and network id (when asked) match the expected chain id."""
         expected = self.expected_chain_id
-        return expected is None or (
-            self.chain_id == expected and self.net_version.strip() == str(expected)
-        )
+        network_id_fits = not self.net_version_asked or self.net_version.strip() == str(expected)
+        return expected is None or (self.chain_id == expected and network_id_fits)
 
     @property
     def matches(self) -> bool:
@@ -89,9 +105,9 @@ class ProbeResult:
                 expected=expected,
                 actual=self.chain_id,
             )
+        network = f" (network {self.net_version})" if self.net_version_asked else ""
         return ChainMismatch(
-            f"the node serves chain {self.chain_id} (network {self.net_version}), "
-            f"not chain {expected}",
+            f"the node serves chain {self.chain_id}{network}, not chain {expected}",
             expected=expected,
             actual=self.chain_id,
         )
@@ -108,22 +124,31 @@ def as_node_ask(ask: Callable[[str, Sequence[Any]], Awaitable[Any]]) -> Ask:
 
 
 async def probe_node(
-    client: RpcClient, expected_chain_id: int | None, expected_genesis: str | None
+    client: RpcClient,
+    expected_chain_id: int | None,
+    expected_genesis: str | None,
+    *,
+    lean: bool = False,
 ) -> ProbeResult:
     """Read the chain id, network id, client version and genesis block's hash at once.
 
     eth_chainId, net_version, web3_clientVersion and eth_getBlockByNumber("0x0", false) go out
-    together: one round trip, to the node itself (never saved data).
+    together: one round trip, to the node itself (never saved data). lean: eth_chainId and
+    block 0 alone, what a chain is (the command line's reads: two requests of the quota).
     """
     started = time.perf_counter()
     direct = TO_THE_NODE.set(True)
     try:
-        chain_id, net_version, client_version, genesis = await asyncio.gather(
-            client.chain_id(),
-            client.net_version(),
-            _client_version_if_told(client),
-            _genesis_if_told(client),
-        )
+        if lean:
+            chain_id, genesis = await asyncio.gather(client.chain_id(), _genesis_if_told(client))
+            net_version, client_version = "", None
+        else:
+            chain_id, net_version, client_version, genesis = await asyncio.gather(
+                client.chain_id(),
+                client.net_version(),
+                _client_version_if_told(client),
+                _genesis_if_told(client),
+            )
     finally:
         TO_THE_NODE.reset(direct)
     latency = time.perf_counter() - started
@@ -135,6 +160,7 @@ async def probe_node(
         expected_chain_id,
         genesis,
         expected_genesis,
+        net_version_asked=not lean,
     )
 
 

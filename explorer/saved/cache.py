@@ -1,60 +1,51 @@
 """A session's saved data: settled reads answered from the chain's file, the rest from the node.
 
-Set as the client's `answers` (below the ChainReader and the log scanner, so every reader
-benefits). It knows the chain once the chain check has passed and the genesis hash is read
-(`cache_identity.py`); until then reads go to the node. What the node answers is kept when
-the rules allow (`cache_rules.py`): at once when settled, or once the head has passed it by
-N blocks (kept meanwhile in memory). Answers are watched for heights reported with another
-hash than the one saved: a reorganisation drops everything from there on. Offline, reads are
-answered from the file only: what is not saved fails with NotSaved.
+The services' door to the saved-data layer. A `SessionCache` is the `AnswerSource` under one
+session's client (below the ChainReader and the log scanner, so every reader benefits). It
+knows the chain once the chain check has passed and the genesis hash is read (`identity.py`);
+until then reads go to the node. What the node answers is kept when the rules allow
+(`rules.py`): at once when settled, or once the head has passed it by N blocks (kept meanwhile
+in memory). Answers are watched for heights reported with another hash than the one saved: a
+reorganisation drops everything from there on (`reorg.py`). Offline, reads are answered from
+the file only: what is not saved fails with NotSaved. Services keep their own derived records
+beside the answers through `records_of(client)` (`records.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import enum
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from explorer.rpc.answers import SLICED_BYTES
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
-from explorer.rpc.envelope import parse_json
-from explorer.rpc.errors import MalformedResponse, RpcError, TransportError
-from explorer.rpc.node_answers import Ask, NodeAnswer
-from explorer.rpc.sliced import parse_json_sliced
+from explorer.rpc.errors import MalformedResponse, RpcError
+from explorer.rpc.node_answers import Ask, NodeAnswer, Read, SavedNote
+from explorer.rpc.wrappers import TypedCalls
 from explorer.saved import rules
+from explorer.saved.bodies import result_of_body
 from explorer.saved.directory import CacheDirectory
 from explorer.saved.identity import genesis_hash
+from explorer.saved.log_ranges import log_read
 from explorer.saved.logs import LogCoverage
+from explorer.saved.records import DerivedRecords
 from explorer.saved.reorg import Reorganised, ReorgWatch
 from explorer.saved.schema import Row
+from explorer.saved.state import CacheMode, NotSaved, SessionState
 from explorer.saved.store import ChainIdentity, ChainStore
+
+__all__ = ["CacheMode", "DerivedRecords", "NotSaved", "Reorganised", "SessionCache", "records_of"]
 
 CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks
 
 
-class CacheMode(enum.Enum):
-    """Where a session's reads are answered from."""
-
-    WAITING = "waiting"  # the chain is not known yet: every read goes to the node
-    ONLINE = "online"  # verified: settled reads come from the file first
-    OFFLINE = "offline"  # the node cannot be reached: reads come from the file only
-    OFF = "off"  # no saved data for this session
-
-
-class NotSaved(TransportError):
-    """Offline, and what was asked is not in the saved data."""
-
-
-def saved_data_of(client: object) -> SessionCache | None:
-    """Return the saved data a client answers from (for records), or None."""
-    answers = getattr(client, "answers", None)
-    return answers if isinstance(answers, SessionCache) else None
+def records_of(client: TypedCalls) -> DerivedRecords | None:
+    """Return the derived records of the saved data a client answers from, or None."""
+    answers = client.answers if isinstance(client, RpcClient) else None
+    return answers.records if isinstance(answers, SessionCache) else None
 
 
 def rests_on(method: str, params: Sequence[Any], result: Any) -> int | None:
@@ -63,76 +54,89 @@ def rests_on(method: str, params: Sequence[Any], result: Any) -> int | None:
     return anchor.number if anchor is not None else None
 
 
-async def result_of_body(body: bytes) -> Any:
-    """Return the `result` of a kept body (a big one decoded a slice per loop turn)."""
-    value = await parse_json_sliced(body) if len(body) > SLICED_BYTES else parse_json(body)
-    if not isinstance(value, dict) or "result" not in value:
-        raise MalformedResponse("a saved answer has no result")
-    return value["result"]
-
-
 class SessionCache:
     """Answers one session's reads from its chain's saved data, and keeps what settles.
 
-    Listeners: `mode_listeners` hear each change of mode; `reorg_listeners` each
-    reorganisation that dropped saved data.
+    ask sends a call to the node (the genesis read); listeners: `mode_listeners` hear each
+    change of mode, `reorg_listeners` each reorganisation that dropped saved data.
     """
 
     def __init__(
         self,
-        client: RpcClient,
+        ask: Ask,
         directory: CacheDirectory,
         endpoint: Endpoint,
         confirmations: int = rules.DEFAULT_CONFIRMATIONS,
     ) -> None:
-        self.client = client
+        self.ask = ask
         self.directory = directory
         self.endpoint = endpoint
-        self.confirmations = confirmations
-        self.mode = CacheMode.WAITING
-        self.store: ChainStore | None = None
-        self.head: int | None = None
+        self.state = SessionState(confirmations)
         self.saved_at: float | None = None  # when the data of an offline session was saved
         self.saved_head: int | None = None
         self.served_chain_id: int | None = None  # offline: the chain the endpoint last served
-        self.mode_listeners: list[Callable[[CacheMode], None]] = []
-        self.reorgs = ReorgWatch(self)
+        self.mode_listeners = self.state.mode_listeners
+        self.reorgs = ReorgWatch(self.state, self.forget_from)
         self.reorg_listeners: list[Callable[[Reorganised], None]] = self.reorgs.listeners
-        self.logs = LogCoverage(self)
+        self.logs = LogCoverage(self.state, self.reorgs)
+        self.records = DerivedRecords(self.state)
         self._genesis: asyncio.Future[str] | None = None
-        self._opening: asyncio.Future[None] | None = None
         self._undecided: OrderedDict[str, tuple[rules.Placement, bytes]] = OrderedDict()
         self._settled_hashes: dict[str, int] = {}  # hash → height of settled blocks seen
-        self._records_waiting: dict[tuple[str, str], tuple[Any, int]] = {}  # until N deep
+
+    @property
+    def mode(self) -> CacheMode:
+        """Return where reads are answered from."""
+        return self.state.mode
+
+    @property
+    def store(self) -> ChainStore | None:
+        """Return the chain's store in use, if any."""
+        return self.state.store
+
+    @property
+    def offline(self) -> bool:
+        """Tell whether reads are answered from the saved data only."""
+        return self.state.offline
+
+    @property
+    def writable(self) -> bool:
+        """Tell whether answers are being saved (online, with a store)."""
+        return self.state.writable
+
+    async def usable(self) -> ChainStore | None:
+        """Return the store to answer from, waiting for one being opened."""
+        return await self.state.usable()
 
     # --- which chain, online or offline ----------------------------------------------------
 
-    async def _read_genesis(self, check: object | None) -> str:
-        """Return the genesis hash (the check's, or block 0 read from the node)."""
+    def go_online(self, chain_id: int, genesis: str | None = None) -> asyncio.Future[None]:
+        """Use the chain's saved data now that the node is verified to serve chain_id.
+
+        genesis is the genesis hash the chain check read beside it; without it, block 0 is
+        read once.
+        """
+        state = self.state
+        if state.mode is CacheMode.ONLINE and state.opening is not None:
+            return state.opening
+        state.opening = asyncio.ensure_future(self._open_online(chain_id, genesis))
+        return state.opening
+
+    async def _open_online(self, chain_id: int, carried: str | None) -> None:
+        """Read the genesis hash, open the chain's store and remember the endpoint served it."""
 
         async def block_zero() -> Any:
-            return (await self.client.ask("eth_getBlockByNumber", ["0x0", False])).result
+            return (await self.ask("eth_getBlockByNumber", ["0x0", False])).result
 
-        return await genesis_hash(check, block_zero)
-
-    def go_online(self, chain_id: int, check: object | None = None) -> asyncio.Future[None]:
-        """Use the chain's saved data now that the node is verified to serve chain_id."""
-        if self.mode is CacheMode.ONLINE:
-            return self._opening or _done()
-        self._opening = asyncio.ensure_future(self._open_online(chain_id, check))
-        return self._opening
-
-    async def _open_online(self, chain_id: int, check: object | None) -> None:
-        """Read the genesis hash, open the chain's store and remember the endpoint served it."""
         try:
             if self._genesis is None or (self._genesis.done() and self._genesis.exception()):
-                self._genesis = asyncio.ensure_future(self._read_genesis(check))
+                self._genesis = asyncio.ensure_future(genesis_hash(carried, block_zero))
             genesis = await asyncio.shield(self._genesis)
         except RpcError:
-            self._set_mode(CacheMode.OFF, None)  # this session goes without saved data
+            self.state.set_mode(CacheMode.OFF, None)  # this session goes without saved data
             return
         identity = ChainIdentity(chain_id, genesis)
-        self._set_mode(CacheMode.ONLINE, self.directory.store(identity))
+        self.state.set_mode(CacheMode.ONLINE, self.directory.store(identity))
         await self.directory.remember(self.endpoint, identity)
 
     async def go_offline(self, expected_chain_id: int | None) -> bool:
@@ -148,115 +152,83 @@ class SessionCache:
             return False
         self.served_chain_id = served.identity.chain_id
         store = self.directory.store(served.identity)
-        state = await store.state()
-        if state.saved_at is None:
+        saved = await store.state()
+        if saved.saved_at is None:
             return False
-        self.saved_at, self.saved_head = state.saved_at, state.head
-        self._set_mode(CacheMode.OFFLINE, store)
+        self.saved_at, self.saved_head = saved.saved_at, saved.head
+        self.state.set_mode(CacheMode.OFFLINE, store)
         return True
 
     def go_off(self) -> None:
         """Stop using saved data (another chain, or the user turned it off)."""
-        self._set_mode(CacheMode.OFF, None)
-
-    def _set_mode(self, mode: CacheMode, store: ChainStore | None) -> None:
-        """Switch mode and store, telling the listeners."""
-        self.store = store
-        if mode is not self.mode:
-            self.mode = mode
-            for listener in list(self.mode_listeners):
-                listener(mode)
-
-    @property
-    def offline(self) -> bool:
-        """Tell whether reads are answered from the saved data only."""
-        return self.mode is CacheMode.OFFLINE
-
-    @property
-    def writable(self) -> bool:
-        """Tell whether answers are being saved (online, with a store)."""
-        return self.mode is CacheMode.ONLINE and self.store is not None
-
-    @staticmethod
-    def not_saved(method: str) -> NotSaved:
-        """Return the error of an offline read that is not in the saved data."""
-        return NotSaved(f"{method} is not in the saved data (the node cannot be reached)")
-
-    result_of_body = staticmethod(result_of_body)
-
-    async def usable(self) -> ChainStore | None:
-        """Return the store to answer from, waiting for one being opened."""
-        if self._opening is not None and not self._opening.done():
-            await asyncio.shield(self._opening)
-        return self.store if self.mode in (CacheMode.ONLINE, CacheMode.OFFLINE) else None
+        self.state.set_mode(CacheMode.OFF, None)
 
     # --- answering ----------------------------------------------------------------------------
 
-    async def answer(self, method: str, params: Sequence[Any], params_json: str, ask: Ask) -> Any:
+    async def answer(self, read: Read, ask: Ask, noted: SavedNote) -> Any:
         """Return a read's result: from the saved data when it is there, else from the node."""
-        if method == "eth_getLogs":
-            return await self.logs.answer(params, params_json, ask)
-        store = await self.usable() if method in rules.KEPT_METHODS else None
+        method, params = read.method, read.params
+        logs = log_read(params) if method == "eth_getLogs" else None
+        kept = method in rules.KEPT_METHODS or logs is not None
+        store = await self.state.usable() if kept else None
+        if store is not None and logs is not None:
+            return await self.logs.answer(store, logs, ask, noted)
         if store is not None:
-            started = time.perf_counter()
-            body = await self._saved(store, method, params, params_json)
-            if body is not None:
-                try:
-                    result = await result_of_body(body)
-                except MalformedResponse:
-                    result = None
-                else:
-                    if not self.reorgs.stale(rests_on(method, params, result)):
-                        anchor = rules.answer_anchor(result)  # its block: known settled
-                        if anchor is not None:
-                            self.reorgs.note(anchor.number, anchor.block_hash)
-                        seconds = time.perf_counter() - started
-                        self.client.record_cached(method, params_json, len(body), seconds)
-                        return result
-        if self.offline and method not in CHAIN_CHECK:
-            raise self.not_saved(method)  # no wait for a node known to be away
+            found, result = await self._from_file(store, read, noted)
+            if found:
+                return result
+        if self.state.offline and method not in CHAIN_CHECK:
+            raise NotSaved.of(method)  # no wait for a node known to be away
         fresh = await ask(method, params)
-        self.observe(method, params, params_json, fresh)
+        self.observe(read, fresh)
         return fresh.result
 
-    async def _saved(
-        self, store: ChainStore, method: str, params: Sequence[Any], params_json: str
-    ) -> bytes | None:
+    async def _from_file(self, store: ChainStore, read: Read, noted: SavedNote) -> tuple[bool, Any]:
+        """Return (True, result) for a read the file answers (null included), else (False, None)."""
+        started = time.perf_counter()
+        body = await self._saved(store, read)
+        if body is None:
+            return False, None
+        try:
+            result = await result_of_body(body)
+        except MalformedResponse:
+            return False, None
+        if self.reorgs.stale(rests_on(read.method, read.params, result)):
+            return False, None
+        anchor = rules.answer_anchor(result)  # its block: known settled
+        if anchor is not None:
+            self.reorgs.note(anchor.number, anchor.block_hash)
+        noted(len(body), time.perf_counter() - started)
+        return True, result
+
+    async def _saved(self, store: ChainStore, read: Read) -> bytes | None:
         """Return the kept body answering a read, or None."""
-        by_number = rules.block_by_number(method, params)
+        by_number = rules.block_by_number(read.method, read.params)
         if by_number is not None:
             return await store.block_at(*by_number)
-        key = rules.lookup_key(method, params, params_json)
+        key = rules.lookup_key(read.method, read.params, read.params_json)
         if key is None:
             return None
-        return await store.get(key, rules.null_if(method, params))
+        return await store.get(key, rules.null_if(read.method, read.params))
 
-    def observe(
-        self, method: str, params: Sequence[Any], params_json: str, fresh: NodeAnswer
-    ) -> None:
+    def observe(self, read: Read, fresh: NodeAnswer) -> None:
         """Learn from a node's answer: the head, a reorganisation, and what to keep."""
-        result = fresh.result
+        method, params, result = read.method, read.params, fresh.result
         if method == "eth_blockNumber" and isinstance(result, str):
             self.note_head(int(result, 16) if result.startswith("0x") else None)
             return
         if method == "eth_getBlockByNumber" and params and params[0] == "latest":
             anchor = rules.answer_anchor(result)
             self.note_head(anchor.number if anchor else None)
-        self.watch(result)
-        where = rules.placement(method, params, params_json, result)
+        self.reorgs.watch(result)
+        where = rules.placement(method, params, read.params_json, result)
         if where is not None:
             self._keep(where, fresh.body)
 
     def note_head(self, number: int | None) -> None:
         """Record a head the node reported; keep what it has settled."""
-        if number is None or (self.head is not None and number <= self.head):
-            return
-        self.head = number
-        self._promote()
-
-    def settled(self, number: int | None) -> bool:
-        """Tell whether a height is N confirmations deep under the known head."""
-        return rules.settled(number, self.head, self.confirmations)
+        if self.state.advance(number):
+            self._promote()
 
     def _keep(self, where: rules.Placement, body: bytes) -> None:
         """Keep a settled answer now; hold an unsettled mined one until it settles."""
@@ -264,7 +236,7 @@ class SessionCache:
         number = anchor.number
         if number is None and anchor.block_hash is not None:
             number = self._settled_hashes.get(anchor.block_hash)
-        if self.settled(number):
+        if self.state.settled(number):
             self._write(
                 [(rules.Placement(where.key, rules.Anchor(number, anchor.block_hash)), body)]
             )
@@ -275,19 +247,13 @@ class SessionCache:
                 self._undecided.popitem(last=False)
 
     def _promote(self) -> None:
-        """Write the answers held in memory that the head has now settled."""
-        ready = [
-            (key, item)
-            for key, item in self._undecided.items()
-            if self.settled(item[0].anchor.number)
-        ]
+        """Write the answers and records held in memory that the head has now settled."""
+        settled = self.state.settled
+        ready = [(k, item) for k, item in self._undecided.items() if settled(item[0].anchor.number)]
         for key, _item in ready:
             del self._undecided[key]
         self._write([item for _key, item in ready])
-        for (kind, key), (value, number) in list(self._records_waiting.items()):
-            if self.settled(number):
-                del self._records_waiting[(kind, key)]
-                self.keep_record(kind, key, value, number)
+        self.records.promote()
 
     def _write(self, items: Sequence[tuple[rules.Placement, bytes]]) -> None:
         """Queue settled answers for the file (when one is in use)."""
@@ -298,14 +264,9 @@ class SessionCache:
                 self._settled_hashes[block_hash] = number
                 self.reorgs.note(number, block_hash)
             rows.append(Row(where.key, number, block_hash, body, canonical=block_hash is not None))
-        if rows and self.store is not None and self.writable:
-            self.store.put(rows, self.head)
-
-    # --- reorganisations ----------------------------------------------------------------------
-
-    def watch(self, result: Any) -> None:
-        """Check the settled heights an answer reports for a reorganisation."""
-        self.reorgs.watch(result)
+        store = self.state.store
+        if rows and store is not None and self.state.writable:
+            store.put(rows, self.state.head)
 
     def forget_from(self, number: int) -> None:
         """Forget what this session holds in memory from a replaced height up."""
@@ -314,39 +275,4 @@ class SessionCache:
         ]:
             del self._undecided[key]
         self._settled_hashes = {h: n for h, n in self._settled_hashes.items() if n < number}
-        waiting = self._records_waiting.items()
-        self._records_waiting = {k: item for k, item in waiting if item[1] < number}
-
-    # --- derived records (other services' own, e.g. token metadata, address history) -------
-
-    async def record(self, kind: str, key: str) -> Any:
-        """Return a derived record kept for this chain (its JSON value), or None."""
-        store = await self.usable()
-        if store is None:
-            return None
-        body = await store.record(kind, key)
-        try:
-            return None if body is None else json.loads(body)
-        except ValueError:
-            return None
-
-    def keep_record(self, kind: str, key: str, value: Any, number: int | None = None) -> None:
-        """Keep a derived record resting on block `number` (None: on no block).
-
-        A record resting on a block is written once that block is N deep (held in memory
-        until then) and dropped with it in a reorganisation.
-        """
-        if number is not None and not self.settled(number):
-            self._records_waiting[(kind, key)] = (value, number)
-            return
-        if self.store is not None and self.writable:
-            self.store.put_record(kind, key, json.dumps(value).encode(), number)
-
-
-async def _nothing() -> None:
-    """Do nothing (an already finished future's coroutine)."""
-
-
-def _done() -> asyncio.Future[None]:
-    """Return a finished future."""
-    return asyncio.ensure_future(_nothing())
+        self.records.forget_from(number)

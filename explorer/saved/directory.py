@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import os
@@ -15,22 +16,32 @@ from typing import Any, TypeVar
 import platformdirs
 
 from explorer.rpc.endpoint import Endpoint
-from explorer.saved.schema import BUSY_TIMEOUT_SECONDS
+from explorer.saved.files import PRIVATE_FILE, private_directory
+from explorer.saved.guarded import FileUnavailable, GuardedFile, NoticeListener
+from explorer.saved.salt import salt_column, salt_of, salted
 from explorer.saved.sql import clear_file
-from explorer.saved.sqlite_worker import SqliteWorker
-from explorer.saved.store import ChainIdentity, ChainStore, NoticeListener
+from explorer.saved.sqlite_file import BUSY_TIMEOUT_SECONDS, FileSchema, Migration, open_database
+from explorer.saved.store import RETRY_SECONDS, ChainIdentity, ChainStore
 
 T = TypeVar("T")
 DEFAULT_SIZE_LIMIT = 500 * 1024 * 1024  # bytes (issue 21 §1)
 DIRECTORY_VARIABLE = "EXPLORER_CACHE_DIR"  # tests and benchmarks keep their own
-_ENDPOINTS = """
-CREATE TABLE IF NOT EXISTS endpoints (
-    endpoint TEXT PRIMARY KEY,
-    chain_id INTEGER NOT NULL,
-    genesis TEXT NOT NULL,
-    seen REAL NOT NULL
+SCOPE_CHARS = 16  # hex characters of an endpoint's salted id in a file name
+INDEX_FILE = FileSchema(
+    "the index of the saved data",
+    (
+        Migration(
+            "the chain each endpoint served",
+            (
+                "CREATE TABLE IF NOT EXISTS endpoints (endpoint TEXT PRIMARY KEY, "
+                "chain_id INTEGER NOT NULL, genesis TEXT NOT NULL, seen REAL NOT NULL)",
+            ),
+        ),
+        Migration(
+            "endpoint ids hashed with the file's salt", (salt_column("endpoints", "endpoint"),)
+        ),
+    ),
 )
-"""
 
 
 def default_directory() -> Path:
@@ -53,7 +64,13 @@ class Served:
 
 
 class CacheDirectory:
-    """The saved data of every chain: one store per file, shared by this process's sessions."""
+    """The saved data of every chain: one store per file, shared by this process's sessions.
+
+    The folder is private (0700, its files 0600). Each chain has its file, named by chain id
+    and genesis hash; `store(identity, scope)` gives a chain a file per scope as well (an
+    endpoint's `endpoint_scope`), for data that must not be shared between endpoints.
+    `notice_listeners` hear what the files say (damaged and moved aside, locked).
+    """
 
     def __init__(
         self,
@@ -68,11 +85,14 @@ class CacheDirectory:
         self.confirmations = confirmations or (lambda _network: 12)
         self.notice_listeners: list[NoticeListener] = []
         self._stores: dict[Path, ChainStore] = {}
-        self._index = SqliteWorker(self._open_index, "cache-index")
+        index = self.root / "endpoints.sqlite3"
+        self._index = GuardedFile(
+            index, self._open_index, "the saved data's index", self._notice, RETRY_SECONDS
+        )
 
-    def store(self, identity: ChainIdentity) -> ChainStore:
-        """Return the store of a chain (one per file in this process)."""
-        path = self.root / identity.file_name
+    def store(self, identity: ChainIdentity, scope: str | None = None) -> ChainStore:
+        """Return the store of a chain, or of a chain and scope (one per file in this process)."""
+        path = self.root / identity.file_name(scope)
         store = self._stores.get(path)
         if store is None:
             store = ChainStore(path, identity, self.size_limit, self._notice, self.busy_timeout)
@@ -103,23 +123,15 @@ class CacheDirectory:
         return total
 
     def chain_files(self, chain_id: int) -> list[Path]:
-        """Return the database files of a chain id (every genesis it had)."""
+        """Return the database files of a chain id (every genesis and scope it had)."""
         return sorted(self.root.glob(f"chain-{chain_id}-*.sqlite3"))
 
     async def clear_chain(self, chain_id: int) -> int:
         """Empty every store of a chain id (Clear cache); return how many files were emptied."""
         cleared = 0
         for path in self.chain_files(chain_id):
-            store = self._stores.get(path)
-            if store is not None:
-                store.clear()
-                await store.flush()
-            else:
-                try:
-                    await self._on_index(lambda _db, target=path: clear_file(target))
-                except (OSError, sqlite3.Error):
-                    continue
-            cleared += 1
+            if await self._clear_file(path):
+                cleared += 1
         return cleared
 
     async def clear_endpoint(self, endpoint: Endpoint) -> ChainIdentity | None:
@@ -127,22 +139,29 @@ class CacheDirectory:
         served = await self.served(endpoint)
         if served is None:
             return None
-        path = self.root / served.identity.file_name
+        for path in self.root.glob(f"{served.identity.file_name()[: -len('.sqlite3')]}*.sqlite3"):
+            await self._clear_file(path)
+        return served.identity
+
+    async def _clear_file(self, path: Path) -> bool:
+        """Empty one chain file, open here or not; tell whether it was emptied."""
         store = self._stores.get(path)
         if store is not None:
             store.clear()
             await store.flush()
-        elif path.exists():
-            with contextlib.suppress(OSError, sqlite3.Error):
-                await self._on_index(lambda _db: clear_file(path))
-        return served.identity
+            return True
+        try:
+            await asyncio.to_thread(clear_file, path, self.busy_timeout)
+        except (OSError, sqlite3.Error):
+            return False
+        return True
 
     async def size_of(self, endpoint: Endpoint) -> int:
         """Return the bytes of saved data of the chain an endpoint served (0: none)."""
         served = await self.served(endpoint)
         if served is None:
             return 0
-        path = self.root / served.identity.file_name
+        path = self.root / served.identity.file_name()
         store = self._stores.get(path)
         if store is not None:
             return await store.size()
@@ -154,27 +173,32 @@ class CacheDirectory:
     # --- which chain each endpoint served -----------------------------------------------------
 
     async def _on_index(self, function: Callable[..., T], *args: Any) -> T:
-        """Run function(db, *args) on the index's worker thread."""
+        """Run function(db, *args) on the index's worker thread (FileUnavailable)."""
         return await self._index.run(function, *args)
 
     def _open_index(self) -> sqlite3.Connection:
-        """Open the index of endpoints (worker thread)."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(
-            self.root / "endpoints.sqlite3", timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None
-        )
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute(_ENDPOINTS)
-        return db
+        """Make the folder and its files private, then open the index (worker thread)."""
+        private_directory(self.root)
+        for path in self.root.iterdir():
+            with contextlib.suppress(OSError):
+                if path.is_file() and os.name == "posix":
+                    os.chmod(path, PRIVATE_FILE)
+        return open_database(self.root / "endpoints.sqlite3", INDEX_FILE, self.busy_timeout)
+
+    async def endpoint_scope(self, endpoint: Endpoint) -> str:
+        """Return an endpoint's id for file names: hashed with the index's salt."""
+        return (await self._on_index(_salted_id, endpoint))[:SCOPE_CHARS]
 
     async def remember(self, endpoint: Endpoint, identity: ChainIdentity) -> None:
         """Remember that an endpoint served a chain (now)."""
-        row = (endpoint_id(endpoint), identity.chain_id, identity.genesis_hash, time.time())
+
+        def write(db: sqlite3.Connection) -> None:
+            row = (_salted_id(db, endpoint), identity.chain_id, identity.genesis_hash, time.time())
+            db.execute("INSERT OR REPLACE INTO endpoints VALUES (?, ?, ?, ?)", row)
+
         try:
-            await self._on_index(
-                lambda db: db.execute("INSERT OR REPLACE INTO endpoints VALUES (?, ?, ?, ?)", row)
-            )
-        except (OSError, sqlite3.Error):
+            await self._on_index(write)
+        except (OSError, sqlite3.Error, FileUnavailable):
             return  # offline browsing will not know this endpoint; nothing else depends on it
 
     async def served(self, endpoint: Endpoint) -> Served | None:
@@ -182,11 +206,11 @@ class CacheDirectory:
 
         def read(db: sqlite3.Connection) -> Any:
             query = "SELECT chain_id, genesis, seen FROM endpoints WHERE endpoint = ?"
-            return db.execute(query, (endpoint_id(endpoint),)).fetchone()
+            return db.execute(query, (_salted_id(db, endpoint),)).fetchone()
 
         try:
             row = await self._on_index(read)
-        except (OSError, sqlite3.Error):
+        except (OSError, sqlite3.Error, FileUnavailable):
             return None
         return (
             None if row is None else Served(ChainIdentity(int(row[0]), str(row[1])), float(row[2]))
@@ -198,3 +222,8 @@ class CacheDirectory:
             await store.aclose()
         self._stores.clear()
         await self._index.aclose()
+
+
+def _salted_id(db: sqlite3.Connection, endpoint: Endpoint) -> str:
+    """Return the id an endpoint is kept under: its id hashed with the index's salt."""
+    return salted(salt_of(db), endpoint_id(endpoint))

@@ -11,15 +11,14 @@ from explorer.rpc.errors import MalformedResponse
 BlockZeroRead = Callable[[], Awaitable[Any]]
 
 
-async def genesis_hash(check: object | None, read_block_zero: BlockZeroRead) -> str:
-    """Return the chain's genesis hash: the one the chain check carries, else block 0's (a read).
+async def genesis_hash(carried: str | None, read_block_zero: BlockZeroRead) -> str:
+    """Return the chain's genesis hash: the one the chain check carried, else block 0's (a read).
 
     The chain check carries it (`ChainCheck.genesis_hash` or a `ProbeResult`'s, read in the
     same round trip as eth_chainId); a check that does not have it (a node that gives no
     block 0) leaves one read of `eth_getBlockByNumber("0x0", false)` through read_block_zero.
     """
-    carried = getattr(check, "genesis_hash", None)
-    if isinstance(carried, str) and carried:
+    if carried:
         return carried.lower()
     block = await read_block_zero()
     if not isinstance(block, dict):

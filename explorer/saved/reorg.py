@@ -12,13 +12,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from explorer.saved import rules
-
-if TYPE_CHECKING:
-    from explorer.saved.cache import SessionCache
-    from explorer.saved.store import ChainStore
+from explorer.saved.state import SessionState
+from explorer.saved.store import ChainStore
 
 
 @dataclass(frozen=True)
@@ -31,10 +29,14 @@ class Reorganised:
 
 
 class ReorgWatch:
-    """Watches a session's answers for replaced settled blocks; listeners hear each drop."""
+    """Watches a session's answers for replaced settled blocks; listeners hear each drop.
 
-    def __init__(self, cache: SessionCache) -> None:
-        self.cache = cache
+    forget_from(number) drops what the session holds in memory from a replaced height up.
+    """
+
+    def __init__(self, state: SessionState, forget_from: Callable[[int], None]) -> None:
+        self.state = state
+        self.forget_from = forget_from
         self.known: dict[int, str] = {}  # settled heights' hashes this session has seen
         self.invalid_from: int | None = None  # saved data from here up is not answered
         self.listeners: list[Callable[[Reorganised], None]] = []
@@ -51,8 +53,8 @@ class ReorgWatch:
 
     def watch(self, result: Any) -> None:
         """Compare the settled heights an answer reports with the known and saved chain."""
-        cache = self.cache
-        deep = [(n, h) for n, h in rules.sightings(result) if cache.settled(n)]
+        state = self.state
+        deep = [(n, h) for n, h in rules.sightings(result) if state.settled(n)]
         unknown = []
         for number, block_hash in deep:
             seen = self.known.get(number)
@@ -61,8 +63,8 @@ class ReorgWatch:
             elif seen != block_hash:
                 self._replaced(number, seen, block_hash)
                 return
-        store = cache.store
-        if unknown and store is not None and cache.writable:
+        store = state.store
+        if unknown and store is not None and state.writable:
             checking = asyncio.ensure_future(self._check(store, unknown))
             self._checks.add(checking)
             checking.add_done_callback(self._checks.discard)
@@ -79,8 +81,8 @@ class ReorgWatch:
         lowest = number if self.invalid_from is None else min(number, self.invalid_from)
         self.invalid_from = lowest
         self.known = {n: h for n, h in self.known.items() if n < number}
-        self.cache.forget_from(number)
-        store = self.cache.store
+        self.forget_from(number)
+        store = self.state.store
         if store is not None:
             store.drop_from(number)
             done = asyncio.ensure_future(self._dropped(store, lowest))
@@ -92,6 +94,6 @@ class ReorgWatch:
 
     async def _dropped(self, store: ChainStore, lowest: int) -> None:
         """Answer from the saved data again once the file has dropped what was replaced."""
-        await store.flush()
+        await store.written()
         if self.invalid_from == lowest:
             self.invalid_from = None

@@ -1,12 +1,13 @@
-"""The saved-data file's tables, its identity check, eviction and reorganisation drops."""
+"""A chain's saved-data file: its tables and their versions, its identity, eviction, drops."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
 
-SCHEMA_VERSION = "1"
-BUSY_TIMEOUT_SECONDS = 5.0  # another process's transaction is waited for this long
+from explorer.saved.sqlite_file import FileSchema, Migration, statements
+
+IDENTITY_VERSION = "1"  # the `schema` row older explorers check beside the chain's identity
 EVICT_TO = 0.9  # beyond the limit, the least recently used go until this share of it is left
 EVICT_STEP = 200  # rows deleted per step of an eviction
 
@@ -72,21 +73,24 @@ class Segment:
     body: bytes
 
 
+CHAIN_FILE = FileSchema(
+    "the saved data",
+    (
+        Migration(
+            "answers, the number → hash map, log ranges, derived records", statements(_TABLES)
+        ),
+    ),
+    new_file=("PRAGMA auto_vacuum = INCREMENTAL",),  # evicted pages go back to the disk
+)
+
+
 class WrongChain(sqlite3.DatabaseError):
     """The file holds another chain's data (a name clash): it must not be read."""
 
 
-def create_schema(
-    db: sqlite3.Connection, chain_id: int, genesis_hash: str, busy_timeout: float
-) -> None:
-    """Set the file up (WAL, incremental vacuum, tables) and check it is this chain's."""
-    db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-    if db.execute("PRAGMA page_count").fetchone()[0] == 0:
-        db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # evicted pages go back to the disk
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = NORMAL")
-    db.executescript(_TABLES)
-    expected = {"schema": SCHEMA_VERSION, "chain_id": str(chain_id), "genesis": genesis_hash}
+def check_identity(db: sqlite3.Connection, chain_id: int, genesis_hash: str) -> None:
+    """Write a new file's chain identity, or check an old file's is this chain's (WrongChain)."""
+    expected = {"schema": IDENTITY_VERSION, "chain_id": str(chain_id), "genesis": genesis_hash}
     db.execute("BEGIN IMMEDIATE")
     try:
         found = dict(

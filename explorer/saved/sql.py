@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from explorer.saved.rules import block_key
-from explorer.saved.schema import BUSY_TIMEOUT_SECONDS, Row, Segment
+from explorer.saved.schema import CHAIN_FILE, Row, Segment
+from explorer.saved.sqlite_file import open_database
 
 
 @dataclass(frozen=True)
@@ -146,9 +147,9 @@ def put_record(
     )
 
 
-def clear_file(path: Path) -> None:
+def clear_file(path: Path, busy_timeout: float) -> None:
     """Empty a chain's database that this process has not opened (blocking: a worker thread)."""
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    db = open_database(path, CHAIN_FILE, busy_timeout)
     try:
         db.execute("BEGIN IMMEDIATE")
         clear(db)

@@ -25,6 +25,11 @@ class SqliteWorker:
             self._db = self._open_db()
         return self._db
 
+    @property
+    def is_open(self) -> bool:
+        """Tell whether the connection is open."""
+        return self._db is not None
+
     def forget(self) -> None:
         """Close the connection; the next call opens it again (worker thread)."""
         if self._db is not None:

@@ -2,17 +2,18 @@
 
 WAL, one connection (the process's one writer), short transactions, a busy timeout: two
 windows and a command line may use the same file at once. Answers are kept as the node sent
-them, compressed; the least recently used go first beyond the size limit. A file that is
-damaged, locked for good or unreadable is moved aside (with its WAL) and started afresh, and
-`on_notice` says so: never a crash, never a wrong answer.
+them, compressed; the least recently used go first beyond the size limit. The file is a
+`GuardedFile`: locked by another program, it is skipped (the node answers) and what was to be
+written waits and is tried again every few seconds; damaged, it is moved aside and started
+afresh; either way `on_notice` says so: never a crash, never a wrong answer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
-import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -20,26 +21,25 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from explorer.saved import sql
-from explorer.saved.logs import dump_result
+from explorer.saved.bodies import dump_result
+from explorer.saved.guarded import FileLocked, FileUnavailable, GuardedFile, NoticeListener
 from explorer.saved.schema import (
-    BUSY_TIMEOUT_SECONDS,
+    CHAIN_FILE,
     Row,
     Segment,
-    create_schema,
+    check_identity,
     drop_from,
     evict,
     used_bytes,
 )
 from explorer.saved.sql import SavedState
-from explorer.saved.sqlite_worker import SqliteWorker
+from explorer.saved.sqlite_file import BUSY_TIMEOUT_SECONDS, open_database
 
-T = TypeVar("T")
 WRITE_BATCH_BYTES = 8 * 1024 * 1024  # one transaction writes at most this much (short ones)
-NoticeListener = Callable[[str], None]
-
-
-class StoreUnavailable(Exception):
-    """The saved data cannot be used now (it is being rebuilt, or the disk refuses)."""
+RETRY_SECONDS = 2.0  # a locked file is tried again this often (writes wait meanwhile)
+FLUSH_LOOK_SECONDS = 0.25  # a flush looks this often whether the file was found locked
+Work = Callable[[sqlite3.Connection], None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,10 @@ class ChainIdentity:
     chain_id: int
     genesis_hash: str
 
-    @property
-    def file_name(self) -> str:
-        """Return the name of this chain's database file."""
-        return f"chain-{self.chain_id}-{self.genesis_hash[2:18]}.sqlite3"
+    def file_name(self, scope: str | None = None) -> str:
+        """Return the name of this chain's database file (one per scope, e.g. an endpoint)."""
+        stem = f"chain-{self.chain_id}-{self.genesis_hash[2:18]}"
+        return f"{stem}-{scope}.sqlite3" if scope else f"{stem}.sqlite3"
 
 
 class ChainStore:
@@ -71,74 +71,40 @@ class ChainStore:
         self.size_limit = size_limit
         self.busy_timeout = busy_timeout
         self.notice_listeners: list[NoticeListener] = [on_notice] if on_notice else []
-        self.moved_aside: list[Path] = []
+        what = f"the saved data of chain {identity.chain_id}"
+        self.file = GuardedFile(path, self._connect, what, self._notice)
         self.others_size: Callable[[Path], int] = lambda _path: 0  # other chains' files
         self.writes = 0  # transactions committed
         self.write_seconds = 0.0  # worker time spent writing
-        self._worker = SqliteWorker(self._connect, "chain-cache")
-        self._pending: list[Callable[[sqlite3.Connection], None]] = []
+        self._pending: list[Work] = []
         self._touched: list[tuple[str, int]] = []
         self._flushing: asyncio.Future[None] | None = None
-        self._closed = False
+        self._wake = asyncio.Event()  # ends the wait between retries of a locked file
+        self._closing = False
 
-    # --- the worker thread ------------------------------------------------------------------
+    @property
+    def moved_aside(self) -> list[Path]:
+        """Return where damaged files were moved in this process."""
+        return self.file.moved_aside
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
-        """Run function(db, *args) on the worker thread (opening the file first)."""
-        if self._closed:
-            raise StoreUnavailable("the saved data is closed")
-        return await self._worker.call(lambda: self._guarded(function, args))
+        """Run function(db, *args) on the worker thread (FileUnavailable when it cannot)."""
+        return await self.file.run(function, *args)
 
-    def _guarded(self, function: Callable[..., T], args: Sequence[Any]) -> T:
-        """Run on an open database; a damaged or locked one is moved aside and rebuilt."""
-        try:
-            return function(self._worker.connection(), *args)
-        except sqlite3.OperationalError as error:
-            if "locked" in str(error) or "busy" in str(error):
-                self._rebuild(f"it stayed locked for {self.busy_timeout:g} s")
-            else:
-                self._rebuild(str(error))
-        except (sqlite3.DatabaseError, zlib.error, ValueError) as error:
-            self._rebuild(str(error))
-        except OSError as error:
-            raise StoreUnavailable(f"{self.path} cannot be used: {error}") from None
-        raise StoreUnavailable("the saved data was damaged and is being rebuilt")
+    def _notice(self, message: str) -> None:
+        """Pass a message of the file on."""
+        for listener in list(self.notice_listeners):
+            listener(message)
 
     def _connect(self) -> sqlite3.Connection:
         """Open (and if needed create) the database, checking it belongs to this chain."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+        db = open_database(self.path, CHAIN_FILE, self.busy_timeout)
         try:
-            identity = self.identity
-            create_schema(db, identity.chain_id, identity.genesis_hash, self.busy_timeout)
+            check_identity(db, self.identity.chain_id, self.identity.genesis_hash)
         except BaseException:
             db.close()
             raise
         return db
-
-    def _rebuild(self, reason: str) -> None:
-        """Move the file (and its WAL) aside, start afresh, and say so."""
-        self._worker.forget()
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.broken-{stamp}")
-        try:
-            if self.path.exists():
-                self.path.replace(aside)
-            for suffix in ("-wal", "-shm"):
-                companion = self.path.with_name(self.path.name + suffix)
-                if companion.exists():
-                    companion.replace(aside.with_name(aside.name + suffix))
-            self.moved_aside.append(aside)
-            self._worker.connection()
-        except (OSError, sqlite3.Error) as error:
-            reason = f"{reason}; it could not be moved aside either ({error})"
-        message = (
-            f"The saved data of chain {self.identity.chain_id} could not be used ({reason}). "
-            f"It was moved aside to {aside.name} and is rebuilt from the node as pages are "
-            "opened."
-        )
-        for listener in list(self.notice_listeners):
-            listener(message)
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -154,7 +120,7 @@ class ChainStore:
                 if null_if is None
                 else self._run(sql.get_or_known, key, null_if)
             )
-        except StoreUnavailable:
+        except FileUnavailable:
             return None
         if found is None:
             return None
@@ -172,7 +138,7 @@ class ChainStore:
         """Return the settled block at a height (through the number → hash map), or None."""
         try:
             found = await self._run(sql.block_at, number, full)
-        except StoreUnavailable:
+        except FileUnavailable:
             return None
         if found is None:
             return None
@@ -186,14 +152,14 @@ class ChainStore:
             return []
         try:
             return await self._run(sql.contradicted, list(sighted))
-        except StoreUnavailable:
+        except FileUnavailable:
             return []
 
     async def segments(self, filter_key: str, first: int, last: int) -> list[Segment]:
         """Return the saved log segments of a filter that overlap first..last."""
         try:
             found = await self._run(sql.segments, filter_key, first, last)
-        except StoreUnavailable:
+        except FileUnavailable:
             return []
         for rowid, _segment in found:
             self._touch("log_segments", rowid)
@@ -203,28 +169,28 @@ class ChainStore:
         """Return a derived record (another service's own, e.g. token metadata), or None."""
         try:
             return await self._run(sql.record, kind, key)
-        except StoreUnavailable:
+        except FileUnavailable:
             return None
 
     async def state(self) -> SavedState:
         """Return when data was last saved and the head then."""
         try:
             return await self._run(sql.saved_state)
-        except StoreUnavailable:
+        except FileUnavailable:
             return SavedState(None, None)
 
     async def size(self) -> int:
         """Return the bytes the database uses (pages in use)."""
         try:
             return await self._run(used_bytes)
-        except StoreUnavailable:
+        except FileUnavailable:
             return 0
 
     async def json_size(self) -> int:
         """Return the bytes of JSON the database holds (uncompressed)."""
         try:
             return await self._run(sql.json_size)
-        except StoreUnavailable:
+        except FileUnavailable:
             return 0
 
     # --- writes (queued, one short transaction per flush) -----------------------------------
@@ -257,56 +223,84 @@ class ChainStore:
         """Queue emptying the database (Clear cache)."""
         self._queue(sql.clear)
 
-    def _queue(self, work: Callable[[sqlite3.Connection], None]) -> None:
+    def _queue(self, work: Work) -> None:
         """Add work to the next transaction and make sure a flush is coming."""
-        if self._closed:
+        if self.file.closed:
             return
         self._pending.append(work)
         self._schedule()
 
     def _schedule(self) -> None:
         """Make sure a flush is coming."""
-        if not self._closed and (self._flushing is None or self._flushing.done()):
+        if not self.file.closed and (self._flushing is None or self._flushing.done()):
             self._flushing = asyncio.ensure_future(self._flush())
 
     async def _flush(self) -> None:
-        """Write everything queued, a short transaction at a time, then evict beyond the limit."""
-        while (self._pending or self._touched) and not self._closed:
+        """Write everything queued, a short transaction at a time, then evict beyond the limit.
+
+        While the file is locked the queue waits, and is tried again every RETRY_SECONDS
+        (a last time when the store closes); what was queued is dropped only when the file
+        was damaged and rebuilt, or refused.
+        """
+        while not self.file.closed and (self._pending or self._touched or self.file.locked):
+            if self.file.locked and not self._closing:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), RETRY_SECONDS)
             batch, self._pending = self._pending, []
             touched, self._touched = self._touched, []
+            saves = bool(batch)  # data, not only the marks of rows read
             if touched:
                 batch.append(partial(sql.write_touches, touched=touched))
             try:
-                await self._run(self._write, batch)
-            except StoreUnavailable:
+                await self.file.run(self._write, batch, saves, probing=True)
+            except FileLocked:
+                if self._closing:
+                    return  # the last try: the file stays as it was, what was queued is not kept
+                self._pending[:0] = batch
+            except FileUnavailable:
                 continue  # rebuilt or refused: what was queued is not kept
 
-    def _write(
-        self, db: sqlite3.Connection, batch: list[Callable[[sqlite3.Connection], None]]
-    ) -> None:
-        """Run queued work in one transaction (worker thread), then keep within the limit."""
+    def _write(self, db: sqlite3.Connection, batch: list[Work], saves: bool) -> None:
+        """Run queued work in one transaction (worker thread), then keep within the limit.
+
+        When it saves data the time is noted (`saved_at`: what an offline session shows);
+        nothing queued is a try of the lock alone (a locked file tried again).
+        """
         started = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         try:
             for work in batch:
                 work(db)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('saved_at', ?)", (str(time.time()),))
+            if saves:
+                db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('saved_at', ?)", (str(time.time()),)
+                )
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        evict(db, max(self.size_limit - self.others_size(self.path), 1))
-        self.writes += 1
-        self.write_seconds += time.perf_counter() - started
+        if batch:
+            evict(db, max(self.size_limit - self.others_size(self.path), 1))
+            self.writes += 1
+            self.write_seconds += time.perf_counter() - started
 
     async def flush(self) -> None:
-        """Wait until everything queued is written."""
+        """Wait until everything queued is written, or the file is found locked.
+
+        What waits for a locked file is written once it is free (`written` waits for that).
+        """
+        while self._flushing is not None and not self._flushing.done() and not self.file.locked:
+            await asyncio.wait({self._flushing}, timeout=FLUSH_LOOK_SECONDS)
+
+    async def written(self) -> None:
+        """Wait until everything queued is written, a locked file waited out."""
         while self._flushing is not None and not self._flushing.done():
             await asyncio.shield(self._flushing)
 
     async def aclose(self) -> None:
-        """Write what is queued, close the file and stop the worker."""
-        await self.flush()
-        self._closed = True
-        await self._worker.aclose()
+        """Write what is queued (a locked file is tried once more), close the file, stop."""
+        self._closing = True
+        self._wake.set()
+        await self.written()
+        await self.file.aclose()

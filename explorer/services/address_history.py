@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from explorer.chain.history import HistoryEntry
 from explorer.chain.records import Log
+from explorer.rpc.errors import MalformedResponse
 from explorer.services.attribution import Attributor
 from explorer.services.balance_search import (
     EXPRESS_PROBES,
@@ -58,10 +59,8 @@ from explorer.services.token_history import (
     ProgressListener,
     TokenTransfers,
     logs_of,
-    token_units,
     transfer_entry,
 )
-from explorer.services.tokens import MULTICALL3, TokenReader
 
 
 class AddressHistory:
@@ -75,14 +74,12 @@ class AddressHistory:
         chain: str,
         store: HistoryStore | None = None,
         scope: Scope = Scope.ALL,
-        multicall: str = MULTICALL3,
     ) -> None:
         self.reader = reader
         self.address = address
         self.chain = chain
         self.store = store
         self.scope = scope
-        self.multicall = multicall
         self.probes = StateProbes(reader.client, address)
         self.opening: Opening | None = None
         self.stored: StoredHistory | None = None
@@ -96,6 +93,7 @@ class AddressHistory:
         self._requests_before = 0
         self._early_logs: list[Log] | None = None
         self._high_hash = self._known_hash = ""
+        self._latest: tuple[int, str] | None = None  # the head read as a block (number, hash)
         self._started = time.perf_counter()
         self._tokens_low = 0
         self._tokens_done = 0.0
@@ -122,7 +120,7 @@ class AddressHistory:
         """Read the head (unless known), the stored history and the opening request."""
         stats = getattr(self.reader.client, "stats", None)
         self._requests_before = stats.total if stats is not None else 0
-        high = last if last is not None else await self.reader.head_number()
+        high = last if last is not None else await self._head()
         low = max(0, (first or 0) - 1)
         if self.store is not None:
             self.stored = usable(await self.store.load(self.chain, self.address), low, high)
@@ -143,6 +141,17 @@ class AddressHistory:
         blocks = high - opening.low
         return estimate(blocks, opening.first, opening.last, self.scope, token_blocks=token_blocks)
 
+    async def _head(self) -> int:
+        """Return the head; unknown, read as the latest block: its number and hash in one read."""
+        if self.reader.head is not None:
+            return self.reader.head
+        latest = await self.reader.block("latest")
+        if latest is None or latest.number is None or latest.hash is None:
+            raise MalformedResponse("the node gave no latest block")
+        self.reader.note_head(latest.number)
+        self._latest = (latest.number, latest.hash)
+        return latest.number
+
     async def _open(self, low: int, high: int) -> Opening:
         """Send the opening request: code at high, the states after high and after low.
 
@@ -150,7 +159,8 @@ class AddressHistory:
         last block a stored history knew (the chain must still hold it); a revisit's few new
         blocks have their token transfers asked in it too.
         """
-        blocks = [high] + ([self.stored.until] if self.stored is not None else [])
+        high_hash = self._latest[1] if self._latest and self._latest[0] == high else ""
+        blocks = ([] if high_hash else [high]) + ([self.stored.until] if self.stored else [])
         extra: list[tuple[str, tuple[object, ...]]] = [
             ("eth_getBlockByNumber", (hex(number), False)) for number in blocks
         ]
@@ -162,7 +172,7 @@ class AddressHistory:
                 ("eth_getLogs", (q.filter_json(self._tokens_low + 1, high),)) for q in queries
             ]
         first, last, code, answers = await self.probes.opening(low, high, extra)
-        hashes = [hash_of(answer) for answer in answers[: len(blocks)]]
+        hashes = [high_hash] * bool(high_hash) + [hash_of(a) for a in answers[: len(blocks)]]
         self._high_hash, self._known_hash = hashes[0], hashes[-1] if len(hashes) > 1 else ""
         logs = answers[len(blocks) :]
         self._early_logs = logs_of(logs) if logs else None
@@ -309,7 +319,6 @@ class AddressHistory:
             assert opening is not None
             transfers = TokenTransfers(self.reader.client, self.address)
             units: dict[str, tuple[int, str]] = {}
-            tokens = TokenReader(self.reader.client, self.multicall)
 
             def on_progress(done: int, total: int) -> None:
                 self._tokens_done = done / max(1, total)
@@ -318,7 +327,8 @@ class AddressHistory:
             async for entries in self._transfers(transfers, opening.high, on_progress):
                 new_tokens = {e.asset for e in entries} - set(units)
                 if new_tokens:
-                    units |= await token_units(tokens, new_tokens)
+                    read = await self.reader.token_units.read(new_tokens, every_kind=True)
+                    units |= {token: (u.decimals, u.symbol) for token, u in read.items()}
                 timed = await self.timed(entries)
                 self._token_entries += timed
                 self._found += len(timed)

@@ -24,9 +24,9 @@ from explorer.rpc.errors import (
     RpcError,
     TransportError,
 )
+from explorer.saved.seen import SeenStore, SeenTx
 from explorer.services.diagnosis import SenderState, read_sender_state
 from explorer.services.estimate import Preflight, preflight
-from explorer.services.firstseen import SeenStore, SeenTx
 from explorer.services.rawtx import SignedTx
 from explorer.services.reader import ChainReader
 
@@ -183,20 +183,7 @@ async def send_once(reader: ChainReader, tx: SignedTx) -> SendResult:
 def sent_record(tx: SignedTx, chain_id: int, head: int | None, now: float | None = None) -> SeenTx:
     """Return the local record of a transaction sent from here."""
     when = time.time() if now is None else now
-    return SeenTx(
-        chain_id,
-        tx.hash,
-        tx.sender,
-        tx.nonce,
-        tx.gas_price,
-        tx.gas,
-        tx.value,
-        when,
-        head,
-        when,
-        head,
-        sent_here=True,
-    )
+    return SeenTx(chain_id, tx.pooled, when, head, when, head, sent_here=True)
 
 
 async def remember_sent(

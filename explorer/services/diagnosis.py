@@ -3,7 +3,7 @@
 A pending transaction waits for one or more reasons: nonces before it not mined yet (or never
 seen by the node: a gap, docs/service.md §15.5), a gas price below the block's minimum, a
 sender who cannot pay value + gas × gas price. How long it has waited is measured from when
-this app first saw it (services/firstseen.py), against rskj's eviction of pool entries after
+this app first saw it (saved/seen.py), against rskj's eviction of pool entries after
 10 blocks or 650 s (reference.conf `transaction.outdated.threshold` / `.timeout`); a
 replacement with the same nonce must pay 40 % more (`transaction.gasPriceBump`).
 """
@@ -14,13 +14,12 @@ import asyncio
 import enum
 from dataclasses import dataclass
 
-from explorer.chain.records import Transaction
-from explorer.services.firstseen import SeenTx
+from explorer.chain.pooled import PooledTx
+from explorer.saved.seen import SeenTx
 from explorer.services.reader import ChainReader
 
 POOL_EXPIRY_BLOCKS = 10
 POOL_EXPIRY_SECONDS = 650
-PRICE_BUMP_PERCENT = 40
 
 
 @dataclass(frozen=True)
@@ -63,39 +62,6 @@ async def read_sender_state(reader: ChainReader, sender: str) -> SenderState:
         gas_price=price,
         block_gas_limit=latest.gas_limit if latest is not None else 0,
     )
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """The transaction being diagnosed: as the node sent it, or as this app kept it."""
-
-    hash: str
-    sender: str
-    nonce: int
-    gas_price: int
-    gas: int
-    value: int
-
-    @property
-    def max_cost(self) -> int:
-        """Return value + gas × gas price: what the sender must hold for it to be mined."""
-        return self.value + self.gas * self.gas_price
-
-    @property
-    def bump_price(self) -> int:
-        """Return the least gas price a same-nonce replacement must pay (rskj's 40 % bump)."""
-        bumped = self.gas_price * (100 + PRICE_BUMP_PERCENT) // 100
-        return max(bumped, self.gas_price + 1)
-
-    @classmethod
-    def of_tx(cls, tx: Transaction) -> Candidate:
-        """Return the candidate of a transaction the node returned."""
-        return cls(tx.hash, tx.sender, tx.nonce, tx.gas_price, tx.gas, tx.value)
-
-    @classmethod
-    def of_seen(cls, seen: SeenTx) -> Candidate:
-        """Return the candidate of a transaction this app kept."""
-        return cls(seen.hash, seen.sender, seen.nonce, seen.gas_price, seen.gas, seen.value)
 
 
 class Hold(enum.Enum):
@@ -147,7 +113,7 @@ def wait_since(seen: SeenTx | None, head: int, now: float) -> Wait | None:
 class PendingDiagnosis:
     """What holds a transaction, with the numbers: its own, the sender's and the chain's."""
 
-    candidate: Candidate
+    candidate: PooledTx
     state: SenderState
     holds: tuple[Hold, ...]  # the most telling first
     wait: Wait | None
@@ -173,7 +139,7 @@ class PendingDiagnosis:
         return max(0, self.candidate.max_cost - self.state.balance)
 
 
-def judge_pending(candidate: Candidate, state: SenderState, wait: Wait | None) -> PendingDiagnosis:
+def judge_pending(candidate: PooledTx, state: SenderState, wait: Wait | None) -> PendingDiagnosis:
     """Name every reason that holds the transaction, the blocking ones first."""
     holds: list[Hold] = []
     if state.balance < candidate.max_cost:
@@ -193,7 +159,7 @@ def judge_pending(candidate: Candidate, state: SenderState, wait: Wait | None) -
 
 
 async def diagnose_pending(
-    reader: ChainReader, candidate: Candidate, seen: SeenTx | None, now: float
+    reader: ChainReader, candidate: PooledTx, seen: SeenTx | None, now: float
 ) -> PendingDiagnosis:
     """Read the sender's state (one round trip) and judge what holds the transaction."""
     state = await read_sender_state(reader, candidate.sender)

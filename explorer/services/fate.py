@@ -13,15 +13,15 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from explorer.chain.pooled import PooledTx
 from explorer.chain.records import Transaction
+from explorer.saved.seen import SeenTx
 from explorer.services.diagnosis import (
-    Candidate,
     PendingDiagnosis,
     judge_pending,
     read_sender_state,
     wait_since,
 )
-from explorer.services.firstseen import SeenTx
 from explorer.services.reader import ChainReader
 from explorer.services.replacement import SCAN_LIMIT, Progress, SearchResult, find_nonce_user
 
@@ -60,17 +60,19 @@ async def diagnose_missing(
     reader: ChainReader, seen: SeenTx, now: float, progress: Progress | None = None
 ) -> MissingDiagnosis:
     """Read the sender's state and, when its nonce is used, find what used it."""
-    candidate = Candidate.of_seen(seen)
-    state = await read_sender_state(reader, seen.sender)
+    candidate = seen.tx
+    state = await read_sender_state(reader, candidate.sender)
     pending = judge_pending(candidate, state, wait_since(seen, state.head, now))
     if candidate.nonce < state.mined_nonce:
         since = seen.last_block if seen.last_block is not None else seen.first_block
         first = since if since is not None else state.head - SCAN_LIMIT
-        result = await find_nonce_user(reader, seen.sender, seen.nonce, first, state.head, progress)
+        result = await find_nonce_user(
+            reader, candidate.sender, candidate.nonce, first, state.head, progress
+        )
         found = result.transaction
         if found is None:
             return MissingDiagnosis(seen, Fate.NONCE_USED, pending, search=result)
-        fate = Fate.MINED if found.hash == seen.hash else Fate.REPLACED
+        fate = Fate.MINED if found.hash == candidate.hash else Fate.REPLACED
         return MissingDiagnosis(seen, fate, pending, found, result)
     if candidate.nonce < state.pending_nonce:
         return MissingDiagnosis(
@@ -86,7 +88,7 @@ async def diagnose_missing(
     return MissingDiagnosis(seen, Fate.DROPPED, pending)
 
 
-async def _pending_with_nonce(reader: ChainReader, candidate: Candidate) -> Transaction | None:
+async def _pending_with_nonce(reader: ChainReader, candidate: PooledTx) -> Transaction | None:
     """Return the pool's executable transaction of the sender with that nonce (pending block)."""
     block = await reader.client.get_block_by_number("pending", True)
     if block is None or block.transactions is None:

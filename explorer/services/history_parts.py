@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from explorer.chain.hexutil import HexFormatError
 from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
 from explorer.chain.records import Block, RecordFormatError
+from explorer.rpc.client import RpcClient
 from explorer.services.balance_search import Change
 from explorer.services.history_plan import OldStateVerdict
 from explorer.services.history_store import StoredHistory
@@ -48,7 +48,7 @@ class HistoryUpdate:
 class BlockTimes:
     """Blocks' times: known from blocks read already, else read in batches of headers."""
 
-    def __init__(self, client: Any, counts: ReadCounts) -> None:
+    def __init__(self, client: RpcClient, counts: ReadCounts) -> None:
         self.client = client
         self.counts = counts
         self.known: dict[int, int] = {}

@@ -1,7 +1,7 @@
 """What is settled of an address's history, kept so that a revisit asks only for newer blocks.
 
 One small interface (`HistoryStore`: load, save). `SavedHistoryStore` keeps them as derived
-records in the session's saved data (one file per chain, saved/cache.py);
+records in the session's saved data (one file per chain, saved/records.py);
 `MemoryHistoryStore` keeps them for the run (a session without saved data, tests). A record
 names the hash of its newest block; one whose block the chain no longer holds (a
 reorganisation, another chain) is searched again from the start.
@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from explorer.chain.history import Direction, EntryKind, HistoryEntry
-from explorer.saved.cache import SessionCache
+from explorer.rpc.wrappers import TypedCalls
+from explorer.saved.cache import DerivedRecords, records_of
 from explorer.services.probes import AccountState
 
 
@@ -120,12 +121,12 @@ class SavedHistoryStore:
 
     KIND = "address-history"
 
-    def __init__(self, cache: SessionCache) -> None:
-        self.cache = cache
+    def __init__(self, records: DerivedRecords) -> None:
+        self.records = records
 
     async def load(self, chain: str, address: str) -> StoredHistory | None:
         """Return the record of the address (the cache's file is the chain's own)."""
-        value = await self.cache.record(self.KIND, address)
+        value = await self.records.get(self.KIND, address)
         if not isinstance(value, str):
             return None
         try:
@@ -135,12 +136,13 @@ class SavedHistoryStore:
 
     async def save(self, chain: str, address: str, history: StoredHistory) -> None:
         """Keep the record, resting on its newest block."""
-        self.cache.keep_record(self.KIND, address, history.to_json(), history.until)
+        self.records.keep(self.KIND, address, history.to_json(), history.until)
 
 
 RUN_STORE = MemoryHistoryStore()  # for sessions without saved data: kept while the app runs
 
 
-def store_for(cache: SessionCache | None) -> HistoryStore:
-    """Return where a session's histories are kept: its saved data, else the run's memory."""
-    return SavedHistoryStore(cache) if cache is not None else RUN_STORE
+def store_for(client: TypedCalls) -> HistoryStore:
+    """Return where histories read through a client are kept: its saved data, else memory."""
+    records = records_of(client)
+    return SavedHistoryStore(records) if records is not None else RUN_STORE

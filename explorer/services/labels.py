@@ -1,47 +1,63 @@
 """User labels for addresses and bookmarks, in one SQLite file per network.
 
-Threading: every SQLite call runs on one dedicated worker thread (a single-thread
-executor) that also owns the connection; the async methods await it, so the GUI
-thread never blocks on disk IO or a lock held by another process, and calls stay
-in order. The file is opened in WAL mode so a reader never waits for a writer.
+Threading: every SQLite call runs on the store's worker thread (`saved/sqlite_worker.py`),
+which also owns the connection; the async methods await it, so the GUI thread never blocks
+on disk IO or a lock held by another process, and calls stay in order. The file is kept as
+every store's is (`saved/sqlite_file.py`): private, WAL (a reader never waits for a writer),
+its schema versioned by `PRAGMA user_version`; a newer explorer's file is left untouched.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import platformdirs
 
 from explorer.chain.hexutil import parse_address
-from explorer.saved.files import create_private, private_directory
+from explorer.saved.files import private_directory
+from explorer.saved.sqlite_file import (
+    FileSchema,
+    Migration,
+    NewerSchema,
+    open_database,
+    statements,
+)
+from explorer.saved.sqlite_worker import SqliteWorker
 from explorer.services.label_entries import MAX_LABEL, Bookmark, clean_text
 from explorer.services.labels_file import ImportData, ImportReport
 from explorer.services.routes import Route
 
-SCHEMA_VERSION = 1
 _UNSAFE = re.compile(r"[^a-z0-9_-]+")
 T = TypeVar("T")
 
-_SCHEMA = """
-CREATE TABLE labels (
-    address TEXT PRIMARY KEY CHECK (length(address) = 42),
-    label TEXT NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TABLE bookmarks (
-    route TEXT PRIMARY KEY,
-    title TEXT NOT NULL,
-    created REAL NOT NULL
-);
-"""
+LABELS_FILE = FileSchema(
+    "the label database",
+    (
+        Migration(
+            "labels by address, bookmarks by route",
+            statements(
+                """
+                CREATE TABLE labels (
+                    address TEXT PRIMARY KEY CHECK (length(address) = 42),
+                    label TEXT NOT NULL,
+                    updated REAL NOT NULL
+                );
+                CREATE TABLE bookmarks (
+                    route TEXT PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    created REAL NOT NULL
+                )
+                """
+            ),
+        ),
+    ),
+)
 
 
 class LabelStoreError(Exception):
@@ -74,16 +90,14 @@ class LabelStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="labels-db")
-        self._db: sqlite3.Connection | None = None
+        self._worker = SqliteWorker(self._connect, "labels-db")
         self.closed = False
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         """Run a blocking call on the store's thread and await its result (LabelStoreClosed)."""
         if self.closed:
             raise LabelStoreClosed(f"The label database {self.path.name} was closed")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, function, *args)
+        return await self._worker.call(lambda: function(*args))
 
     async def open(self) -> None:
         """Open (creating or upgrading) the database; LabelStoreError when it cannot be used."""
@@ -94,8 +108,7 @@ class LabelStore:
         if self.closed:
             return
         self.closed = True  # later calls are refused; those already queued run first
-        await asyncio.get_running_loop().run_in_executor(self._executor, self._close)
-        self._executor.shutdown(wait=False)
+        await self._worker.aclose()
 
     async def labels(self) -> dict[str, str]:
         """Return every label by canonical address, in label order (case-insensitive)."""
@@ -148,43 +161,25 @@ class LabelStore:
 
     def _connection(self) -> sqlite3.Connection:
         """Return the open connection (worker thread only)."""
-        if self._db is None:
+        if not self._worker.is_open:
             raise LabelStoreError(f"The label database {self.path.name} is not open")
-        return self._db
+        return self._worker.connection()
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open the file in its folder, made private (worker thread)."""
+        private_directory(self.path.parent)
+        return open_database(self.path, LABELS_FILE)
 
     def _open(self) -> None:
-        """Connect, switch to WAL and create or check the schema (worker thread)."""
+        """Open the file, creating or upgrading its schema (worker thread)."""
         try:
-            private_directory(self.path.parent)
-            db = sqlite3.connect(create_private(self.path), timeout=5, isolation_level=None)
-        except (OSError, sqlite3.Error) as error:
+            self._worker.connection()
+        except NewerSchema as error:
+            raise LabelStoreError(str(error)) from None
+        except OSError as error:
             raise LabelStoreError(f"Cannot open the label database {self.path}: {error}") from None
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise LabelStoreError(
-                    f"The label database {self.path} was written by a newer explorer "
-                    f"(schema {version}; this one knows {SCHEMA_VERSION}); it was left untouched"
-                )
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            if version == 0:
-                db.executescript(
-                    f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-                )
         except sqlite3.Error as error:
-            db.close()
             raise LabelStoreError(f"The label database {self.path} is unusable: {error}") from None
-        except LabelStoreError:
-            db.close()
-            raise
-        self._db = db
-
-    def _close(self) -> None:
-        """Close the connection (worker thread)."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
 
     def _query(self, sql: str) -> list[tuple[Any, ...]]:
         """Run a read (worker thread)."""

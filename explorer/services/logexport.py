@@ -1,4 +1,4 @@
-"""Logs written out: one JSON array of the node's objects or CSV rows, to a stream or a file."""
+"""Logs written out: one JSON array of logs as data or CSV rows, to a stream or a file."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from explorer.chain.abi import event_name_of
+from explorer.chain.checksum import to_checksum_address
 from explorer.chain.records import Log
 from explorer.saved.files import replaced_whole
 
@@ -31,7 +32,7 @@ CSV_HEADER = (
 
 
 class ExportFormat(enum.Enum):
-    """How logs are written: the node's JSON objects in one array, or CSV rows."""
+    """How logs are written: one JSON array of logs as data, or CSV rows."""
 
     JSON = "json"
     CSV = "csv"
@@ -74,11 +75,32 @@ def csv_line(log: Log) -> str:
     return ",".join(csv_fields(log)) + "\n"
 
 
-class LogWriter:
-    """Writes logs to a text stream in a format; `close` ends the document."""
+def log_data(log: Log, chain_id: int | None) -> dict[str, object]:
+    """Return a log as data (docs/schemas/logs.json): numbers, checksummed address, hex, name.
 
-    def __init__(self, stream: TextIO, fmt: ExportFormat) -> None:
-        self.stream, self.count = stream, 0
+    `event` is the bundled table's name for its topic0, null when unknown.
+    """
+    return {
+        "block": log.block_number,
+        "block_hash": log.block_hash,
+        "transaction_hash": log.transaction_hash,
+        "transaction_index": log.transaction_index,
+        "log_index": log.log_index,
+        "address": to_checksum_address(log.address, chain_id),
+        "topics": list(log.topics),
+        "data": "0x" + log.data.hex(),
+        "event": event_name(log.topics, log.data) or None,
+    }
+
+
+class LogWriter:
+    """Writes logs to a text stream in a format; `close` ends the document.
+
+    JSON is one array of logs as data (log_data), addresses in chain_id's checksum.
+    """
+
+    def __init__(self, stream: TextIO, fmt: ExportFormat, chain_id: int | None = None) -> None:
+        self.stream, self.count, self.chain_id = stream, 0, chain_id
         self._csv = csv.writer(stream, lineterminator="\n") if fmt is ExportFormat.CSV else None
         if self._csv is not None:
             self._csv.writerow(CSV_HEADER)
@@ -86,25 +108,17 @@ class LogWriter:
             stream.write("[")
 
     def write_log(self, log: Log) -> None:
-        """Write a parsed log; as JSON, the node's object with the decoded event's name added."""
+        """Write a parsed log: a CSV row, or a member of the JSON array."""
         if self._csv is not None:
             self._csv.writerow(csv_fields(log))
         else:
-            named = {**log.raw, "event": event_name(log.topics, log.data)}
-            self._write_object(json.dumps(named))
+            text = json.dumps(log_data(log, self.chain_id))
+            self.stream.write(("\n  " if self.count == 0 else ",\n  ") + text)
         self.count += 1
 
     def write_raw(self, raw: bytes) -> None:
         """Write a log given as the node's JSON object (UTF-8 bytes)."""
-        if self._csv is not None:
-            self._csv.writerow(csv_fields(Log.from_json(json.loads(raw))))
-        else:
-            self._write_object(raw.decode())
-        self.count += 1
-
-    def _write_object(self, text: str) -> None:
-        """Write one member of the JSON array."""
-        self.stream.write(("\n  " if self.count == 0 else ",\n  ") + text)
+        self.write_log(Log.from_json(json.loads(raw)))
 
     def close(self) -> None:
         """Finish the document (the JSON array's end)."""
@@ -119,6 +133,7 @@ def export_rows(
     on_progress: Callable[[int], None] | None = None,
     stop: threading.Event | None = None,
     lines: Sequence[str] = (),
+    chain_id: int | None = None,
 ) -> int:
     """Write logs (the node's JSON objects as bytes) to path, whole or not at all.
 
@@ -133,7 +148,7 @@ def export_rows(
         # A slice is formatted in memory and written at once: a worker that wrote (releasing
         # the GIL) every few kilobytes would keep the GUI thread waiting for the GIL.
         slice_text = io.StringIO()
-        writer = LogWriter(slice_text, fmt)
+        writer = LogWriter(slice_text, fmt, chain_id)
         for first in range(0, len(raws), EXPORT_SLICE):
             if stop is not None and stop.is_set():
                 raise ExportCancelled(f"the export to {path.name} was cancelled")

@@ -2,26 +2,24 @@
 
 A probe is an account's balance and nonce at one block (`eth_getBalance` and
 `eth_getTransactionCount`, two reads). The first batch sent through a client tells whether its
-node takes batches; a refusal is remembered per client and the reads go out one call each,
-concurrently, from then on.
+node takes batches; the client remembers a refusal (`RpcClient.takes_batches`) and the reads
+go out one call each, concurrently, from then on.
 """
 
 from __future__ import annotations
 
 import asyncio
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from explorer.chain.hexutil import HexFormatError, parse_data, parse_quantity
 from explorer.rpc.batch import BatchRefused, raise_first
+from explorer.rpc.client import RpcClient
 from explorer.rpc.errors import MalformedResponse, NodeError
 
 Call = tuple[str, Sequence[Any]]
 PROBES_PER_BATCH = 10  # 20 reads: well within rskj's 50 calls a batch
-
-_REFUSES_BATCHES: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 @dataclass(frozen=True, order=True)
@@ -54,19 +52,18 @@ class ReadCounts:
         self.requests += requests
 
 
-def takes_batches(client: Any) -> bool:
-    """Tell whether batches are worth trying through this client."""
-    return hasattr(client, "batch") and client not in _REFUSES_BATCHES
+def takes_batches(client: RpcClient | None) -> bool:
+    """Tell whether batches are worth trying through this client (none: no)."""
+    return client is not None and client.takes_batches
 
 
-async def read_together(client: Any, calls: Sequence[Call], counts: ReadCounts) -> list[Any]:
+async def read_together(client: RpcClient, calls: Sequence[Call], counts: ReadCounts) -> list[Any]:
     """Send calls in one batch (or concurrently one by one); return results or RpcErrors."""
-    if takes_batches(client) and len(calls) > 1:
+    if client.takes_batches and len(calls) > 1:
         sent: list[int] = []
         try:
             results = list(await client.batch(calls, sent.append))
-        except BatchRefused:
-            _REFUSES_BATCHES.add(client)
+        except BatchRefused:  # the client remembers it: one by one from now on
             counts.add(sum(sent), 1)  # spent, though refused
         else:
             counts.add(sum(sent), 1 if sum(sent) else 0)  # the saved data may answer them all
@@ -115,7 +112,7 @@ def states_of(results: Sequence[Any]) -> list[AccountState]:
 class StateProbes:
     """An address's state at blocks, PROBES_PER_BATCH probes a request; counts what it spends."""
 
-    def __init__(self, client: Any, address: str, per_batch: int = PROBES_PER_BATCH) -> None:
+    def __init__(self, client: RpcClient, address: str, per_batch: int = PROBES_PER_BATCH) -> None:
         self.client = client
         self.address = address
         self.per_batch = max(1, per_batch)

@@ -24,6 +24,7 @@ from rlp.sedes import Binary, big_endian_int, binary
 
 from explorer.chain.abi import DecodedCall, decode_call
 from explorer.chain.hexutil import to_data, to_quantity
+from explorer.chain.pooled import PooledTx
 
 LEGACY_V = (27, 28)
 TYPE_NAMES = {1: "EIP-2930 access list", 2: "EIP-1559 fee market", 3: "EIP-4844 blob"}
@@ -114,9 +115,14 @@ class SignedTx:
         return self.to is None
 
     @property
+    def pooled(self) -> PooledTx:
+        """Return what a pool judges it by."""
+        return PooledTx(self.hash, self.sender, self.nonce, self.gas_price, self.gas, self.value)
+
+    @property
     def max_cost(self) -> int:
         """Return the most it can take from the sender: value + gas × gas price."""
-        return self.value + self.gas * self.gas_price
+        return self.pooled.max_cost
 
     @property
     def method(self) -> DecodedCall | None:

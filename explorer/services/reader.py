@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
+from explorer.rpc.client import RpcClient
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
-from explorer.rpc.wrappers import TypedCalls
-from explorer.saved.cache import saved_data_of
+from explorer.saved.cache import records_of
 from explorer.services.token_units import TokenUnits
 
 T = TypeVar("T")
@@ -76,7 +76,7 @@ class TxBundle:
 class ChainReader:
     """Page-level reads over the client: concurrent where possible, cached when settled."""
 
-    def __init__(self, client: TypedCalls, confirmations: int | None = None) -> None:
+    def __init__(self, client: RpcClient, confirmations: int | None = None) -> None:
         self.client = client
         self.confirmations = SAFE_CONFIRMATIONS if confirmations is None else confirmations
         self.token_units = TokenUnits(client)  # decimals and symbols, read once
@@ -315,8 +315,8 @@ class ChainReader:
         key = ("revert", tx.hash)
         if (cached := self._cache.get(key)) is not None:
             return str(cached)
-        saved = saved_data_of(self.client)
-        kept = await saved.record("revert", tx.hash) if saved is not None else None
+        saved = records_of(self.client)
+        kept = await saved.get("revert", tx.hash) if saved is not None else None
         if isinstance(kept, str):
             self._cache.put(key, kept)
             return kept
@@ -330,5 +330,5 @@ class ChainReader:
             reason = "out of gas or an error that does not repeat in a replay"
         self._cache.put(key, reason)
         if saved is not None:  # a replay at a settled block answers the same
-            saved.keep_record("revert", tx.hash, reason, tx.block_number)
+            saved.keep("revert", tx.hash, reason, tx.block_number)
         return reason

@@ -93,3 +93,26 @@ def pegin_route(btc_txid: str) -> Route:
 def tool_route(tool: str, text: str = "") -> Route:
     """Return the route of a tool (`tool/units`), with what to put in it (`tool/units:1 rbtc`)."""
     return Route(Page.TOOL, f"{tool}:{text}" if text else tool)
+
+
+def route_words(route: Route) -> str:
+    """Return what a route shows, in words: `block 4,660`, `transaction 0x…`, `address 0x…`."""
+    target = route.target
+    position = tx_position(route)
+    if position is not None:
+        block, index = position
+        return f"transaction {index:,} of {_block_words(block)}"
+    words = {
+        Page.BLOCK: _block_words(int(target) if target.isdigit() else target),
+        Page.TX: f"transaction {target}",
+        Page.ADDRESS: f"address {target}",
+        Page.PEGIN: f"the peg-in of Bitcoin transaction {target.removeprefix('0x')}",
+    }
+    return words.get(route.page, f"the {route.page.value} page")
+
+
+def _block_words(block: int | str) -> str:
+    """Return a block by number, tag or hash in words."""
+    if isinstance(block, int):
+        return f"block {block:,}"
+    return f"the {block} block" if not block.startswith("0x") else f"block {block}"

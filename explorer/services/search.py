@@ -117,5 +117,5 @@ async def _resolve_hash(
     # transaction page says what "not found" can mean and looks elsewhere.
     if await processed_height(reader, value) is not None:
         return Resolution(pegin_route(value))
-    note = f"Not a peg-in the Bridge has registered either: pegin/{value[2:]} says more."
+    note = "Nor is it the Bitcoin transaction of a peg-in the Bridge has registered."
     return Resolution(tx_route(value), warning=note)

@@ -19,9 +19,8 @@ from explorer.rpc.journal import RequestJournal
 from explorer.rpc.node_answers import ProbeResult
 from explorer.rpc.retry import Attempt, RetryPolicy
 from explorer.rpc.transport import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
-from explorer.saved.cache import CacheMode, SessionCache
+from explorer.saved.cache import CacheMode, Reorganised, SessionCache
 from explorer.saved.directory import CacheDirectory
-from explorer.saved.reorg import Reorganised
 from explorer.services.chaincheck import RETRY_DELAYS, ChainCheck, ChainChecker, Verification
 from explorer.services.genesis import GenesisBook
 from explorer.services.networks import Network
@@ -110,7 +109,7 @@ class Session:
         self.reader.suspect = self.checker.suspect  # a settled block that changed
         self.checker.listen(self._on_suspicion)
         if saved is not None:
-            self.cache = SessionCache(self.client, saved, endpoint, self.reader.confirmations)
+            self.cache = SessionCache(self.client.ask, saved, endpoint, self.reader.confirmations)
             self.client.answers = self.cache
             self.cache.mode_listeners.append(self._on_cache_mode)
             self.cache.reorg_listeners.append(lambda _event: self.reader.forget())
@@ -137,7 +136,7 @@ class Session:
 
     @property
     def usage_id(self) -> str:
-        """Return a stable id of the endpoint and key, safe to store (a hash, not the key)."""
+        """Return a stable id of the endpoint and key (a hash; files keep it salted again)."""
         return hashlib.sha256(self.endpoint.url.encode()).hexdigest()[:16]
 
     @property
@@ -182,7 +181,7 @@ class Session:
             return
         state = check.verification
         if state is Verification.VERIFIED and check.chain_id is not None:
-            cache.go_online(check.chain_id, check)
+            cache.go_online(check.chain_id, check.genesis_hash)
         elif state is Verification.MISMATCH:
             cache.go_off()
         elif state is Verification.UNREACHABLE and self._may_go_offline(check):

@@ -22,7 +22,6 @@ from explorer.services.attribution import topic_of
 from explorer.services.logplan import MAX_SPAN
 from explorer.services.logquery import LogQuery
 from explorer.services.logscan import LogScanner
-from explorer.services.tokens import DECIMALS, SYMBOL, TokenReader, decoded_text, decoded_value
 
 TRANSFER_TOPIC = "0x" + event_signature_to_log_topic("Transfer(address,address,uint256)").hex()
 FIRST_SEGMENT = 2_000  # the newest blocks, answered first
@@ -138,17 +137,3 @@ class TokenTransfers:
         self.requests += scanner.requests
         self.failed += [(c.start, c.end, c.error.message) for c in scanner.failed]
         return logs
-
-
-async def token_units(reader: TokenReader, tokens: Iterable[str]) -> dict[str, tuple[int, str]]:
-    """Return each token's (decimals, symbol): ERC-721s and silent contracts get (0, '')."""
-    targets = list(dict.fromkeys(tokens))
-    if not targets:
-        return {}
-    outcomes = await reader.calls([(t, data) for t in targets for data in (SYMBOL, DECIMALS)])
-    units = {}
-    for index, token in enumerate(targets):
-        symbol, decimals = outcomes[2 * index], outcomes[2 * index + 1]
-        places = decoded_value("uint8", decimals)
-        units[token] = (places if isinstance(places, int) else 0, decoded_text(symbol) or "")
-    return units

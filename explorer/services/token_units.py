@@ -12,7 +12,7 @@ from explorer.chain.hexutil import parse_address
 from explorer.chain.units import format_units
 from explorer.rpc.errors import RpcError
 from explorer.rpc.wrappers import TypedCalls
-from explorer.saved.cache import SessionCache, saved_data_of
+from explorer.saved.cache import DerivedRecords, records_of
 from explorer.services.tokens import (
     DECIMALS,
     MULTICALL3,
@@ -51,10 +51,11 @@ AMOUNT_TOPICS = frozenset(
 
 @dataclass(frozen=True)
 class TokenUnit:
-    """How a fungible token's amounts read: its decimals and symbol."""
+    """How a token's amounts read: its decimals and symbol (an NFT: no decimals, 0)."""
 
     decimals: int
     symbol: str
+    fungible: bool = True  # it answers decimals(): its amounts are amounts, not ids
 
     def amount(self, value: int) -> str:
         """Return an amount of base units in the token's units, e.g. `5,316 DVT`."""
@@ -69,26 +70,29 @@ class TokenUnits:
     """The units of the token contracts met, read once per contract and kept for the session.
 
     Contracts asked together are read in one Multicall3 request (two calls each); a contract
-    that is not a fungible token (no decimals: an NFT, an account) is remembered as such.
-    Reads already under way are joined, never repeated.
+    that is not a fungible token (no decimals: an NFT, an account) is remembered as such, with
+    the symbol it gives, and left out unless every kind is asked for. Reads already under way
+    are joined, never repeated.
     """
 
     def __init__(self, client: TypedCalls) -> None:
         self.client = client
         self.multicall = MULTICALL3
-        self._known: dict[str, TokenUnit | None] = {}
+        self._known: dict[str, TokenUnit] = {}
         self._reading: dict[str, asyncio.Future[None]] = {}
 
-    def known(self, addresses: Iterable[str]) -> dict[str, TokenUnit]:
-        """Return the units already read of these contracts (no request)."""
+    def known(self, addresses: Iterable[str], every_kind: bool = False) -> dict[str, TokenUnit]:
+        """Return the units already read of these contracts (no request); NFTs' with every_kind."""
         found = ((address.lower(), self._known.get(address.lower())) for address in addresses)
-        return {address: unit for address, unit in found if unit is not None}
+        return {a: u for a, u in found if u is not None and (every_kind or u.fungible)}
 
     def remember(self, units: Units) -> None:
         """Keep units read another way (the Tokens tab reads them with the balances)."""
         self._known.update((address.lower(), unit) for address, unit in units.items())
 
-    async def read(self, addresses: Iterable[str]) -> dict[str, TokenUnit]:
+    async def read(
+        self, addresses: Iterable[str], every_kind: bool = False
+    ) -> dict[str, TokenUnit]:
         """Return the units of these contracts, reading those never read (one request)."""
         wanted = list(dict.fromkeys(parse_address(a) for a in addresses))
         new = [a for a in wanted if a not in self._known and a not in self._reading]
@@ -99,7 +103,7 @@ class TokenUnits:
         waits = {self._reading[a] for a in wanted if a in self._reading}
         if waits:  # shielded: a caller that stops waiting stops no one else's read
             await asyncio.gather(*(asyncio.shield(w) for w in waits), return_exceptions=True)
-        return self.known(wanted)
+        return self.known(wanted, every_kind)
 
     async def _read(self, addresses: list[str]) -> None:
         """Read decimals and symbol of each contract; a failed read is asked again later.
@@ -107,7 +111,7 @@ class TokenUnits:
         Units kept in the saved data (a token's decimals and symbol do not change) are taken
         from there; the node is asked only for the others, which are kept in turn.
         """
-        saved = saved_data_of(self.client)
+        saved = records_of(self.client)
         try:
             asked = [a for a in addresses if not await self._saved_unit(saved, a)]
             if not asked:
@@ -122,19 +126,22 @@ class TokenUnits:
         for index, address in enumerate(asked):
             places = decoded_value("uint8", outcomes[2 * index])
             symbol = decoded_text(outcomes[2 * index + 1]) or ""
-            unit = TokenUnit(places, symbol) if isinstance(places, int) else None
-            self._known[address] = unit
+            self._known[address] = _unit(places, symbol)
             if saved is not None:
-                saved.keep_record(UNITS_RECORD, address, {"decimals": places, "symbol": symbol})
+                saved.keep(UNITS_RECORD, address, {"decimals": places, "symbol": symbol})
 
-    async def _saved_unit(self, saved: SessionCache | None, address: str) -> bool:
+    async def _saved_unit(self, saved: DerivedRecords | None, address: str) -> bool:
         """Take a contract's unit from the saved data; tell whether it was there."""
-        kept = await saved.record(UNITS_RECORD, address) if saved is not None else None
+        kept = await saved.get(UNITS_RECORD, address) if saved is not None else None
         if not isinstance(kept, dict):
             return False
         places, symbol = kept.get("decimals"), kept.get("symbol")
-        unit = None
-        if isinstance(places, int) and isinstance(symbol, str):
-            unit = TokenUnit(places, symbol)
-        self._known[address] = unit
+        self._known[address] = _unit(places, symbol if isinstance(symbol, str) else "")
         return True
+
+
+def _unit(places: object, symbol: str) -> TokenUnit:
+    """Return a contract's unit from its decimals() (an int, or none: not fungible)."""
+    if isinstance(places, int):
+        return TokenUnit(places, symbol)
+    return TokenUnit(0, symbol, fungible=False)

@@ -17,7 +17,7 @@ from explorer.chain.hexutil import parse_address
 from explorer.rpc.errors import NodeError, RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
-from explorer.saved.cache import SessionCache, saved_data_of
+from explorer.saved.cache import DerivedRecords, records_of
 
 MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11"
 NO_CONTRACT = "no token contract at this address"
@@ -115,16 +115,16 @@ class TokenReader:
         self.multicall_used = 0
 
     @property
-    def _saved(self) -> SessionCache | None:
-        """Return the session's saved data (records kept per chain), if the client has one."""
-        return saved_data_of(self.client)
+    def _saved(self) -> DerivedRecords | None:
+        """Return the records kept per chain in the session's saved data, if it has any."""
+        return records_of(self.client)
 
     async def has_multicall(self) -> bool:
         """Tell whether Multicall3 has code; asked once per client (once per chain when saved)."""
         known = _DEPLOYED.setdefault(self.client, {})
         saved = self._saved
         unknown = self.multicall not in known
-        if unknown and saved is not None and await saved.record("deployed", self.multicall):
+        if unknown and saved is not None and await saved.get("deployed", self.multicall):
             known[self.multicall] = True
         if self.multicall not in known:
             self._deployed(bool(await self.client.get_code(self.multicall)))
@@ -135,7 +135,7 @@ class TokenReader:
         _DEPLOYED.setdefault(self.client, {})[self.multicall] = deployed
         saved = self._saved
         if deployed and saved is not None:
-            saved.keep_record("deployed", self.multicall, True)
+            saved.keep("deployed", self.multicall, True)
 
     async def single(self, target: str, data: bytes, block: BlockSelector) -> CallOutcome:
         """Run one eth_call; a revert becomes an outcome with the node's message."""
@@ -194,7 +194,7 @@ class TokenReader:
         """
         target = parse_address(address)
         saved = self._saved
-        known = await saved.record("token", target) if saved is not None else None
+        known = await saved.get("token", target) if saved is not None else None
         if isinstance(known, dict):
             (supply,) = await self.calls([(target, TOTAL_SUPPLY)], block)
             total = decoded_value("uint256", supply)
@@ -202,7 +202,7 @@ class TokenReader:
         info = await self._read_token_info(target, block)
         if saved is not None and info.is_token:
             metadata = {"kind": info.kind, "name": info.name, "symbol": info.symbol}
-            saved.keep_record("token", target, {**metadata, "decimals": info.decimals})
+            saved.keep("token", target, {**metadata, "decimals": info.decimals})
         return info
 
     async def _read_token_info(self, target: str, block: BlockSelector) -> TokenInfo:

@@ -22,7 +22,7 @@ from typing import Any
 from explorer.chain.records import Block, Receipt, Transaction
 from explorer.chain.trace import TraceResult, TraceSource
 from explorer.chain.trace_codec import decode, encode
-from explorer.saved.cache import saved_data_of
+from explorer.saved.cache import records_of
 from explorer.services.budget import Estimate
 from explorer.services.networks import NetworkKind
 from explorer.services.probes import ReadCounts
@@ -112,8 +112,8 @@ class Tracer:
 
     async def saved(self, tx_hash: str) -> TraceResult | None:
         """Return the kept trace of a transaction (no request), or None."""
-        cache = saved_data_of(self.client)
-        found = decode(await cache.record(RECORD_KIND, tx_hash.lower())) if cache else None
+        records = records_of(self.client)
+        found = decode(await records.get(RECORD_KIND, tx_hash.lower())) if records else None
         return replace(found, requests=0, round_trips=0) if found else None
 
     async def _keep(self, result: TraceResult) -> bool:
@@ -122,13 +122,13 @@ class Tracer:
         Whether it is needs the head: read once (one request) when nothing told it yet; tell
         whether it was read.
         """
-        cache = saved_data_of(self.client)
-        if cache is None or not result.faithful:
+        records = records_of(self.client)
+        if records is None or not result.faithful:
             return False
-        asked = cache.head is None
+        asked = records.state.head is None
         if asked:
             await self.reader.latest_number()  # the saved data sees the head go by
-        cache.keep_record(RECORD_KIND, result.tx, encode(result), result.block)
+        records.keep(RECORD_KIND, result.tx, encode(result), result.block)
         return asked
 
     @staticmethod

@@ -18,6 +18,7 @@ from typing import Any
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.history import HistoryEntry
 from explorer.chain.records import Log
+from explorer.rpc.client import RpcClient
 from explorer.services.probes import (
     AccountState,
     ReadCounts,
@@ -115,7 +116,7 @@ def movers(logs: Sequence[Log], addresses: set[str]) -> set[str]:
     return found
 
 
-async def check_head(client: Any, watched: Sequence[Watched], head: int) -> CheckResult:
+async def check_head(client: RpcClient, watched: Sequence[Watched], head: int) -> CheckResult:
     """Check every watched address at a new head (one batch); return who moved."""
     if not watched:
         return CheckResult((), (), 0, 0)

@@ -7,10 +7,8 @@ API keys live in that file, or, when the user chose it in Settings, in the syste
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Generic, TypeVar
 
 from PySide6.QtCore import QSettings
 
@@ -23,25 +21,15 @@ from explorer.services.keystore import (
     KeyVault,
 )
 from explorer.settings import settings_file
+from explorer.settings.key import Key, T
 
-T = TypeVar("T", str, int, bool, tuple[str, ...])  # a tuple of strings is a stored list
-
-
-@dataclass(frozen=True)
-class Key(Generic[T]):
-    """One stored setting: where it is kept, its typed default and what it is for."""
-
-    name: str
-    default: T
-    description: str
-
-
-# Every setting the app stores, declared once: one `Key(name, default, description)` a line.
+# Every setting the app stores, declared once: `Key(name, default, description)`, and its
+# bounds where it has some.
 # The app's own
 NETWORK = Key("network/current", "", "The id of the network chosen last")
 WINDOW_GEOMETRY = Key("ui/window_geometry", "", "Where the window was and its size (Qt's form)")
 OPEN_TABS = Key("ui/open_tabs", (), "The routes of the tabs open at the last close")
-THEME = Key("ui/theme", "system", "The colours: system, light or dark (View > Theme)")
+THEME = Key("ui/theme", "system", "The colours (View > Theme)", allowed=("system", "light", "dark"))
 RECENT_SEARCHES = Key("search/recent", (), "What was searched lately, newest first")
 KEYS_IN_KEYRING = Key("secrets/keyring", False, "API keys are kept in the system keyring")
 CUSTOM_NETWORKS = Key("networks/custom", (), "The user's endpoints, one JSON object each (no key)")
@@ -60,7 +48,11 @@ NETWORK_GROUP = "networks"  # the group of the per-network choices below
 # How long one call to a node may take, all its retries included, before the app gives up and
 # says so (Settings). Seconds, within CALL_TIMEOUT_RANGE.
 CALL_TIMEOUT = Key(
-    "network/call_timeout_seconds", round(DEFAULT_CALL_TIMEOUT), "Give up on a call after (s)"
+    "network/call_timeout_seconds",
+    round(DEFAULT_CALL_TIMEOUT),
+    "Give up on a call after (s)",
+    least=CALL_TIMEOUT_RANGE[0],
+    most=CALL_TIMEOUT_RANGE[1],
 )
 GENESIS_PINS = "genesis"  # the group of the genesis pins below
 
@@ -81,6 +73,10 @@ def genesis_pin(pin_id: str) -> Key[str]:
 KEEP_IN_TRAY = Key("ui/keep_in_tray", False, "Closing the window keeps watching from the tray")
 
 
+# The signature list the user chose in a contract tab (issue 32): its selectors are named too.
+SIGNATURE_LIST = Key("contracts/signature_list", "", "A file of signatures naming selectors")
+
+
 def watchlist(network: str) -> Key[tuple[str, ...]]:
     """Return the key of a network's watched addresses (one JSON object each)."""
     return Key(f"watchlist/{network}", (), "The addresses watched on this network")
@@ -98,7 +94,7 @@ def public_node(network: str, default: bool = False) -> Key[bool]:
 
 def daily_quota(network: str, default: int) -> Key[int]:
     """Return the key of a network's daily request quota per key (0: none)."""
-    return Key(f"{NETWORK_GROUP}/{network}/daily_quota", default, "Requests a day per key")
+    return Key(f"{NETWORK_GROUP}/{network}/daily_quota", default, "Requests a day per key", least=0)
 
 
 def user_tokens(network: str) -> Key[tuple[str, ...]]:
@@ -114,7 +110,7 @@ def requests_on(usage_id: str, day: str) -> Key[int]:
 # --- saved data and the request budget (issue 21): the window's choices ----------------------
 # (the quota per network is `daily_quota` above; the command line reads the one the window
 # last stored in the shared request counts, services/usage.py, so it needs no Qt)
-CACHE_SIZE_MB = Key("cache/size_limit_mb", 500, "Saved data of every chain, at most (MB)")
+CACHE_SIZE_MB = Key("cache/size_limit_mb", 500, "Saved data of every chain, at most (MB)", least=1)
 DEFAULT_CONFIRMATIONS = 12  # blocks on top before a block's data is saved as settled
 
 
@@ -124,6 +120,7 @@ def confirmations(network: str) -> Key[int]:
         f"{NETWORK_GROUP}/{network}/confirmations",
         DEFAULT_CONFIRMATIONS,
         "Blocks on top before a block's data is saved as settled",
+        least=1,
     )
 
 
@@ -177,7 +174,14 @@ class Settings:
         self.save()
 
     def get(self, key: Key[T]) -> T:
-        """Return the stored value converted to the key's type, or its default."""
+        """Return the stored value as the key's type within its bounds, or its default."""
+        try:
+            return key.bounded(self._typed(key))
+        except ValueError:
+            return key.default
+
+    def _typed(self, key: Key[T]) -> T:
+        """Return the stored value converted to the key's type; ValueError if it is not one."""
         value: object = self._store.value(key.name, key.default)
         default = key.default
         if isinstance(default, tuple):
@@ -186,13 +190,11 @@ class Settings:
             return tuple(str(item) for item in value) if isinstance(value, list) else default
         if isinstance(default, bool):
             return str(value).lower() == "true"
-        try:
-            return type(default)(str(value))
-        except ValueError:
-            return default
+        return type(default)(str(value))
 
     def set(self, key: Key[T], value: T) -> None:
-        """Store a value under the key (a tuple of strings as a list)."""
+        """Store a value within the key's bounds (a tuple of strings as a list); ValueError."""
+        value = key.bounded(value)
         self._put(key.name, list(value) if isinstance(value, tuple) else value)
 
     def tokens(self, network: str) -> list[str]:
@@ -349,38 +351,12 @@ class Settings:
         self.set(genesis_pin(pin_id), genesis)
 
     def call_timeout(self) -> int:
-        """Return the seconds a call may take, retries included (kept within its range)."""
-        low, high = CALL_TIMEOUT_RANGE
-        return min(max(self.get(CALL_TIMEOUT), low), high)
+        """Return the seconds a call may take, retries included (the wait option's face)."""
+        return self.get(CALL_TIMEOUT)
 
     def set_call_timeout(self, seconds: int) -> None:
-        """Store the seconds a call may take (kept within its range)."""
-        low, high = CALL_TIMEOUT_RANGE
-        self.set(CALL_TIMEOUT, min(max(seconds, low), high))
-
-    def daily_quota(self, network: str, default: int) -> int:
-        """Return a network's daily request quota per key (0: none), the default if unset."""
-        return max(self.get(daily_quota(network, default)), 0)
-
-    def set_daily_quota(self, network: str, quota: int) -> None:
-        """Store a network's daily request quota per key (0: none)."""
-        self.set(daily_quota(network, 0), max(quota, 0))
-
-    def cache_size_mb(self) -> int:
-        """Return the most saved data to keep, in MB (all chains)."""
-        return max(self.get(CACHE_SIZE_MB), 1)
-
-    def set_cache_size_mb(self, megabytes: int) -> None:
-        """Store the most saved data to keep, in MB."""
-        self.set(CACHE_SIZE_MB, max(megabytes, 1))
-
-    def confirmations(self, network: str) -> int:
-        """Return a network's confirmations before its data is saved as settled."""
-        return max(self.get(confirmations(network)), 1)
-
-    def set_confirmations(self, network: str, count: int) -> None:
-        """Store a network's confirmations before its data is saved as settled."""
-        self.set(confirmations(network), max(count, 1))
+        """Store the seconds a call may take (kept within CALL_TIMEOUT's bounds)."""
+        self.set(CALL_TIMEOUT, seconds)
 
 
 def keyring_name(network: str) -> str:

@@ -9,26 +9,21 @@ notice shown; the desktop notification goes to the tray, which an offscreen run 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from explorer.services.history_store import MemoryHistoryStore
-from explorer.services.routes import WATCHLIST, Route, address_route
+from explorer.services.routes import WATCHLIST, address_route
+from explorer.tour.passes import Helpers
 from explorer.viewmodels.watchlist import MemoryListStore
 from explorer.views.address import AddressView
 from explorer.views.main_window import MainWindow
 from explorer.views.watchlist_view import WatchlistView
 
-Shoot = Callable[[MainWindow, Route, Path], Awaitable[None]]
-Settle = Callable[[Any], Awaitable[None]]
-Wait = Callable[..., Awaitable[bool]]
 WATCHED = (("busy", "busy_account"), ("contract-paid", "contract_paid"))
 
 
-async def shoot_history(
-    window: MainWindow, address: str, path: Path, helpers: tuple[Shoot, Settle, Wait]
-) -> Path:
+async def shoot_history(window: MainWindow, address: str, path: Path, helpers: Helpers) -> Path:
     """Open an address, run its history to the end (giving the go), save the History tab."""
     shoot, settle, wait_for = helpers
     pages = window.shell.pages
@@ -54,9 +49,7 @@ async def shoot_history(
     return path
 
 
-async def shoot_chart(
-    window: MainWindow, address: str, path: Path, helpers: tuple[Shoot, Settle, Wait]
-) -> Path:
+async def shoot_chart(window: MainWindow, address: str, path: Path, helpers: Helpers) -> Path:
     """Shoot an address's History tab with the balance chart given most of the room."""
     await shoot_history(window, address, path, helpers)
     view = window.current_page()
@@ -65,15 +58,16 @@ async def shoot_chart(
         sizes = getattr(splitter, "setSizes", None)
         if sizes is not None:
             sizes([520, 200])
-        await helpers[1](window)
+        await helpers.settle(window)
         window.grab().save(str(path))
     return path
 
 
 async def shoot_watchlist(
-    window: MainWindow, manifest: dict[str, Any], path: Path, settle: Settle, wait_for: Wait
+    window: MainWindow, manifest: dict[str, Any], path: Path, helpers: Helpers
 ) -> Path:
     """Watch the story accounts and three traffic users; shoot the screen once one moved."""
+    _shoot, settle, wait_for = helpers
     watchlist = window.shell.pages.watchlist
     session = window.shell.session
     if watchlist is None or session is None:
@@ -100,7 +94,7 @@ async def take_history_screenshots(
     manifest: dict[str, Any],
     directory: Path,
     mode: str,
-    helpers: tuple[Shoot, Settle, Wait],
+    helpers: Helpers,
 ) -> list[Path]:
     """Shoot the history screens of one palette."""
     written = []
@@ -113,5 +107,5 @@ async def take_history_screenshots(
         path = directory / f"history-chart-{mode}.png"
         written.append(await shoot_chart(window, str(counted[100]), path, helpers))
     path = directory / f"watchlist-{mode}.png"
-    written.append(await shoot_watchlist(window, manifest, path, helpers[1], helpers[2]))
+    written.append(await shoot_watchlist(window, manifest, path, helpers))
     return written

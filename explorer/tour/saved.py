@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from explorer.rpc.endpoint import Endpoint
-from explorer.services.routes import Route, tx_route
+from explorer.services.routes import tx_route
 from explorer.services.session import Session
+from explorer.tour.passes import Helpers, Settle
 from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.requests import RequestsViewModel
 from explorer.viewmodels.saved_data import MemoryChoices, SavedDataViewModel
@@ -19,10 +19,6 @@ from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.main_window import MainWindow
 from explorer.views.requests_view import RequestsView
 from explorer.views.saved_data_dialog import SavedDataDialog
-
-Shoot = Callable[[MainWindow, Route, Path], Awaitable[None]]
-Settle = Callable[[Any], Awaitable[None]]
-Wait = Callable[..., Awaitable[bool]]
 
 
 def closed_port() -> int:
@@ -33,7 +29,7 @@ def closed_port() -> int:
 
 
 async def shoot_offline(
-    window: MainWindow, tx_hash: str, path: Path, helpers: tuple[Shoot, Settle, Wait]
+    window: MainWindow, tx_hash: str, path: Path, helpers: Helpers
 ) -> Path | None:
     """Shoot a second window on the chain whose node is gone: the bar over a saved page."""
     shoot, _settle, wait_for = helpers
@@ -61,7 +57,7 @@ async def shoot_offline(
 
 
 async def shoot_quota_warning(
-    window: MainWindow, tx_hash: str, path: Path, helpers: tuple[Shoot, Settle, Wait]
+    window: MainWindow, tx_hash: str, path: Path, helpers: Helpers
 ) -> Path | None:
     """Shoot the status bar past 80 % of a quota (set for the picture, then put back)."""
     shoot, _settle, _wait = helpers
@@ -116,13 +112,13 @@ async def take_saved_data_screenshots(
     manifest: dict[str, Any],
     directory: Path,
     mode: str,
-    helpers: tuple[Shoot, Settle, Wait],
+    helpers: Helpers,
 ) -> list[Path]:
     """Render the offline bar, the quota warning, Requests and the saved-data settings."""
     tx_hash = str(manifest.get("token_transfer", ""))
     if not tx_hash:
         return []
-    settle = helpers[1]
+    settle = helpers.settle
     shots = [
         await shoot_quota_warning(
             window, tx_hash, directory / f"quota-warning-{mode}.png", helpers

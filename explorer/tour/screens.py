@@ -20,19 +20,18 @@ from explorer.saved.files import PRIVATE_FILE
 from explorer.services.activity import TRANSFER_TOPIC
 from explorer.services.live import KEEP
 from explorer.services.routes import (
-    BRIDGE_PAGE,
     HOME,
     LOGS,
     NODE,
     Route,
     address_route,
-    block_route,
-    pegin_route,
-    tool_route,
     tx_route,
 )
 from explorer.services.session import Session
+from explorer.tour.contracts import take_contract_screenshots
 from explorer.tour.history import take_history_screenshots
+from explorer.tour.passes import Helpers, ScreenPass
+from explorer.tour.routes import MISSING_HASH, TOOL_SCREENS, screens
 from explorer.tour.saved import take_saved_data_screenshots
 from explorer.tour.support import take_support_screenshots
 from explorer.viewmodels.devnet_start import DevnetStartViewModel
@@ -52,48 +51,13 @@ from explorer.views.settings_dialog import SettingsDialog
 from explorer.views.theme import dark_palette, retone
 from explorer.views.tools_view import ToolView
 
-MISSING_HASH = "0x" + "ab" * 32
 SIZE = QSize(1200, 800)  # the window's default size
-TOOL_SCREENS = (
-    ("tool-keccak", tool_route("keccak", "hello")),
-    ("tool-units", tool_route("units", "1.5 rbtc")),
-    ("tool-checksum", tool_route("checksum", "0x5aAeb6053F3e94c9b9A09F33669435E7EF1BEaEd")),
-    ("tool-selector", tool_route("selector", "Transfer(address,address,uint256)")),
+#: The passes of one shape, after the support desk's (it is handed the main network too).
+PASSES: tuple[ScreenPass, ...] = (
+    take_history_screenshots,
+    take_saved_data_screenshots,
+    take_contract_screenshots,
 )
-
-
-def interesting_block(manifest: dict[str, Any]) -> int:
-    """Return a block with uncles and transactions when the seed has one, else the last."""
-    uncles = manifest.get("uncle_blocks") or []
-    return int(uncles[-1]) if uncles else max(int(manifest.get("head_at_build", 1)) - 1, 1)
-
-
-def screens(manifest: dict[str, Any]) -> list[tuple[str, Route]]:
-    """Return (file stem, route) for every screen worth looking at."""
-    candidates = [
-        ("block", block_route(interesting_block(manifest))),
-        ("block-1000-txs", block_route(int(manifest.get("big_block", 0)))),
-        ("tx-success", tx_route(str(manifest.get("token_transfer", "")))),
-        ("tx-failed", tx_route(str(manifest.get("failed_tx", "")))),
-        ("tx-contract-creation", tx_route(str(manifest.get("contract_creation", "")))),
-        ("not-found", tx_route(MISSING_HASH)),
-        *peg_screens(manifest.get("bridge") or {}),
-    ]
-    return [(stem, route) for stem, route in candidates if route.target or route == BRIDGE_PAGE]
-
-
-def peg_screens(peg: dict[str, Any]) -> list[tuple[str, Route]]:
-    """Return the Bridge page, each peg-in outcome and peg-outs at their stages (devnet)."""
-    if not peg:
-        return []
-    pegins = ("accepted", "refunded", "unrefundable", "unknown")
-    pegouts = (("delivered", peg["pegout_batch"][0]), ("in-progress", peg["pegout_confirming"]))
-    return [
-        ("bridge", BRIDGE_PAGE),
-        *((f"pegin-{name}", pegin_route(peg[f"pegin_{name}"])) for name in pegins),
-        *((f"pegout-{name}", tx_route(tx)) for name, tx in pegouts),
-        ("pegout-rejected", tx_route(peg["pegout_rejected"])),
-    ]
 
 
 async def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> bool:
@@ -324,10 +288,10 @@ async def take_screenshots(
             path = directory / f"{stem}-{mode}.png"
             await shoot_page(window, route, path)
             written.append(path)
-        helpers = (shoot_page, settle, wait_for)
+        helpers = Helpers(shoot_page, settle, wait_for)
         written += await take_support_screenshots(window, manifest, directory, mode, helpers, main)
-        written += await take_history_screenshots(window, manifest, directory, mode, helpers)
-        written += await take_saved_data_screenshots(window, manifest, directory, mode, helpers)
+        for take in PASSES:
+            written += await take(window, manifest, directory, mode, helpers)
         accounts = manifest.get("accounts") or []
         if accounts:
             written += await shoot_account(window, str(accounts[0]), directory, mode)

@@ -10,7 +10,6 @@ a confirmation before sending and a refused paste.
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +20,13 @@ from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.elsewhere import OtherNetworks
 from explorer.services.networks import custom_network
-from explorer.services.routes import BROADCAST, HOME, Route, tx_route
+from explorer.services.routes import BROADCAST, HOME, tx_route
 from explorer.services.session import Session
+from explorer.tour.passes import Helpers, Settle, Shoot, Wait
 from explorer.viewmodels.broadcast import Stage
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.main_window import MainWindow
 
-Shoot = Callable[[MainWindow, Route, Path], Awaitable[None]]
-Settle = Callable[[Any], Awaitable[None]]
-Wait = Callable[..., Awaitable[bool]]
 # Seeded accounts the screenshots send from, one pair per palette (the seed's queued
 # transactions are users 4 and 5): a pending or queued one of the first round stays.
 #: Each pass its own senders: a nonce-gap transfer one pass left in the pool never meets the next.
@@ -147,7 +144,7 @@ async def take_support_screenshots(
     manifest: dict[str, Any],
     directory: Path,
     mode: str,
-    helpers: tuple[Shoot, Settle, Wait],
+    helpers: Helpers,
     main: tuple[Endpoint, dict[str, Any]] | None = None,
 ) -> list[Path]:
     """Shoot every support-desk screen in one palette; return the files written."""

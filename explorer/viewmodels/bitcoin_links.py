@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 from urllib.parse import quote, urlsplit
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 NETWORKS = {"main": "Bitcoin mainnet", "test": "Bitcoin testnet"}
 
@@ -48,7 +48,7 @@ class BitcoinLinksViewModel(QObject):
         problem_changed(): the message about the drafts changed.
     """
 
-    problem_changed = Signal()
+    problem_changed = TypedSignal[()]()
 
     def __init__(
         self, store: TemplateStore, keys: Mapping[str, Any], parent: QObject | None = None

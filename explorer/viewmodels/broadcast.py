@@ -13,7 +13,7 @@ import enum
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.presentation.arguments import amount_index
 from explorer.presentation.broadcast_document import (
@@ -26,6 +26,7 @@ from explorer.presentation.broadcast_document import (
 from explorer.presentation.document import Document, Field, Section, Tone
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.errors import RpcError
+from explorer.saved.seen import SeenStoreError
 from explorer.services.broadcast import (
     Answer,
     BroadcastCheck,
@@ -35,11 +36,10 @@ from explorer.services.broadcast import (
     send_once,
 )
 from explorer.services.chaincheck import ChainCheck
-from explorer.services.firstseen import SeenStoreError
 from explorer.services.rawtx import Refusal, SignedTx, decode_for
-from explorer.services.routes import tx_route
+from explorer.services.routes import Route, tx_route
 from explorer.services.session import Session
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 
 class Stage(enum.Enum):
@@ -77,9 +77,9 @@ class BroadcastViewModel(QObject):
         tracking_started(Route): open the sent transaction's page, in front, to follow it.
     """
 
-    stage_changed = Signal(object)
-    document_changed = Signal()
-    tracking_started = Signal(object)
+    stage_changed = TypedSignal[Stage]()
+    document_changed = TypedSignal[()]()
+    tracking_started = TypedSignal[Route]()
 
     def __init__(
         self, session: Session, support: TxSupport | None = None, parent: QObject | None = None

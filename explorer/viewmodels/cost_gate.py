@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.services.budget import Estimate, crosses, question
 from explorer.services.session import Session
+from explorer.viewmodels.observable import TypedSignal
 
 
 class CostGate(QObject):
@@ -17,7 +18,7 @@ class CostGate(QObject):
         question_changed(str): a question awaits an answer ('' once answered).
     """
 
-    question_changed = Signal(str)
+    question_changed = TypedSignal[str]()
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)

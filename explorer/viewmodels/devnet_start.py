@@ -6,9 +6,9 @@ import enum
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 MIN_ETA_FRACTION = 0.05  # below this the rate says nothing yet
 LOADED = "loaded the snapshot"  # the child's word once the whole chain is served
@@ -42,7 +42,7 @@ class DevnetStartViewModel(QObject):
         progress_changed(): state, stage, fraction, part built or time left changed.
     """
 
-    progress_changed = Signal()
+    progress_changed = TypedSignal[()]()
 
     def __init__(self, cache_dir: str = "", clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()

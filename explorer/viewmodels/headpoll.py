@@ -8,11 +8,12 @@ import statistics
 import time
 from collections import deque
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 
 from explorer.rpc.errors import RpcError
 from explorer.services.session import Session
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.loop import live_loop
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 PACE_SAMPLES = 5  # head changes the heartbeat's pace is the median of
 MIN_IDLE_SECONDS = 2.0  # the heartbeat's shortest interval, however fast the chain
@@ -36,10 +37,10 @@ class HeadPoller(QObject):
         running_changed(bool): a page started or stopped following the head.
     """
 
-    head_changed = Signal(object)  # a Python int: a block number may pass 32 bits
-    head_read = Signal(object, float)
-    head_failed = Signal(object)
-    running_changed = Signal(bool)
+    head_changed = TypedSignal[int]()
+    head_read = TypedSignal[int, float]()
+    head_failed = TypedSignal[RpcError]()
+    running_changed = TypedSignal[bool]()
 
     def __init__(self, parent: QObject | None = None, idle_seconds: float | None = None) -> None:
         super().__init__(parent)
@@ -134,11 +135,7 @@ class HeadPoller(QObject):
         """Ask for the head now, unless a poll is already on its way."""
         if self.session is None or (self._task is not None and not self._task.done()):
             return
-        try:
-            loop = asyncio.get_event_loop_policy().get_event_loop()
-        except RuntimeError:
-            return  # no event loop any more: the app is shutting down
-        if loop.is_closed():
+        if (loop := live_loop()) is None:
             return
         self._last_poll = time.monotonic()
         self._task = loop.create_task(self._poll(self.session))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 
 from explorer.presentation.home_cards import Card, chart_series
 from explorer.presentation.series import Series
@@ -23,7 +23,7 @@ from explorer.viewmodels.home_tables import (
     LatestTransactionsModel,
     latest_transactions,
 )
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.request_count import RequestCount
 from explorer.viewmodels.slices import Slices
 
@@ -48,10 +48,10 @@ class HomeViewModel(QObject):
         charts_changed(): the charts' series changed.
     """
 
-    state_changed = Signal(object)
-    summary_changed = Signal()
-    cards_changed = Signal()
-    charts_changed = Signal()
+    state_changed = TypedSignal[HomeState]()
+    summary_changed = TypedSignal[()]()
+    cards_changed = TypedSignal[()]()
+    charts_changed = TypedSignal[()]()
 
     def __init__(
         self, session: Session, poller: HeadPoller | None = None, parent: QObject | None = None

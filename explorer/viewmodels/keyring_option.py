@@ -6,10 +6,10 @@ import asyncio
 import enum
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.services.keystore import KeyringStatus, KeyStoreError
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 
 class KeySafe(Protocol):
@@ -44,7 +44,7 @@ class KeyringOptionViewModel(QObject):
         changed(): the state, the note or the drafted choice changed.
     """
 
-    changed = Signal()
+    changed = TypedSignal[()]()
 
     def __init__(self, safe: KeySafe | None, parent: QObject | None = None) -> None:
         """Draft the saved choice; look for a keyring off the GUI thread (it may block)."""

@@ -9,7 +9,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.services.label_entries import (
@@ -29,7 +29,7 @@ from explorer.services.labels_file import (
 )
 from explorer.services.routes import Route
 from explorer.viewmodels.label_models import BookmarksModel, LabelsTableModel
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 T = TypeVar("T")
 EXPECTED = (LabelStoreError, ImportFormatError, ValueError, OSError)
@@ -63,8 +63,8 @@ class LabelsViewModel(QObject):
         message_changed(str): the outcome of an import/export or an error, for the user.
     """
 
-    labels_changed = Signal()
-    message_changed = Signal(str)
+    labels_changed = TypedSignal[()]()
+    message_changed = TypedSignal[str]()
 
     def __init__(self, directory: Path | None = None, parent: QObject | None = None) -> None:
         """Keep databases under directory (default: the platform's user data dir)."""

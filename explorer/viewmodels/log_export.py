@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.services.logexport import ExportCancelled, ExportFormat, export_rows
 from explorer.viewmodels.log_table import LogTableModel
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 TURN_SECONDS = 0.004  # the worker's run between two turns of the GUI thread's event loop
 TURN_WAIT_SECONDS = 1.0  # a worker goes on by itself if the event loop never answers
@@ -102,9 +102,9 @@ class LogExportViewModel(QObject):
         message_changed(str): the outcome, for the user.
     """
 
-    state_changed = Signal(object)
-    progress_changed = Signal(object)
-    message_changed = Signal(str)
+    state_changed = TypedSignal[ExportState]()
+    progress_changed = TypedSignal[ExportProgress]()
+    message_changed = TypedSignal[str]()
 
     def __init__(self, table: LogTableModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -164,7 +164,7 @@ class LogExportViewModel(QObject):
         fmt, path = job.fmt, job.path
         try:
             written = await asyncio.to_thread(
-                export_rows, rows, fmt, path, turns.worked, turns.stop, lines
+                export_rows, rows, fmt, path, turns.worked, turns.stop, lines, self.table.chain_id
             )
         except (asyncio.CancelledError, ExportCancelled) as stopped:
             turns.end()  # the worker stops at its next slice and removes its partial file

@@ -7,7 +7,7 @@ import contextlib
 import enum
 from collections.abc import AsyncGenerator
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.records import Log
 from explorer.presentation import format as fmt
@@ -24,7 +24,7 @@ from explorer.services.token_units import AMOUNT_TOPICS
 from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.log_export import ExportState, LogExportViewModel
 from explorer.viewmodels.log_table import LogTableModel, compact
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 APPEND_SLICE = 200  # logs encoded for the table per event-loop turn
 # Every step on the GUI thread is short whatever the answer's size: the client decodes big
@@ -59,11 +59,11 @@ class LogsViewModel(QObject):
         estimate_changed(): the scan's estimated cost changed (the fields did).
     """
 
-    errors_changed = Signal(object)
-    state_changed = Signal(object)
-    message_changed = Signal(str)
-    progress_changed = Signal(object)
-    estimate_changed = Signal()
+    errors_changed = TypedSignal[dict[Field, str]]()
+    state_changed = TypedSignal[ScanState]()
+    message_changed = TypedSignal[str]()
+    progress_changed = TypedSignal[ScanProgress | None]()
+    estimate_changed = TypedSignal[()]()
 
     def __init__(
         self, session: Session, parent: QObject | None = None, *, concurrency: int = 4

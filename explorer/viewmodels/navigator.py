@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.presentation.tool_results import TOOLS
 from explorer.services.routes import HOME, TARGETLESS, Page, Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.tools import tool_of
 
 
@@ -57,11 +58,11 @@ class Navigator(QObject):
             in the current one): what an address bar shows.
     """
 
-    tab_opened = Signal(int, object)
-    tab_closed = Signal(int)
-    current_changed = Signal(int)
-    route_changed = Signal(int, object)
-    location_changed = Signal(object)
+    tab_opened = TypedSignal[int, Route]()
+    tab_closed = TypedSignal[int]()
+    current_changed = TypedSignal[int]()
+    route_changed = TypedSignal[int, Route]()
+    location_changed = TypedSignal[Route]()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -6,7 +6,7 @@ import asyncio
 import enum
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.services.network_forms import (
     FormErrors,
@@ -18,7 +18,7 @@ from explorer.services.networks import DEVNET, GET_A_KEY, Network, NetworkKind
 from explorer.services.probe import ConnectionReport
 from explorer.viewmodels.keyring_option import KeyringOptionViewModel, KeySafe
 from explorer.viewmodels.networks import NetworksViewModel
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 NEW_NAME = "New endpoint"
 CUSTOM_ABOUT = (
@@ -92,23 +92,23 @@ class NetworkSettingsViewModel(QObject):
     Signals:
         drafts_changed(): a draft was added or removed, or a custom draft renamed (drafts).
         selection_changed(str): another draft is shown (selected_id).
-        draft_changed(object): the shown draft's values changed (draft, a NetworkForm).
-        layout_changed(object): texts, fields or preview around it changed (a DraftLayout).
-        errors_changed(object): the messages under the fields changed (a FormErrors).
+        draft_changed(NetworkForm): the shown draft's values changed (draft).
+        layout_changed(DraftLayout): texts, fields or preview around it changed.
+        errors_changed(FormErrors): the messages under the fields changed.
         key_revealed_changed(bool): the API key is shown in clear (True) or masked.
-        probe_state_changed(object): a connection test started, ended or was dropped.
-        connection_tested(object): the shown draft's test finished (a ConnectionReport); a
+        probe_state_changed(ProbeState): a connection test started, ended or was dropped.
+        connection_tested(ConnectionReport): the shown draft's test finished; a
             test superseded by another test or another network is never reported.
     """
 
-    drafts_changed = Signal()
-    selection_changed = Signal(str)
-    draft_changed = Signal(object)
-    layout_changed = Signal(object)
-    errors_changed = Signal(object)
-    key_revealed_changed = Signal(bool)
-    probe_state_changed = Signal(object)
-    connection_tested = Signal(object)
+    drafts_changed = TypedSignal[()]()
+    selection_changed = TypedSignal[str]()
+    draft_changed = TypedSignal[NetworkForm]()
+    layout_changed = TypedSignal[DraftLayout]()
+    errors_changed = TypedSignal[FormErrors]()
+    key_revealed_changed = TypedSignal[bool]()
+    probe_state_changed = TypedSignal[ProbeState]()
+    connection_tested = TypedSignal[ConnectionReport]()
 
     def __init__(
         self,

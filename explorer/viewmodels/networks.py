@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 import httpx
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.endpoints import CustomEndpoint, EndpointBook, EndpointStore
 from explorer.services.network_forms import FormErrors, NetworkForm
 from explorer.services.networks import BUILTIN, DEVNET, GET_A_KEY, Network, NetworkKind
 from explorer.services.probe import ConnectionReport, probe_form
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 
 class NetworksViewModel(QObject):
@@ -24,8 +24,8 @@ class NetworksViewModel(QObject):
         current_changed(str): the id of the current network changed.
     """
 
-    networks_changed = Signal()
-    current_changed = Signal(str)
+    networks_changed = TypedSignal[()]()
+    current_changed = TypedSignal[str]()
 
     def __init__(
         self,

@@ -7,7 +7,7 @@ import enum
 import time
 from collections.abc import AsyncIterator, Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 
 from explorer.chain.records import Block, Receipt
 from explorer.presentation.block_stages import COUNTS_AFTER_SECONDS, load_block_stages
@@ -17,12 +17,12 @@ from explorer.presentation.missing import Missing
 from explorer.presentation.tx_document import tx_document
 from explorer.rpc.errors import ErrorKind, RpcError
 from explorer.rpc.journal import Spending, counting
-from explorer.saved.cache import CacheMode
-from explorer.saved.reorg import Reorganised
+from explorer.saved.cache import CacheMode, Reorganised
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.routes import Page, Route
 from explorer.services.session import Session
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.loop import live_loop
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.page_notes import OFFLINE_NOTICE, document_height, reorganised_notice
 from explorer.viewmodels.page_texts import (
     cancelled_text,
@@ -66,11 +66,11 @@ class PageViewModel(QObject):
         notice_changed(): the page's note (saved data, a reorganisation) changed.
     """
 
-    state_changed = Signal(object)
-    document_changed = Signal()
-    progress_changed = Signal()
-    cost_changed = Signal()
-    notice_changed = Signal()
+    state_changed = TypedSignal[PageState]()
+    document_changed = TypedSignal[()]()
+    progress_changed = TypedSignal[()]()
+    cost_changed = TypedSignal[()]()
+    notice_changed = TypedSignal[()]()
 
     def __init__(self, session: Session, route: Route, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -177,11 +177,7 @@ class PageViewModel(QObject):
         self._set_notice(OFFLINE_NOTICE if self._loaded_offline else self._reorganised)
         if self._document is None:
             self._set(PageState.LOADING)
-        try:
-            loop = asyncio.get_event_loop_policy().get_event_loop()
-        except RuntimeError:
-            return  # no event loop any more: the app is shutting down
-        if loop.is_closed():
+        if (loop := live_loop()) is None:
             return
         self._task = loop.create_task(self._run())
 

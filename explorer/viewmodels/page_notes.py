@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from explorer.presentation.document import Document
-from explorer.saved.reorg import Reorganised
+from explorer.saved.cache import Reorganised
 from explorer.saved.rules import answer_anchor
 
 OFFLINE_NOTICE = (

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 
 from explorer.services.session import Session
+from explorer.viewmodels.observable import TypedSignal
 
 
 class RequestCount(QObject):
@@ -17,7 +18,7 @@ class RequestCount(QObject):
         changed(): requests were counted (or taken back) since the last change.
     """
 
-    changed = Signal()
+    changed = TypedSignal[()]()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

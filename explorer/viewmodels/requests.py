@@ -14,11 +14,11 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
-    Signal,
 )
 
 from explorer.presentation.document import Tone
 from explorer.rpc.journal import KEEP, JournalEntry, RequestJournal
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import TONE_ROLE
 from explorer.viewmodels.shell import ShellViewModel
 
@@ -168,7 +168,7 @@ class RequestsViewModel(QObject):
         shown_changed(): the rows shown (or their count) changed.
     """
 
-    shown_changed = Signal()
+    shown_changed = TypedSignal[()]()
 
     def __init__(self, shell: ShellViewModel, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -6,12 +6,13 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.saved.directory import CacheDirectory
 from explorer.services.networks import Network
 from explorer.services.nodeinfo import default_daily_quota
+from explorer.viewmodels.observable import TypedSignal
 
 MB = 1024 * 1024
 
@@ -78,7 +79,7 @@ class SavedDataViewModel(QObject):
         changed(): a value, the chosen network or the message changed.
     """
 
-    changed = Signal()
+    changed = TypedSignal[()]()
 
     def __init__(
         self,

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QStringListModel, Signal
+from PySide6.QtCore import QObject, QStringListModel
 
 from explorer.chain import query as q
 from explorer.chain.checksum import to_checksum_address
@@ -18,7 +18,7 @@ from explorer.services.chaincheck import ChainCheck
 from explorer.services.routes import HOME, Page, Route
 from explorer.services.search import resolve
 from explorer.services.session import Session
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.tools import tool_of, tool_route_for, tool_search_text
 
 MAX_RECENT = 20
@@ -39,10 +39,10 @@ class SearchViewModel(QObject):
         busy_changed(bool): a search is being resolved over the network (busy_text says which).
     """
 
-    navigation_requested = Signal(object, bool)
-    text_changed = Signal(str)
-    message_changed = Signal(str)
-    busy_changed = Signal(bool)
+    navigation_requested = TypedSignal[Route, bool]()
+    text_changed = TypedSignal[str]()
+    message_changed = TypedSignal[str]()
+    busy_changed = TypedSignal[bool]()
 
     def __init__(self, recent: list[str] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 
 from explorer.presentation.document import Tone
 from explorer.rpc.errors import RpcError
@@ -24,7 +24,7 @@ from explorer.viewmodels.connection import (
     wait_text,
 )
 from explorer.viewmodels.headpoll import HeadPoller
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
 from explorer.viewmodels.request_count import RequestCount
 
@@ -47,13 +47,13 @@ class ShellViewModel(QObject):
         budget_changed(Budget): the requests spent today, or the quota, changed.
     """
 
-    status_changed = Signal(str)
-    network_changed = Signal(str)
-    banner_changed = Signal(object)
-    connection_changed = Signal(object)
-    head_changed = Signal(object)  # a Python int: a block number may pass 32 bits
-    session_changed = Signal()
-    budget_changed = Signal(object)
+    status_changed = TypedSignal[str]()
+    network_changed = TypedSignal[str]()
+    banner_changed = TypedSignal[Banner]()
+    connection_changed = TypedSignal[Connection]()
+    head_changed = TypedSignal[int]()
+    session_changed = TypedSignal[()]()
+    budget_changed = TypedSignal[Budget]()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

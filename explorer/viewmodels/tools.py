@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.tools import HashInput, amount_query, keccak_hex, keccak_input
 from explorer.presentation.document import Tone
@@ -13,7 +13,7 @@ from explorer.presentation.tool_results import TOOLS, Result, ResultLine, ToolKi
 from explorer.rpc.errors import RpcError
 from explorer.services.routes import Route, tool_route
 from explorer.services.session import Session
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 NODE_HASH = "web3_sha3 (the node)"
 _SIGNATURE = re.compile(r"(?:function |event )?[A-Za-z_$][\w$]*\s*\(.*\)\s*", re.S)
@@ -74,7 +74,7 @@ class ToolViewModel(QObject):
         result_changed(): the result lines changed.
     """
 
-    result_changed = Signal()
+    result_changed = TypedSignal[()]()
 
     def __init__(
         self, kind: ToolKind, session: Session | None, text: str = "", parent: QObject | None = None

@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.presentation.bridge_loaders import pegout_documents
 from explorer.presentation.document import Document
@@ -22,7 +22,7 @@ from explorer.presentation.tx_document import tx_document
 from explorer.services.elsewhere import Sighting
 from explorer.services.routes import Route, tx_position
 from explorer.services.session import Session
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.page import PageState, PageViewModel
 
 
@@ -33,7 +33,7 @@ class TxPageViewModel(PageViewModel):
         details_changed(): the not-found details changed (document, networks that have it).
     """
 
-    details_changed = Signal()
+    details_changed = TypedSignal[()]()
 
     def __init__(
         self,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.rpc.calltime import CALL_TIMEOUT_RANGE
+from explorer.viewmodels.observable import TypedSignal
 
 
 class TimeoutStore(Protocol):
@@ -26,7 +27,7 @@ class CallTimeoutOption(QObject):
         applied(int): the saved number of seconds changed.
     """
 
-    applied = Signal(int)
+    applied = TypedSignal[int]()
     seconds_range = CALL_TIMEOUT_RANGE
 
     def __init__(self, store: TimeoutStore, parent: QObject | None = None) -> None:

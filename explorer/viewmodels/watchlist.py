@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import HistoryEntry
@@ -26,7 +26,7 @@ from explorer.services.history_plan import Scope
 from explorer.services.probes import takes_batches
 from explorer.services.session import Session
 from explorer.services.watchlist import Watched, check_head, cost_per_block, with_activity
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.watchlist_table import WatchlistTableModel
 
 LIST_PREFIX = "watchlist/"
@@ -68,9 +68,9 @@ class WatchlistViewModel(QObject):
         status_changed(str): what the watch does and costs per new block.
     """
 
-    changed = Signal()
-    activity = Signal(str, str)
-    status_changed = Signal(str)
+    changed = TypedSignal[()]()
+    activity = TypedSignal[str, str]()
+    status_changed = TypedSignal[str]()
 
     def __init__(self, store: ListStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -219,7 +219,7 @@ class WatchlistViewModel(QObject):
     async def _tell(self, session: Session, address: str, first: int, last: int) -> None:
         """Search an address's blocks first..last; mark and announce what it finds."""
         history = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
-                                 scope=Scope.ALL, multicall=session.multicall)  # fmt: skip
+                                 scope=Scope.ALL)  # fmt: skip
         await history.prepare(first, last)
         news: list[HistoryEntry] = []
         units: dict[str, tuple[int, str]] = {}

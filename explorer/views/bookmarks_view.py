@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 
 from explorer.services.label_entries import MAX_LABEL
 from explorer.services.labels_file import ImportReport
-from explorer.services.routes import Page, Route
+from explorer.services.routes import Page, Route, route_words
 from explorer.viewmodels.labels import LabelsViewModel, Overwrite
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
@@ -129,7 +130,7 @@ class BookmarksView(QDockWidget):
         (double-click or Enter; the context menu's "Open in new tab" gives new_tab True).
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: LabelsViewModel, parent: QWidget | None = None) -> None:
         super().__init__("Bookmarks and labels", parent)
@@ -320,7 +321,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
         route = navigator.route()
         if route.page is not Page.HOME:
             model.add_bookmark(route)
-            window.statusBar().showMessage(f"Bookmarked {route}", 4000)
+            window.statusBar().showMessage(f"Bookmarked {route_words(route)}", 4000)
 
     dock.bookmark_page_action = QAction("Bookmark this page", window)
     dock.bookmark_page_action.setShortcut(QKeySequence("Ctrl+D"))

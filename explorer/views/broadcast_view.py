@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -12,7 +12,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.services.routes import Route
 from explorer.viewmodels.broadcast import BroadcastViewModel, Stage
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.document_view import DocumentView
 from explorer.views.theme import monospace, plain_label, tone_palette
 
@@ -24,7 +26,7 @@ class BroadcastView(QWidget):
         link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: BroadcastViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.presentation.series import Series
+from explorer.services.routes import Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.theme import plain_tooltip
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 170, 16, 28, 30
@@ -54,7 +56,7 @@ class Chart(QWidget):
         link_activated(Route, bool): the clicked value's route, whether to open a new tab.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(
         self,

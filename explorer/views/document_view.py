@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 
 from explorer.presentation.btc_fields import btc_network_kind
 from explorer.presentation.document import Document, Field, Kind
+from explorer.services.routes import Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.theme import monospace, plain_label, tone_palette
 from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.bitcoin import BitcoinValue
@@ -45,8 +47,8 @@ class DocumentView(QWidget):
         link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(object, bool)
-    completed = Signal()
+    link_activated = TypedSignal[Route, bool]()
+    completed = TypedSignal[()]()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -175,8 +177,10 @@ class DocumentView(QWidget):
             label.link_activated.connect(self.link_activated)  # type: ignore[attr-defined]
         else:
             label = plain_label(item.text)
-        label.setWordWrap(item.kind not in MONO_KINDS)
-        if item.kind in MONO_KINDS:
+        # a value alone is monospace; words (a missing value's reason, a sentence) are not
+        mono = item.kind in MONO_KINDS and item.value is not None and " " not in item.text
+        label.setWordWrap(not mono)
+        if mono:
             monospace(label)
         if item.tooltip:
             label.setToolTip(item.tooltip)

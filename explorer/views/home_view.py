@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QHideEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
 
 from explorer.presentation.document import Tone
 from explorer.presentation.home_cards import Card
+from explorer.services.routes import Route
 from explorer.viewmodels.home import HomeState, HomeViewModel
 from explorer.viewmodels.home_tables import LatestBlocksModel
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import TONE_ROLE
 from explorer.views.charts import Chart, ChartKind
 from explorer.views.theme import plain_label, plain_tooltip, tone_colour
@@ -158,7 +160,7 @@ class HomeView(QWidget):
         link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: HomeViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -25,8 +25,10 @@ from PySide6.QtWidgets import (
 from explorer.presentation.document import Tone
 from explorer.presentation.log_form import Field
 from explorer.services.logexport import ExportFormat
+from explorer.services.routes import Route
 from explorer.viewmodels.log_export import ExportState
 from explorer.viewmodels.logs import LogsViewModel, ScanState
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label, tone_colour, tone_palette
 from explorer.views.widgets.links import open_clicked_routes
@@ -76,7 +78,7 @@ class LogsView(QWidget):
         link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: LogsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

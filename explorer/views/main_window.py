@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -23,6 +23,7 @@ from explorer.services.routes import BROADCAST, LOGS, NODE, WATCHLIST, Route, to
 from explorer.viewmodels.budget import Budget
 from explorer.viewmodels.navigator import Navigator, tab_title
 from explorer.viewmodels.networks import NetworksViewModel
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
 from explorer.views.bridge_action import add_bridge_action
@@ -60,7 +61,7 @@ class MainWindow(QMainWindow):
         theme_chosen(str): View > Theme: "system", "light" or "dark".
     """
 
-    theme_chosen = Signal(str)
+    theme_chosen = TypedSignal[str]()
 
     def __init__(
         self,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
+from explorer.services.routes import Route
 from explorer.viewmodels.node_page import NodePageViewModel
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.page_view import PageView
 from explorer.views.theme import plain_label
 
@@ -19,7 +20,7 @@ class NodeView(QWidget):
         link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: NodePageViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.document import Tone
-from explorer.services.routes import Page
+from explorer.services.routes import Page, Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.tx_table import Column
 from explorer.views.document_view import DocumentView, raw_json_box, raw_json_text
@@ -90,7 +91,7 @@ class PageView(QStackedWidget):
         link_activated(Route, bool): the route, whether to open it in a new tab.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: PageViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

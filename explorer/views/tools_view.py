@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.tool_results import ToolInput
+from explorer.services.routes import Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.tools import ToolViewModel
 from explorer.views.theme import monospace, plain_label, tone_palette
 
@@ -29,7 +31,7 @@ class ToolView(QWidget):
         link_activated(Route, bool): unused by tools; the window connects every page's.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: ToolViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.document import Tone
+from explorer.services.routes import Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.watchlist import WatchlistPageViewModel, WatchlistViewModel
 from explorer.views.address.controls import button
 from explorer.views.theme import plain_label, tone_palette
@@ -39,7 +41,7 @@ class WatchlistView(QWidget):
         link_activated(Route, bool): an address or block was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, model: WatchlistPageViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -8,14 +8,17 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from explorer.chain.checksum import to_checksum_address
 from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.pruned import OldState, PrunedNode
+from tests.helpers.schemas import assert_follows
 
 REPO = Path(__file__).resolve().parents[2]
 HEAD = 12_000
@@ -38,6 +41,17 @@ def explorer_history(key: str, data_dir: Path, *args: str) -> subprocess.Complet
     return done
 
 
+def block_time(devnet: Devnet, block: int) -> int:
+    """Ask the devnet directly for a block's timestamp."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "eth_getBlockByNumber",
+        "params": [hex(block), False],
+    }
+    return int(httpx.post(devnet.url(), json=body).json()["result"]["timestamp"], 16)
+
+
 def balance_at(devnet: Devnet, address: str, block: int) -> int:
     """Ask the devnet directly for a balance."""
     body = {"jsonrpc": "2.0", "id": 1, "method": "eth_getBalance", "params": [address, hex(block)]}
@@ -53,12 +67,14 @@ def test_json_has_every_field_newest_first(devnet: Devnet, tmp_path: Path) -> No
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     entries: list[dict[str, Any]] = json.loads(done.stdout)
+    assert_follows(entries, "history", chain_id=31)
     assert len(entries) == changes
     assert [e["block"] for e in entries] == sorted((e["block"] for e in entries), reverse=True)
     for entry in entries:
         assert KEYS | {"balance_after"} <= set(entry)
         assert isinstance(entry["block"], int)
-        assert isinstance(entry["timestamp"], int)
+        when = datetime.fromtimestamp(block_time(devnet, entry["block"]), UTC)
+        assert entry["timestamp"] == when.strftime("%Y-%m-%dT%H:%M:%SZ")  # ISO 8601, UTC
         assert entry["kind"] == "received"
         assert entry["direction"] == "in"
         assert entry["asset"] == "native"
@@ -66,7 +82,8 @@ def test_json_has_every_field_newest_first(devnet: Devnet, tmp_path: Path) -> No
         assert len(entry["tx_hash"]) == 66
         assert int(entry["amount"]) > 0
         assert entry["amount"] == str(int(entry["amount"]))
-        assert entry["counterparty"] == devnet.manifest()["busy_account"]
+        assert entry["counterparty"] == to_checksum_address(devnet.manifest()["busy_account"], 31)
+        assert entry["decimals"] == 18
         assert int(entry["balance_after"]) == balance_at(devnet, address, entry["block"])
     assert int(entries[0]["balance_after"]) == balance_at(devnet, address, HEAD)
 
@@ -80,10 +97,15 @@ def test_tokens_have_log_index_and_csv_has_units(devnet: Devnet, tmp_path: Path)
     )
     assert done.returncode == 0, done.stderr
     entries = json.loads(done.stdout)
+    assert_follows(entries, "history", chain_id=31)
     assert entries
     assert {e["kind"] for e in entries} == {"token"}
-    assert {e["asset"] for e in entries} <= {manifest["token"], manifest["collectible"]}
+    tokens = {to_checksum_address(manifest[name], 31): name for name in ("token", "collectible")}
+    assert {e["asset"] for e in entries} <= set(tokens)
     assert all(isinstance(e["log_index"], int) and "balance_after" not in e for e in entries)
+    decimals = {tokens[e["asset"]]: e["decimals"] for e in entries}
+    assert decimals.get("token", 18) == 18  # DVT's amounts in base units, its decimals beside
+    assert decimals.get("collectible") is None  # an ERC-721 names none
     done = explorer_history(
         devnet.key, tmp_path, *common, "--assets", "tokens", "--from", "11000", "--format", "csv"
     )
@@ -138,6 +160,7 @@ def test_a_node_without_old_state_is_said_and_scanned_instead(
     assert "does not serve old state" in short.stderr
     assert "costs 200 requests" in short.stderr
     found = json.loads(short.stdout)
+    assert_follows(found, "history", chain_id=31)
     assert found
     assert {e["kind"] for e in found} <= {"sent", "received"}
     assert all(e["balance_after"] is None for e in found)

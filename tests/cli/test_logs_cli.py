@@ -15,7 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
+from explorer.chain.checksum import to_checksum_address
 from tests.helpers.devnet import PROFILES, Devnet
+from tests.helpers.schemas import assert_follows
 
 REPO = Path(__file__).resolve().parents[2]
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
@@ -38,6 +40,25 @@ def explorer_logs(key: str, *args: str, env: dict[str, str] | None = None) -> An
     return done
 
 
+def as_data(log: dict[str, Any]) -> dict[str, Any]:
+    """Return a node's log as `explorer logs` writes it: numbers, checksum (chain 31), hex."""
+    return {
+        "block": int(log["blockNumber"], 16),
+        "block_hash": log["blockHash"],
+        "transaction_hash": log["transactionHash"],
+        "transaction_index": int(log["transactionIndex"], 16),
+        "log_index": int(log["logIndex"], 16),
+        "address": to_checksum_address(log["address"], 31),
+        "topics": log["topics"],
+        "data": log["data"],
+    }
+
+
+def log_name(log: dict[str, Any]) -> str:
+    """Return the name of a token log's event."""
+    return {TRANSFER: "Transfer", APPROVAL: "Approval"}[log["topics"][0]]
+
+
 def node_logs(url: str, flt: dict[str, Any]) -> list[Any]:
     """Ask the node directly (one request) for logs."""
     answer = httpx.post(
@@ -48,10 +69,11 @@ def node_logs(url: str, flt: dict[str, Any]) -> list[Any]:
 
 
 @pytest.mark.parametrize("devnet", PROFILES, indirect=True)
-def test_json_is_the_nodes_objects(devnet: Devnet) -> None:
-    """The whole history's token Approvals and Transfers: the node's objects, in order, named.
+def test_json_is_the_nodes_logs_as_data(devnet: Devnet) -> None:
+    """The whole history's token Approvals and Transfers: the node's logs, in order, named.
 
-    Each object is the node's, with the decoded event's name added (as the CSV has it).
+    Each log is the node's as data (docs/schemas/logs.json): numbers, the chain's checksum,
+    hex, and the decoded event's name (as the CSV has it).
     """
     manifest = devnet.manifest()
     token, head = manifest["token"], manifest["head_at_build"]
@@ -83,9 +105,8 @@ def test_json_is_the_nodes_objects(devnet: Devnet) -> None:
         )
     ]
     written = json.loads(done.stdout)
-    assert [{k: v for k, v in log.items() if k != "event"} for log in written] == expected
-    names = {TRANSFER: "Transfer", APPROVAL: "Approval"}
-    assert [log["event"] for log in written] == [names[log["topics"][0]] for log in expected]
+    assert_follows(written, "logs", chain_id=31)
+    assert written == [as_data(log) | {"event": log_name(log)} for log in expected]
     assert {log["event"] for log in written} == {"Transfer", "Approval"}
     assert len(expected) > 1000
     assert "blocks" in done.stderr

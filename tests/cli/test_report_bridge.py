@@ -9,6 +9,7 @@ import pytest
 
 from tests.helpers.cli import report
 from tests.helpers.devnet import PROFILES
+from tests.helpers.schemas import assert_follows
 
 
 def peg(devnet: Any) -> dict[str, Any]:
@@ -32,8 +33,11 @@ def test_report_a_pegin_by_its_bitcoin_txid(devnet: Any) -> None:
     done = report(devnet, facts["pegin_accepted_v1"], "--format", "json")
     assert done.returncode == 0, done.stderr
     page = json.loads(done.stdout)
+    assert_follows(page, "report")
     assert page["title"] == f"Peg-in {facts['pegin_accepted_v1']}"
-    assert page["headline"]["value"].startswith("ACCEPTED — 0.50000000 BTC")
+    assert page["headline"]["text"].startswith("ACCEPTED — 0.50000000 BTC")
+    assert page["headline"]["value"] == "accepted"
+    assert page["headline"]["amount_sat"] == str(50_000_000)
     refunded = report(devnet, "0x" + facts["pegin_refunded"])
     assert refunded.returncode == 0, refunded.stderr
     assert "REFUSED, REFUNDED" in refunded.stdout

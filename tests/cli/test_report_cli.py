@@ -9,6 +9,7 @@ import pytest
 
 from tests.helpers.cli import explorer, report
 from tests.helpers.devnet import PROFILES
+from tests.helpers.schemas import assert_follows
 
 MISSING = "0x" + "ab" * 32
 
@@ -33,7 +34,8 @@ def test_block_report_has_the_verified_merge_mining_panel(devnet: Any) -> None:
     sections = {section["title"]: section for section in page["sections"]}
     verdict = sections["Merge mining"]["fields"][0]
     assert verdict["label"] == "Verified"
-    assert verdict["value"].startswith("Yes")
+    assert verdict["value"] is True
+    assert verdict["text"].startswith("Yes")
     assert page["raw"]["number"] == hex(100)
 
 
@@ -78,23 +80,27 @@ def test_argument_errors_do_not_echo_the_key() -> None:
 
 
 def test_a_json_report_is_data(devnet: Any) -> None:
-    """Numbers as numbers (amounts in wei), hashes and addresses as hex, times in ISO 8601."""
+    """Numbers as numbers, amounts in wei as decimal strings, hex, checksums, ISO 8601 times."""
     manifest = devnet.manifest()
     block = json.loads(report(devnet, "4", "--format", "json").stdout)
+    assert_follows(block, "report")
     overview = {f["key"]: f for f in block["sections"][0]["fields"]}
     assert overview["number"]["value"] == 4
     assert overview["timestamp"]["value"] == "2025-01-01T00:02:00Z"
     assert overview["gas_used"]["value"] > 0
     assert overview["transactions"]["value"] == len(block["transactions"])
     assert overview["paid_fees"] == {**overview["paid_fees"], "type": "amount", "unit": "wei"}
-    assert isinstance(overview["paid_fees"]["value"], int)
+    assert int(overview["paid_fees"]["value"]) > 0
     assert overview["miner"]["value"].startswith("0x")
     assert overview["miner"]["value"] != overview["miner"]["value"].lower()  # checksummed
     tx = json.loads(report(devnet, manifest["plain_transfer"], "--format", "json").stdout)
+    assert_follows(tx, "report")
     fields = {f["key"]: f["value"] for section in tx["sections"] for f in section["fields"]}
-    assert fields["value"] == 10**18
+    assert fields["value"] == str(10**18)
     assert fields["nonce"] == int(tx["raw"]["transaction"]["nonce"], 16)
     assert fields["gas_used"] == 21_000
     assert fields["transaction_hash"] == manifest["plain_transfer"]
     assert tx["chain_id"] == 31
-    assert all("text" not in f for section in tx["sections"] for f in section["fields"])
+    assert tx["headline"]["value"] == "success"
+    shown_as_is = ("transaction_hash", "from", "to", "raw_input")  # their text is their value
+    assert all("text" not in f for f in tx["sections"][0]["fields"] if f["key"] in shown_as_is)

@@ -17,6 +17,7 @@ from eth_hash.auto import keccak
 from explorer.devnet.contracts import load_artifact
 from explorer.presentation.diagnosis_document import short
 from tests.helpers.devnet import Devnet
+from tests.helpers.schemas import assert_follows
 from tests.helpers.support import Pool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -178,7 +179,9 @@ def test_report_says_what_became_of_a_transaction_sent_here(
     assert dropped.returncode == 1
     assert "not found:" in dropped.stderr
     page = json.loads(dropped.stdout)
-    assert page["headline"]["value"].startswith("NOT FOUND — probably dropped from the pool: ")
+    assert_follows(page, "report")
+    assert page["headline"]["text"].startswith("NOT FOUND — probably dropped from the pool: ")
+    assert (page["headline"]["value"], page["headline"]["fate"]) == ("not_found", "dropped")
 
 
 def test_report_looks_on_the_other_networks_given(devnet: Devnet, data_home: Path) -> None:
@@ -201,11 +204,14 @@ def test_report_lists_every_transaction_of_a_block(devnet: Devnet, data_home: Pa
     assert count == devnet.manifest()["big_block_tx_count"]  # REMASC counted, last
     assert len(listing.splitlines()) == count + 2  # the heading, the note, one line each
     small = explorer(devnet, data_home, "report", "100", "--format", "json")
-    rows = json.loads(small.stdout)["transactions"]
+    page = json.loads(small.stdout)
+    assert_follows(page, "report")
+    rows = page["transactions"]
     assert [row["index"] for row in rows] == list(range(len(rows)))
     assert rows[-1]["to"] == "0x0000000000000000000000000000000001000008"  # REMASC
-    assert all(isinstance(row["value"], int) for row in rows)
-    assert all(row["status"] == "Success" for row in rows)
+    assert rows[-1]["kind"] == "remasc"
+    assert all(row["value"] == str(int(row["value"])) for row in rows)  # wei, decimal strings
+    assert all(row["status"] == "success" for row in rows)
 
 
 def test_a_price_below_the_minimum_is_warned_and_refused(
@@ -247,8 +253,10 @@ def test_report_names_the_replacement_of_a_transaction_it_saw_pending(
     done = explorer(devnet, data_home, "report", original, "--format", "json")
     assert done.returncode == 1
     page = json.loads(done.stdout)
-    assert page["headline"]["value"].startswith(
+    assert_follows(page, "report")
+    assert page["headline"]["text"].startswith(
         f"NOT FOUND — replaced by {short(replacement)} with the same nonce {nonce}, mined in block"
     )
+    assert page["headline"]["fate"] == "replaced"
     fields = {f["label"]: f for section in page["sections"] for f in section["fields"]}
     assert fields["Replaced by"]["link"] == f"tx/{replacement}"

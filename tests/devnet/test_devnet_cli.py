@@ -177,10 +177,10 @@ def test_verbose_access_log_redacts_the_key() -> None:
 def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
     """A child whose parent goes away during a cold build does not finish the build first.
 
-    The main network: the test network's newest blocks ship, so it serves them at once.
+    With --whole-history-first: by default the shipped newest blocks are served at once.
     """
     args = ["--network", "main", "--mainnet-port", "0", "--key", "k", "--stop-on-stdin-eof"]
-    args += ["--json-lines"]
+    args += ["--json-lines", "--whole-history-first"]
     command = [*devnet_command(*args)[:4], "--cache-dir", str(tmp_path), *args]
     with subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO

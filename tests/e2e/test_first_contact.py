@@ -89,6 +89,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Shots:
     return Shots(folder, before, tree(home), root / "tmp")
 
 
+@pytest.mark.tour
 def test_screenshots_change_nothing_of_the_user_s(shots: Shots) -> None:
     assert shots.after == shots.before  # no settings, tabs, geometry, log, caches or data
     assert list(shots.temp.iterdir()) == []
@@ -119,6 +120,7 @@ def changed_tiles(made: Path, shown: Path) -> float:
     return changed / total
 
 
+@pytest.mark.tour
 def test_the_readme_shows_the_current_home_and_transaction_pages(shots: Shots) -> None:
     readme = (REPO / "README.md").read_text()
     for shown, made in README_SHOTS.items():
@@ -136,13 +138,23 @@ def test_the_readme_check_sees_another_page() -> None:
     assert changed_tiles(home, transaction) > MOST_TILES_CHANGED
 
 
+#: A first start waits for the history its devnet builds at a low priority: on a busy machine
+#: (other work at normal priority), minutes.
+FIRST_START_TIMEOUT = 1200
+
+
+@pytest.mark.timeout(FIRST_START_TIMEOUT + 60)
 def test_a_first_start_and_a_clean_close_leave_nothing_in_the_temp_folder(
     tmp_path: Path,
 ) -> None:
     env = profile_environment(tmp_path / "home", tmp_path / "tmp")
     env["EXPLORER_DEVNET_CACHE"] = str(tmp_path / "empty-cache")  # a first start
     run = subprocess.run(
-        [*EXPLORER, "--until-home"], env=env, capture_output=True, text=True, timeout=300
+        [*EXPLORER, "--until-home"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=FIRST_START_TIMEOUT,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "home page shows blocks" in run.stdout

@@ -39,12 +39,22 @@ def environment(**extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-@pytest.mark.skipif(shutil.which("patchelf") is None, reason="patchelf makes the doctored plugin")
-def test_a_missing_library_stops_make_run_with_the_install_line(tmp_path: Path) -> None:
+def install_line(stderr: str) -> str:
+    """Return the advice's install line (this machine may lack other libraries too)."""
+    return next(
+        line for line in stderr.splitlines() if line.startswith("    sudo apt-get install ")
+    )
+
+
+@pytest.fixture
+def doctored(tmp_path: Path) -> Path:
+    """Return a copy of the X11 plugin that needs a library no system has."""
+    if shutil.which("patchelf") is None:
+        pytest.skip("patchelf makes the doctored plugin")
     plugin = xcb_plugin()
     assert plugin is not None
-    doctored = tmp_path / plugin.name
-    shutil.copy(plugin, doctored)
+    copy = tmp_path / plugin.name
+    shutil.copy(plugin, copy)
     rpath = subprocess.run(
         ["patchelf", "--print-rpath", str(plugin)], capture_output=True, text=True, check=True
     ).stdout.strip()  # $ORIGIN-relative: point it at the real plugin's folder
@@ -52,7 +62,11 @@ def test_a_missing_library_stops_make_run_with_the_install_line(tmp_path: Path) 
         ["--set-rpath", rpath.replace("$ORIGIN", str(plugin.parent))],
         ["--add-needed", "libexplorer-gone.so.7"],
     ):
-        subprocess.run(["patchelf", *change, str(doctored)], check=True)
+        subprocess.run(["patchelf", *change, str(copy)], check=True)
+    return copy
+
+
+def test_a_missing_library_stops_make_run_with_the_install_line(doctored: Path) -> None:
     env = environment(**{PLUGIN_VARIABLE: str(doctored)})
     run = subprocess.run(
         ["make", "--no-print-directory", "run", "ARGS=--smoke-test"],
@@ -64,10 +78,29 @@ def test_a_missing_library_stops_make_run_with_the_install_line(tmp_path: Path) 
     )
     assert run.returncode != 0
     assert "libexplorer-gone.so.7" in run.stderr
-    assert "    sudo apt-get install libexplorer-gone7\n" in run.stderr
+    assert "libexplorer-gone7" in install_line(run.stderr)
+    if os.geteuid() == 0 and shutil.which("apt-get"):  # it tried, failed, and says why first
+        failed = run.stderr.index("explorer: apt-get could not install them: ")
+        assert "libexplorer-gone7" in run.stderr[failed:].splitlines()[0]
+        assert failed < run.stderr.index("sudo apt-get install")
     assert "window 'Rootstock Explorer' opened" not in run.stdout  # Qt was never started
     healthy = subprocess.run(CHECK, env=environment(), capture_output=True, text=True)
     assert healthy.returncode == 0, healthy.stderr  # this machine has them all
+
+
+def test_the_explorer_run_directly_checks_too(doctored: Path, tmp_path: Path) -> None:
+    """`.venv/bin/explorer`, without `make run`: named with the install line, Qt never started."""
+    command = [str(Path(sys.executable).with_name("explorer")), "--smoke-test"]
+    cache = str(tmp_path / "cache")
+    env = environment(**{PLUGIN_VARIABLE: str(doctored), "XDG_CACHE_HOME": cache})
+    run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert "libexplorer-gone7" in install_line(run.stderr)
+    assert "first frame" not in run.stdout
+    assert "window 'Rootstock Explorer' opened" not in run.stdout
+    env = environment(QT_QPA_PLATFORM="offscreen", XDG_CACHE_HOME=cache)
+    fine = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert fine.returncode == 0, fine.stderr  # another platform: no X11 plugin to check
 
 
 @pytest.mark.skipif(

@@ -19,7 +19,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from explorer.devnet.process import CACHE_VARIABLE, default_cache_dir
 from tests.guards.catalogue import GUARDS, Guard
+from tests.helpers.profile import FOLDERS, REAL_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 COPIED = ("explorer", "tests", "resources", "pyproject.toml")
@@ -42,10 +44,19 @@ def scratch_copy() -> Path:
     return scratch
 
 
-def environment() -> dict[str, str]:
-    """Return the tests' environment: headless, no bytecode (a mutated file is always read)."""
+def environment(scratch: Path) -> dict[str, str]:
+    """Return the tests' environment: headless, no bytecode (a mutated file is always read).
+
+    The user's profile is the scratch copy's own: a test session fails when anything appears
+    in the profile it runs from (tests/helpers/profile.py), and here only the test writes
+    there, so a pass under a mutation is never turned into a failure by another program. The
+    devnet's snapshot cache stays the warm one.
+    """
+    profile = {name: str(scratch / "profile" / name.lower()) for name in ("HOME", *FOLDERS)}
     return {
-        **os.environ,
+        **{name: value for name, value in os.environ.items() if name != REAL_VARIABLE},
+        **profile,
+        CACHE_VARIABLE: str(default_cache_dir()),
         "QT_QPA_PLATFORM": "offscreen",
         "QT_API": "pyside6",
         "PYTHONDONTWRITEBYTECODE": "1",
@@ -66,7 +77,7 @@ def run_test(scratch: Path, test: str) -> tuple[int, str]:
     run = subprocess.run(
         pytest_command(test),
         cwd=scratch,
-        env=environment(),
+        env=environment(scratch),
         capture_output=True,
         text=True,
         timeout=TEST_TIMEOUT * 3,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 RELIABILITY = "tests/gui/reliability"
+SAVED_FILES = "tests/cli/test_saved_files.py"
 
 
 @dataclass(frozen=True)
@@ -183,9 +184,9 @@ GUARDS: tuple[Guard, ...] = (
     ),
     Guard(
         "numbers reach Qt whole: a head past 32 bits",
-        "explorer/viewmodels/headpoll.py",
-        "head_changed = Signal(object)",
-        "head_changed = Signal(int)",
+        "explorer/viewmodels/observable.py",
+        '{int: "qlonglong",',
+        "{int: int,",
         f"{RELIABILITY}/test_numbers.py::test_a_head_past_32_bits_reaches_the_window_intact",
     ),
     Guard(
@@ -226,5 +227,48 @@ GUARDS: tuple[Guard, ...] = (
         if False:''',
         f"{RELIABILITY}/test_page_tasks.py::"
         "test_closing_the_logs_tab_during_a_scan_ends_its_work_quietly",
+    ),
+    Guard(
+        "saved data: the folder is 0700",
+        "explorer/saved/directory.py",
+        "private_directory(self.root)",
+        "self.root.mkdir(parents=True, exist_ok=True)",
+        f"{SAVED_FILES}::test_the_saved_data_folder_is_0700_and_its_files_0600",
+    ),
+    Guard(
+        "saved data: its files are 0600",
+        "explorer/saved/sqlite_file.py",
+        "db = sqlite3.connect(create_private(path), timeout=busy_timeout, isolation_level=None)",
+        "db = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)",
+        f"{SAVED_FILES}::test_the_saved_data_folder_is_0700_and_its_files_0600",
+    ),
+    Guard(
+        "saved data: ids of URLs and keys salted per profile",
+        "explorer/saved/salt.py",
+        "return hmac.new(salt, text.encode(), hashlib.sha256).hexdigest()[:ID_CHARS]",
+        "return text",
+        f"{SAVED_FILES}::test_no_bare_hash_of_the_url_and_its_key_is_kept",
+    ),
+    Guard(
+        "saved data: a locked file is waited for, never taken for damaged",
+        "explorer/saved/guarded.py",
+        "            if locked(error):\n                self.locked, self._locked_at",
+        "            if False:\n                self.locked, self._locked_at",
+        f"{SAVED_FILES}::test_a_locked_saved_data_file_is_waited_for_and_never_discarded",
+    ),
+    Guard(
+        "saved data: writes wait for a locked file",
+        "explorer/saved/store.py",
+        "self._pending[:0] = batch",
+        "pass",
+        "tests/saved/test_locked.py::"
+        "test_what_is_read_while_the_file_is_locked_is_written_once_it_is_free",
+    ),
+    Guard(
+        "saved data: a damaged file moved aside is said on stderr",
+        "explorer/cli/saved.py",
+        "saved.notice_listeners.append(note)",
+        "pass",
+        f"{SAVED_FILES}::test_a_damaged_saved_data_file_is_moved_aside_and_said_on_stderr",
     ),
 )

@@ -36,7 +36,12 @@ def session(qloop: qasync.QEventLoop, qtbot: QtBot, devnet: Any) -> Iterator[Ses
 
 @pytest.fixture
 def window(qtbot: QtBot, session: Session) -> MainWindow:
-    """Return the main window connected to the devnet, head known."""
+    """Return the main window connected to the devnet, head known, the home page's list read.
+
+    The home page goes on reading older blocks for its charts, a few at a time while nothing
+    else is asked (seconds): a test that needs them, or counts every request, waits for
+    `not home.model.busy` itself.
+    """
     shell = ShellViewModel()
     window = wired_window(qtbot, shell)
     shell.set_session(session)
@@ -45,5 +50,5 @@ def window(qtbot: QtBot, session: Session) -> MainWindow:
     home = window.tabs.currentWidget()
     assert isinstance(home, HomeView)
     qtbot.waitUntil(lambda: home.model.blocks.rowCount() > 0, timeout=20_000)
-    qtbot.waitUntil(lambda: not home.model.busy, timeout=20_000)  # the charts' blocks too
+    qtbot.waitUntil(lambda: not home.model.header.busy, timeout=20_000)
     return window

@@ -91,10 +91,17 @@ def test_block_picker_error_clears_and_account_tabs(
 def test_read_contract_abi_choice_and_pasted_functions(
     qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
-    """A pasted ABI shows its paste field, lists only view functions and asks arrays as JSON."""
+    """A pasted ABI shows its paste field, lists only view functions and asks arrays as JSON.
+
+    Once read, the contract's own functions (recovered from its code) are chosen first.
+    """
     view = open_address(qtbot, session, devnet_manifest["token"])
     box = view.contract_tab.read_box
+    reader = view.address_model.read_contract
+    qtbot.waitUntil(lambda: reader.abi is AbiChoice.CONTRACT, timeout=30_000)
     assert box.abi_text.isHidden()
+    assert "read function(s) to call" in box.functions_status.text()
+    box.abi_choice.setCurrentIndex(list(AbiChoice).index(AbiChoice.ERC20))
     assert box.functions_status.text() == "6 view function(s)."
     box.abi_choice.setCurrentIndex(list(AbiChoice).index(AbiChoice.PASTED))
     assert not box.abi_text.isHidden()

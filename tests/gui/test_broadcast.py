@@ -18,8 +18,8 @@ from explorer.devnet.contracts import load_artifact
 from explorer.presentation.document import Document
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
+from explorer.saved.seen import SeenStore
 from explorer.services.broadcast import ZERO_HASH
-from explorer.services.firstseen import SeenStore
 from explorer.services.networks import DEVNET
 from explorer.services.routes import BROADCAST
 from explorer.services.session import Session

@@ -8,23 +8,10 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.budget import log_scan
 from explorer.services.session import Session
-from explorer.viewmodels.logs import LogsViewModel, ScanState
+from explorer.viewmodels.logs import ScanState
 from explorer.views.logs_view import LogsView
 from tests.helpers.devnet import Devnet
-
-TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
-
-
-def logs_view(qtbot: QtBot, session: Session, token: str) -> LogsView:
-    """Return a Logs view with a Transfer query over 600 blocks typed in."""
-    view = LogsView(LogsViewModel(session))
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.keyClicks(view.inputs["addresses"], token)
-    qtbot.keyClicks(view.inputs["topic0"], TRANSFER)
-    qtbot.keyClicks(view.inputs["from_block"], "1800")
-    qtbot.keyClicks(view.inputs["to_block"], "2400")
-    return view
+from tests.helpers.gui import typed_transfer_query
 
 
 def question_box(view: LogsView) -> QMessageBox | None:
@@ -37,7 +24,7 @@ def test_the_estimate_shows_before_the_scan_and_a_scan_under_the_quota_just_star
     qtbot: QtBot, session: Session, devnet: Devnet
 ) -> None:
     """The cost is shown as the fields are typed; under the quota Start asks nothing."""
-    view = logs_view(qtbot, session, devnet.manifest()["token"])
+    view = typed_transfer_query(qtbot, session, devnet.manifest()["token"])
     expected = log_scan(601, first_blocks=100, growth=4.0)
     assert view.estimate.text() == f"Costs {expected.text()} (saved ranges cost none)."
     session.daily_quota = 0  # none: never asks
@@ -50,7 +37,7 @@ def test_a_scan_past_the_quota_asks_and_starts_only_when_told(
     qtbot: QtBot, session: Session, devnet: Devnet, qapp: QApplication
 ) -> None:
     """No: nothing is sent and the page says why; Yes: the scan runs."""
-    view = logs_view(qtbot, session, devnet.manifest()["token"])
+    view = typed_transfer_query(qtbot, session, devnet.manifest()["token"])
     session.daily_quota = session.requests_today + 1  # one request left today
     sent = session.client.stats.total
     qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)

@@ -22,6 +22,7 @@ from tests.helpers.address import open_address
 from tests.helpers.devnet import Devnet
 from tests.helpers.pruned import OldState, PrunedNode
 from tests.helpers.qt import run_in_qloop
+from tests.helpers.schemas import assert_follows
 
 COMPLETE_MS = 120_000
 
@@ -117,6 +118,7 @@ def test_export_writes_what_is_shown(
     model.export(target, "json")
     qtbot.waitUntil(target.exists, timeout=10_000)
     written = json.loads(target.read_text())
+    assert_follows(written, "history", chain_id=session.network.chain_id)  # as `explorer history`
     assert [w["block"] for w in written] == [e.block for e in shown]
     model.export(tmp_path / "history.csv", "csv")
     qtbot.waitUntil((tmp_path / "history.csv").exists, timeout=10_000)

@@ -21,7 +21,7 @@ from explorer.presentation.format import duration_text
 from explorer.presentation.log_form import Field, check_fields
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.retry import RetryPolicy
-from explorer.services.logexport import ExportFormat, csv_fields
+from explorer.services.logexport import ExportFormat, csv_fields, log_data
 from explorer.services.networks import DEVNET
 from explorer.services.routes import Route
 from explorer.services.session import Session
@@ -38,12 +38,13 @@ from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 from explorer.views.widgets.sortable import make_sortable
 from tests.helpers.devnet import PROFILES, Devnet
-from tests.helpers.logs_node import answer_logs
+from tests.helpers.gui import typed_transfer_query
+from tests.helpers.logs_node import TRANSFER, answer_logs
 from tests.helpers.qt import run_in_qloop
+from tests.helpers.schemas import assert_follows
 from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, html
 from tests.helpers.testnet_node import serve_testnet
 
-TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 ADDRESS = "0x" + "ab" * 20
 ROWS = 100_000
 
@@ -232,13 +233,7 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
 ) -> None:
     """Type a query, Start: rows, progress and links; CSV and JSON exports match the node."""
     token = devnet.manifest()["token"]
-    view = LogsView(LogsViewModel(session))
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.keyClicks(view.inputs["addresses"], token)
-    qtbot.keyClicks(view.inputs["topic0"], TRANSFER)
-    qtbot.keyClicks(view.inputs["from_block"], "1800")
-    qtbot.keyClicks(view.inputs["to_block"], "2400")
+    view = typed_transfer_query(qtbot, session, token)
     assert view.start_button.isEnabled()
     assert not view.cancel_button.isEnabled()
     qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
@@ -267,7 +262,11 @@ def test_scan_on_the_devnet_fills_the_table_and_exports(
     newest_first = expected[::-1]  # the table's order, which the exports keep
     assert routes == [(Route.parse(f"tx/{newest_first[0]['transactionHash']}"), False)]
     assert exported(qtbot, model, tmp_path / "logs.json", ExportFormat.JSON) == len(expected)
-    assert json.loads((tmp_path / "logs.json").read_text()) == newest_first
+    written = json.loads((tmp_path / "logs.json").read_text())
+    assert_follows(written, "logs", chain_id=session.network.chain_id)  # as `explorer logs`
+    assert written == [
+        log_data(Log.from_json(log), session.network.chain_id) for log in newest_first
+    ]
     assert all(model.table.csv_lines())  # made as the rows came: the export only writes them
     exported(qtbot, model, tmp_path / "logs.csv", ExportFormat.CSV)
     rows = list(csv.reader((tmp_path / "logs.csv").read_text().splitlines()))

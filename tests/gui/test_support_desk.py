@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 from explorer.presentation.diagnosis_document import short
 from explorer.presentation.missing import TxSupport
 from explorer.rpc.endpoint import Endpoint
+from explorer.saved.seen import SeenStore
 from explorer.services.elsewhere import OtherNetworks
-from explorer.services.firstseen import SeenStore
 from explorer.services.networks import custom_network
 from explorer.services.routes import HOME, Route, tx_at_route, tx_route
 from explorer.services.session import Session

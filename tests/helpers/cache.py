@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -23,6 +26,17 @@ from tests.helpers.relay import Relay
 
 T = TypeVar("T")
 CHECK = ("eth_chainId", "net_version", "web3_clientVersion")
+LOCK_HOLDER = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA locking_mode = EXCLUSIVE")
+db.execute("BEGIN EXCLUSIVE")
+db.execute("CREATE TABLE IF NOT EXISTS held (x)")
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("ROLLBACK")
+db.close()
+"""
 GENESIS = ("eth_getBlockByNumber", ["0x0", False])
 
 
@@ -98,6 +112,32 @@ def offline_answers(url: str, root: Path, network: Network) -> bool:
             await directory.aclose()
 
     return asyncio.run(main())
+
+
+@contextlib.contextmanager
+def locked_file(path: Path) -> Iterator[Callable[[], None]]:
+    """Hold a SQLite file locked from another process; yield the function that lets it go."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_HOLDER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdin is not None
+    assert holder.stdout is not None
+    stdin = holder.stdin
+
+    def release() -> None:
+        if not stdin.closed:
+            stdin.close()  # the holder reads the end of its input, rolls back and exits
+            holder.wait(timeout=30)
+
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        yield release
+    finally:
+        release()
+        holder.stdout.close()
 
 
 @pytest.fixture

@@ -161,14 +161,15 @@ FORMATS = (QSettings.Format.NativeFormat, QSettings.Format.IniFormat)
 @contextlib.contextmanager
 def private_home(root: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Point the app's settings, data and cache at root (QSettings' user paths too)."""
+    # Asked before the environment changes: Qt reads XDG_CONFIG_HOME on its first QSettings.
+    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "probe", "probe")
+    original = str(Path(probe.fileName()).parent.parent)
     for variable, name in (
         ("XDG_CONFIG_HOME", "config"),
         ("XDG_DATA_HOME", "data"),
         ("XDG_CACHE_HOME", "cache"),
     ):
         monkeypatch.setenv(variable, str(root / name))
-    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "probe", "probe")
-    original = str(Path(probe.fileName()).parent.parent)
     for fmt in FORMATS:
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(root / "config"))
     try:

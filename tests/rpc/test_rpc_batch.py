@@ -89,7 +89,7 @@ def test_a_node_refusing_batches_is_told_and_read_one_by_one(refusal: Reply) -> 
         first, second = with_client(endpoint, use)
     assert first == second == ["0x1", "0x1"]
     kinds = ["batch" if isinstance(r.json, list) else "single" for r in server.requests]
-    assert kinds == ["batch", "batch", "single", "single", "single", "single"]
+    assert kinds == ["batch", "single", "single", "single", "single"]  # the refusal remembered
 
 
 def test_a_rate_limited_batch_is_sent_again() -> None:

@@ -15,7 +15,14 @@ from explorer.services.logscan import LogScanner
 from explorer.services.networks import custom_network
 from explorer.services.session import Session
 from explorer.services.tokens import TokenInfo, TokenReader
-from tests.helpers.cache import beyond_check, offline_answers, sent, tx_page, with_saved_session
+from tests.helpers.cache import (
+    beyond_check,
+    locked_file,
+    offline_answers,
+    sent,
+    tx_page,
+    with_saved_session,
+)
 from tests.helpers.devnet import Devnet
 from tests.helpers.relay import Relay
 
@@ -111,39 +118,28 @@ def test_a_damaged_file_is_moved_aside_and_rebuilt_with_a_message(
     assert again.tx == cold.tx
 
 
-LOCK_HOLDER = """
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("PRAGMA locking_mode = EXCLUSIVE")
-db.execute("BEGIN EXCLUSIVE")
-db.execute("CREATE TABLE IF NOT EXISTS held (x)")
-print("locked", flush=True)
-time.sleep(120)
-"""
-
-
-def test_a_file_locked_for_good_is_moved_aside_and_rebuilt(
+def test_a_locked_file_is_skipped_waited_for_and_never_discarded(
     relay: Relay, devnet: Devnet, tmp_path: Path
 ) -> None:
-    """Another program holds the file locked: after the busy timeout it is set aside."""
+    """Another program holds the file locked: the node answers, the file stays and is used after."""
     tx_hash = devnet.manifest()["token_transfer"]
     page = tx_page(tx_hash)
     with_saved_session(relay.url, tmp_path, page)
     (chain_file,) = tmp_path.glob("chain-31-*.sqlite3")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", LOCK_HOLDER, str(chain_file)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert holder.stdout is not None
-        assert holder.stdout.readline().strip() == "locked"
+    with locked_file(chain_file):
         notices: list[str] = []
+        before = len(relay.server.requests)
         facts = with_saved_session(relay.url, tmp_path, page, notices=notices, busy_timeout=0.5)
-    finally:
-        holder.kill()
-        holder.communicate()
+        assert beyond_check(relay, before)["eth_getTransactionByHash"] == 1  # the node answered
     assert facts.tx.hash == tx_hash
-    assert any("locked" in notice and "moved aside" in notice for notice in notices)
-    assert list(tmp_path.glob("chain-31-*.sqlite3.broken-*"))
+    assert len(notices) == 1
+    assert "locked by another program" in notices[0]
+    assert "moved aside" not in notices[0]
+    assert not list(tmp_path.glob("chain-31-*.sqlite3.broken-*"))
+    before = len(relay.server.requests)
+    again = with_saved_session(relay.url, tmp_path, page)  # the lock gone: the same file, warm
+    assert beyond_check(relay, before) == {"eth_blockNumber": 1}
+    assert again.tx == facts.tx
 
 
 def test_the_least_recently_used_go_beyond_a_tiny_size_limit(

@@ -10,10 +10,11 @@ from contextlib import contextmanager
 
 import httpx
 
+from explorer.chain.pooled import PooledTx
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
+from explorer.saved.seen import SeenTx
 from explorer.services.fate import Fate, MissingDiagnosis, diagnose_missing
-from explorer.services.firstseen import SeenTx
 from explorer.services.reader import ChainReader
 from explorer.services.replacement import SCAN_LIMIT, SearchProgress
 from tests.helpers.rpc import FAST_RETRY
@@ -36,7 +37,7 @@ def replaced_and_buried(pool: Pool, sender: str) -> tuple[SeenTx, str, int]:
     pool.mine(BLOCKS_AFTER)
     now = time.time()
     address = pool.account(sender).address.lower()
-    seen = SeenTx(31, original, address, nonce, PRICE, 21_000, 1, now, head, now, head)
+    seen = SeenTx(31, PooledTx(original, address, nonce, PRICE, 21_000, 1), now, head, now, head)
     return seen, replacement, head
 
 

@@ -13,17 +13,20 @@ from typing import Any, TypeVar
 
 import pytest
 
-from explorer.services.firstseen import KEEP_SECONDS, SeenStore, SeenStoreError, SeenTx
+from explorer.chain.pooled import PooledTx
+from explorer.saved.seen import KEEP_SECONDS, SeenStore, SeenStoreError, SeenTx
 
 T = TypeVar("T")
 SEEN = SeenTx(
     chain_id=31,
-    hash="0x" + "ab" * 32,
-    sender="0x" + "cd" * 20,
-    nonce=7,
-    gas_price=66_000_000,
-    gas=21_000,
-    value=10**30,  # wider than SQLite's integers: kept as text
+    tx=PooledTx(
+        hash="0x" + "ab" * 32,
+        sender="0x" + "cd" * 20,
+        nonce=7,
+        gas_price=66_000_000,
+        gas=21_000,
+        value=10**30,  # wider than SQLite's integers: kept as text
+    ),
     first_seen=1_000.0,
     first_block=100,
     last_seen=1_000.0,
@@ -50,7 +53,7 @@ def test_a_second_sighting_keeps_the_first_and_moves_the_last(tmp_path: Path) ->
     async def work(store: SeenStore) -> tuple[SeenTx, SeenTx | None, SeenTx | None]:
         await store.note(SEEN)
         kept = await store.note(later)
-        return kept, await store.find(31, SEEN.hash.upper()), await store.find(30, SEEN.hash)
+        return kept, await store.find(31, SEEN.tx.hash.upper()), await store.find(30, SEEN.tx.hash)
 
     kept, found, other_chain = run_with(tmp_path / "seen.sqlite3", work)
     assert kept == replace(SEEN, last_seen=2_000.0, last_block=110)
@@ -74,12 +77,12 @@ def test_records_survive_reopening_and_old_ones_are_pruned(tmp_path: Path) -> No
     path = tmp_path / "deeper" / "seen.sqlite3"
     run_with(path, lambda store: store.note(replace(SEEN, first_seen=0.0, last_seen=0.0)))
     now = time.time()
-    fresh = replace(SEEN, hash="0x" + "ef" * 32, first_seen=now, last_seen=now)
+    fresh = replace(SEEN, tx=replace(SEEN.tx, hash="0x" + "ef" * 32), first_seen=now, last_seen=now)
     run_with(path, lambda store: store.note(fresh))
     found = run_with(path, lambda store: store.find(31, "0x" + "ef" * 32))
     assert found is not None
-    assert found.value == 10**30
-    assert run_with(path, lambda store: store.find(31, SEEN.hash)) is None  # older than a month
+    assert found.tx.value == 10**30
+    assert run_with(path, lambda store: store.find(31, SEEN.tx.hash)) is None  # older than a month
     assert KEEP_SECONDS >= 24 * 3600
 
 
@@ -95,7 +98,7 @@ def test_the_file_is_used_on_a_worker_thread(
         return connection
 
     monkeypatch.setattr(sqlite3, "connect", recording)
-    run_with(tmp_path / "seen.sqlite3", lambda store: store.find(31, SEEN.hash))
+    run_with(tmp_path / "seen.sqlite3", lambda store: store.find(31, SEEN.tx.hash))
     assert len(threads) == 1
     assert threads[0].startswith("seen-db")
     assert threads[0] != threading.main_thread().name
@@ -105,4 +108,4 @@ def test_an_unusable_file_is_a_store_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     with pytest.raises(SeenStoreError, match="cannot be used"):
-        run_with(blocker / "seen.sqlite3", lambda store: store.find(31, SEEN.hash))
+        run_with(blocker / "seen.sqlite3", lambda store: store.find(31, SEEN.tx.hash))

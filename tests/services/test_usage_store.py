@@ -7,9 +7,10 @@ from datetime import timedelta
 from pathlib import Path
 
 from explorer.rpc.stats import utc_today
+from explorer.saved.usage import UsageStore
 from explorer.services.networks import TESTNET
 from explorer.services.session import Session
-from explorer.services.usage import UsageStore, UsageTally, near_quota
+from explorer.services.usage import UsageTally, near_quota
 
 KEY = "secret-key-0123456789abcdef"
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from explorer.chain.pooled import PooledTx
 from explorer.chain.records import Receipt, Transaction
 from explorer.presentation.diagnosis_document import (
     eviction_text,
@@ -15,18 +16,17 @@ from explorer.presentation.diagnosis_document import (
 )
 from explorer.presentation.tx_document import TxFacts, status_field
 from explorer.rpc.nodefailures import NodeFailure
+from explorer.saved.seen import SeenTx
 from explorer.services.diagnosis import (
     POOL_EXPIRY_SECONDS,
-    Candidate,
     Hold,
     SenderState,
     judge_pending,
     wait_since,
 )
-from explorer.services.firstseen import SeenTx
 
 RBTC = 10**18
-CANDIDATE = Candidate("0x" + "aa" * 32, "0x" + "bb" * 20, 185, 66_000_000, 21_000, 10**15)
+CANDIDATE = PooledTx("0x" + "aa" * 32, "0x" + "bb" * 20, 185, 66_000_000, 21_000, 10**15)
 STATE = SenderState(
     mined_nonce=185,
     pending_nonce=186,
@@ -39,7 +39,7 @@ STATE = SenderState(
 )
 
 
-def judged(candidate: Candidate = CANDIDATE, **state: Any) -> tuple[tuple[Hold, ...], str]:
+def judged(candidate: PooledTx = CANDIDATE, **state: Any) -> tuple[tuple[Hold, ...], str]:
     """Return the reasons and the sentence for a candidate against a changed state."""
     diagnosis = judge_pending(candidate, replace(STATE, **state), None)
     return diagnosis.holds, pending_sentence(diagnosis, "tRBTC")
@@ -94,20 +94,7 @@ def test_a_used_nonce_can_never_be_mined() -> None:
 
 def seen(first_seen: float, first_block: int | None) -> SeenTx:
     """Return a record of the candidate first seen then."""
-    c = CANDIDATE
-    return SeenTx(
-        31,
-        c.hash,
-        c.sender,
-        c.nonce,
-        c.gas_price,
-        c.gas,
-        c.value,
-        first_seen,
-        first_block,
-        first_seen,
-        first_block,
-    )
+    return SeenTx(31, CANDIDATE, first_seen, first_block, first_seen, first_block)
 
 
 def test_waiting_is_measured_against_rskjs_eviction() -> None:

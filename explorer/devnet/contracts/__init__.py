@@ -1,8 +1,9 @@
 """The devnet's compiled contracts.
 
 compiled.json is rebuilt by compile.cjs; Multicall3.json, the published Multicall3 compiled as
-it was deployed, by compile_multicall3.sh; inside/compiled.json (issue 28's stories of what
-happens inside a transaction) by `compile.cjs inside`.
+it was deployed, by compile_multicall3.sh; proxies/compiled.json by proxies/compile.cjs;
+inside/compiled.json (issue 28's stories of what happens inside a transaction) by
+`compile.cjs inside`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ ARTIFACT_FILES = (
     HERE / "compiled.json",
     HERE / "Multicall3.json",
     HERE / "inside" / "compiled.json",
+    HERE / "proxies" / "compiled.json",
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_rbtc
@@ -26,7 +26,7 @@ from explorer.viewmodels.address.blocks import resolve_range
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.cost_gate import CostGate
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
@@ -162,14 +162,14 @@ class ActivityViewModel(Tool):
     """Scans a block range for one kind of activity; a finished scan is cached.
 
     Signals (besides Tool's: the result is the scan's status line):
-        kind_changed(object): the ActivityKind of the scan changed.
+        kind_changed(ActivityKind): the kind of activity scanned changed.
         progress_changed(float): the share of the scan done (1.0 once complete) changed.
         scan_ended: a scan ended with results to count (complete, cached or stopped by an error).
     """
 
-    kind_changed = Signal(object)
-    progress_changed = Signal(float)
-    scan_ended = Signal()
+    kind_changed = TypedSignal[ActivityKind]()
+    progress_changed = TypedSignal[float]()
+    scan_ended = TypedSignal[()]()
 
     def __init__(
         self, session: Session, address: str, cache: ActivityCache, parent: QObject | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.units import format_rbtc
 from explorer.presentation.series import Series
@@ -14,7 +14,7 @@ from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.blocks import resolve_range
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.cost_gate import CostGate
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 SAMPLES = 24
 SAMPLE_COMMAND = f"Sample balance (last {DEFAULT_RANGE:,} blocks)"
@@ -53,12 +53,12 @@ class ChartsViewModel(Tool):
     """Samples the balance over a range; draws the activity scan's histogram when it ends.
 
     Signals (besides Tool's: the result is the sampling's status line):
-        balance_changed(object): the balance Series changed.
-        activity_changed(object): the activity Series changed.
+        balance_changed(Series): the balance series changed.
+        activity_changed(Series): the activity series changed.
     """
 
-    balance_changed = Signal(object)
-    activity_changed = Signal(object)
+    balance_changed = TypedSignal[Series]()
+    activity_changed = TypedSignal[Series]()
 
     def __init__(
         self,

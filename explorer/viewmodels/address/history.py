@@ -11,7 +11,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.history import NATIVE, EntryKind, HistoryEntry
 from explorer.presentation.balance_steps import BalanceSteps, balance_steps
@@ -29,7 +29,7 @@ from explorer.services.session import Session
 from explorer.viewmodels.address.history_table import HistoryFilter, HistoryTableModel, assets_of
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.cost_gate import CostGate
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 SLICE = 10  # rows inserted per event-loop turn (each placed by the sorting model)
 CHART_EVERY = 0.3  # seconds between redraws of the chart while entries stream in
@@ -43,16 +43,16 @@ class HistoryViewModel(Tool):
         estimate_changed(str): a costly search waits for a go, with its cost ('' when none).
         old_state_changed(str): the node keeps no old state: what it said, the scan's cost.
         note_changed(str): a caveat about the search (an address with code), or ''.
-        balance_changed(object): the balance's change points (BalanceSteps) changed.
-        assets_changed(object): the assets found changed (a list: "native", then tokens).
+        balance_changed(BalanceSteps): the balance's change points changed.
+        assets_changed(list[str]): the assets found changed ("native", then tokens).
     """
 
-    progress_changed = Signal(float)
-    estimate_changed = Signal(str)
-    old_state_changed = Signal(str)
-    note_changed = Signal(str)
-    balance_changed = Signal(object)
-    assets_changed = Signal(object)
+    progress_changed = TypedSignal[float]()
+    estimate_changed = TypedSignal[str]()
+    old_state_changed = TypedSignal[str]()
+    note_changed = TypedSignal[str]()
+    balance_changed = TypedSignal[BalanceSteps]()
+    assets_changed = TypedSignal[list[str]]()
 
     def __init__(
         self,
@@ -63,7 +63,7 @@ class HistoryViewModel(Tool):
     ) -> None:
         super().__init__(session, address, parent)
         network = session.network
-        self.store = store if store is not None else store_for(session.cache)
+        self.store = store if store is not None else store_for(session.client)
         self.table = HistoryTableModel(network.chain_id, network.currency, self)
         self.rows = HistoryFilter(self.table, self)
         self.gate = CostGate(session, self)  # asks before a search past the day's quota
@@ -110,9 +110,9 @@ class HistoryViewModel(Tool):
     def export_text(self, fmt: str) -> str:
         """Return what the table shows, in its order, as CSV or JSON."""
         shown = self.rows.shown()
-        if fmt == "json":
-            return json_text(shown)
         network = self.session.network
+        if fmt == "json":
+            return json_text(shown, self.table.units, network.chain_id)
         return csv_text(shown, self.table.units, network.currency, network.chain_id)
 
     def export(self, path: Path, fmt: str) -> None:
@@ -142,7 +142,6 @@ class HistoryViewModel(Tool):
             chain=str(self.session.network.chain_id),
             store=self.store,
             scope=Scope.ALL,
-            multicall=self.session.multicall,
         )
         self.history = history
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.evm_disasm import listing
 from explorer.presentation.address_document import (
@@ -13,9 +13,10 @@ from explorer.presentation.address_document import (
 from explorer.presentation.document import Document
 from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
+from explorer.services.proxies import Upgrade
 from explorer.services.session import Session
 from explorer.viewmodels.address.blocks import parse_block_text
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 DISASSEMBLY_LINES = 20_000
 
@@ -24,14 +25,14 @@ class OverviewViewModel(QObject):
     """The summary's block and the facts read at it (the page loads them in its own task).
 
     Signals:
-        block_changed(object): the user chose another block (a BlockSelector); the page reloads.
+        block_changed(BlockSelector): the user chose another block; the page reloads.
         block_error_changed(str): why the typed block is not one, or "" once it is.
-        facts_changed(object): the facts at the chosen block arrived (AddressFacts).
+        facts_changed(AddressFacts): the facts at the chosen block arrived.
     """
 
-    block_changed = Signal(object)
-    block_error_changed = Signal(str)
-    facts_changed = Signal(object)
+    block_changed = TypedSignal[BlockSelector]()
+    block_error_changed = TypedSignal[str]()
+    facts_changed = TypedSignal[AddressFacts]()
 
     def __init__(self, session: Session, address: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -100,3 +101,9 @@ class OverviewViewModel(QObject):
         self._facts = facts
         self.facts_changed.emit(facts)
         return address_document(facts, self.session.network)
+
+    def document(self, since: Upgrade | None = None) -> Document | None:
+        """Return the summary of the facts read, with since when a proxy's target was set."""
+        if self._facts is None:
+            return None
+        return address_document(self._facts, self.session.network, since)

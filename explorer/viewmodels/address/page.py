@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import AsyncIterator, Sequence
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.hexutil import parse_address
 from explorer.presentation.document import Document
@@ -17,6 +17,7 @@ from explorer.services.session import Session
 from explorer.services.tokens import MULTICALL3
 from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.charts import ChartsViewModel
+from explorer.viewmodels.address.contract_info import ContractInfoViewModel
 from explorer.viewmodels.address.history import HistoryViewModel
 from explorer.viewmodels.address.overview import OverviewViewModel
 from explorer.viewmodels.address.read_contract import ReadContractViewModel
@@ -24,7 +25,7 @@ from explorer.viewmodels.address.simulation import SimulationViewModel
 from explorer.viewmodels.address.storage import StorageSlotViewModel
 from explorer.viewmodels.address.tokens import TokenStore, TokensViewModel
 from explorer.viewmodels.address.tool import Tool
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.page import PageViewModel
 from explorer.viewmodels.watchlist import WatchlistViewModel
 
@@ -48,10 +49,10 @@ class AddressPageViewModel(PageViewModel):
     and `charts`.
 
     Signals (besides PageViewModel's):
-        tabs_changed(object): the tabs to show changed (a tuple of AddressTab).
+        tabs_changed(tuple[AddressTab, ...]): the tabs to show changed.
     """
 
-    tabs_changed = Signal(object)
+    tabs_changed = TypedSignal[tuple[AddressTab, ...]]()
 
     def __init__(
         self,
@@ -71,6 +72,7 @@ class AddressPageViewModel(PageViewModel):
         self.overview = OverviewViewModel(session, address)
         self.tokens = TokensViewModel(session, address, store, extra_tokens, multicall)
         self.storage = StorageSlotViewModel(session, address)
+        self.contract = ContractInfoViewModel(session, address)
         self.read_contract = ReadContractViewModel(session, address)
         self.simulation = SimulationViewModel(session, address)
         self.activity = ActivityViewModel(session, address, cache)
@@ -80,6 +82,7 @@ class AddressPageViewModel(PageViewModel):
         self.overview.block_changed.connect(self.on_block_changed)
         self.overview.facts_changed.connect(self._on_facts_changed)
         self.tokens.units_changed.connect(self.activity.table.add_units)
+        self.contract.facts_changed.connect(self._on_contract_read)
 
     @property
     def tools(self) -> tuple[Tool, ...]:
@@ -88,6 +91,7 @@ class AddressPageViewModel(PageViewModel):
             self.history,
             self.tokens,
             self.storage,
+            self.contract,
             self.read_contract,
             self.simulation,
             self.activity,
@@ -102,17 +106,30 @@ class AddressPageViewModel(PageViewModel):
 
     tabs = qproperty(_get_tabs, tabs_changed)
 
+    def _on_contract_read(self) -> None:
+        """Offer the contract's functions (recovered, or its matched source's) to the read tool."""
+        self.read_contract.offer_contract(self.contract.functions)
+
     def _on_facts_changed(self) -> None:
         """Tell the view the tabs, which depend on whether the address has code."""
         self.tabs_changed.emit(self.tabs)
 
     async def _documents(self) -> AsyncIterator[tuple[Document | None, bool]]:
-        """Load the summary at the chosen block, then start reading the token balances."""
+        """Load the summary at the chosen block, start the token balances, then the contract.
+
+        A proxy's implementation and upgrades are read after: the summary then says since when.
+        """
         document = await self.overview.load()
         self.tokens.load(self.overview.block)
         if self.history.history is None:  # the page opens on its history, searched once
             self.history.open()
         yield document, False
+        facts = self.overview.facts
+        if facts is None or not facts.code:
+            return
+        found = await self.contract.load(facts, self.overview.block)
+        if found is not None and found.since is not None:
+            yield self.overview.document(found.since), False
 
     def on_block_changed(self, _block: BlockSelector) -> None:
         """Load the summary at the newly chosen block from scratch, as a retry does."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.rpc.errors import RpcError
@@ -14,7 +14,7 @@ from explorer.services.routes import Route, address_route
 from explorer.services.session import Session
 from explorer.viewmodels.address.blocks import parse_block_text
 from explorer.viewmodels.address.tool import Tool
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 PRESETS_NOTE = "Pre-filled: slot 0 and the EIP-1967 implementation, admin and beacon slots."
 
@@ -49,10 +49,10 @@ class StorageSlotViewModel(Tool):
     """Reads one storage slot of the address at a block; links the address a slot holds.
 
     Signals (besides Tool's: the result is the slot's value):
-        link_changed(object): the Link to the address the slot holds, or None.
+        link_changed(Link | None): the link to the address the slot holds, or None.
     """
 
-    link_changed = Signal(object)
+    link_changed = TypedSignal[Link | None]()
 
     def __init__(self, session: Session, address: str, parent: QObject | None = None) -> None:
         super().__init__(session, address, parent)

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
@@ -27,7 +27,7 @@ from explorer.services.tokens import (
 )
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
@@ -160,12 +160,12 @@ class TokensViewModel(Tool):
     Signals (besides Tool's: the result is the status line):
         input_error_changed(str): why a typed or chosen token was refused, or "".
         token_added: a typed token was added (the view clears its field).
-        units_changed(object): decimals and symbols of the read tokens ({address: TokenUnit}).
+        units_changed(dict[str, TokenUnit]): decimals and symbols of the read tokens.
     """
 
-    input_error_changed = Signal(str)
-    token_added = Signal()
-    units_changed = Signal(object)
+    input_error_changed = TypedSignal[str]()
+    token_added = TypedSignal[()]()
+    units_changed = TypedSignal[dict[str, TokenUnit]]()
 
     def __init__(
         self,

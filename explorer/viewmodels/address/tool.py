@@ -6,11 +6,11 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from explorer.rpc.errors import RpcError
 from explorer.services.session import Session
-from explorer.viewmodels.observable import qproperty
+from explorer.viewmodels.observable import TypedSignal, qproperty
 
 
 class Tool(QObject):
@@ -23,8 +23,8 @@ class Tool(QObject):
         result_changed(str): the tool has a new result or status text.
     """
 
-    running_changed = Signal(bool)
-    result_changed = Signal(str)
+    running_changed = TypedSignal[bool]()
+    result_changed = TypedSignal[str]()
 
     def __init__(self, session: Session, address: str, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -14,8 +14,10 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.services.activity import ActivityKind
+from explorer.services.routes import Route
 from explorer.viewmodels.address.activity import ActivityViewModel
 from explorer.viewmodels.address.blocks import START_HINT
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.address.controls import bind_result, block_field, button
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label
@@ -32,7 +34,7 @@ class ActivityTab(QWidget):
         link_activated(Route, bool): a block, transaction or address cell was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, activity: ActivityViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.presentation.balance_steps import BalanceStep, BalanceSteps
 from explorer.presentation.format import utc_text
-from explorer.services.routes import block_route
+from explorer.services.routes import Route, block_route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.charts import draw_title
 from explorer.views.theme import plain_tooltip
 
@@ -30,7 +31,7 @@ class BalanceChart(QWidget):
         link_activated(Route, bool): a change point was clicked (its block; Ctrl: new tab).
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -1,10 +1,11 @@
-"""The contract tab: storage slots, read contract and simulate, one box per tool."""
+"""The contract tab: what the contract is (proxy, functions, source), then its tools."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -15,10 +16,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.services.routes import Route
+from explorer.viewmodels.address.contract_info import ContractInfoViewModel
 from explorer.viewmodels.address.read_contract import AbiChoice, ReadContractViewModel
 from explorer.viewmodels.address.simulation import SimulationViewModel
 from explorer.viewmodels.address.storage import PRESETS_NOTE, Link, StorageSlotViewModel
-from explorer.views.address.controls import block_field, button, result_label
+from explorer.viewmodels.observable import TypedSignal
+from explorer.views.address.controls import bind_result, block_field, button, result_label
+from explorer.views.document_view import DocumentView
 from explorer.views.theme import monospace, plain_label
 from explorer.views.widgets import LinkLabel
 
@@ -30,7 +35,7 @@ class StorageSlotBox(QGroupBox):
         link_activated(Route, bool): the address the slot holds was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, storage: StorageSlotViewModel, parent: QWidget | None = None) -> None:
         super().__init__("Storage slot (eth_getStorageAt)", parent)
@@ -69,7 +74,7 @@ class ReadContractBox(QGroupBox):
     """Binds a ReadContractViewModel: ABI, function, one field per input, block, outputs."""
 
     def __init__(self, reader: ReadContractViewModel, parent: QWidget | None = None) -> None:
-        super().__init__("Read contract (view functions, eth_call)", parent)
+        super().__init__("Read contract (reads by eth_call; writes simulated, never sent)", parent)
         self.reader = reader
         layout = QVBoxLayout(self)
         self.abi_choice = QComboBox()
@@ -173,6 +178,69 @@ class SimulationBox(QGroupBox):
         self.simulation.run({name: edit.text() for name, edit in self.edits.items()})
 
 
+class ContractInfoBox(QWidget):
+    """Binds a ContractInfoViewModel: match artifacts, add a signature list, the facts.
+
+    Signals:
+        link_activated(Route, bool): an address in the facts was clicked.
+    """
+
+    link_activated = TypedSignal[Route, bool]()
+
+    def __init__(self, info: ContractInfoViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.info = info
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        actions = QHBoxLayout()
+        self.match_button = button("Match artifacts…", self.on_match)
+        self.match_button.setToolTip(
+            "Choose a Hardhat or Foundry project (or its artifacts/ or out/ folder), or a "
+            "Sourcify metadata.json: its build is compared with this code, nothing compiled"
+        )
+        self.signatures_button = button("Add a signature list…", self.on_signatures)
+        self.signatures_button.setToolTip(
+            "A text file of signatures, one a line, to name selectors"
+        )
+        actions.addWidget(self.match_button)
+        actions.addWidget(self.signatures_button)
+        actions.addStretch(1)
+        self.status = bind_result(plain_label(wrap=True), info)
+        self.status.setVisible(bool(info.result))
+        info.result_changed.connect(self.on_status)
+        self.facts_view = DocumentView()
+        self.facts_view.link_activated.connect(self.link_activated)
+        layout.addLayout(actions)
+        layout.addWidget(self.status)
+        layout.addWidget(self.facts_view)
+        info.facts_changed.connect(self.on_facts_changed)
+        self.on_facts_changed()
+
+    def on_status(self, text: str) -> None:
+        """Show the status line only when it says something."""
+        self.status.setVisible(bool(text))
+
+    def on_facts_changed(self) -> None:
+        """Show the facts read."""
+        document = self.info.document
+        if document is not None:
+            self.facts_view.show_document(document)
+
+    def on_match(self) -> None:
+        """Ask for a project folder and match its artifacts."""
+        folder = QFileDialog.getExistingDirectory(self, "Choose the project's artifacts folder")
+        if folder:
+            self.info.choose_artifacts(folder)
+
+    def on_signatures(self) -> None:
+        """Ask for a signature list and name selectors from it."""
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Choose a signature list", "", "Text (*.txt);;All files (*)"
+        )
+        if name:
+            self.info.choose_signatures(name)
+
+
 class ContractTab(QScrollArea):
     """The contract tools, one box each, in a scroll area.
 
@@ -180,23 +248,26 @@ class ContractTab(QScrollArea):
         link_activated(Route, bool): a link in a tool's result was clicked.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(
         self,
+        info: ContractInfoViewModel,
         storage: StorageSlotViewModel,
         reader: ReadContractViewModel,
         simulation: SimulationViewModel,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self.info_box = ContractInfoBox(info)
+        self.info_box.link_activated.connect(self.link_activated)
         self.slot_box = StorageSlotBox(storage)
         self.slot_box.link_activated.connect(self.link_activated)
         self.read_box = ReadContractBox(reader)
         self.simulation_box = SimulationBox(simulation)
         widget = QWidget()
         layout = QVBoxLayout(widget)
-        for box in (self.slot_box, self.read_box, self.simulation_box):
+        for box in (self.info_box, self.read_box, self.simulation_box, self.slot_box):
             layout.addWidget(box)
         layout.addStretch(1)
         self.setWidgetResizable(True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,8 +25,10 @@ from explorer.chain.history import NATIVE, EntryKind
 from explorer.chain.units import format_rbtc
 from explorer.presentation.document import Tone
 from explorer.presentation.history_text import KIND_TEXT
+from explorer.services.routes import Route
 from explorer.viewmodels.address.history import HistoryViewModel
 from explorer.viewmodels.address.history_table import Column
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.address.balance_chart import BalanceChart
 from explorer.views.address.controls import bind_result, button
 from explorer.views.cost_question import bind_cost_gate
@@ -67,8 +69,8 @@ class HistoryTab(QWidget):
         scan_transactions(): the user asked for the transaction scan (an address with code).
     """
 
-    link_activated = Signal(object, bool)
-    scan_transactions = Signal()
+    link_activated = TypedSignal[Route, bool]()
+    scan_transactions = TypedSignal[()]()
 
     def __init__(self, history: HistoryViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -29,7 +29,9 @@ class AddressView(PageView):
         self.block_picker = BlockPicker(model.overview)
         self.tokens_tab = TokensTab(model.tokens)
         self.code_view = DisassemblyView(model.overview)
-        self.contract_tab = ContractTab(model.storage, model.read_contract, model.simulation)
+        self.contract_tab = ContractTab(
+            model.contract, model.storage, model.read_contract, model.simulation
+        )
         self.activity_tab = ActivityTab(model.activity)
         self.charts_tab = ChartsTab(model.charts)
         self.history_tab = HistoryTab(model.history)

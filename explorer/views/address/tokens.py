@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -13,7 +12,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.services.routes import Route
 from explorer.viewmodels.address.tokens import TokensViewModel
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.address.controls import bind_result, button
 from explorer.views.theme import plain_label
 from explorer.views.widgets.links import open_clicked_routes
@@ -27,7 +28,7 @@ class TokensTab(QWidget):
         link_activated(Route, bool): a token's contract was clicked (Ctrl: in a new tab).
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, tokens: TokensViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

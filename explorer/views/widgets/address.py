@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.known import known_label
 from explorer.services.routes import address_route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.theme import plain_tooltip
 from explorer.views.widgets.links import LinkLabel
 from explorer.views.widgets.value import LinkedValue
@@ -31,7 +32,7 @@ class UserLabels(QObject):
         changed(): the labels changed; every AddressLabel redraws its tag.
     """
 
-    changed = Signal()
+    changed = TypedSignal[()]()
 
     def __init__(self) -> None:
         super().__init__()

@@ -7,10 +7,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QLabel, QMenu, QWidget
 
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.widgets.menus import build_context_menu
 
 Clock = Callable[[], float]
@@ -58,7 +59,7 @@ class AgeTicker(QObject):
         tick(): about once a second.
     """
 
-    tick = Signal()
+    tick = TypedSignal[()]()
     INTERVAL_MS = 1000
     _shared: AgeTicker | None = None
 

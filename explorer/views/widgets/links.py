@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt
 from PySide6.QtGui import (
     QEnterEvent,
     QFontMetrics,
@@ -17,6 +17,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QSizePolicy, QToolButton, QWidget
 
 from explorer.services.routes import Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.icons import action_icon
 from explorer.views.widgets.menus import copy_to_clipboard
@@ -44,7 +45,7 @@ class LinkLabel(QLabel):
         Ctrl+left click (new_tab True), Enter/Return when focused (new_tab False).
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, text: str = "", route: Route | None = None, parent: QWidget | None = None):
         """Show text; act as a link when route is given."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QSizePolicy, QWidget
 
 from explorer.services.routes import Route
+from explorer.viewmodels.observable import TypedSignal
 from explorer.views.theme import monospace, plain_label
 from explorer.views.widgets.links import CopyButton, LinkLabel
 from explorer.views.widgets.menus import build_context_menu, copy_to_clipboard
@@ -25,7 +26,7 @@ class LinkedValue(QWidget):
         "Open in new tab" was chosen from its context menu.
     """
 
-    link_activated = Signal(object, bool)
+    link_activated = TypedSignal[Route, bool]()
 
     def __init__(self, link: LinkLabel, what: str, parent: QWidget | None = None):
         """Lay out link, tag and copy button; `what` names the value in tooltips."""

@@ -8,12 +8,17 @@ import pytest
 
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.seed import SMALL
+from tests.helpers.devnet import devnet_cache_dir
 
 
 @pytest.fixture(scope="session")
-def small_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Return a cache dir holding the small seeded history of both networks."""
-    cache = tmp_path_factory.mktemp("devnet-cache")
+def small_cache() -> Path:
+    """Return the shared snapshot cache, holding the small seeded history of both networks.
+
+    Snapshots are named by their seed's key and written atomically, so every session and xdist
+    worker shares one build (`make setup` makes it); tests that write a cache use their own.
+    """
+    cache = devnet_cache_dir()
     for chain_id in (30, 31):
         open_node(chain_id, cache_dir=cache, seed=SMALL)
     return cache

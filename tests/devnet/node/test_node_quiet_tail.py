@@ -51,7 +51,9 @@ def test_tail_is_mostly_remasc_with_transfers_throughout(
     assert moves, "the tail moves collectibles too"
 
 
-def test_tail_keeps_the_busy_facts_before_it(node: DevnetNode) -> None:
+def test_tail_keeps_the_busy_facts_before_it(fresh_node: DevnetNode) -> None:
+    """The pending transactions are queued (in a node of its own: the pool expires by time)."""
+    node = fresh_node
     manifest = node.manifest
     assert manifest.big_block < SMALL.busy_head
     assert all(last <= SMALL.busy_head for _, last in manifest.empty_runs)

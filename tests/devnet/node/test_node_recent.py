@@ -8,11 +8,15 @@ from typing import Any
 
 import pytest
 
+from explorer.devnet.blocks import retimed_block
 from explorer.devnet.buildprofile import BuildProfile, Stopwatch
-from explorer.devnet.filling import FillingNode, NotYetLoaded, when_loaded
+from explorer.devnet.clock import dated_to_start, is_seeded, started_at
+from explorer.devnet.envelope import still_building
+from explorer.devnet.errors import STILL_BUILDING_TEXT
+from explorer.devnet.filling import FillingNode, NotYetLoaded, StillBuilding, when_loaded
 from explorer.devnet.node import DevnetNode, open_node
 from explorer.devnet.recent import RECENT_COUNT, recent_node, recent_of
-from explorer.devnet.seed import SMALL
+from explorer.devnet.seed import SMALL, seeded_timestamp
 from explorer.devnet.snapshot import (
     build_snapshot,
     forget_kept,
@@ -20,6 +24,7 @@ from explorer.devnet.snapshot import (
     load_snapshot,
     snapshot_path,
 )
+from explorer.rpc.nodefailures import classify
 from tests.helpers.node import send, sign
 
 
@@ -101,6 +106,26 @@ def test_a_waiting_call_is_answered_by_the_whole_chain_once_it_is_built(
     assert filling.manifest is whole.manifest
 
 
+def test_a_call_the_older_history_holds_up_too_long_is_told_so_not_left_unanswered(
+    pair: tuple[DevnetNode, DevnetNode],
+) -> None:
+    recent, _ = pair
+    filling = FillingNode(recent)
+
+    async def balance() -> Any:
+        asked = ["0x" + "11" * 20, "latest"]
+        call = lambda: asyncio.to_thread(filling.handle, "eth_getBalance", asked)  # noqa: E731
+        return await when_loaded(filling, call, wait=0.2)
+
+    with pytest.raises(StillBuilding):
+        asyncio.run(balance())
+    answers = still_building([{"jsonrpc": "2.0", "id": 7, "method": "eth_getBalance"}])
+    assert answers == [
+        {"jsonrpc": "2.0", "id": 7, "error": {"code": -32000, "message": STILL_BUILDING_TEXT}}
+    ]
+    assert classify(-32000, STILL_BUILDING_TEXT) is None  # a plain node error, not a limit
+
+
 def test_a_kept_chain_is_served_again_and_a_reset_forgets_it(
     small_cache: Path, tmp_path: Path
 ) -> None:
@@ -135,3 +160,31 @@ def test_the_build_reports_the_part_of_its_measured_time_done(tmp_path: Path) ->
         (f"building block {n:,} of {SMALL.head:,}", profile.share(n)) for n in profile.numbers[1:]
     ]
     assert profile.share(50) == pytest.approx(profile.shares[1] / 2)
+
+
+def test_a_block_dated_again_at_its_own_time_is_the_same_block(small_cache: Path) -> None:
+    snapshot = load_snapshot(snapshot_path(small_cache, 31, SMALL))
+    assert snapshot is not None
+    for block in snapshot.blocks[-RECENT_COUNT:]:
+        assert retimed_block(block, block.parent_hash, block.timestamp) == block
+    tail = snapshot.blocks[-RECENT_COUNT:]
+    assert dated_to_start(tail, now=tail[-1].timestamp) == tail
+
+
+def test_the_seeded_head_is_dated_to_the_start_once_and_kept_so(
+    small_cache: Path, tmp_path: Path
+) -> None:
+    snapshot = load_snapshot(snapshot_path(small_cache, 31, SMALL))
+    assert snapshot is not None
+    head = snapshot.manifest.head_at_build
+    assert is_seeded(snapshot.blocks, head)  # the snapshot keeps the seed's fixed dates
+    node = open_node(31, cache_dir=small_cache, seed=SMALL, kept_dir=tmp_path)
+    served = node.handle("eth_getBlockByNumber", ["latest", False])
+    assert int(served["timestamp"], 16) == started_at()  # not the seed's January 2025
+    step = head - RECENT_COUNT
+    older, first = (node.handle("eth_getBlockByNumber", [hex(n), False]) for n in (step, step + 1))
+    assert first["parentHash"] == older["hash"]
+    assert int(older["timestamp"], 16) == seeded_timestamp(step)  # older blocks keep their dates
+    keep_chain(node, tmp_path, SMALL)
+    again = open_node(31, cache_dir=small_cache, seed=SMALL, kept_dir=tmp_path)
+    assert again.handle("eth_getBlockByNumber", ["latest", False]) == served  # moved only once

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from explorer.services.chaincheck import ChainCheck, Verification
 from explorer.services.session import Session
-from explorer.viewmodels.page import PageState
+from explorer.viewmodels.page import PageState, PageViewModel
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
 from explorer.views.home_view import HomeView
@@ -122,9 +122,11 @@ class Watch:
             self._followed.add(id(view))
             if isinstance(view, PageView):
                 model = view.model
-                model.document_changed.connect(
-                    lambda m=model: self.published(m.session, f"{m.route} page")
-                )
+
+                def page_published(m: PageViewModel = model) -> None:
+                    self.published(m.session, f"{m.route} page")
+
+                model.document_changed.connect(page_published)
             elif isinstance(view, HomeView):
                 home = view.model
                 home.blocks.modelReset.connect(

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.diagnostics import log as diagnostics
 from explorer.diagnostics.crash import CrashReporter
-from explorer.services.firstseen import FILE_NAME
+from explorer.saved.seen import FILE_NAME
 from explorer.services.network_forms import NetworkForm
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import files_with

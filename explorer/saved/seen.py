@@ -8,7 +8,6 @@ thread); old rows are pruned when it opens.
 
 from __future__ import annotations
 
-import dataclasses
 import sqlite3
 import time
 from collections.abc import Callable
@@ -18,7 +17,9 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from explorer.saved.files import create_private, private_directory
+from explorer.chain.pooled import PooledTx
+from explorer.saved.files import private_directory
+from explorer.saved.sqlite_file import FileSchema, Migration, open_database
 from explorer.saved.sqlite_worker import SqliteWorker
 
 T = TypeVar("T")
@@ -38,23 +39,31 @@ _COLUMNS = (
     "last_block",
     "sent_here",
 )
-_CREATE = """
-CREATE TABLE IF NOT EXISTS seen (
-    chain_id INTEGER NOT NULL,
-    hash TEXT NOT NULL CHECK (length(hash) = 66),
-    sender TEXT NOT NULL CHECK (length(sender) = 42),
-    nonce INTEGER NOT NULL,
-    gas_price TEXT NOT NULL,
-    gas INTEGER NOT NULL,
-    value TEXT NOT NULL,
-    first_seen REAL NOT NULL,
-    first_block INTEGER,
-    last_seen REAL NOT NULL,
-    last_block INTEGER,
-    sent_here INTEGER NOT NULL,
-    PRIMARY KEY (chain_id, hash)
+SEEN_FILE = FileSchema(
+    "the file of transactions seen",
+    (
+        Migration(
+            "transactions seen pending or sent, per chain",
+            (
+                """CREATE TABLE IF NOT EXISTS seen (
+                    chain_id INTEGER NOT NULL,
+                    hash TEXT NOT NULL CHECK (length(hash) = 66),
+                    sender TEXT NOT NULL CHECK (length(sender) = 42),
+                    nonce INTEGER NOT NULL,
+                    gas_price TEXT NOT NULL,
+                    gas INTEGER NOT NULL,
+                    value TEXT NOT NULL,
+                    first_seen REAL NOT NULL,
+                    first_block INTEGER,
+                    last_seen REAL NOT NULL,
+                    last_block INTEGER,
+                    sent_here INTEGER NOT NULL,
+                    PRIMARY KEY (chain_id, hash)
+                )""",
+            ),
+        ),
+    ),
 )
-"""
 # A second sighting keeps the first time and block and moves the last ones on.
 _UPSERT = f"""
 INSERT INTO seen ({", ".join(_COLUMNS)}) VALUES ({", ".join("?" * len(_COLUMNS))})
@@ -74,18 +83,13 @@ class SeenStoreError(Exception):
 
 @dataclass(frozen=True)
 class SeenTx:
-    """A transaction this app saw pending (or sent), keyed by chain id and hash.
+    """A transaction this app saw pending (or sent) on a chain, and when.
 
-    Amounts are ints; blocks are the head when it was seen (None when unknown).
+    Blocks are the head when it was seen (None when unknown).
     """
 
     chain_id: int
-    hash: str
-    sender: str
-    nonce: int
-    gas_price: int
-    gas: int
-    value: int
+    tx: PooledTx
     first_seen: float
     first_block: int | None
     last_seen: float
@@ -94,19 +98,29 @@ class SeenTx:
 
     def row(self) -> tuple[Any, ...]:
         """Return the values in column order (big amounts as decimal text)."""
-        values = dataclasses.astuple(self)
-        return tuple(
-            str(v) if name in ("gas_price", "value") else v
-            for name, v in zip(_COLUMNS, values, strict=True)
+        tx = self.tx
+        return (
+            self.chain_id,
+            tx.hash,
+            tx.sender,
+            tx.nonce,
+            str(tx.gas_price),
+            tx.gas,
+            str(tx.value),
+            self.first_seen,
+            self.first_block,
+            self.last_seen,
+            self.last_block,
+            int(self.sent_here),
         )
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> SeenTx:
         """Return a record from a row in column order."""
-        values = dict(zip(_COLUMNS, row, strict=True))
-        values["gas_price"], values["value"] = int(values["gas_price"]), int(values["value"])
-        values["sent_here"] = bool(values["sent_here"])
-        return cls(**values)
+        chain_id, tx_hash, sender, nonce, gas_price, gas, value, *when, sent_here = row
+        tx = PooledTx(tx_hash, sender, nonce, int(gas_price), gas, int(value))
+        first_seen, first_block, last_seen, last_block = when
+        return cls(chain_id, tx, first_seen, first_block, last_seen, last_block, bool(sent_here))
 
 
 def default_path() -> Path:
@@ -128,9 +142,7 @@ class SeenStore:
     def _open(self) -> sqlite3.Connection:
         """Open the file, pruning old rows (worker thread)."""
         private_directory(self.path.parent)
-        db = sqlite3.connect(create_private(self.path), timeout=5, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(_CREATE)
+        db = open_database(self.path, SEEN_FILE)
         db.execute("DELETE FROM seen WHERE last_seen < ?", (time.time() - KEEP_SECONDS,))
         return db
 
@@ -166,5 +178,5 @@ def _find(db: sqlite3.Connection, chain_id: int, tx_hash: str) -> SeenTx | None:
 def _note(db: sqlite3.Connection, seen: SeenTx) -> SeenTx:
     """Upsert one record and read it back (worker thread)."""
     db.execute(_UPSERT, seen.row())
-    kept = _find(db, seen.chain_id, seen.hash)
+    kept = _find(db, seen.chain_id, seen.tx.hash)
     return kept or seen

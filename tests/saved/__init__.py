@@ -1,0 +1,1 @@
+"""The saved-data layer: its stores' files, versions and public face."""
