@@ -29,6 +29,7 @@ from explorer.presentation.inside_cells import (
 FRAME_COLUMNS = ("Call", "From", "To", "Value", "Gas used", "Result")
 GAS_COLUMN = FRAME_COLUMNS.index("Gas used")
 MOVE_COLUMNS = ("#", "Asset", "Amount", "From", "To", "Depth", "From's total", "To's total")
+WORD = 32
 SHOWN_BYTES = 24  # an output longer than this is shortened (the whole on hover and copy)
 _bridge_table = cache(bridge_table)
 
@@ -51,8 +52,10 @@ def call_text(frame: CallFrame) -> Cell:
         kind += f" [{frame.native}]"
     if frame.kind.creates:
         return Cell(f"{kind} ({len(frame.input):,} bytes of code)", "0x" + frame.input.hex())
+    if not frame.input and frame.to == BRIDGE:
+        return Cell(f"{kind} releaseBtc() — a plain transfer to the Bridge: a peg-out")
     if not frame.input:
-        return Cell(kind, sort=kind)
+        return Cell(f"{kind} (plain transfer)" if frame.value else kind)
     table = _bridge_table() if frame.to == BRIDGE else None
     decoded = decode_call(frame.input, table)
     raw = "0x" + frame.input.hex()
@@ -75,6 +78,8 @@ def result_cell(frame: CallFrame) -> Cell:
         return Cell(frame.note)
     if not frame.output or frame.kind.creates:
         return Cell("ok")
+    if len(frame.output) == WORD:  # one word: its value, short
+        return Cell(f"→ 0x{int.from_bytes(frame.output, 'big'):x}", raw)
     shown = raw if len(frame.output) <= SHOWN_BYTES else f"0x{frame.output[:SHOWN_BYTES].hex()}…"
     return Cell(f"→ {shown}", raw)
 

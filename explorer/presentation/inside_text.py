@@ -12,6 +12,9 @@ SOURCE_WORDS = {
     TraceSource.REPLAY_WITH_BLOCK: "a replay here, with the block's earlier transactions first",
 }
 
+#: A note about the replay's own diff: left out when the replay diverged (it is not shown).
+OF_THE_RUN = "the state diff does not reconcile"
+
 
 def headline(result: TraceResult) -> str:
     """Return the verdict: a faithful trace is fact; a diverged replay says where, and no more."""
@@ -25,8 +28,8 @@ def headline(result: TraceResult) -> str:
 def source_text(result: TraceResult) -> str:
     """Return the trace's source, its rules and what it cost."""
     text = f"Source: {SOURCE_WORDS[result.source]}"
-    if result.rules:
-        text += f" ({result.rules} rules)"
+    if result.rules:  # the rule set's name; its upgrades in the JSON
+        text += f" ({result.rules.partition(':')[0]} rules)"
     if result.requests:
         text += f" · {result.requests:,} requests in {result.round_trips:,} round trips"
     else:
@@ -44,6 +47,6 @@ def facts_lines(result: TraceResult, currency: str) -> list[str]:
             f"(block {result.block:,}, index {result.index}).",
             "Its logs and token transfers are on the Overview tab.",
         ]
-    lines += [note[:1].upper() + note[1:] + ("" if note.endswith(".") else ".")
-              for note in result.notes]  # fmt: skip
+    notes = [n for n in result.notes if result.faithful or not n.startswith(OF_THE_RUN)]
+    lines += [note[:1].upper() + note[1:] + ("" if note.endswith(".") else ".") for note in notes]
     return lines

@@ -42,6 +42,8 @@ from explorer.viewmodels.observable import TypedSignal
 SLICE_SECONDS = 0.008  # rows built per turn of the loop, at most this long
 TracerOf = Callable[[], Tracer]
 T = TypeVar("T")
+STOPPED = ("Stopped: nothing of the trace is shown. Trace again starts it over (answers "
+           "already saved on this computer are not asked again).")  # fmt: skip
 
 
 class InsideState(enum.Enum):
@@ -117,6 +119,7 @@ class InsideViewModel(QObject):
         """Stop the trace: between rounds of reads, nothing half-shown."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
+            self._set(InsideState.CANCELLED, STOPPED)
 
     def dispose(self) -> None:
         """Stop any trace (the page closes or follows another transaction)."""
@@ -194,10 +197,6 @@ class InsideViewModel(QObject):
             result = await self.tracer_of().trace(
                 self.tx_hash, TraceChoice.AUTO, allowed=allowed, progress=self._progress
             )
-        except asyncio.CancelledError:
-            self._set(InsideState.CANCELLED, "Stopped: nothing of the trace is shown. "
-                      "What was read is kept; Trace again goes on from there.")  # fmt: skip
-            return
         except TraceOverBudget as asked:
             self._set(InsideState.ASKING, f"This node serves no trace, so the transaction is "
                       f"replayed here: {asked}. Replay it?")  # fmt: skip

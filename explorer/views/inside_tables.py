@@ -25,8 +25,8 @@ class CellItem(QTreeWidgetItem):
         super().__init__([cell.text for cell in cells])
         for column, cell in enumerate(cells):
             self.setData(column, CELL_ROLE, cell)
-            if cell.exact and cell.exact != cell.text:
-                self.setToolTip(column, plain_tooltip(cell.exact))
+            if cell.text:
+                self.setToolTip(column, plain_tooltip(cell.exact or cell.text))
             if isinstance(cell.sort, int) or cell.text.startswith(("+", "−")):
                 self.setTextAlignment(column, Qt.AlignmentFlag.AlignRight)
         self.failed = failed

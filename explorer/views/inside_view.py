@@ -73,6 +73,8 @@ class InsideView(QWidget):
         layout.addLayout(self.buttons)
         layout.addWidget(self.saved)
         layout.addWidget(self.sections, 1)
+        self.filler = QWidget()  # keeps the words at the top when no table shows
+        layout.addWidget(self.filler, 1)
         self._frames: dict[int, QTreeWidgetItem] = {}
         model.state_changed.connect(self._show_state)
         model.rows_added.connect(self._add_rows)
@@ -104,6 +106,7 @@ class InsideView(QWidget):
         for button in (self.json_button, self.csv_button):
             button.setVisible(shown)
         self.sections.setVisible(model.shows_tree)
+        self.filler.setVisible(not model.shows_tree)
         self.saved.setVisible(bool(self.saved.text()))
         self._titles()
 
