@@ -7,7 +7,7 @@ and whether before + received − sent − fee = after; its nonce, slots changed
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from explorer.chain.trace import AssetKind, StateDiff, Transfer
@@ -69,8 +69,8 @@ def _reconcile_cell(before: int, flow: Flows, after: int, currency: str) -> tupl
 
 
 def diff_rows(diff: StateDiff, transfers: tuple[Transfer, ...], labels: Labels,
-              currency: str) -> list[DiffRow]:  # fmt: skip
-    """Return one row per address the transaction changed, in the order they first changed."""
+              currency: str) -> Iterator[DiffRow]:  # fmt: skip
+    """Yield one row per address the transaction changed, in the order they first changed."""
     moved = flows(transfers)
     balances = {c.address: c for c in diff.balances}
     nonces = {c.address: c for c in diff.nonces}
@@ -83,7 +83,6 @@ def diff_rows(diff: StateDiff, transfers: tuple[Transfer, ...], labels: Labels,
             Cell(_word(change.after), f"0x{change.after:064x}"),
         ))  # fmt: skip
     order = [*balances, *nonces, *slots, *codes, *(a for a in moved if moved[a] != Flows())]
-    rows = []
     for address in dict.fromkeys(order):
         balance, flow = balances.get(address), moved.get(address, Flows())
         nonce, code = nonces.get(address), codes.get(address)
@@ -102,5 +101,4 @@ def diff_rows(diff: StateDiff, transfers: tuple[Transfer, ...], labels: Labels,
             count_cell(len(slots[address])) if slots[address] else EMPTY,
             _code_cell(code.code) if code else EMPTY,
         )  # fmt: skip
-        rows.append(DiffRow(address, cells, fine, tuple(slots[address])))
-    return rows
+        yield DiffRow(address, cells, fine, tuple(slots[address]))

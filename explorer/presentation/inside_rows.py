@@ -7,6 +7,7 @@ order and gives each move the running totals of its two addresses.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -16,7 +17,7 @@ from explorer.chain.bridge_abi import bridge_table
 from explorer.chain.known import BRIDGE
 from explorer.chain.revert import decode_revert_reason
 from explorer.chain.trace import AssetKind, CallFrame, Transfer
-from explorer.chain.trace_money import NATIVE, running_totals
+from explorer.chain.trace_money import NATIVE
 from explorer.presentation.inside_cells import (
     EMPTY,
     Cell,
@@ -119,16 +120,20 @@ def _total(value: int, move: Transfer, currency: str) -> Cell:
 
 def move_rows(
     transfers: tuple[Transfer, ...], labels: Labels, currency: str
-) -> list[tuple[Cell, ...]]:
-    """Return the money trail in execution order, with each side's running total after it."""
-    rows: list[tuple[Cell, ...]] = []
-    for index, (move, totals) in enumerate(zip(transfers, running_totals(transfers), strict=True)):
+) -> Iterator[tuple[Cell, ...]]:
+    """Yield the money trail in execution order, with each side's running total after it.
+
+    The totals are kept as the rows go (not copied per move): a long trail streams evenly.
+    """
+    totals: dict[tuple[str, str], int] = defaultdict(int)
+    for index, move in enumerate(transfers):
+        totals[(move.asset, move.sender)] -= move.amount
+        totals[(move.asset, move.receiver)] += move.amount
         asset, amount = _amount(move, currency)
         depth = Cell("receipt", sort=-1) if move.depth is None else count_cell(move.depth)
-        rows.append((
+        yield (
             count_cell(index + 1), asset, amount, labels.cell(move.sender),
             labels.cell(move.receiver), depth,
             _total(totals[(move.asset, move.sender)], move, currency),
             _total(totals[(move.asset, move.receiver)], move, currency),
-        ))  # fmt: skip
-    return rows
+        )  # fmt: skip

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import itertools
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,7 +40,8 @@ from explorer.services.trace import (
 from explorer.services.trace_reads import NoOldState
 from explorer.viewmodels.observable import TypedSignal
 
-SLICE_SECONDS = 0.008  # rows built per turn of the loop, at most this long
+SLICE_SECONDS = 0.010  # the work of a slice of rows (built and added) per turn of the loop
+MAX_SLICE = 2_000
 TracerOf = Callable[[], Tracer]
 T = TypeVar("T")
 STOPPED = ("Stopped: nothing of the trace is shown. Trace again starts it over (answers "
@@ -233,19 +235,21 @@ class InsideViewModel(QObject):
 
 
 async def _sliced(rows: Iterable[T], hand: Callable[[list[T]], None]) -> None:
-    """Hand rows over in slices of SLICE_SECONDS of work, yielding to the loop after each."""
-    part: list[T] = []
-    began = time.perf_counter()
-    iterator: Iterator[T] = iter(rows)
-    for row in iterator:
-        part.append(row)
-        if time.perf_counter() - began >= SLICE_SECONDS:
-            hand(part)
-            part = []
-            await asyncio.sleep(0)
-            began = time.perf_counter()
-    if part:
+    """Hand rows over in slices of about SLICE_SECONDS each, the view's work included.
+
+    Each slice is sized by what the last one cost per row (building it and the view adding
+    it), and the loop gets a turn after each.
+    """
+    size, iterator = 8, iter(rows)
+    while True:
+        began = time.perf_counter()
+        part = list(itertools.islice(iterator, size))
+        if not part:
+            return
         hand(part)
+        per_row = (time.perf_counter() - began) / len(part)
+        size = max(1, int(min(MAX_SLICE, SLICE_SECONDS / max(per_row, 1e-6))))
+        await asyncio.sleep(0)
 
 
 def _sentence(text: str) -> str:

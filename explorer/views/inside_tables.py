@@ -16,6 +16,7 @@ from explorer.views.theme import plain_tooltip, tone_colour
 from explorer.views.widgets.menus import copy_to_clipboard
 
 CELL_ROLE = Qt.ItemDataRole.UserRole
+LONG = 24  # a text this long may be cut by its column: its whole on hover
 
 
 class CellItem(QTreeWidgetItem):
@@ -25,7 +26,7 @@ class CellItem(QTreeWidgetItem):
         super().__init__([cell.text for cell in cells])
         for column, cell in enumerate(cells):
             self.setData(column, CELL_ROLE, cell)
-            if cell.text:
+            if cell.exact != cell.text and (cell.exact or len(cell.text) > LONG):
                 self.setToolTip(column, plain_tooltip(cell.exact or cell.text))
             if isinstance(cell.sort, int) or cell.text.startswith(("+", "−")):
                 self.setTextAlignment(column, Qt.AlignmentFlag.AlignRight)

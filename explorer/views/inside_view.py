@@ -112,11 +112,13 @@ class InsideView(QWidget):
 
     def _titles(self) -> None:
         """Name the sections with their counts."""
-        counts = (sum(1 for _ in self._frames), self.moves.topLevelItemCount(),
+        counts = (len(self._frames), self.moves.topLevelItemCount(),
                   self.diff.topLevelItemCount())  # fmt: skip
         for index, (title, count) in enumerate(zip(
                 ("Calls", "Money trail", "State diff"), counts, strict=True)):  # fmt: skip
-            self.sections.setTabText(index, f"{title} ({count:,})")
+            text = f"{title} ({count:,})"
+            if self.sections.tabText(index) != text:
+                self.sections.setTabText(index, text)
         if self.model.result is not None and self.model.result.diff is None:
             self.sections.setTabText(2, "State diff (none from a node's trace)")
 
@@ -130,8 +132,6 @@ class InsideView(QWidget):
 
     def _add_rows(self, rows: Rows) -> None:
         """Append a slice of rows (sorting paused meanwhile)."""
-        for tree in (self.calls, self.moves, self.diff):
-            tree.setUpdatesEnabled(False)
         for frame in rows.frames:
             parent = self._frames.get(frame.parent) if frame.parent is not None else None
             self._frames[frame.index] = self.calls.add(frame.cells, parent, frame.failed)
@@ -144,8 +144,6 @@ class InsideView(QWidget):
                 child.setText(0, f"{slot.text}: {before.text} → {after.text}")
                 child.setToolTip(0, f"{slot.exact}\n{before.exact} → {after.exact}")
                 child.setFirstColumnSpanned(True)
-        for tree in (self.calls, self.moves, self.diff):
-            tree.setUpdatesEnabled(True)
         self._titles()
 
     def _export(self, kind: str) -> None:
