@@ -34,6 +34,7 @@ from explorer.services.history_store import HistoryStore, MemoryHistoryStore, Sa
 from explorer.services.networks import custom_network
 from explorer.services.search import resolve
 from explorer.services.session import Session
+from explorer.services.trace import tracer_of
 
 SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
 
@@ -128,7 +129,8 @@ async def history(options: argparse.Namespace) -> int:
             if cache is not None and cache.writable:  # the chain's saved data, now verified
                 store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
-                                 store=store, scope=Scope(options.assets))  # fmt: skip
+                                 store=store, scope=Scope(options.assets),
+                                 inside=lambda: tracer_of(session))  # fmt: skip
             return await _write(run, session, first, last, options.format)
 
 
