@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from explorer.app import application as app_module
+from explorer.app import early_devnet
 from explorer.app.application import Application
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.chaincheck import Verification
@@ -212,7 +212,7 @@ def test_a_saved_network_that_cannot_be_used_is_not_what_the_selector_shows_at_s
     What is saved is what is shown: the next start opens the devnet too. (The devnet child is
     a stand-in that exits at once: its failure is said in the banner.)
     """
-    monkeypatch.setattr(app_module, "devnet_command", lambda: [sys.executable, "-c", "pass"])
+    monkeypatch.setattr(early_devnet, "devnet_command", lambda: [sys.executable, "-c", "pass"])
     settings, _ = Settings.for_app()
     settings.set_current_network(TESTNET.id)
     application = Application(settings, use_devnet=False)
