@@ -80,8 +80,9 @@ def _touched_by_others(url: str, result: TraceResult) -> set[str]:
         traced = trace_at(url, other)
         assert traced.faithful, other
         if traced.diff is not None:
-            changes = (*traced.diff.balances, *traced.diff.nonces, *traced.diff.storage)
-            touched |= {change.address for change in changes}
+            diff = traced.diff
+            touched |= {change.address for change in (*diff.balances, *diff.nonces)}
+            touched |= {change.address for change in diff.storage}
     return touched
 
 
