@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eth_account import Account
 
 from explorer.chain.node_trace import shapes, without_natives
 from explorer.chain.trace import TraceResult, TraceSource
@@ -63,6 +64,12 @@ def test_every_seeded_transaction_with_internal_calls_replays_faithfully(
         assert replayed.root is not None
         assert node.root is not None
         assert list(shapes(without_natives(replayed.root))) == list(shapes(node.root)), name
+
+
+def sign_raw(tx: dict[str, Any], key: str) -> bytes:
+    """Return a legacy transaction signed with key."""
+    signed: bytes = Account.sign_transaction(tx, key).raw_transaction
+    return signed
 
 
 def _raw(url: str, method: str, *params: Any) -> int:
@@ -277,3 +284,33 @@ def test_a_node_without_old_state_is_named_and_nothing_is_shown(devnet: Devnet) 
             trace_at(relay.url, str(devnet.manifest()["inside"]["payroll_call"]))
     finally:
         relay.close()
+
+
+def test_the_block_is_read_only_when_the_replay_reads_its_header(
+    devnet: Devnet, devnet_trace: Devnet
+) -> None:
+    """A token transfer reads no block; a creation storing TIMESTAMP and COINBASE reads it once."""
+    url = devnet_trace.url()
+
+    async def use(client: RpcClient) -> tuple[TraceResult, int]:
+        tracer = Tracer(client, ChainReader(client), 31, None, node_traces=False)
+        result = await tracer.trace(tx_hash, allowed=None)
+        return result, client.stats.by_method["eth_getBlockByHash"]
+
+    tx_hash = str(devnet.manifest()["token_transfer"])
+    plain, plain_blocks = with_client(devnet.url(), use)
+    assert (plain.faithful, plain_blocks) == (True, 0)
+    manifest = devnet_trace.manifest()
+    sender, key = manifest["accounts"][3], manifest["private_keys"][3]
+    init = bytes([0x42, 0x60, 0x00, 0x55, 0x41, 0x60, 0x01, 0x55, 0x00])  # slots 0, 1: time, miner
+    nonce = _raw(url, "eth_getTransactionCount", sender, "pending")
+    price = _raw(url, "eth_gasPrice")
+    tx = {"nonce": nonce, "gas": 100_000, "gasPrice": price, "value": 0, "data": init}
+    tx["chainId"] = 31
+    tx_hash = post(url, "eth_sendRawTransaction", "0x" + sign_raw(tx, key).hex())
+    result, blocks = with_client(url, use)
+    assert (result.faithful, result.source, blocks) == (True, TraceSource.REPLAY, 1)
+    block = post(url, "eth_getBlockByNumber", hex(result.block), False)
+    assert result.diff is not None
+    stored = {change.slot: change.after for change in result.diff.storage}
+    assert stored == {0: int(block["timestamp"], 16), 1: int(block["miner"], 16)}
