@@ -30,12 +30,13 @@ from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import TX_ROUTE, WAIT, App
+from tests.gui.reliability.harness import TX_ROUTE, App
 from tests.gui.reliability.node import Mode, SwitchableNode, block_hash, serve_chain
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.rpc import API_KEY
 from tests.helpers.scripted_server import ScriptedServer
 from tests.helpers.testnet_node import TX_HASH, serve_testnet
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import visible_texts
 
 HEAD = 0x2EC6B8
@@ -188,13 +189,17 @@ def test_a_public_network_must_have_its_known_genesis(qtbot: QtBot, qloop: objec
     qtbot.addWidget(window)
     try:
         shell.set_session(Session(TESTNET, Endpoint.parse(f"{other.url}/{API_KEY}")))
-        qtbot.waitUntil(lambda: shell.connection.verification is Verification.MISMATCH)
+        qtbot.waitUntil(
+            lambda: shell.connection.verification is Verification.MISMATCH, timeout=WAIT
+        )
         assert window.banner.text().startswith(
             "Chain mismatch: the node reports chain id 31, but its genesis block is "
             f"{block_hash(0xEE, 0)}, not Rootstock Testnet's {TESTNET_GENESIS}."
         )
         shell.set_session(Session(TESTNET, Endpoint.parse(f"{real.url}/{API_KEY}")))
-        qtbot.waitUntil(lambda: shell.connection.verification is Verification.VERIFIED)
+        qtbot.waitUntil(
+            lambda: shell.connection.verification is Verification.VERIFIED, timeout=WAIT
+        )
         assert shell.connection.check.genesis_hash == TESTNET_GENESIS
         assert "chain id 31 ✓" in window.status_label.text()
     finally:
