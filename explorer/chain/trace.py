@@ -112,7 +112,7 @@ REVERTED = "execution reverted"
 ANSWERED_BY_CALL = "a read: answered by eth_call at block N−1"
 NOT_REPLAYED = "native contract, not replayed: its events are the receipt's"
 MOVED_BY_EVENT = "moved by the native contract, as its event tells"
-NATIVE_ANSWERS = {ANSWERED_BY_CALL: "eth-call", NOT_REPLAYED: "receipt-events",
+NATIVE_ANSWERS = {ANSWERED_BY_CALL: "eth_call", NOT_REPLAYED: "receipt_events",
                   MOVED_BY_EVENT: "event"}  # fmt: skip
 
 
@@ -196,7 +196,7 @@ class DivergenceKind(enum.Enum):
     STATUS = "status"
     GAS = "gas"
     LOG = "log"
-    NOT_REPLAYED = "not-replayed"  # no run could be made (an unknown rule, a missing native)
+    NOT_REPLAYED = "not_replayed"  # no run could be made (an unknown rule, a missing native)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def entry_json(entry: HistoryEntry, units: Units, chain_id: int) -> dict[str, An
         "asset": NATIVE if native else to_checksum_address(entry.asset, chain_id),
         "counterparty": checksummed(entry.counterparty, chain_id),
         "amount": str(entry.amount),
-        "decimals": RBTC_DECIMALS if native else _decimals(entry.asset, units),
+        "decimals": RBTC_DECIMALS if native else _decimals(entry, units),
         "direction": entry.direction.value,
         "failed": entry.failed,
     }
@@ -76,9 +76,11 @@ def entry_json(entry: HistoryEntry, units: Units, chain_id: int) -> dict[str, An
     return data
 
 
-def _decimals(token: str, units: Units) -> int | None:
-    """Return a token's decimals, or None when it names none (an ERC-721, or not read)."""
-    return units[token][0] if token in units else None
+def _decimals(entry: HistoryEntry, units: Units) -> int | None:
+    """Return a token's decimals, or None when it names none (an ERC-721's id, or not read)."""
+    if entry.token_id is not None or entry.asset not in units:
+        return None
+    return units[entry.asset][0]
 
 
 def checksummed(address: str | None, chain_id: int) -> str | None:

@@ -1,7 +1,8 @@
-"""`explorer trace --format json`: a TraceResult as data (docs/report-json.md, trace.schema.json).
+"""`explorer trace --format json`: a TraceResult as data (docs/report-json.md, schemas/trace.json).
 
 Amounts in wei (or token base units) as decimal strings; counts, blocks and gas as numbers;
-addresses in the chain's checksum; enums as fixed words; display text only in `text` fields.
+addresses in the chain's checksum; enums as fixed lowercase words (`source` keeps the words
+issue 28 named: node-trace, replay, replay-with-block); words for people only in `text`.
 """
 
 from __future__ import annotations
@@ -36,20 +37,32 @@ def _hex(value: bytes) -> str:
     return "0x" + value.hex()
 
 
+def _word(name: str) -> str:
+    """Return a contract's name as a fixed word: `Bridge` → bridge, `bn128 add` → bn128_add."""
+    return "_".join(name.lower().split())
+
+
+def _error_data(frame: CallFrame) -> dict[str, str] | None:
+    """Return how a frame failed: reverted or failed, and the error in words."""
+    if frame.error is None:
+        return None
+    return {"kind": "reverted" if frame.reverted else "failed", "text": frame.error}
+
+
 def frame_data(frame: CallFrame, checksum: Checksums) -> dict[str, Any]:
     """Return one frame and its calls as data."""
     return {
-        "type": frame.kind.value,
+        "type": frame.kind.value.lower(),
         "from": checksum(frame.sender),
         "to": checksum(frame.to),
         "value": str(frame.value),
         "input": _hex(frame.input),
         "output": _hex(frame.output),
-        "error": frame.error,
+        "error": _error_data(frame),
         "gas": frame.gas,
         "gas_used": frame.gas_used,
         "depth": frame.depth,
-        "native": frame.native,
+        "native": _word(frame.native) if frame.native else None,
         "native_answer": NATIVE_ANSWERS.get(frame.note or ""),
         "logs": [
             {"address": checksum(log.address), "topics": list(log.topics), "data": _hex(log.data)}
@@ -100,6 +113,14 @@ def diff_data(diff: StateDiff | None, checksum: Checksums) -> dict[str, Any]:
     }
 
 
+def _rules_data(key: str) -> dict[str, Any] | None:
+    """Return the rules a replay ran by: the network whose heights, and the RSKIPs active."""
+    if not key:
+        return None
+    network, _, numbers = key.partition(":")
+    return {"network": network, "rskips": [int(n) for n in numbers.split(",") if n]}
+
+
 def _divergence_data(divergence: Divergence) -> dict[str, Any]:
     """Return where a trace left the receipt, as data."""
     return {
@@ -130,7 +151,7 @@ def trace_data(result: TraceResult, chain_id: int | None) -> dict[str, Any]:
         "state_diff": result.diff is not None,
         "transfers": [transfer_data(move, checksum) for move in result.transfers],
         "notes": [{"text": note} for note in result.notes],
-        "rules": result.rules or None,
+        "rules": _rules_data(result.rules),
         "requests": result.requests,
         "round_trips": result.round_trips,
         "accounts_read": result.accounts_read,

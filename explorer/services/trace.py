@@ -1,14 +1,15 @@
 """What happened inside a transaction, from any node: ask for its trace first, else replay it.
 
-`Tracer.trace(hash)` reads the transaction, its receipt and its block in one round trip,
-asking the node's own trace beside them (rskj's `debug_traceTransaction` with `callTracer`,
-then `trace_transaction`; a node that refuses one is not asked again). Without one, it
-replays the transaction with Rootstock's VM (explorer/vm) for the network and height over the
-state at block N−1, read through the service's own methods in rounds: run, fetch every read
-the run lacked in one round trip, run again, until a run lacks nothing. When that replay
-disagrees with the receipt, the block's earlier transactions are replayed before it. A trace
-is proven against the receipt before it is called faithful (services/trace_build.py), and a
-faithful one is kept in the chain's saved data for good, so a second look costs nothing.
+`Tracer.trace(hash)` reads the transaction and its receipt in one round trip, asking the
+node's own trace beside them (rskj's `debug_traceTransaction` with `callTracer`, then
+`trace_transaction`; a node that refuses one is not asked again). Without one, it replays
+the transaction with Rootstock's VM (explorer/vm) for the network and height over the state
+at block N−1, read through the service's own methods in rounds: run, fetch every read the
+run lacked in one round trip, run again, until a run lacks nothing (the block itself only
+when a run read its time, miner, difficulty, gas limit or minimum gas price). When that
+replay disagrees with the receipt, the block's earlier transactions are replayed before it.
+A trace is proven against the receipt before it is called faithful (services/trace_build.py),
+and a faithful one is kept in the chain's saved data for good, so a second look costs nothing.
 """
 
 from __future__ import annotations
@@ -200,17 +201,13 @@ class Tracer:
             raise TraceOverBudget(estimate, allowed)
         target = replay_tx(facts.tx)
         known = _known_nonces([target])
-        block, _ = await asyncio.gather(  # the block, and what every replay reads first
-            self._block(facts),
-            self._fetch(known, _first_needs(target), facts.receipt.block_number - 1),
-        )
+        await self._fetch(known, _first_needs(target), facts.receipt.block_number - 1)
         state.round_trips += 1
-        facts = replace(facts, block=block)
-        env = self._env(block)
+        env = self._env(facts.receipt.block_number, None)
         logs = receipt_logs(facts.receipt)
         base = f"replayed under {env.rules.rule_set.value} rules over the state at block "
         base += f"{env.number - 1:,}"
-        alone = await self._rounds([target], env, logs, allowed, state, shown, known)
+        alone, env = await self._rounds(facts, [target], env, logs, allowed, state, shown, known)
         result = from_replay(facts, alone.runs[-1], TraceSource.REPLAY, [base], env.rules.key)
         if result.faithful or facts.receipt.transaction_index == 0:
             return _with_floor(result, alone)
@@ -218,8 +215,8 @@ class Tracer:
         state.what = f"replaying the {len(earlier)} earlier transactions of the block first"
         shown(state)
         state.round_trips += 1
-        both = await self._rounds([*earlier, target], env, logs, allowed, state, shown,
-                                  _known_nonces([*earlier, target], known))  # fmt: skip
+        both, _ = await self._rounds(facts, [*earlier, target], env, logs, allowed, state,
+                                     shown, _known_nonces([*earlier, target], known))  # fmt: skip
         why = result.divergence.text if result.divergence else ""
         note = (f"the block's {len(earlier)} earlier transactions replayed first: from block "
                 f"N−1 alone the replay diverged ({why})")  # fmt: skip
@@ -239,13 +236,20 @@ class Tracer:
         for need, value in (await fetch_needs(self.client, needs, block, self.counts)).items():
             known.add(need, value)
 
-    def _env(self, block: Block) -> BlockEnv:
-        """Return the block the replay runs in, with the rules of its network and height."""
-        number = block.number or 0
+    def _env(self, number: int, block: Block | None) -> BlockEnv:
+        """Return the block the replay runs in, with the rules of its network and height.
+
+        Without the block (not read yet: most replays never need it) its header's fields are
+        zero, and a run that reads one of them says so (vm/lazy.py's LazyHeader).
+        """
         try:
             rules = rules_at(rule_set_of(self.chain_id, self.genesis_hash), number)
         except UnsupportedHeight as error:
             raise TraceProblem(str(error)) from None
+        if block is None:
+            return BlockEnv(number=number, timestamp=0, coinbase=bytes(20), difficulty=0,
+                            gas_limit=0, minimum_gas_price=0, chain_id=self.chain_id,
+                            rules=rules, header_known=False)  # fmt: skip
         return BlockEnv(
             number=number, timestamp=block.timestamp,
             coinbase=bytes.fromhex((block.miner or "0x" + "00" * 20)[2:]),
@@ -255,6 +259,7 @@ class Tracer:
 
     async def _rounds(
         self,
+        facts: TraceFacts,
         txs: Sequence[ReplayTx],
         env: BlockEnv,
         logs: Sequence[Any],
@@ -262,13 +267,16 @@ class Tracer:
         state: TraceProgress,
         shown: Progress,
         known: Known,
-    ) -> RunOutcome:
-        """Run, fetch what the run lacked, run again, until a run lacks nothing."""
+    ) -> tuple[RunOutcome, BlockEnv]:
+        """Run, fetch what the run lacked, run again, until a run lacks nothing.
+
+        The block's header is read in the round whose run first read one of its fields.
+        """
         for _round in range(MAX_ROUNDS):
             outcome = await asyncio.to_thread(run, txs, env, known, logs)
             needs = {n for n in outcome.needs if n not in known}
             if not needs:
-                return outcome
+                return outcome, env
             if any(n.kind in (NeedKind.BALANCE, NeedKind.STORAGE) for n in needs):
                 explored = await asyncio.to_thread(run, txs, env, known, logs, True)
                 needs |= {n for n in explored.needs if n not in known and n.address != HIGH_ADDRESS}
@@ -277,7 +285,13 @@ class Tracer:
                 raise TraceOverBudget(spent + len(needs), allowed, spent)
             state.what = f"reading {len(needs)} accounts and slots at block {env.number - 1:,}"
             shown(state)
-            await self._fetch(known, needs, env.number - 1)
+            header = {n for n in needs if n.kind is NeedKind.HEADER}
+            fetched = self._fetch(known, needs - header, env.number - 1)
+            if header:
+                block, _ = await asyncio.gather(self._block(facts), fetched)
+                env = self._env(env.number, block)
+            else:
+                await fetched
             state.round_trips += 1
             state.requests = self.counts.reads  # the replay's own reads so far
             shown(state)

@@ -15,6 +15,7 @@ from typing import Any
 
 from eth.constants import BLANK_ROOT_HASH
 from eth.db.atomic import AtomicDB
+from eth.vm.execution_context import ExecutionContext
 from eth.vm.forks.frontier.state import FrontierState
 from eth_typing import Address, BlockNumber, Hash32
 
@@ -31,6 +32,7 @@ class NeedKind(enum.Enum):
     STORAGE = "storage"
     NATIVE_CALL = "native-call"  # a read-only native contract call, answered by eth_call
     BLOCK_HASH = "block-hash"
+    HEADER = "header"  # the block's own header: time, miner, difficulty, gas limit, min price
 
 
 @dataclass(frozen=True)
@@ -97,10 +99,47 @@ def preload(known: Known) -> tuple[AtomicDB, Hash32]:
     return db, state.state_root
 
 
+class LazyHeader(ExecutionContext):
+    """The block's context; while its header is not read, reading one of its fields is a need.
+
+    TIMESTAMP, COINBASE, DIFFICULTY, GASLIMIT and BASEFEE (the minimum gas price) read it;
+    most transactions never do, and their replay reads no block.
+    """
+
+    lacking: set[Need] | None = None  # where such a read is noted (None: the header is known)
+
+    def note_header(self) -> None:
+        """Note that the run read the header (when it is not known)."""
+        if self.lacking is not None:
+            self.lacking.add(Need(NeedKind.HEADER, number=self.block_number))
+
+    @property
+    def coinbase(self) -> Address:
+        """Return the miner's address."""
+        self.note_header()
+        return super().coinbase
+
+    @property
+    def timestamp(self) -> int:
+        """Return the block's time."""
+        self.note_header()
+        return super().timestamp
+
+    @property
+    def difficulty(self) -> int:
+        """Return the block's difficulty."""
+        self.note_header()
+        return super().difficulty
+
+    @property
+    def gas_limit(self) -> int:
+        """Return the block's gas limit."""
+        self.note_header()
+        return super().gas_limit
+
+
 def _null_context() -> Any:
     """Return an execution context good enough to write accounts with."""
-    from eth.vm.execution_context import ExecutionContext
-
     return ExecutionContext(
         coinbase=Address(bytes(20)), timestamp=0, block_number=BlockNumber(0), difficulty=0,
         mix_hash=Hash32(bytes(32)), gas_limit=0, prev_hashes=(), chain_id=0,

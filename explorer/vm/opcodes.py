@@ -25,6 +25,7 @@ from eth_typing import Address
 
 from explorer.vm import gas
 from explorer.vm.frames import recorder_of
+from explorer.vm.lazy import LazyHeader
 from explorer.vm.natives import special_name
 
 MAX_WORD = 2**256 - 1
@@ -253,6 +254,9 @@ def extcodehash(computation: ComputationAPI) -> None:
 
 def basefee(computation: ComputationAPI) -> None:
     """BASEFEE: the block's minimum gas price (VM.doBASEFEE, RSKIP412)."""
+    context = computation.state.execution_context
+    if isinstance(context, LazyHeader):
+        context.note_header()
     computation.stack_push_int(computation.state.minimum_gas_price)  # type: ignore[attr-defined]
 
 

@@ -18,7 +18,6 @@ from functools import cache
 from typing import Any
 
 from eth.abc import ComputationAPI, SignedTransactionAPI
-from eth.vm.execution_context import ExecutionContext
 from eth.vm.forks.frontier.transactions import FrontierUnsignedTransaction
 from eth.vm.spoof import SpoofTransaction
 from eth_typing import Address, BlockNumber, Hash32
@@ -30,7 +29,7 @@ from explorer.chain.trace import ANSWERED_BY_CALL, MOVED_BY_EVENT, NOT_REPLAYED
 from explorer.chain.trace_proof import RunLog
 from explorer.vm.computation import NativeFailure
 from explorer.vm.frames import Frame, Recorder
-from explorer.vm.lazy import Known, LazyReads, Need, NeedKind, preload
+from explorer.vm.lazy import Known, LazyHeader, LazyReads, Need, NeedKind, preload
 from explorer.vm.natives import BRIDGE, REMASC, bridge_reads, natives_at
 from explorer.vm.rules import Rules
 from explorer.vm.state import RskState, state_class
@@ -64,6 +63,7 @@ class BlockEnv:
     minimum_gas_price: int
     chain_id: int
     rules: Rules
+    header_known: bool = True  # False: the fields above the number are not read yet
 
 
 Key = tuple[NeedKind, bytes, int]
@@ -105,9 +105,9 @@ def _replay_state(rules: Rules) -> type[_ReplayStateBase]:
     return type("ReplayState", (LazyReads, state_class(rules)), {})
 
 
-def _context(env: BlockEnv) -> ExecutionContext:
+def _context(env: BlockEnv) -> LazyHeader:
     """Return py-evm's execution context of the block."""
-    return ExecutionContext(
+    return LazyHeader(
         coinbase=Address(env.coinbase), timestamp=env.timestamp,
         block_number=BlockNumber(env.number), difficulty=env.difficulty,
         mix_hash=Hash32(bytes(32)), gas_limit=env.gas_limit, prev_hashes=(),
@@ -225,10 +225,12 @@ def run(
     """Run txs in order over what is known; the last one's receipt logs feed native writes."""
     db, root = preload(known)
     base = state_class(env.rules)
-    state = _replay_state(env.rules)(db, _context(env), root)
+    context = _context(env)
+    state = _replay_state(env.rules)(db, context, root)
     state.minimum_gas_price = env.minimum_gas_price
     state.natives = dict.fromkeys(natives_at(env.rules), _native(state))
     state.start_lazy(known, high)
+    context.lacking = None if env.header_known else state.needs
     runs: list[TxRun] = []
     for position, tx in enumerate(txs):
         recorder = Recorder()

@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from tests.cli.test_history_cli import explorer_history
+from tests.helpers.cli import explorer_history
 from tests.helpers.devnet import Devnet
 from tests.helpers.relay import Relay
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from explorer.cli.devnet_output import DevnetOutput
-from tests.cli.test_history_cli import explorer_history
-from tests.helpers.cli import report
+from tests.helpers.cli import explorer_history, report
 from tests.helpers.devnet import Devnet
 
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,6 +13,7 @@ import httpx
 import pytest
 
 from explorer.chain.checksum import to_checksum_address
+from tests.helpers.cli import explorer_history
 from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.pruned import OldState, PrunedNode
 from tests.helpers.schemas import assert_follows
@@ -23,22 +21,6 @@ from tests.helpers.schemas import assert_follows
 REPO = Path(__file__).resolve().parents[2]
 HEAD = 12_000
 KEYS = {"block", "timestamp", "tx_hash", "kind", "asset", "counterparty", "amount", "direction"}
-
-
-def explorer_history(key: str, data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run `python -m explorer history ARGS` with its own data folder; no key in the output."""
-    done = subprocess.run(
-        [sys.executable, "-m", "explorer", "history", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, "XDG_DATA_HOME": str(data_dir), "EXPLORER_CACHE_DIR": str(data_dir)},
-        timeout=300,
-    )
-    if key:
-        assert key not in done.stdout + done.stderr
-    assert "Traceback" not in done.stderr
-    return done
 
 
 def block_time(devnet: Devnet, block: int) -> int:

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
-from pathlib import Path
 from typing import Any
 
-import jsonschema
-
-from explorer.chain.checksum import to_checksum_address
-from tests.helpers.cli import REPO, explorer
+from tests.helpers.cli import explorer
 from tests.helpers.devnet import Devnet
+from tests.helpers.schemas import command_json, schema_errors
 from tests.helpers.trace import INSIDE_STORIES
 
-SCHEMA = json.loads((REPO / "docs" / "trace.schema.json").read_text())
 MISSING = "0x" + "ab" * 32
 
 
@@ -32,25 +27,24 @@ def story(devnet: Devnet, name: str) -> str:
 
 
 def test_every_story_s_json_follows_the_schema(devnet: Devnet) -> None:
-    """Amounts as decimal strings, numbers as numbers, addresses checksummed, enums fixed."""
-    validator = jsonschema.Draft202012Validator(SCHEMA)
+    """Amounts as decimal strings, numbers as numbers, addresses checksummed, enums as words."""
     for name in INSIDE_STORIES:
-        done = trace(devnet, story(devnet, name), "--format", "json", "--yes")
-        assert done.returncode == 0, (name, done.stderr)
-        data: dict[str, Any] = json.loads(done.stdout)
-        errors = sorted(validator.iter_errors(data), key=str)
-        assert errors == [], (name, [e.message for e in errors[:3]])
+        data: dict[str, Any] = command_json(
+            "trace", "trace", story(devnet, name), "--yes", "--endpoint", devnet.url("testnet"),
+            chain_id=31, key=devnet.key,
+        )  # fmt: skip
         assert data["faithful"], name
-        sender = data["calls"][0]["from"]
-        assert sender == to_checksum_address(sender, 31)
+        assert data["calls"][0]["type"] == "call"
+        assert data["rules"]["network"] == "regtest"
 
 
 def test_the_schema_refuses_what_the_rules_forbid() -> None:
-    """The schema sees an amount given as a number and a lowercase-only mistake of type."""
-    validator = jsonschema.Draft202012Validator(SCHEMA)
-    bad = {"transfers": [{"kind": "native", "asset": "native", "from": "0x" + "1" * 40,
-                          "to": "0x" + "2" * 40, "amount": 5, "depth": 0}]}  # fmt: skip
-    assert any("amount" in str(e.path) for e in validator.iter_errors(bad))
+    """An amount given as a number and a lowercase address are refused."""
+    move = {"kind": "native", "asset": "native", "from": "0x" + "ab" * 20,
+            "to": "0x" + "2" * 40, "amount": 5, "depth": 0}  # fmt: skip
+    errors = schema_errors({"transfers": [move]}, "trace", chain_id=31)
+    assert any("amount" in error for error in errors)
+    assert any(".from" in error for error in errors)
 
 
 def test_text_says_faithful_first_then_the_tree_trail_and_diff(devnet: Devnet) -> None:
@@ -74,15 +68,14 @@ def test_node_source_on_a_node_without_traces_is_an_error_in_words(devnet: Devne
 def test_node_source_reads_the_rskj_node_s_own_trace(devnet_trace: Devnet) -> None:
     """A node with rskj's debug module answers in one request; its JSON follows the schema."""
     tx_hash = str(devnet_trace.manifest()["inside"]["caught_revert"])
-    done = explorer("trace", tx_hash, "--source", "node", "--format", "json", "--no-cache",
-                    "--endpoint", devnet_trace.url("testnet"))  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
-    jsonschema.validate(data, SCHEMA)
+    data = command_json("trace", "trace", tx_hash, "--source", "node", "--no-cache",
+                        "--endpoint", devnet_trace.url("testnet"), chain_id=31)  # fmt: skip
     assert (data["source"], data["faithful"], data["state_diff"]) == ("node-trace", True, False)
+    reverted = [c for c in data["calls"][0]["calls"] if c["error"]]
+    assert [c["error"]["kind"] for c in reverted] == ["reverted"]
 
 
-def test_a_replay_over_the_allowed_requests_asks_for_yes(devnet: Devnet, tmp_path: Path) -> None:
+def test_a_replay_over_the_allowed_requests_asks_for_yes(devnet: Devnet) -> None:
     """Without --yes a costly replay stops before reading state and exits 4 with its estimate."""
     done = trace(devnet, story(devnet, "wide_call"), "--no-cache")
     assert done.returncode == 4

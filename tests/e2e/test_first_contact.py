@@ -62,6 +62,10 @@ class Shots:
     temp: Path
 
 
+#: The whole tour (~200 pictures) on a busy machine: minutes, over the default test timeout.
+TOUR_TIMEOUT = 900
+
+
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Shots:
     """Take every screenshot once, as a user whose profile has settings, tabs and a log."""
@@ -83,13 +87,14 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Shots:
         env=env,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=TOUR_TIMEOUT,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     return Shots(folder, before, tree(home), root / "tmp")
 
 
 @pytest.mark.tour
+@pytest.mark.timeout(TOUR_TIMEOUT + 60)  # the tour, in the first test's set-up
 def test_screenshots_change_nothing_of_the_user_s(shots: Shots) -> None:
     assert shots.after == shots.before  # no settings, tabs, geometry, log, caches or data
     assert list(shots.temp.iterdir()) == []
@@ -121,6 +126,7 @@ def changed_tiles(made: Path, shown: Path) -> float:
 
 
 @pytest.mark.tour
+@pytest.mark.timeout(TOUR_TIMEOUT + 60)  # the tour, in the first test's set-up
 def test_the_readme_shows_the_current_home_and_transaction_pages(shots: Shots) -> None:
     readme = (REPO / "README.md").read_text()
     for shown, made in README_SHOTS.items():

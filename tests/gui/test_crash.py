@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from explorer.diagnostics import log as diagnostics
 from explorer.diagnostics.crash import CrashReporter
 from explorer.diagnostics.log import SECRETS, Diagnostics
+from tests.helpers.timing import WAIT
 
 KEY = "k3y0f7h3u53r5h0u1dn3v3r1eak"  # a key-like secret
 URL = f"https://rpc.testnet.example/v2/{KEY}"
@@ -71,13 +72,15 @@ def test_a_slot_that_raises_opens_the_report_and_the_app_goes_on(
     later: list[bool] = []
     QTimer.singleShot(0, emitter.fired.emit)
     QTimer.singleShot(50, lambda: later.append(True))
-    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: reporter.dialog is not None and reporter.dialog.isVisible(), timeout=WAIT
+    )
     text = report_text(reporter)
     assert "ZeroDivisionError: a slot divided by zero" in text
     assert "in failing_slot" in text
     assert "Python: " in text
     assert "Qt: " in text
-    qtbot.waitUntil(lambda: later == [True])  # the event loop kept running
+    qtbot.waitUntil(lambda: later == [True], timeout=WAIT)  # the event loop kept running
 
 
 def test_a_task_that_raises_opens_the_report(
@@ -90,27 +93,33 @@ def test_a_task_that_raises_opens_the_report(
         raise LookupError("a task found nothing")
 
     asyncio.ensure_future(failing_task())  # noqa: RUF006 (the point: nobody awaits it)
-    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: reporter.dialog is not None and reporter.dialog.isVisible(), timeout=WAIT
+    )
     assert "LookupError: a task found nothing" in report_text(reporter)
     assert "A background task failed" in reporter.dialog.headline.text()  # type: ignore[union-attr]
 
 
 def test_a_qt_error_message_opens_the_report(qtbot: QtBot, reporter: CrashReporter) -> None:
     qCritical("a critical Qt message")
-    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: reporter.dialog is not None and reporter.dialog.isVisible(), timeout=WAIT
+    )
     assert "Qt reported an error: a critical Qt message" in report_text(reporter)
 
 
 def test_later_errors_go_into_the_open_dialog(qtbot: QtBot, reporter: CrashReporter) -> None:
     for message in ("first", "second"):
         reporter.report_exception(message, RuntimeError(message))
-    qtbot.waitUntil(lambda: reporter.dialog is not None and "second" in report_text(reporter))
+    qtbot.waitUntil(
+        lambda: reporter.dialog is not None and "second" in report_text(reporter), timeout=WAIT
+    )
     assert "RuntimeError: first" in report_text(reporter)
 
 
 def test_the_report_is_copied_whole(qtbot: QtBot, reporter: CrashReporter) -> None:
     reporter.report_exception("copy me", ValueError("copy me"))
-    qtbot.waitUntil(lambda: reporter.dialog is not None)
+    qtbot.waitUntil(lambda: reporter.dialog is not None, timeout=WAIT)
     assert reporter.dialog is not None
     reporter.dialog.copy_button.click()
     clipboard = reporter.dialog.report.toPlainText()
@@ -126,7 +135,7 @@ def test_the_key_is_never_in_the_report_or_the_log_file(
     found.endpoint = lambda: URL  # even if a caller forgot to redact
     logging.getLogger("explorer.test").warning("connecting to %s", URL)
     reporter.report_exception("failed", ConnectionError(f"cannot reach {URL}"))
-    qtbot.waitUntil(lambda: reporter.dialog is not None)
+    qtbot.waitUntil(lambda: reporter.dialog is not None, timeout=WAIT)
     text = report_text(reporter)
     assert "ConnectionError" in text
     assert "https://rpc.testnet.example/v2/k3y0…" in text
@@ -153,7 +162,7 @@ def test_the_previous_run_left_running_is_offered(qtbot: QtBot, tmp_path: Path) 
     crash = CrashReporter(found)
     try:
         assert crash.offer_previous_report()
-        qtbot.waitUntil(lambda: crash.dialog is not None)
+        qtbot.waitUntil(lambda: crash.dialog is not None, timeout=WAIT)
         assert "last words of the previous run" in report_text(crash)
     finally:
         if crash.dialog is not None:

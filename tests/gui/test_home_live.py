@@ -26,6 +26,7 @@ from tests.helpers.devnet import Devnet
 from tests.helpers.home import devnet_head, home_view, open_window
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.relay import Relay
+from tests.helpers.timing import WAIT
 
 
 @pytest.fixture
@@ -93,7 +94,8 @@ def test_home_follows_new_heads_reading_each_block_once(
         rows = model.transactions.rows  # the traffic's transactions, newest first
         return (rows[0].tx.block_number or 0) if rows else 0
 
-    qtbot.waitUntil(lambda: newest_listed_transaction() >= newest)  # a turn after the blocks
+    # the transactions follow the blocks a turn later
+    qtbot.waitUntil(lambda: newest_listed_transaction() >= newest, timeout=WAIT)
     assert "Live · asking for the head every" in home_view(window).message.text()
 
 

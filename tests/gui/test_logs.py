@@ -44,6 +44,7 @@ from tests.helpers.qt import run_in_qloop
 from tests.helpers.schemas import assert_follows
 from tests.helpers.scripted_server import Recorded, Reply, ScriptedServer, html
 from tests.helpers.testnet_node import serve_testnet
+from tests.helpers.timing import WAIT
 
 ADDRESS = "0x" + "ab" * 20
 ROWS = 100_000
@@ -289,7 +290,7 @@ def test_cancel_stops_the_scan(session: Session, qtbot: QtBot) -> None:
     view = LogsView(model)
     qtbot.addWidget(view)
     assert model.start()
-    qtbot.waitUntil(lambda: model.scanner is not None and model.scanner.requests > 0)
+    qtbot.waitUntil(lambda: model.scanner is not None and model.scanner.requests > 0, timeout=WAIT)
     qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: model.state is ScanState.CANCELLED, timeout=10_000)
     sent = session.client.stats.by_method["eth_getLogs"]

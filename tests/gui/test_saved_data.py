@@ -32,6 +32,7 @@ from tests.helpers.devnet import Devnet, shared_loop
 from tests.helpers.gui import wait_loaded
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.relay import Relay
+from tests.helpers.timing import WAIT
 
 QUICK = WaitBudget(retry=RetryPolicy(attempts=1), check_delays=(0.5, 1.0), connect_timeout=2.0)
 
@@ -123,7 +124,9 @@ def test_offline_the_window_opens_saved_pages_under_the_bar_and_says_others_are_
     shared_loop().run(stoppable.process.stop())
     window, session = open_window(qtbot, url, saved)
     qtbot.waitUntil(lambda: session.offline, timeout=30_000)
-    qtbot.waitUntil(lambda: window.banner.text().startswith("Offline — saved data from "))
+    qtbot.waitUntil(
+        lambda: window.banner.text().startswith("Offline — saved data from "), timeout=WAIT
+    )
     assert window.banner_bar.isVisible()
     page = open_page(qtbot, window, tx_hash)
     assert page.model.state is PageState.LOADED

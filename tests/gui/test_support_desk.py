@@ -29,6 +29,7 @@ from tests.helpers.devnet import Devnet
 from tests.helpers.gui import field_text, wait_loaded
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.support import Pool
+from tests.helpers.timing import WAIT
 
 DIAGNOSIS = (
     "eth_getTransactionCount",
@@ -223,9 +224,11 @@ def test_previous_and_next_read_by_index(
     route = following.route()  # type: ignore[attr-defined]
     assert route == tx_at_route(block_hash, index + 1)
     by_hash = stats.by_method["eth_getTransactionByBlockHashAndIndex"]
-    qtbot.waitUntil(lambda: following.height() > 0)  # laid out: a click lands on it
+    qtbot.waitUntil(lambda: following.height() > 0, timeout=WAIT)  # laid out: a click lands on it
     qtbot.mouseClick(following, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: (shown := window.current_page()) is not None and shown is not page)
+    qtbot.waitUntil(
+        lambda: (shown := window.current_page()) is not None and shown is not page, timeout=WAIT
+    )
     next_page = wait_loaded(qtbot, window)
     assert next_page.model.route == route
     assert stats.by_method["eth_getTransactionByBlockHashAndIndex"] - by_hash == 1

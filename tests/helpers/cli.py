@@ -30,3 +30,19 @@ def report(devnet: Any, *args: str) -> subprocess.CompletedProcess[str]:
     assert devnet.key not in done.stderr
     assert "Traceback" not in done.stderr
     return done
+
+
+def explorer_history(key: str, data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `python -m explorer history ARGS` with its own data folder; no key in the output."""
+    done = subprocess.run(
+        [sys.executable, "-m", "explorer", "history", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "XDG_DATA_HOME": str(data_dir), "EXPLORER_CACHE_DIR": str(data_dir)},
+        timeout=300,
+    )
+    if key:
+        assert key not in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    return done

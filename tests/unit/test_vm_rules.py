@@ -222,3 +222,37 @@ def test_only_rootstock_s_own_genesis_gets_its_heights() -> None:
     assert rule_set_of(31, testnet) is RuleSet.TESTNET
     assert rule_set_of(31, "0x" + "12" * 32) is RuleSet.REGTEST
     assert rule_set_of(31, None) is RuleSet.REGTEST
+
+
+HEADER_READS = [(0x41, int.from_bytes(COINBASE, "big")), (0x42, 1_700_000_000), (0x44, 1),
+                (0x45, 6_800_000), (0x48, PRICE), (0x43, None)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("opcode", "answer"), HEADER_READS)
+def test_a_run_needs_the_block_only_when_it_reads_its_header(
+    opcode: int, answer: int | None
+) -> None:
+    """COINBASE, TIMESTAMP, DIFFICULTY, GASLIMIT, BASEFEE need the block; NUMBER does not."""
+    chain = world(contract=bytes([opcode, 0x60, 0x00, 0x55, 0x00]))  # the opcode, SSTORE it
+    done = play(chain, call(CONTRACT))
+    header = Need(NeedKind.HEADER, number=9_000_000)
+    rules = rules_at(RuleSet.MAINNET, 9_000_000)
+    unread = BlockEnv(9_000_000, 0, bytes(20), 0, 0, 0, 30, rules, header_known=False)
+    known = Known()
+    known.add(Need(NeedKind.NONCE, SENDER), 0)
+    fill(chain, unread, known)
+    assert (header in run([call(CONTRACT)], unread, known).needs) == (answer is not None)
+    if answer is not None:
+        assert done.after[(NeedKind.STORAGE, CONTRACT, 0)] == answer
+
+
+def fill(chain: World, env: BlockEnv, known: Known) -> None:
+    """Add every account field and slot a run over env lacks (not the header) to known."""
+    for _ in range(20):
+        needs = {n for n in run([call(CONTRACT)], env, known).needs if n not in known}
+        needs -= {n for n in needs if n.kind is NeedKind.HEADER}
+        if not needs:
+            return
+        for need in needs:
+            known.add(need, chain.answer(need))
+    raise AssertionError("the replay never settled")

@@ -20,9 +20,10 @@ from explorer.views.page_view import PageView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import PAGE_ROUTES, WAIT, App
+from tests.gui.reliability.harness import PAGE_ROUTES, App
 from tests.gui.reliability.node import Mode
 from tests.helpers.settings import choose
+from tests.helpers.timing import WAIT
 
 UNVERIFIED: dict[Mode, ErrorKind] = {
     Mode.AUTH: ErrorKind.AUTH,

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from explorer.app import application as app_module
+from explorer.app import early_devnet
 from explorer.app.application import Application
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.chaincheck import Verification
@@ -30,12 +30,13 @@ from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import TX_ROUTE, WAIT, App
+from tests.gui.reliability.harness import TX_ROUTE, App
 from tests.gui.reliability.node import Mode, SwitchableNode, block_hash, serve_chain
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.rpc import API_KEY
 from tests.helpers.scripted_server import ScriptedServer
 from tests.helpers.testnet_node import TX_HASH, serve_testnet
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import visible_texts
 
 HEAD = 0x2EC6B8
@@ -188,13 +189,17 @@ def test_a_public_network_must_have_its_known_genesis(qtbot: QtBot, qloop: objec
     qtbot.addWidget(window)
     try:
         shell.set_session(Session(TESTNET, Endpoint.parse(f"{other.url}/{API_KEY}")))
-        qtbot.waitUntil(lambda: shell.connection.verification is Verification.MISMATCH)
+        qtbot.waitUntil(
+            lambda: shell.connection.verification is Verification.MISMATCH, timeout=WAIT
+        )
         assert window.banner.text().startswith(
             "Chain mismatch: the node reports chain id 31, but its genesis block is "
             f"{block_hash(0xEE, 0)}, not Rootstock Testnet's {TESTNET_GENESIS}."
         )
         shell.set_session(Session(TESTNET, Endpoint.parse(f"{real.url}/{API_KEY}")))
-        qtbot.waitUntil(lambda: shell.connection.verification is Verification.VERIFIED)
+        qtbot.waitUntil(
+            lambda: shell.connection.verification is Verification.VERIFIED, timeout=WAIT
+        )
         assert shell.connection.check.genesis_hash == TESTNET_GENESIS
         assert "chain id 31 ✓" in window.status_label.text()
     finally:
@@ -212,7 +217,7 @@ def test_a_saved_network_that_cannot_be_used_is_not_what_the_selector_shows_at_s
     What is saved is what is shown: the next start opens the devnet too. (The devnet child is
     a stand-in that exits at once: its failure is said in the banner.)
     """
-    monkeypatch.setattr(app_module, "devnet_command", lambda: [sys.executable, "-c", "pass"])
+    monkeypatch.setattr(early_devnet, "devnet_command", lambda: [sys.executable, "-c", "pass"])
     settings, _ = Settings.for_app()
     settings.set_current_network(TESTNET.id)
     application = Application(settings, use_devnet=False)

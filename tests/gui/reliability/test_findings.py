@@ -17,9 +17,10 @@ from explorer.viewmodels.page import PageState
 from explorer.views.page_view import PageView
 from tests.gui.reliability.checks import untrustworthy
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import FAST, PAGE_ROUTES, TX_ROUTE, WAIT, App
+from tests.gui.reliability.harness import FAST, PAGE_ROUTES, TX_ROUTE, App
 from tests.gui.reliability.node import CHAIN_MARKS, Mode
 from tests.helpers.testnet_node import TX_HASH
+from tests.helpers.timing import WAIT, scaled
 from tests.helpers.widget_texts import visible_texts
 
 
@@ -52,7 +53,9 @@ def test_finding_1_a_node_that_recovers_on_another_chain_is_never_the_chosen_net
     verdicts: list[Verification] = []
     app.shell.connection_changed.connect(lambda c: verdicts.append(c.verification))
     views = pages(app)
-    qtbot.waitUntil(lambda: app.session.check.verification is Verification.UNREACHABLE)
+    qtbot.waitUntil(
+        lambda: app.session.check.verification is Verification.UNREACHABLE, timeout=WAIT
+    )
     assert "cannot connect" in app.window.banner.text()
     assert app.home().model.blocks.rowCount() == 0
     nodes(Mode.GOOD, port)  # the node starts, serving chain 31; nobody presses anything
@@ -120,7 +123,9 @@ def test_finding_5_a_node_that_never_answers_shows_the_wait_with_cancel(
 
     The status bar names the request; a page left waiting ends at its deadline with Retry.
     """
-    budget = dataclasses.replace(FAST, page_deadline=1.0)  # before the four tries time out
+    each_try = scaled(1.5)  # a second try lasts long enough to be seen, and cancelled, in it
+    deadline = 2.5 * each_try  # before the four tries time out
+    budget = dataclasses.replace(FAST, read_timeout=each_try, page_deadline=deadline)
     monkeypatch.setattr(session_module, "DEFAULT_BUDGET", budget)
     node = nodes(Mode.GOOD)
     app = app_on({"Mine": (node, 31)})
@@ -140,7 +145,7 @@ def test_finding_5_a_node_that_never_answers_shows_the_wait_with_cancel(
     assert " of 4)" in status.text()
     qtbot.mouseClick(view.retry_button, Qt.MouseButton.LeftButton)  # still silent: the deadline
     qtbot.waitUntil(lambda: view.model.state is PageState.ERROR, timeout=WAIT)
-    assert view.error_text.text() == "127.0.0.1 did not answer within 1 s"
+    assert view.error_text.text() == f"127.0.0.1 did not answer within {deadline:g} s"
     node.switch(Mode.GOOD)
     qtbot.mouseClick(app.window.banner_retry, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: app.session.check.verified, timeout=WAIT)

@@ -21,10 +21,11 @@ from explorer.services.network_forms import NetworkForm
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.checks import files_with
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import WAIT, App
+from tests.gui.reliability.harness import App
 from tests.gui.reliability.node import Mode
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.settings import choose, type_into
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import every_text
 
 SHORT = "shortKey9"  # nine characters: no pattern takes it for a key
@@ -107,7 +108,9 @@ def test_a_short_key_is_moved_redacted_and_kept_out_of_reports_and_files(
         raise RuntimeError(f"a bug that printed {node.url}/{SHORT}, {SHORT} and {UNUSED}")
     except RuntimeError as error:
         reporter.report_exception("An unexpected error occurred", error)
-    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: reporter.dialog is not None and reporter.dialog.isVisible(), timeout=WAIT
+    )
     assert reporter.dialog is not None
     shown = reporter.dialog.report.toPlainText()
     assert f"Endpoint: Short: {node.url}/<key>" in shown

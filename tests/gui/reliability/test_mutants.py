@@ -9,11 +9,12 @@ from explorer.services.routes import NODE
 from explorer.views.node_view import NodeView
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import WAIT, App
+from tests.gui.reliability.harness import App
 from tests.gui.reliability.node import Mode
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.rpc import API_KEY
 from tests.helpers.settings import choose
+from tests.helpers.timing import WAIT
 from tests.helpers.widget_texts import every_text
 
 

@@ -9,8 +9,8 @@ from pytestqt.qtbot import QtBot
 from explorer.services.chaincheck import Verification
 from explorer.views.home_view import HomeView
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import WAIT
 from tests.gui.reliability.node import Mode
+from tests.helpers.timing import WAIT
 
 HUGE = "0x" + "8" + "0" * 4999  # 5,000 hex digits: the head that made the window segfault
 

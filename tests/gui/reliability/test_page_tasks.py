@@ -13,8 +13,9 @@ from explorer.viewmodels.logs import ScanState
 from explorer.views.broadcast_view import BroadcastView
 from explorer.views.logs_view import LogsView
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import LOG_BLOCK, WAIT, App
+from tests.gui.reliability.harness import LOG_BLOCK, App
 from tests.gui.reliability.node import Mode
+from tests.helpers.timing import WAIT
 
 SIGNED = "0xf86c0a8502540be400825208944bbeeb066ed09b7aed07bf39eee0460dfa26152088" + "0de0b6b3a76"
 

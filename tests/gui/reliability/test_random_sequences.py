@@ -16,6 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from explorer.rpc.errors import ErrorKind
 from explorer.services.chaincheck import Verification
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.shell import check_text
@@ -26,6 +27,7 @@ from tests.gui.reliability.harness import App
 from tests.gui.reliability.node import Mode, SwitchableNode
 from tests.helpers.rpc import API_KEY
 from tests.helpers.testnet_node import ADDRESS, BLOCK_HASH, TX_HASH
+from tests.helpers.timing import WAIT
 
 SEARCHES = (TX_HASH, BLOCK_HASH, "436", ADDRESS, "0x" + "ab" * 32, "latest")
 NETWORKS = ("First", "Second")
@@ -109,7 +111,7 @@ class TrustMachine(RuleBasedStateMachine):
         node.switch(Mode.DOWN)
         session = self.app.session
         if session.network.name == name:  # the app notices at its next head poll
-            self.qtbot.waitUntil(lambda: not session.check.verified, timeout=5_000)
+            self.qtbot.waitUntil(lambda: not session.check.verified, timeout=WAIT)
         node.switch(chain)
 
     @invariant()
@@ -120,7 +122,12 @@ class TrustMachine(RuleBasedStateMachine):
         app = self.app
         assert untrustworthy(app.window, app.watch) == []
         connection = app.shell.connection
-        assert app.window.banner.isVisible() is (connection.verification in UNVERIFIED_BANNER)
+        banner = app.window.banner.isVisible()
+        assert banner is bool(app.shell.banner.text)  # the window shows the verdict's banner
+        if connection.verification in UNVERIFIED_BANNER:
+            assert banner  # a node not confirmed is always said
+        elif connection.verification is Verification.VERIFIED:
+            assert banner is (connection.head_error is ErrorKind.MALFORMED)
         assert app.window.status_label.text().startswith(check_text(connection))
         if connection.verification is Verification.MISMATCH:
             for index in range(app.window.tabs.count()):

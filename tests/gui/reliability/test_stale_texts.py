@@ -9,10 +9,11 @@ from explorer.services.chaincheck import Verification
 from explorer.viewmodels.page import PageState
 from explorer.views.settings_dialog import SettingsDialog
 from tests.gui.reliability.conftest import AppFactory, NodeFactory
-from tests.gui.reliability.harness import TX_ROUTE, WAIT
+from tests.gui.reliability.harness import TX_ROUTE
 from tests.gui.reliability.node import Mode
 from tests.helpers.settings import type_into
 from tests.helpers.testnet_node import TX_HASH
+from tests.helpers.timing import WAIT
 
 
 def test_a_search_waits_for_the_chain_check_and_says_so_only_while_it_does(

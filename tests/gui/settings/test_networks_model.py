@@ -15,6 +15,7 @@ from explorer.settings.store import USE_PUBLIC_NODE, Settings
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
 from tests.helpers.settings import KEY, custom_form, reread
+from tests.helpers.timing import WAIT
 
 
 def test_nothing_configured_opens_the_devnet_with_the_key_hint(model: NetworksViewModel) -> None:
@@ -156,12 +157,12 @@ def test_rename_and_remove_follow_the_current_network(
     """Renaming the current custom keeps it current (with its key); removing it falls back."""
     model.save(custom_form("https://a.example", name="Old", api_key=KEY))
     model.set_current("custom:Old")
-    with qtbot.waitSignal(model.current_changed) as changed:
+    with qtbot.waitSignal(model.current_changed, timeout=WAIT) as changed:
         model.save(dataclasses.replace(model.form_for("custom:Old"), name="New"))
     assert changed.args == ["custom:New"]
     assert settings.api_key("custom:New") == KEY
     assert settings.api_key("custom:Old") == ""
-    with qtbot.waitSignal(model.current_changed) as changed:
+    with qtbot.waitSignal(model.current_changed, timeout=WAIT) as changed:
         model.remove("custom:New")
     assert changed.args == [DEVNET.id]
     assert model.customs() == []
@@ -192,7 +193,7 @@ def test_settings_model_lays_out_each_kind_and_follows_add_and_remove(
     }
     assert editor.layout.key_hint == GET_A_KEY
     assert not editor.layout.removable
-    with qtbot.waitSignal(editor.drafts_changed):
+    with qtbot.waitSignal(editor.drafts_changed, timeout=WAIT):
         editor.add_custom()
     assert [e.title for e in editor.drafts][-2:] == ["Kept", "New endpoint"]
     assert editor.selected_id == "new:1"

@@ -17,6 +17,7 @@ from explorer.viewmodels.networks import NetworksViewModel
 from explorer.views.network_combo import network_combo
 from explorer.views.settings_dialog import SettingsDialog
 from tests.helpers.settings import KEY, choose, custom_form, reread, type_into
+from tests.helpers.timing import WAIT
 
 
 def test_key_field_is_masked_and_saved_on_ok(
@@ -154,7 +155,7 @@ def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: QtBot
     qtbot.addWidget(combo)
     assert [combo.itemText(i) for i in range(combo.count())] == [n.name for n in model.networks]
     assert combo.currentData() == DEVNET.id
-    with qtbot.waitSignal(model.current_changed) as changed:
+    with qtbot.waitSignal(model.current_changed, timeout=WAIT) as changed:
         combo.activated.emit(combo.findData(TESTNET.id))
     assert changed.args == [TESTNET.id]
     assert model.current_id == TESTNET.id
