@@ -102,13 +102,15 @@ def frame_rows(root: CallFrame, labels: Labels, currency: str) -> Iterator[Frame
         parents.append(index)
 
 
-def _amount(move: Transfer, currency: str) -> tuple[Cell, Cell]:
-    """Return a move's asset and amount cells."""
+def _amount(move: Transfer, labels: Labels, currency: str) -> tuple[Cell, Cell]:
+    """Return a move's asset (the token as the app names it) and amount cells."""
     if move.native:
         asset = Cell("fee" if move.kind is AssetKind.FEE else currency)
         return asset, amount_cell(move.amount, currency)
-    word = "token id" if move.kind is AssetKind.ERC721 else "token"
-    return Cell(f"{word} {move.asset[:8]}…", move.asset), count_cell(move.amount)
+    amount = count_cell(move.amount)
+    if move.kind is AssetKind.ERC721:
+        amount = Cell(f"id {amount.text}", amount.exact, amount.sort)
+    return labels.cell(move.asset), amount
 
 
 def _total(value: int, move: Transfer, currency: str) -> Cell:
@@ -129,7 +131,7 @@ def move_rows(
     for index, move in enumerate(transfers):
         totals[(move.asset, move.sender)] -= move.amount
         totals[(move.asset, move.receiver)] += move.amount
-        asset, amount = _amount(move, currency)
+        asset, amount = _amount(move, labels, currency)
         depth = Cell("receipt", sort=-1) if move.depth is None else count_cell(move.depth)
         yield (
             count_cell(index + 1), asset, amount, labels.cell(move.sender),

@@ -25,8 +25,8 @@ from explorer.views.theme import plain_label, tone_palette
 from explorer.views.widgets.address import USER_LABELS
 
 FRAME_WIDTHS = (330, 170, 170, 120, 80)
-MOVE_WIDTHS = (40, 70, 130, 190, 190, 50, 130)
-DIFF_WIDTHS = (190, 110, 100, 100, 90, 110, 70, 60, 60)
+MOVE_WIDTHS = (40, 150, 190, 190, 190, 50, 150)
+DIFF_WIDTHS = (170, 150, 110, 110, 120, 150, 80, 90, 60)
 TONES = {InsideState.ERROR: Tone.BAD, InsideState.ASKING: Tone.WAITING,
          InsideState.LOADING: Tone.MUTED, InsideState.CANCELLED: Tone.WAITING}  # fmt: skip
 
