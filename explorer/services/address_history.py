@@ -14,6 +14,7 @@ import asyncio
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from explorer.chain.history import HistoryEntry
 from explorer.chain.records import Log
@@ -62,7 +63,9 @@ from explorer.services.token_history import (
     logs_of,
     transfer_entry,
 )
-from explorer.services.trace import Tracer
+
+if TYPE_CHECKING:
+    from explorer.services.trace import Tracer
 
 
 class AddressHistory:

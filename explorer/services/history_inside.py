@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
 from explorer.chain.known import REMASC
 from explorer.chain.records import Block, Transaction
 from explorer.chain.trace import AssetKind, Transfer
 from explorer.rpc.errors import RpcError
-from explorer.services.trace import ASK_ABOVE, TraceChoice, TraceProblem, Tracer
-from explorer.services.trace_reads import NoOldState
+
+if TYPE_CHECKING:
+    from explorer.services.trace import Tracer
 
 MAX_TRACED = 8  # transactions traced per block at most (contract calls first)
 
@@ -90,6 +92,10 @@ class InsideExplainer:
 
     async def _moves(self, tx: Transaction) -> list[Transfer] | None:
         """Return a transaction's moves of the address inside calls (None: no trace to trust)."""
+        # loaded on use: a history that never meets a contract execution loads no VM
+        from explorer.services.trace import ASK_ABOVE, TraceChoice, TraceProblem
+        from explorer.services.trace_reads import NoOldState
+
         try:
             tracer = self.tracer_of()
             result = await tracer.trace(tx.hash, TraceChoice.AUTO, allowed=ASK_ABOVE)

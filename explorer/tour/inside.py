@@ -52,10 +52,9 @@ async def take_inside_screenshots(
 ) -> list[Path]:
     """Shoot the Inside tab's screens of one palette."""
     inside = manifest.get("inside") or {}
-    written = []
-    for stem, key in STORIES:
-        if inside.get(key):
-            path = directory / f"inside-{stem}-{mode}.png"
-            shot = await shoot_inside(window, str(inside[key]), path, helpers, stem == "diverged")
-            written.append(shot)
-    return written
+    return [
+        await shoot_inside(window, str(inside[key]), directory / f"inside-{stem}-{mode}.png",
+                           helpers, diverged=stem == "diverged")
+        for stem, key in STORIES
+        if inside.get(key)
+    ]  # fmt: skip

@@ -114,12 +114,19 @@ def test_the_deep_call_is_asked_only_when_chosen_and_shown_whole(
     assert csv_text.count("\ncall,") == result.root.frame_count
 
 
+def traced_calls(
+    qtbot: QtBot, window: MainWindow, tx_hash: str
+) -> tuple[TxPageView, list[CellItem]]:
+    """Open a transaction, choose its Inside tab, return the page and its call rows."""
+    page = open_tx(qtbot, window, tx_hash)
+    choose_inside(qtbot, page)
+    return page, items(page.inside.calls)
+
+
 def test_a_revert_inside_try_catch_shows_its_reason_and_the_call_that_went_on(
     qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    page = open_tx(qtbot, window, devnet_manifest["inside"]["caught_revert"])
-    choose_inside(qtbot, page)
-    rows = items(page.inside.calls)
+    _page, rows = traced_calls(qtbot, window, devnet_manifest["inside"]["caught_revert"])
     assert rows[0].cell(5).text == "ok"
     reverted = [row for row in rows if row.cell(5).text.startswith("reverted")]
     assert reverted
@@ -130,9 +137,7 @@ def test_a_revert_inside_try_catch_shows_its_reason_and_the_call_that_went_on(
 def test_a_bridge_call_from_a_contract_is_kept_and_decoded(
     qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    page = open_tx(qtbot, window, devnet_manifest["inside"]["bridge_write"])
-    choose_inside(qtbot, page)
-    rows = items(page.inside.calls)
+    page, rows = traced_calls(qtbot, window, devnet_manifest["inside"]["bridge_write"])
     bridge = [row for row in rows if row.cell(2).address == BRIDGE]
     assert bridge, [row.cell(0).text for row in rows]
     assert "[Bridge]" in bridge[0].cell(0).text
