@@ -117,7 +117,7 @@ def _total(value: int, move: Transfer, currency: str) -> Cell:
     """Return an address's running total after a move, in the move's asset."""
     if move.asset == NATIVE:
         return signed_cell(value, currency)
-    return Cell(f"{value:+,}", str(value), sort=value)
+    return Cell(f"{value:+,}".replace("-", "−"), str(value), sort=value)  # the RBTC's minus
 
 
 def move_rows(
