@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "send": "explorer.cli.send",
     "node": "explorer.cli.node",
     "history": "explorer.cli.history",
+    "trace": "explorer.cli.trace",
     "contract": "explorer.cli.contract",
     "verify": "explorer.cli.verify",
 }

@@ -19,20 +19,28 @@ PACKAGE = Path(__file__).resolve().parents[1] / "explorer"
 #: The layers, bottom up: each may import itself and the layers below it.
 ORDER = ["chain", "rpc", "saved", "services", "presentation", "viewmodels", "views"]
 DATA = {"resources", ""}  # bundled data and the package root (its __version__): every room
-BELOW_VIEWS = set(ORDER)
+#: Rootstock's VM (py-evm under rskj's rules) sits beside chain: the devnet runs on it and the
+#: services replay transactions with it; nothing between chain and services needs it.
+VM = "vm"
+VM_USERS = {"services", "presentation", "viewmodels", "views"}
+BELOW_VIEWS = set(ORDER) | {VM}
 #: Every room of explorer/ and the rooms it may import. Above the views: diagnostics (the log
 #: and crash reports), settings (over QSettings), the screenshot tour, and the composition roots
 #: of the window (app) and of the terminal (cli); the devnet is a program of its own.
 ALLOWED: dict[str, set[str]] = (
-    {layer: set(ORDER[: index + 1]) | DATA for index, layer in enumerate(ORDER)}
-    | {"devnet": {"chain", "devnet"} | DATA}
+    {
+        layer: set(ORDER[: index + 1]) | DATA | ({VM} if layer in VM_USERS else set())
+        for index, layer in enumerate(ORDER)
+    }
+    | {VM: {"chain", VM} | DATA}
+    | {"devnet": {"chain", VM, "devnet"} | DATA}
     | {"diagnostics": BELOW_VIEWS | {"diagnostics"} | DATA}
     | {"settings": {"chain", "rpc", "saved", "services", "settings"} | DATA}
     | {"tour": BELOW_VIEWS | {"diagnostics", "settings", "tour"} | DATA}
     | {"app": BELOW_VIEWS | {"diagnostics", "settings", "tour", "devnet", "app"} | DATA}
-    | {"cli": {"chain", "rpc", "saved", "services", "presentation", "devnet", "cli"} | DATA}
+    | {"cli": {"chain", VM, "rpc", "saved", "services", "presentation", "devnet", "cli"} | DATA}
 )
-QT_FREE = {"chain", "rpc", "saved", "services", "presentation", "devnet", "cli"}
+QT_FREE = {"chain", VM, "rpc", "saved", "services", "presentation", "devnet", "cli"}
 #: Modules that may live at explorer/'s top level: the package and the command line's entry.
 TOP_LEVEL = {"__init__.py", "__main__.py"}
 
@@ -110,6 +118,7 @@ QT_FREE_FACES = (
     "history",
     "node",
     "devnet",
+    "trace",
 )
 
 
@@ -124,6 +133,23 @@ def test_command_line_faces_load_no_qt(face: str) -> None:
         f"    main(['{face}', '--help'])\n"
         "qt = ('PySide6', 'shiboken6', 'qasync')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in qt))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+#: The faces that never replay a transaction: they must not load py-evm (it costs start-up).
+NO_VM_FACES = tuple(face for face in QT_FREE_FACES if face not in ("trace", "devnet"))
+
+
+@pytest.mark.parametrize("face", NO_VM_FACES)
+def test_faces_that_never_replay_load_no_vm(face: str) -> None:
+    """Only `explorer trace` (and the devnet) load Rootstock's VM and py-evm under it."""
+    probe = (
+        f"import sys\nimport explorer.cli.{face}\n"
+        "print(sorted(m for m in sys.modules if m == 'eth.vm' or m.startswith('explorer.vm')))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True

@@ -269,13 +269,13 @@ def _scalar_text(value: object) -> str:
     if isinstance(value, bytes):
         return "0x" + value.hex()
     if isinstance(value, str):
-        return _quoted(value)
+        return quoted(value)
     if isinstance(value, Decimal):
         return format(value, "f")
     return str(value)
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     """Quote a string, escaping characters that would not print (controls, bidi overrides)."""
     body = "".join(
         ch if ch.isprintable() and ch not in '"\\' else f"\\u{ord(ch):04x}" for ch in text

@@ -36,7 +36,9 @@ class HistoryEntry:
     a sent transaction cost its sender; `balance_after` is the native balance after the entry
     (native entries only); `order` places entries of one block (transaction index, then the
     changes no transaction of the address explains); `failed` marks a sent transaction that
-    reverted (its value did not move).
+    reverted (its value did not move). A contract execution found inside a transaction's
+    trace names its counterparty (the frame that paid or was paid), the `depth` of that frame
+    and the transaction's sender (`caller`).
     """
 
     block: int
@@ -54,6 +56,8 @@ class HistoryEntry:
     order: int = 0
     failed: bool = False
     provisional: bool = False  # pinned by the search, not explained yet (replaced soon)
+    depth: int | None = None  # a contract execution's: the call depth that moved the value
+    caller: str | None = None  # … and the sender of the transaction it moved inside
 
     @property
     def is_native(self) -> bool:

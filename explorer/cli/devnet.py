@@ -139,6 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --block-time: submit a few demo transactions before each block",
     )
     add("--control", action="store_true", help="answer devnet_reorganise [depth] (for tests)")
+    add(
+        "--trace",
+        action="store_true",
+        help="rskj profile: enable rskj's debug and trace modules (debug_traceTransaction with "
+        "callTracer, trace_transaction); the service profile never serves them",
+    )
     add("--cache-dir", type=Path, default=None, help="where snapshots of the history live")
     add("--tls-cert", type=Path, default=None, help="serve https with this certificate (PEM)")
     add("--tls-key", type=Path, default=None, help="the certificate's private key (PEM)")

@@ -83,9 +83,11 @@ def node_rules(args: argparse.Namespace) -> NodeRules:
     pool = PoolPolicy(
         expiry_blocks=args.pool_expiry_blocks, expiry_seconds=args.pool_expiry_seconds
     )
+    profile = Profile(args.profile)
     return rules_for(
-        Profile(args.profile), max_log_blocks=args.max_log_blocks, max_logs=args.max_logs, pool=pool
-    )
+        profile, max_log_blocks=args.max_log_blocks, max_logs=args.max_logs, pool=pool,
+        trace=args.trace and profile is Profile.RSKJ,
+    )  # fmt: skip
 
 
 async def open_shipped(

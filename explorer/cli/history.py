@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from explorer.chain import query as q
 from explorer.chain.hexutil import HexFormatError, parse_address
@@ -38,6 +39,9 @@ from explorer.services.history_store import HistoryStore, MemoryHistoryStore, Sa
 from explorer.services.networks import custom_network
 from explorer.services.search import resolve
 from explorer.services.session import Session
+
+if TYPE_CHECKING:
+    from explorer.services.trace import Tracer
 
 SCAN_LIMIT = 10_000  # blocks the command reads one by one without old state
 
@@ -137,7 +141,8 @@ async def history(options: argparse.Namespace) -> int:
             if cache is not None and cache.writable:  # the chain's saved data, now verified
                 store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
-                                 store=store, scope=Scope(options.assets))  # fmt: skip
+                                 store=store, scope=Scope(options.assets),
+                                 inside=lambda: _tracer(session))  # fmt: skip
             return await _write(run, session, (first, last), options.format, options.yes)
 
 
@@ -225,3 +230,10 @@ async def _scan_instead(
 def main(argv: Sequence[str]) -> int:
     """Run `explorer history`; errors go to stderr as one line, never with the key."""
     return run_reporting_errors(history(arguments(argv)))
+
+
+def _tracer(session: Session) -> Tracer:
+    """Return a Tracer of the session's chain, loading the VM only now (on use)."""
+    from explorer.services.trace import tracer_of
+
+    return tracer_of(session)

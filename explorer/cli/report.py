@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import time
 from collections.abc import Sequence
 from urllib.parse import urlsplit
@@ -25,11 +24,10 @@ from explorer.cli.common import (
     KeySafeParser,
     add_node_choice,
     api_key,
-    chosen_node,
     run_reporting_errors,
     secrets_in,
 )
-from explorer.cli.saved import Offline, add_cache_choice, command_session, probe_or_saved
+from explorer.cli.saved import add_cache_choice, option_session, verified_chain, write_lines
 from explorer.presentation.block_listing import (
     listing_text,
     read_receipts,
@@ -92,35 +90,22 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
 
 async def report(options: argparse.Namespace, out: list[str]) -> int:
     """Connect, resolve the query, load its page and render it into out."""
-    async with chosen_node(options) as (network, endpoint):
-        if network is None:
-            network = custom_network(endpoint.host, options.chain_id or 0)
-        async with command_session(network, endpoint, not options.no_cache) as session:
-            support = TxSupport(SeenStore())
-            try:
-                return await _report(session, options, out, support)
-            finally:
-                for closing in (support.elsewhere, support.store):
-                    if closing is not None:
-                        await closing.aclose()
+    async with option_session(options) as session:
+        support = TxSupport(SeenStore())
+        try:
+            return await _report(session, options, out, support)
+        finally:
+            for closing in (support.elsewhere, support.store):
+                if closing is not None:
+                    await closing.aclose()
 
 
 async def _report(
     session: Session, options: argparse.Namespace, out: list[str], support: TxSupport
 ) -> int:
     """Probe the node (or fall back on saved data), then resolve and render the query."""
-    any_chain = bool(options.endpoint and not options.chain_id)
-    expected = None if any_chain else session.network.chain_id
-    genesis = None if any_chain else session.network.genesis_hash
-    answered = await probe_or_saved(session, expected, genesis)
-    network = session.network
-    if isinstance(answered, Offline):
-        out.append(answered.first_line())
-        chain_id = answered.chain_id
-    else:
-        chain_id = answered.chain_id
-        if not any_chain and (mismatch := answered.mismatch()) is not None:
-            raise mismatch
+    probed = await verified_chain(session, options, out)
+    network, chain_id, any_chain = session.network, probed.chain_id, probed.any_chain
     if any_chain:
         network = custom_network(session.endpoint.host, chain_id)
         session.network = network
@@ -221,7 +206,6 @@ def _render(document: Document, options: argparse.Namespace, out: list[str]) -> 
 
 
 MESSAGES = ("not found:", "invalid input:", "note:")  # on stderr; pages go to stdout
-SAVED = "saved data from"  # the offline first line: on stdout, or stderr beside JSON
 
 
 def main(argv: Sequence[str]) -> int:
@@ -229,7 +213,5 @@ def main(argv: Sequence[str]) -> int:
     lines: list[str] = []
     options = arguments(argv)
     code = run_reporting_errors(report(options, lines))
-    for line in lines:
-        aside = line.startswith(MESSAGES) or (options.format == "json" and line.startswith(SAVED))
-        print(line, file=sys.stderr if aside else sys.stdout)
+    write_lines(lines, MESSAGES, options.format == "json")
     return code

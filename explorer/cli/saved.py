@@ -13,18 +13,28 @@ import contextlib
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
+from explorer.cli.common import chosen_node
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import RpcError
 from explorer.rpc.node_answers import ProbeResult
 from explorer.saved.directory import CacheDirectory
 from explorer.saved.usage import UsageStore
-from explorer.services.networks import Network
+from explorer.services.networks import Network, custom_network
 from explorer.services.nodeinfo import default_daily_quota
 from explorer.services.session import OFFLINE_KINDS, Session
 from explorer.services.usage import UsageTally
+
+SAVED = "saved data from"  # the offline first line: on stdout, or on stderr beside JSON
+
+
+def write_lines(lines: Sequence[str], asides: tuple[str, ...], as_json: bool) -> None:
+    """Print a command's lines: messages (lines starting with asides) to stderr, the rest out."""
+    for line in lines:
+        aside = line.startswith(asides) or (as_json and line.startswith(SAVED))
+        print(line, file=sys.stderr if aside else sys.stdout)
 
 
 def add_cache_choice(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +58,7 @@ class Offline:
         """Return the line that says the answer is saved data, and from when."""
         when = time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(self.saved_at))
         return (
-            f"saved data from {when}: the node cannot be reached "
+            f"{SAVED} {when}: the node cannot be reached "
             f"({self.error.kind.value}: {self.error.message})"
         )
 
@@ -84,6 +94,43 @@ async def command_session(
         await usage.aclose()
         if saved is not None:
             await saved.aclose()
+
+
+@contextlib.asynccontextmanager
+async def option_session(options: argparse.Namespace) -> AsyncIterator[Session]:
+    """Yield the session of the node the options choose (--network or --endpoint)."""
+    async with chosen_node(options) as (network, endpoint):
+        if network is None:
+            network = custom_network(endpoint.host, options.chain_id or 0)
+        async with command_session(network, endpoint, not options.no_cache) as session:
+            yield session
+
+
+@dataclass(frozen=True)
+class Probed:
+    """The chain a command reads: its id and genesis block, and whether any chain will do."""
+
+    chain_id: int
+    genesis_hash: str | None
+    any_chain: bool
+
+
+async def verified_chain(session: Session, options: argparse.Namespace, out: list[str]) -> Probed:
+    """Probe the node (or fall back on saved data, saying so in out); raise on another chain.
+
+    With --endpoint and no --chain-id any chain will do; otherwise the node must serve the
+    chosen network's chain (its genesis block too, where known).
+    """
+    any_chain = bool(options.endpoint and not options.chain_id)
+    expected = None if any_chain else session.network.chain_id
+    genesis = None if any_chain else session.network.genesis_hash
+    answered = await probe_or_saved(session, expected, genesis)
+    if isinstance(answered, Offline):
+        out.append(answered.first_line())
+        return Probed(answered.chain_id, session.network.genesis_hash, any_chain)
+    if not any_chain and (mismatch := answered.mismatch()) is not None:
+        raise mismatch
+    return Probed(answered.chain_id, answered.genesis_hash, any_chain)
 
 
 async def probe_or_saved(

@@ -34,9 +34,6 @@ from explorer.devnet.bridge_state import (
     save_state,
 )
 
-DEFAULT_COST = 10_000
-COSTS = {"releaseBtc": 23_000, "registerBtcTransaction": 22_000, "updateCollections": 48_000}
-
 
 @cache
 def federator_accounts() -> tuple[bytes, ...]:
@@ -187,7 +184,7 @@ def _context(computation: ComputationAPI) -> tuple[bytes, bytes | None]:
 
 
 def bridge_precompile(computation: ComputationAPI) -> ComputationAPI:
-    """Run one call into the Bridge (py-evm's precompile interface)."""
+    """Run one call into the Bridge (charged by the VM as rskj charges it: vm/natives.py)."""
     from explorer.devnet.bridge_writes import WRITES, release_btc
 
     data = bytes(computation.msg.data_as_bytes)
@@ -199,7 +196,6 @@ def bridge_precompile(computation: ComputationAPI) -> ComputationAPI:
         computation, peg, state.block_number, bytes(msg.sender), msg.value, (), tx_hash, pubkey
     )
     if not data:
-        computation.consume_gas(COSTS["releaseBtc"], reason="Bridge releaseBtc")
         release_btc(call)
         return computation
     method = _methods().get(data[:4])
@@ -208,7 +204,6 @@ def bridge_precompile(computation: ComputationAPI) -> ComputationAPI:
     name, types = method
     if name in _REQUIRES and not peg.active(_REQUIRES[name], call.block):
         raise VMError(f"'{name}' is not enabled to run")
-    computation.consume_gas(COSTS.get(name, DEFAULT_COST) + 2 * len(data), reason=f"Bridge {name}")
     try:
         call.args = tuple(abi_decode(list(types), data[4:]))
     except Exception:

@@ -1,4 +1,4 @@
-"""The EVM engine: py-evm's Berlin VM in a mining chain without proof of work."""
+"""The EVM engine: Rootstock's VM (explorer/vm, regtest rules) in a chain without proof of work."""
 
 from __future__ import annotations
 
@@ -10,25 +10,25 @@ from typing import Any, cast
 from eth.abc import BlockHeaderAPI, ComputationAPI, ReceiptAPI, SignedTransactionAPI, StateAPI
 from eth.chains.base import MiningChain
 from eth.consensus.noproof import NoProofConsensus
-from eth.constants import GAS_BASE
 from eth.db.atomic import AtomicDB
 from eth.db.backends.memory import MemoryDB
 from eth.estimators.gas import binary_gas_search
-from eth.vm import mnemonics, opcode_values
 from eth.vm.execution_context import ExecutionContext
 from eth.vm.forks.berlin import BerlinVM
-from eth.vm.forks.berlin.computation import BERLIN_PRECOMPILES, BerlinComputation
-from eth.vm.forks.berlin.state import BerlinState
-from eth.vm.forks.frontier.transaction_context import FrontierTransactionContext
-from eth.vm.opcode import as_opcode
 from eth.vm.spoof import SpoofTransaction
 from eth_keys.datatypes import PrivateKey
 from eth_typing import Address, BlockNumber, Hash32
 from eth_utils.exceptions import ValidationError
 
+from explorer.vm.frames import Recorder
+from explorer.vm.gas import intrinsic_gas
+from explorer.vm.natives import BRIDGE, REMASC
+from explorer.vm.rules import REGTEST_RULES
+from explorer.vm.state import RskState, state_class
+
 GAS_LIMIT = 40_000_000
 MINIMUM_GAS_PRICE = 60_000_000  # every devnet block's minimumGasPrice
-REMASC_ADDRESS = bytes.fromhex("0000000000000000000000000000000001000008")
+REMASC_ADDRESS = REMASC
 ZERO_ADDRESS = bytes(20)
 MAX_BALANCE = 2**256 - 1
 
@@ -37,60 +37,23 @@ def _no_block_rewards(vm: object, block: object) -> None:
     """RSK has no Ethereum-style block reward: miners are paid from fees by REMASC."""
 
 
-def _basefee(computation: ComputationAPI) -> None:
-    """BASEFEE pushes the block's minimum gas price, as rskj does since RSKIP412 (VM.doBASEFEE)."""
-    computation.stack_push_int(MINIMUM_GAS_PRICE)
-
-
-_RskComputation = BerlinComputation.configure(
-    __name__="RskBerlinComputation",
-    opcodes={
-        **BerlinComputation.opcodes,
-        opcode_values.BASEFEE: as_opcode(
-            logic_fn=_basefee, mnemonic=mnemonics.BASEFEE, gas_cost=GAS_BASE
-        ),
-    },
-)
-
-
-class _TxContext(FrontierTransactionContext):
-    """py-evm's transaction context, holding the transaction itself for RSK's precompiles.
-
-    The Bridge needs what rskj's precompiles get: the transaction's hash and its sender's key.
-    """
-
-    __slots__ = ["transaction"]
-    transaction: SignedTransactionAPI
-
-
-class _DevnetState(BerlinState):
-    """Berlin's state with the Bridge as a precompile (devnet/bridge_precompile.py)."""
-
-    def get_transaction_context(self, transaction: SignedTransactionAPI) -> _TxContext:
-        """Return the context of a transaction, with the transaction in it."""
-        context = _TxContext(gas_price=transaction.gas_price, origin=transaction.sender)
-        context.transaction = transaction
-        return context
-
-
-def _with_bridge() -> type[BerlinState]:
-    """Return the devnet's state class: RSK's Berlin, its precompiles plus the Bridge."""
+def _devnet_state() -> type[RskState]:
+    """Return the devnet's state class: Rootstock's rules at regtest heights, and the Bridge."""
     from explorer.devnet.bridge_precompile import bridge_precompile
-    from explorer.devnet.bridge_state import BRIDGE_ADDRESS
 
-    computation = _RskComputation.configure(
-        __name__="DevnetComputation",
-        _precompiles={**BERLIN_PRECOMPILES, BRIDGE_ADDRESS: bridge_precompile},
+    return state_class(REGTEST_RULES).configure(
+        __name__="DevnetState",
+        natives={BRIDGE: bridge_precompile},
+        minimum_gas_price=MINIMUM_GAS_PRICE,
     )
-    return _DevnetState.configure(__name__="DevnetState", computation_class=computation)
 
 
-#: Berlin's EVM, plus BASEFEE as rskj 9 has it and the Bridge; no proof of work, no block reward.
+#: Rootstock's VM (explorer/vm) under py-evm's block machinery; no proof of work, no reward.
 DevnetVM = BerlinVM.configure(
-    __name__="DevnetBerlinVM",
+    __name__="DevnetVM",
     consensus_class=NoProofConsensus,
     _assign_block_rewards=_no_block_rewards,
-    _state_class=_with_bridge(),
+    _state_class=_devnet_state(),
 )
 
 
@@ -211,6 +174,8 @@ class Engine:
         transactions: Sequence[SignedTransactionAPI],
         timestamp: int,
         balance_moves: Sequence[tuple[bytes, int]] = (),
+        coinbase: bytes = REMASC_ADDRESS,
+        difficulty: int = 1,
     ) -> MinedBatch:
         """Execute transactions into one new block at timestamp (raises if one is invalid).
 
@@ -219,8 +184,9 @@ class Engine:
         py-evm's tries of them (and its checks of a block it has just built) are skipped.
         """
         header = self._chain.create_header_from_parent(
-            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=REMASC_ADDRESS
-        )
+            self._head, timestamp=timestamp, gas_limit=GAS_LIMIT, coinbase=coinbase,
+            difficulty=difficulty,
+        )  # fmt: skip  # COINBASE and DIFFICULTY answer the block's miner and difficulty
         receipts: tuple[ReceiptAPI, ...] = ()
         computations: tuple[ComputationAPI, ...] = ()
         if transactions or balance_moves:  # else the parent's state: RSK has no block reward
@@ -234,6 +200,19 @@ class Engine:
         self._chain.chaindb.persist_header(header)
         self._head = header
         return MinedBatch(header, receipts, computations)
+
+    def trace(
+        self, number: int, transactions: Sequence[SignedTransactionAPI], index: int
+    ) -> Recorder:
+        """Run block number's transactions up to index again; record the last one's frames."""
+        header = self.header_at(number)
+        vm = self._chain.get_vm(header.copy(state_root=self.header_at(number - 1).state_root))
+        state = cast(RskState, vm.state)
+        for tx in transactions[:index]:
+            state.apply_transaction(tx)
+        state.recorder = Recorder()
+        state.apply_transaction(transactions[index])
+        return state.recorder
 
     def preview(
         self, transactions: Sequence[SignedTransactionAPI], timestamp: int
@@ -277,7 +256,11 @@ class Engine:
             value=request.value,
             data=request.data,
         )
-        return cast(SignedTransactionAPI, SpoofTransaction(unsigned, from_=request.sender))
+        basic = intrinsic_gas(
+            REGTEST_RULES, request.data, request.to is None
+        )  # rskj's, not Berlin's
+        spoof = SpoofTransaction(unsigned, from_=request.sender, intrinsic_gas=basic)
+        return cast(SignedTransactionAPI, spoof)
 
     @contextlib.contextmanager
     def _in_block(

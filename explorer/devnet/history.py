@@ -13,7 +13,7 @@ from eth_hash.auto import keccak
 from eth_typing import Address
 
 from explorer.chain.namehash import namehash, reverse_node
-from explorer.devnet import history_proxies, history_stories
+from explorer.devnet import history_inside, history_proxies, history_stories
 from explorer.devnet.abi import call_data, constructor_data
 from explorer.devnet.accounts import DevAccount, derive_account, derive_accounts
 from explorer.devnet.blockdata import DevBlock
@@ -179,10 +179,12 @@ class HistoryBuilder:
         self._activity(max(busy - self.ledger.head.number, 0))
         history_stories.tell(self)  # the address-history stories, told in the quiet tail
         history_proxies.tell(self)  # proxies, clones and the Notary (issue 32)
+        inside = history_inside.tell(self)  # what happens inside transactions (issue 28)
         bridge = bridge_history(self)  # the peg and REMASC's payments (devnet/history_bridge.py)
         self._quiet_tail(self.size.head)
         self._leave_pending()
-        return replace(self._manifest(), bridge=bridge)
+        inside.update(history_inside.payout_calls(self))
+        return replace(self._manifest(), bridge=bridge, inside=inside)
 
     def _deploy(self) -> None:
         """Deploy the token, the collectible and the reverter (three creations)."""

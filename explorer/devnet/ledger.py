@@ -13,7 +13,7 @@ from eth_typing import Address
 
 from explorer.chain.rskrules import NetworkRules
 from explorer.devnet.blockdata import DevBlock, ReceiptRecord, TxRecord
-from explorer.devnet.blocks import BlockDraft, assemble_block, devnet_rules
+from explorer.devnet.blocks import BlockDraft, assemble_block, devnet_rules, difficulty_of
 from explorer.devnet.evm import GAS_LIMIT, Engine
 from explorer.devnet.remasc import RemascSettlement
 
@@ -97,7 +97,8 @@ class Ledger:
         REMASC's payments, when given, move balances and are logged in its receipt.
         """
         moves = remasc.moves if remasc is not None else ()
-        batch = self.engine.mine(transactions, timestamp, moves)
+        number = self.head.number + 1
+        batch = self.engine.mine(transactions, timestamp, moves, miner, difficulty_of(number))
         records = [TxRecord.from_signed(tx) for tx in transactions]
         receipts = _receipts(records, batch.receipts)
         state_root = bytes(batch.header.state_root)

@@ -37,6 +37,7 @@ class SeedManifest:
     uncle_blocks: tuple[int, ...] = ()
     transfer_log_count: int = 0
     bridge: Mapping[str, Any] = field(default_factory=dict)  # the peg's history (history_bridge)
+    inside: Mapping[str, Any] = field(default_factory=dict)  # inside transactions (history_inside)
     # the address-history stories (devnet/history_stories.py)
     payout: str = ""  # a contract paying RBTC out inside calls others send
     contract_paid: str = ""  # an account that only ever receives value from contracts

@@ -29,6 +29,7 @@ from explorer.devnet.reorg import reorganise
 from explorer.devnet.rskjmethods import RskjMethods
 from explorer.devnet.seed import SeedSize
 from explorer.devnet.shapes import Json, block_json, receipt_json, tx_json
+from explorer.devnet.tracing import TraceMethods
 
 __all__ = ["DevnetNode", "LogLimits", "RpcFailure", "SeedManifest", "open_node"]
 
@@ -37,7 +38,7 @@ PROTOCOL_VERSION = "0x3e"
 Handler = Callable[[list[Any]], Any]
 
 
-class DevnetNode(RskjMethods):
+class DevnetNode(TraceMethods, RskjMethods):
     """A local RSK-like node.
 
     The seeded chain, a pool, the methods of the spec, and the rules of its profile (`rules`: the

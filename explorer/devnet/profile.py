@@ -155,6 +155,12 @@ RSKJ_UNSERVED = frozenset(
         "sco_unbanAddress",
     }
 )
+#: rskj's trace methods (Web3DebugModule, Web3TraceModule): its debug and trace modules are off
+#: in reference.conf, so the rskj profile serves them only when started with --trace.
+TRACE_FORMS: dict[str, frozenset[int]] = {
+    "debug_traceTransaction": frozenset({1, 2}),
+    "trace_transaction": _ONE,
+}
 #: What the service's description adds: an optional trailing block or boolean (§4.2).
 SPEC_OPTIONAL_FORMS: dict[str, frozenset[int]] = {
     "eth_getTransactionCount": _ONE,
@@ -180,6 +186,12 @@ class NodeRules:
     profile: Profile = Profile.SERVICE
     log_limits: LogLimits = field(default_factory=LogLimits)
     pool: PoolPolicy = field(default_factory=PoolPolicy)
+    trace: bool = False  # rskj's debug and trace modules enabled (the rskj profile only)
+
+    @property
+    def _traces(self) -> dict[str, frozenset[int]]:
+        """Return the trace methods' forms this node serves (none unless enabled)."""
+        return TRACE_FORMS if self.is_rskj and self.trace else {}
 
     @property
     def is_rskj(self) -> bool:
@@ -188,11 +200,13 @@ class NodeRules:
 
     def serves(self, method: str) -> bool:
         """Tell whether the profile offers a method (the rskj-only ones on the rskj profile)."""
-        return method in RSKJ_FORMS or (self.is_rskj and method in RSKJ_ONLY_FORMS)
+        served = method in RSKJ_FORMS or method in self._traces
+        return served or (self.is_rskj and method in RSKJ_ONLY_FORMS)
 
     def accepts(self, method: str, count: int) -> bool:
         """Tell whether a call of method with count parameters matches a form."""
         forms = RSKJ_FORMS.get(method, frozenset()) | RSKJ_ONLY_FORMS.get(method, frozenset())
+        forms = forms | self._traces.get(method, frozenset())
         if not self.is_rskj:
             forms = forms | SPEC_OPTIONAL_FORMS.get(method, frozenset())
         return count in forms
@@ -208,7 +222,9 @@ class NodeRules:
 
 
 #: The most parameters each method takes (its handler's arguments).
-MOST_PARAMS = {name: max(forms) for name, forms in {**RSKJ_FORMS, **RSKJ_ONLY_FORMS}.items()}
+MOST_PARAMS = {
+    name: max(forms) for name, forms in {**RSKJ_FORMS, **RSKJ_ONLY_FORMS, **TRACE_FORMS}.items()
+}
 
 
 def default_log_limits(profile: Profile) -> LogLimits:
@@ -227,6 +243,7 @@ def rules_for(
     max_log_blocks: int | None = None,
     max_logs: int | None = None,
     pool: PoolPolicy | None = None,
+    trace: bool = False,
 ) -> NodeRules:
     """Return the rules of a profile, with the log limits and pool settings given instead."""
     limits = default_log_limits(profile)
@@ -235,4 +252,4 @@ def rules_for(
         max_logs=limits.max_logs if max_logs is None else max_logs,
         rule=limits.rule,
     )
-    return NodeRules(profile, limits, pool or PoolPolicy())
+    return NodeRules(profile, limits, pool or PoolPolicy(), trace)

@@ -68,6 +68,8 @@ def entry_json(entry: HistoryEntry, units: Units, chain_id: int) -> dict[str, An
     if native:
         data["balance_after"] = None if entry.balance_after is None else str(entry.balance_after)
         data["fee"] = None if entry.fee is None else str(entry.fee)
+        data["depth"] = entry.depth
+        data["caller"] = checksummed(entry.caller, chain_id)
     else:
         data["log_index"] = entry.log_index
         data["token_id"] = None if entry.token_id is None else str(entry.token_id)
@@ -130,7 +132,24 @@ def kind_text(entry: HistoryEntry) -> str:
     if entry.provisional:
         return "balance change…"
     text = KIND_TEXT[entry.kind]
+    if entry.depth is not None:
+        text += f", depth {entry.depth}"
     return f"{text} (failed)" if entry.failed else text
+
+
+def inside_text(entry: HistoryEntry, currency: str, chain_id: int, label: str = "") -> str:
+    """Return who moved a contract execution's value in a sentence ('' when not known).
+
+    `received 0.5 RBTC from Payout, inside a call by 0x… (depth 2)`.
+    """
+    if entry.caller is None or entry.counterparty is None:
+        return ""
+    verb, way = ("received", "from") if entry.direction is Direction.IN else ("sent", "to")
+    other = label or to_checksum_address(entry.counterparty, chain_id)
+    caller = to_checksum_address(entry.caller, chain_id)
+    amount = amount_text(entry, {}, currency, signed=False)
+    return (f"{verb} {amount} {way} {other}, inside a call by {caller} "
+            f"(depth {entry.depth})")  # fmt: skip
 
 
 def address_text(address: str | None, chain_id: int, labels: Mapping[str, str]) -> str:
@@ -203,6 +222,8 @@ def text_lines(
         other = address_text(entry.counterparty, chain_id, {})
         if other:
             parts.append(("to " if entry.direction is Direction.OUT else "from ") + other)
+        if entry.caller:
+            parts.append(f"inside a call by {checksummed(entry.caller, chain_id)}")
         if entry.tx_hash:
             parts.append(entry.tx_hash)
         lines.append("  ".join(parts))

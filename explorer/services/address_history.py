@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from explorer.chain.history import HistoryEntry
 from explorer.chain.records import Log
@@ -25,6 +26,7 @@ from explorer.services.balance_search import (
     Change,
     search_bound,
 )
+from explorer.services.history_inside import InsideExplainer
 from explorer.services.history_parts import (
     CONTRACT_CAVEAT,
     NONCE_JUMP,
@@ -63,6 +65,9 @@ from explorer.services.token_history import (
     transfer_entry,
 )
 
+if TYPE_CHECKING:
+    from explorer.services.trace import Tracer
+
 
 class AddressHistory:
     """One address's history on one chain; `chain` names the chain in the store."""
@@ -75,7 +80,10 @@ class AddressHistory:
         chain: str,
         store: HistoryStore | None = None,
         scope: Scope = Scope.ALL,
+        inside: Callable[[], Tracer] | None = None,
     ) -> None:
+        """Read address's history; inside makes the Tracers that name a contract's counterparty."""
+        self.inside = inside
         self.reader = reader
         self.address = address
         self.chain = chain
@@ -248,7 +256,8 @@ class AddressHistory:
         self.search.on_progress = lambda _: queue.put_nowait(
             HistoryUpdate(progress=self._progress())
         )
-        attributor = Attributor(self.reader, self.address, opening.has_code)
+        explainer = InsideExplainer(self.inside, self.address) if self.inside else None
+        attributor = Attributor(self.reader, self.address, opening.has_code, explainer)
         attributing: list[asyncio.Future[None]] = []
         try:
             async for changes in self.search.changes():  # the search goes on meanwhile

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import rlp
 from eth_hash.auto import keccak
@@ -31,6 +32,14 @@ LOCK_BTC_TOPIC = bridge_topic("lock_btc")
 WEI_PER_SATOSHI = 10**10
 PLAIN_TRANSFER_GAS = 21_000  # a transaction's intrinsic gas: a gas limit this low runs no code
 UNEXPLAINED_ORDER = 1 << 30  # after the block's transactions, before REMASC (the last one)
+
+
+class Inside(Protocol):
+    """Finds the calls behind a block's contract execution (services/history_inside.py)."""
+
+    async def explain(self, entries: list[HistoryEntry], block: Block) -> list[HistoryEntry]:
+        """Return entries with the contract execution split into the moves behind it."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -221,10 +230,18 @@ class Attributor:
     nonce rises when it is made and when it makes contracts.
     """
 
-    def __init__(self, reader: ChainReader, address: str, contract: bool = False) -> None:
+    def __init__(
+        self,
+        reader: ChainReader,
+        address: str,
+        contract: bool = False,
+        inside: Inside | None = None,
+    ) -> None:
+        """Attribute address's changes; inside finds who moved a contract execution's value."""
         self.reader = reader
         self.address = address
         self.contract = contract
+        self.inside = inside
 
     async def block(self, number: int) -> Block:
         """Return a block with full transactions (a missing one is the node's fault)."""
@@ -249,6 +266,8 @@ class Attributor:
             residual = change.delta - sum(entry.signed_amount for entry in entries)
         if residual:
             entries += residual_entries(await self._credits(block), residual, block, self.address)
+            if self.inside is not None:
+                entries = await self.inside.explain(entries, block)
         if not entries:  # only the nonce moved: a contract made a contract
             entries.append(_nonce_only(block))
         unexplained = not self.contract and len(sent) < change.sent

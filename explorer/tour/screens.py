@@ -30,6 +30,7 @@ from explorer.services.routes import (
 from explorer.services.session import Session
 from explorer.tour.contracts import take_contract_screenshots
 from explorer.tour.history import take_history_screenshots
+from explorer.tour.inside import take_inside_screenshots
 from explorer.tour.passes import Helpers, ScreenPass
 from explorer.tour.routes import MISSING_HASH, TOOL_SCREENS, screens
 from explorer.tour.saved import take_saved_data_screenshots
@@ -57,6 +58,7 @@ PASSES: tuple[ScreenPass, ...] = (
     take_history_screenshots,
     take_saved_data_screenshots,
     take_contract_screenshots,
+    take_inside_screenshots,
 )
 
 

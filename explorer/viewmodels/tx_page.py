@@ -22,8 +22,10 @@ from explorer.presentation.tx_document import tx_document
 from explorer.services.elsewhere import Sighting
 from explorer.services.routes import Route, tx_position
 from explorer.services.session import Session
+from explorer.services.trace import tracer_of
 from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.page import PageState, PageViewModel
+from explorer.viewmodels.tx_inside import InsideViewModel
 
 
 class TxPageViewModel(PageViewModel):
@@ -47,6 +49,10 @@ class TxPageViewModel(PageViewModel):
         self.memory = TxMemory()
         self._details: Document | None = None
         self._found_elsewhere: tuple[Sighting, ...] = ()
+        network = session.network
+        self.inside = InsideViewModel(
+            lambda: tracer_of(session), network.chain_id, network.currency, self
+        )
 
     def _get_details(self) -> Document | None:
         """Return what the page knows of a transaction the node does not return."""
@@ -82,6 +88,7 @@ class TxPageViewModel(PageViewModel):
         )
         async for stage in stages:
             if isinstance(stage, Missing):
+                self.inside.set_transaction(None)
                 self._show_details(stage)
                 yield None, stage.complete and stage.keep_tracking
                 continue
@@ -89,6 +96,8 @@ class TxPageViewModel(PageViewModel):
             document = tx_document(
                 stage, chain_id=network.chain_id, currency=network.currency, now=time.time()
             )
+            mined = stage.complete and not stage.tx.is_pending
+            self.inside.set_transaction(stage.tx.hash if mined else None)
             yield document, stage.complete and stage.tx.is_pending
             if stage.complete and not stage.tx.is_pending:  # a peg-out's stages follow
                 reader = self.session.reader
@@ -105,6 +114,11 @@ class TxPageViewModel(PageViewModel):
         if details != self._details or found != self._found_elsewhere:
             self._details, self._found_elsewhere = details, found
             self.details_changed.emit()
+
+    def dispose(self) -> None:
+        """Stop all work, the Inside tab's trace too."""
+        self.inside.dispose()
+        super().dispose()
 
     def on_open_on(self, network_id: str) -> None:
         """Switch the window to another network, where this transaction was found."""

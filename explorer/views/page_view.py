@@ -230,6 +230,7 @@ class PageView(QStackedWidget):
         tabs: list[tuple[QWidget, str]] = []
         if self.model.route.page is Page.BLOCK:
             tabs.append((self.table, f"Transactions ({self.model.transactions.total:,})"))
+        tabs += self.extra_tabs()
         tabs.append((self.raw_json, "Raw JSON"))
         if [self.content.widget(i) for i in range(1, self.content.count())] != [
             widget for widget, _ in tabs
@@ -243,6 +244,10 @@ class PageView(QStackedWidget):
         self._raw_stale = True  # filled when its tab is shown: big blocks make megabytes of JSON
         self.setCurrentWidget(self.content)
         self._on_tab_shown(self.content.currentIndex())
+
+    def extra_tabs(self) -> list[tuple[QWidget, str]]:
+        """Return the page's own tabs after its overview (none here)."""
+        return []
 
     def _on_tab_shown(self, index: int) -> None:
         """Fill the raw JSON the first time its tab is shown after a load."""

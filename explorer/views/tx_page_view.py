@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 
 from explorer.viewmodels.tx_page import TxPageViewModel
 from explorer.views.document_view import DocumentView
+from explorer.views.inside_view import InsideView
 from explorer.views.page_view import PageView
 
 
@@ -23,7 +24,10 @@ class TxPageView(PageView):
         self.tx_model = model
         self.details_view = DocumentView()
         self.open_buttons: list[QPushButton] = []
+        self.inside = InsideView(model.inside)
         super().__init__(model, parent)
+        self.inside.link_activated.connect(self.link_activated)
+        self.content.currentChanged.connect(self._on_inside_shown)
         self.details_view.link_activated.connect(self.link_activated)
         panel = self.not_found.layout()
         assert isinstance(panel, QVBoxLayout)
@@ -40,6 +44,15 @@ class TxPageView(PageView):
         panel.addWidget(scroll, 1)
         model.details_changed.connect(self._show_details)
         self._show_details()
+
+    def extra_tabs(self) -> list[tuple[QWidget, str]]:
+        """Offer the Inside tab for a mined transaction."""
+        return [(self.inside, "Inside")] if self.tx_model.inside.tx_hash is not None else []
+
+    def _on_inside_shown(self, index: int) -> None:
+        """Trace the transaction when its Inside tab is chosen (never before)."""
+        if self.content.widget(index) is self.inside:
+            self.tx_model.inside.on_shown()
 
     def _show_details(self) -> None:
         """Show the diagnosis and a button for each other network that has the transaction."""

@@ -69,6 +69,35 @@ def test_json_has_every_field_newest_first(devnet: Devnet, tmp_path: Path) -> No
     assert int(entries[0]["balance_after"]) == balance_at(devnet, address, HEAD)
 
 
+def test_a_contract_execution_names_its_counterparty_depth_and_caller(
+    devnet: Devnet, tmp_path: Path
+) -> None:
+    manifest = devnet.manifest()
+    done = explorer_history(
+        devnet.key, tmp_path, manifest["contract_paid"], "--endpoint", devnet.url(),
+        "--insecure-http", "--to", str(HEAD), "--format", "json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    entries: list[dict[str, Any]] = json.loads(done.stdout)
+    assert_follows(entries, "history", chain_id=31)
+    assert len(entries) >= 20
+    payout = to_checksum_address(manifest["payout"], 31)
+    for entry in entries:
+        assert entry["kind"] == "contract"
+        assert entry["counterparty"] == payout
+        assert entry["depth"] == 1
+        assert entry["caller"] is not None
+        assert entry["caller"] == to_checksum_address(entry["caller"], 31)
+        assert len(entry["tx_hash"]) == 66
+    text = explorer_history(
+        devnet.key, tmp_path, manifest["contract_paid"], "--endpoint", devnet.url(),
+        "--insecure-http", "--to", str(HEAD),
+    )  # fmt: skip
+    assert "contract execution, depth 1" in text.stdout
+    assert f"from {payout}" in text.stdout
+    assert "inside a call by 0x" in text.stdout
+
+
 def test_tokens_have_log_index_and_csv_has_units(devnet: Devnet, tmp_path: Path) -> None:
     manifest = devnet.manifest()
     holder = manifest["accounts"][3]

@@ -11,7 +11,9 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import NATIVE, EntryKind
+from explorer.chain.units import format_rbtc
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.history_store import MemoryHistoryStore
 from explorer.services.networks import DEVNET
@@ -86,10 +88,16 @@ def test_the_page_opens_on_its_history_newest_first(
     assert rows.rowCount() >= 20
     blocks = [int(cell(view, row, Column.BLOCK).replace(",", "")) for row in range(rows.rowCount())]
     assert blocks == sorted(blocks, reverse=True)
-    assert cell(view, 0, Column.KIND) == "contract execution"
+    assert cell(view, 0, Column.KIND) == "contract execution, depth 1"
+    payout = to_checksum_address(devnet_manifest["payout"], 31)
+    assert cell(view, 0, Column.COUNTERPARTY) == payout
+    first = model.rows.shown()[0]
+    tip = view.history_tab.table.model().index(0, Column.KIND).data(Qt.ItemDataRole.ToolTipRole)
+    said = f"Received {format_rbtc(first.amount, 'tRBTC')} from {payout}, inside a call by 0x"
+    assert tip.startswith(said)
     high = model.history.span[1] if model.history else 0
     assert model.steps.balance_at(high) == balance(devnet, address, high) > 0
-    assert len(model.steps.steps) == rows.rowCount()
+    assert len(model.steps.steps) == len(set(blocks))  # a step per block (a block may pay twice)
 
 
 def test_any_column_sorts_and_filters_narrow(

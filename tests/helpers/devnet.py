@@ -144,6 +144,23 @@ def profile_devnet(profile: str, tmp_path_factory: pytest.TempPathFactory) -> De
         return running
 
 
+@pytest.fixture(scope="session")
+def devnet_trace(
+    devnet_loop: LoopThread, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Devnet]:
+    """Yield the test network as a bare rskj node with its debug and trace modules on (--trace)."""
+    options = DevnetOptions(
+        cache_dir=devnet_cache_dir(), network="test", profile="rskj", extra_arguments=("--trace",)
+    )
+
+    def start() -> Devnet:
+        workdir = tmp_path_factory.mktemp("devnet-trace")
+        return start_devnet(devnet_loop, workdir, options)
+
+    with shared_devnet("devnet_trace", start) as running:
+        yield running
+
+
 LIMITED_KEYS = ("limits-key-0001", "quota-key-00001")
 LIMITED_QUOTA = 200
 

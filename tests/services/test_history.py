@@ -24,6 +24,8 @@ from explorer.services.history_parts import NONCE_JUMP
 from explorer.services.history_plan import OldStateVerdict, Scope
 from explorer.services.history_store import MemoryHistoryStore
 from explorer.services.reader import ChainReader
+from explorer.services.trace import Tracer
+from tests.helpers.cache import post
 from tests.helpers.devnet import Devnet
 from tests.helpers.pruned import OldState, PrunedNode
 
@@ -49,13 +51,17 @@ def history(
     last: int = HEAD,
     scope: Scope = Scope.NATIVE,
     store: MemoryHistoryStore | None = None,
+    traced: bool = False,
 ) -> Run:
-    """Run an address's history to its end through a fresh client."""
+    """Run an address's history to its end through a fresh client (traced: with a Tracer)."""
 
     async def main() -> Run:
         client = RpcClient(Endpoint.parse(url, allow_insecure_http=True))
         try:
-            run = AddressHistory(ChainReader(client), address, chain="31", store=store, scope=scope)
+            reader = ChainReader(client)
+            inside = (lambda: Tracer(client, reader, 31, None)) if traced else None
+            run = AddressHistory(reader, address, chain="31", store=store, scope=scope,
+                                 inside=inside)  # fmt: skip
             await run.prepare(first, last)
             found: dict[tuple[object, ...], HistoryEntry] = {}
             verdict = None
@@ -160,6 +166,29 @@ def test_the_contract_paid_account_only_receives_by_contract_execution(devnet: D
     assert {e.kind for e in run.entries} == {EntryKind.CONTRACT}
     assert {e.direction for e in run.entries} == {Direction.IN}
     assert all(e.tx_hash is None and e.counterparty is None for e in run.entries)
+
+
+def test_a_contract_execution_names_its_counterparty_and_the_call_that_moved_it(
+    devnet: Devnet,
+) -> None:
+    """Each payment to the contract-paid account: from Payout, at depth 1, inside whose call."""
+    manifest, url = devnet.manifest("testnet"), devnet.url("testnet")
+    address = manifest["contract_paid"]
+    blocks = sorted({e.block for e in history(url, address).entries})[:3]
+    run = history(url, address, first=blocks[0], last=blocks[-1], traced=True)
+    assert {e.block for e in run.entries} == set(blocks)
+    for entry in run.entries:
+        assert entry.kind is EntryKind.CONTRACT
+        assert entry.counterparty == manifest["payout"], entry
+        assert entry.depth == 1
+        assert entry.tx_hash is not None
+        sent = post(url, "eth_getTransactionByHash", entry.tx_hash)
+        assert entry.caller == sent["from"]
+        assert sent["to"] == manifest["payout"]
+    for block in blocks:
+        moved = sum(e.signed_amount for e in run.entries if e.block == block)
+        before = int(post(url, "eth_getBalance", address, hex(block - 1)), 16)
+        assert moved == int(post(url, "eth_getBalance", address, hex(block)), 16) - before
 
 
 def _remasc_receivers(url: str, number: int) -> str:

@@ -1,7 +1,9 @@
 """The devnet's compiled contracts.
 
 compiled.json is rebuilt by compile.cjs; Multicall3.json, the published Multicall3 compiled as
-it was deployed, by compile_multicall3.sh; proxies/compiled.json by proxies/compile.cjs.
+it was deployed, by compile_multicall3.sh; proxies/compiled.json by proxies/compile.cjs;
+inside/compiled.json (issue 28's stories of what happens inside a transaction) by
+`compile.cjs inside`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ HERE = Path(__file__).parent
 ARTIFACT_FILES = (
     HERE / "compiled.json",
     HERE / "Multicall3.json",
+    HERE / "inside" / "compiled.json",
     HERE / "proxies" / "compiled.json",
 )
 

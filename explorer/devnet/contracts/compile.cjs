@@ -2,12 +2,14 @@
 // Multicall3.sol, the published Multicall3, is compiled apart as it was deployed, by
 // compile_multicall3.sh into Multicall3.json.
 // Usage: npm install solc@0.8.26 in a scratch dir, then
-//   NODE_PATH=<scratch>/node_modules node explorer/devnet/contracts/compile.cjs
+//   NODE_PATH=<scratch>/node_modules node explorer/devnet/contracts/compile.cjs [FOLDER]
+// FOLDER (default: this one) holds the .sol files; its compiled.json is written (the issue-28
+// stories live in inside/: NODE_PATH=… node explorer/devnet/contracts/compile.cjs inside).
 const fs = require("fs");
 const path = require("path");
 const solc = require("solc");
 
-const here = __dirname;
+const here = path.resolve(__dirname, process.argv[2] || ".");
 const sources = {};
 const apart = new Set(["Multicall3.sol"]);
 for (const file of fs.readdirSync(here).filter((f) => f.endsWith(".sol") && !apart.has(f)).sort()) {

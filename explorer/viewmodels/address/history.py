@@ -26,6 +26,7 @@ from explorer.services.history_parts import HistoryUpdate
 from explorer.services.history_plan import Estimate, Scope
 from explorer.services.history_store import HistoryStore, store_for
 from explorer.services.session import Session
+from explorer.services.trace import tracer_of
 from explorer.viewmodels.address.history_table import HistoryFilter, HistoryTableModel, assets_of
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.cost_gate import CostGate
@@ -142,6 +143,7 @@ class HistoryViewModel(Tool):
             chain=str(self.session.network.chain_id),
             store=self.store,
             scope=Scope.ALL,
+            inside=lambda: tracer_of(self.session),
         )
         self.history = history
         try:

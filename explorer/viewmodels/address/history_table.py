@@ -17,7 +17,13 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import NATIVE, EntryKind, HistoryEntry
 from explorer.chain.known import known_label
-from explorer.presentation.history_text import amount_text, kind_text, rbtc_text, time_text
+from explorer.presentation.history_text import (
+    amount_text,
+    inside_text,
+    kind_text,
+    rbtc_text,
+    time_text,
+)
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.viewmodels.roles import ROUTE_ROLE
 
@@ -203,7 +209,12 @@ class HistoryTableModel(QStandardItemModel):
         if column is Column.AMOUNT and not entry.is_native:
             return f"token {to_checksum_address(entry.asset, self.chain_id)}"
         if column is Column.KIND and entry.kind is EntryKind.CONTRACT:
-            return "Value moved inside a contract's execution: no transaction of this address."
+            found = inside_text(entry, self.currency, self.chain_id, self.label(entry.counterparty))
+            return (
+                found[:1].upper() + found[1:] + "."
+                if found
+                else "Value moved inside a contract's execution: no transaction of this address."
+            )
         return self.text(entry, column)
 
     @staticmethod
