@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.chain.units import RBTC_DECIMALS, format_gwei, format_rbtc
+from explorer.chain.units import format_gwei, format_rbtc, readable_rbtc
 from explorer.presentation.document import Field, Kind, Tone, facts
 from explorer.services.routes import address_route, block_route, tx_route
 
@@ -45,29 +45,19 @@ def time_field(label: str, timestamp: int, now: float) -> Field:
     return Field(label, text, Kind.TIME, timestamp, tooltip)
 
 
-def amount_field(label: str, wei: int, symbol: str) -> Field:
-    """Return an amount field: exact RBTC, exact wei on hover."""
-    return Field(label, format_rbtc(wei, symbol), Kind.AMOUNT, wei, f"{wei:,} wei")
+def amount_field(label: str, wei: int, symbol: str, **more: Any) -> Field:
+    """Return an amount field as people read it; the exact RBTC on hover and Copy, and wei."""
+    text, exact = readable_rbtc(wei, symbol), format_rbtc(wei, symbol)
+    return Field(label, text, Kind.AMOUNT, wei, f"{wei:,} wei", exact=exact, facts=facts(**more))
 
 
-def brief_amount(wei: int, symbol: str, places: int = 6) -> str:
-    """Return an amount for a narrow cell: exact up to `places` decimals, else rounded (≈).
-
-    `0.97127 RBTC`, `≈0.002104 RBTC`, `<0.000001 RBTC`; the exact one goes in its tooltip.
-    """
-    exact = format_rbtc(wei, symbol)
-    fraction = exact.partition(" ")[0].partition(".")[2]
-    if len(fraction) <= places:
-        return exact
-    unit = 10 ** (RBTC_DECIMALS - places)
-    if 0 < abs(wei) < unit:
-        return f"<0.{'0' * (places - 1)}1 {symbol}".rstrip()
-    rounded = (abs(wei) + unit // 2) // unit * unit * (1 if wei >= 0 else -1)
-    return "≈" + format_rbtc(rounded, symbol)
+def exact_tooltip(wei: int, symbol: str) -> str:
+    """Return a cell's tooltip for an amount: the exact RBTC and the wei."""
+    return f"{format_rbtc(wei, symbol)}\n{wei:,} wei"
 
 
 def price_field(label: str, wei: int, symbol: str) -> Field:
-    """Return a gas-price field in gwei and RBTC."""
+    """Return a gas-price field in gwei and RBTC (a price per gas: exact, it is small)."""
     return Field(
         label, f"{format_gwei(wei)} ({format_rbtc(wei, symbol)})", Kind.AMOUNT, wei, f"{wei:,} wei"
     )
