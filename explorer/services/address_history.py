@@ -6,6 +6,9 @@ native changes as the search pins them (balance_search.py), each attributed (att
 and the token transfers (token_history.py). What was found is stored with the hash of the newest
 block searched, so the next visit asks only for newer blocks (and starts over if that block is
 no longer in the chain). Stop by closing `updates()` (cancelling the task that iterates it).
+Its requests are counted as the quota counts them, for its own tasks only; the run holds below
+its estimate's limit and pauses there (history_limit.py) until `go_on()`, when it is created
+with `hold=True` (the window and the command line; the watchlist's short runs go unheld).
 """
 
 from __future__ import annotations
@@ -17,13 +20,13 @@ from dataclasses import replace
 
 from explorer.chain.history import HistoryEntry
 from explorer.chain.records import Log
+from explorer.rpc.journal import Spending, counting
 from explorer.services.attribution import Attributor
 from explorer.services.balance_search import (
-    EXPRESS_PROBES,
     BalanceSearch,
     Change,
-    search_bound,
 )
+from explorer.services.history_limit import Continuation, SearchLimit, continuation
 from explorer.services.history_parts import (
     CONTRACT_CAVEAT,
     NONCE_JUMP,
@@ -76,8 +79,10 @@ class AddressHistory:
         store: HistoryStore | None = None,
         scope: Scope = Scope.ALL,
         multicall: str = MULTICALL3,
+        hold: bool = False,
     ) -> None:
         self.reader = reader
+        self.hold = hold  # pause at the estimate's limit (else the limit is only said)
         self.address = address
         self.chain = chain
         self.store = store
@@ -93,13 +98,15 @@ class AddressHistory:
         self.times = BlockTimes(reader.client, self.counts)
         self._native_entries: list[HistoryEntry] = []
         self._token_entries: list[HistoryEntry] = []
-        self._requests_before = 0
         self._early_logs: list[Log] | None = None
         self._high_hash = self._known_hash = ""
         self._started = time.perf_counter()
         self._tokens_low = 0
         self._tokens_done = 0.0
         self._found = 0
+        self.spending = Spending()  # the requests of this run's own tasks
+        self.limit = SearchLimit(lambda: self.requests, None, self._on_pause)
+        self._queue: asyncio.Queue[HistoryUpdate | None] | None = None
 
     @property
     def span(self) -> tuple[int, int, int]:
@@ -114,14 +121,19 @@ class AddressHistory:
 
     @property
     def requests(self) -> int:
-        """Return the HTTP requests the history spent so far (through its client)."""
-        stats = getattr(self.reader.client, "stats", None)
-        return int(stats.total - self._requests_before) if stats is not None else 0
+        """Return the requests (calls, as the quota counts them) the history spent so far."""
+        return self.spending.requests
 
     async def prepare(self, first: int | None = None, last: int | None = None) -> Estimate:
         """Read the head (unless known), the stored history and the opening request."""
-        stats = getattr(self.reader.client, "stats", None)
-        self._requests_before = stats.total if stats is not None else 0
+        with counting(self.spending):
+            found = await self._prepare(first, last)
+        self.limit.limit = found.limit if self.hold else None
+        self.limit.receipts_left = found.changes if not found.changes_known else 0
+        return found
+
+    async def _prepare(self, first: int | None, last: int | None) -> Estimate:
+        """Prepare the run: the stored history, the opening, the estimate."""
         high = last if last is not None else await self.reader.head_number()
         low = max(0, (first or 0) - 1)
         if self.store is not None:
@@ -141,7 +153,24 @@ class AddressHistory:
         opening = self.opening
         token_blocks = high - self._tokens_low
         blocks = high - opening.low
-        return estimate(blocks, opening.first, opening.last, self.scope, token_blocks=token_blocks)
+        return estimate(
+            blocks, opening.first, opening.last, self.scope, None, token_blocks, self.requests
+        )
+
+    def _on_pause(self) -> None:
+        """Say the run stopped at its limit, and what going on would cost."""
+        if self._queue is not None and self.search is not None:
+            self._queue.put_nowait(HistoryUpdate(over_limit=self.next_limit().text()))
+
+    def next_limit(self) -> Continuation:
+        """Return what going on from here would cost, from the changes found so far."""
+        assert self.search is not None
+        return continuation(self.search.progress(), self.requests, self.limit)
+
+    async def go_on(self) -> None:
+        """Go on past the limit the run stopped at, to the next one."""
+        if self.limit.paused:
+            await self.limit.raise_to(self.next_limit().limit)
 
     async def _open(self, low: int, high: int) -> Opening:
         """Send the opening request: code at high, the states after high and after low.
@@ -180,11 +209,13 @@ class AddressHistory:
         if self.opening.has_code and self.scope.native:
             yield HistoryUpdate(note=CONTRACT_CAVEAT)
         queue: asyncio.Queue[HistoryUpdate | None] = asyncio.Queue()
+        self._queue = queue
         parts = []
-        if self.scope.native:
-            parts.append(asyncio.ensure_future(self._native(queue)))
-        if self.scope.tokens:
-            parts.append(asyncio.ensure_future(self._tokens(queue)))
+        with counting(self.spending):  # the parts' tasks count into this run's spending
+            if self.scope.native:
+                parts.append(asyncio.ensure_future(self._native(queue)))
+            if self.scope.tokens:
+                parts.append(asyncio.ensure_future(self._tokens(queue)))
         try:
             running = len(parts)
             while running:
@@ -232,7 +263,13 @@ class AddressHistory:
     ) -> None:
         """Run the search, attributing each batch of changes as it comes."""
         self.search = BalanceSearch(
-            self.probes, opening.low, opening.high, first, opening.last, express=self.express()
+            self.probes,
+            opening.low,
+            opening.high,
+            first,
+            opening.last,
+            express=opening.express_pays,
+            limit=self.limit,
         )
         self.search.on_progress = lambda _: queue.put_nowait(
             HistoryUpdate(progress=self._progress())
@@ -270,6 +307,7 @@ class AddressHistory:
     ) -> None:
         """Attribute a batch of changes and hand their entries over."""
         found = await asyncio.gather(*(attributor.attribute(change) for change in changes))
+        await self.limit.attributed(len(changes), sum(change.sent for change in changes))
         if any(attribution.nonce_unexplained for attribution in found):
             raise OldStateMissing(min(change.block for change in changes), NONCE_JUMP)
         entries = [entry for attribution in found for entry in attribution.entries]
@@ -281,19 +319,6 @@ class AddressHistory:
         blocks = tuple(change.block for change in changes)
         ordered = tuple(sorted(entries, key=newest_key))
         queue.put_nowait(HistoryUpdate(ordered, self._progress(), explained=blocks))
-
-    def express(self) -> bool:
-        """Tell whether the express start pays for itself: a sender of many transactions.
-
-        Its cost (EXPRESS_PROBES) must fit in the slack the bound leaves (a fifth of it, less
-        a margin) for the changes its nonce promises; a receive-only account gets none.
-        """
-        opening = self.opening
-        if opening is None or opening.first is None or opening.has_code:
-            return False
-        promised = opening.last.nonce - opening.first.nonce
-        slack = 0.15 * search_bound(promised, opening.high - opening.low) / 2
-        return promised > 0 and slack >= EXPRESS_PROBES
 
     async def _stale_opening(self, first: AccountState) -> str:
         """Return why the oldest change looks like old state the node does not have ('' if not)."""

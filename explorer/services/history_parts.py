@@ -43,6 +43,7 @@ class HistoryUpdate:
     old_state: OldStateVerdict | None = None
     units: dict[str, tuple[int, str]] = field(default_factory=dict)  # token: (decimals, symbol)
     explained: tuple[int, ...] = ()
+    over_limit: str = ""  # the run paused at its limit: what going on would cost
 
 
 class BlockTimes:
