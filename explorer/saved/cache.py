@@ -35,6 +35,7 @@ from explorer.saved.schema import Row
 from explorer.saved.store import ChainIdentity, ChainStore
 
 CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
+HEAD_NOTE_SECONDS = 10.0  # at most this often the endpoint's head is written down
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks
 
 
@@ -104,6 +105,8 @@ class SessionCache:
         self._undecided: OrderedDict[str, tuple[rules.Placement, bytes]] = OrderedDict()
         self._settled_hashes: dict[str, int] = {}  # hash → height of settled blocks seen
         self._records_waiting: dict[tuple[str, str], tuple[Any, int]] = {}  # until N deep
+        self._head_noted = -HEAD_NOTE_SECONDS  # when this endpoint's head was last noted
+        self._noting: asyncio.Future[None] | None = None
 
     # --- which chain, online or offline ----------------------------------------------------
 
@@ -134,6 +137,9 @@ class SessionCache:
         identity = ChainIdentity(chain_id, genesis)
         self._set_mode(CacheMode.ONLINE, self.directory.store(identity))
         await self.directory.remember(self.endpoint, identity)
+        if self.head is not None:  # a head the node gave before it was verified
+            self._head_noted = time.monotonic()
+            await self.directory.note_head(self.endpoint, self.head)
 
     async def go_offline(self, expected_chain_id: int | None) -> bool:
         """Answer from the saved data of the chain this endpoint last served, if it is expected's.
@@ -151,7 +157,9 @@ class SessionCache:
         state = await store.state()
         if state.saved_at is None:
             return False
-        self.saved_at, self.saved_head = state.saved_at, state.head
+        # this endpoint's own head and last answer: the file may hold another session's newer
+        self.saved_at = served.answered if served.answered is not None else state.saved_at
+        self.saved_head = served.head
         self._set_mode(CacheMode.OFFLINE, store)
         return True
 
@@ -253,6 +261,20 @@ class SessionCache:
             return
         self.head = number
         self._promote()
+        self._note_endpoint()
+
+    def _note_endpoint(self) -> None:
+        """Note (at most every HEAD_NOTE_SECONDS) this endpoint's head and that it answered now.
+
+        Offline, its pages count from that head and say "saved data from" that time: the
+        chain's file may hold newer data another session (another profile's node) saved.
+        """
+        now, head = time.monotonic(), self.head
+        if self.mode is not CacheMode.ONLINE or head is None:
+            return
+        if now - self._head_noted > HEAD_NOTE_SECONDS:
+            self._head_noted = now
+            self._noting = asyncio.ensure_future(self.directory.note_head(self.endpoint, head))
 
     def settled(self, number: int | None) -> bool:
         """Tell whether a height is N confirmations deep under the known head."""
@@ -300,6 +322,7 @@ class SessionCache:
             rows.append(Row(where.key, number, block_hash, body, canonical=block_hash is not None))
         if rows and self.store is not None and self.writable:
             self.store.put(rows, self.head)
+            self._note_endpoint()
 
     # --- reorganisations ----------------------------------------------------------------------
 

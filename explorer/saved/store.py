@@ -274,23 +274,34 @@ class ChainStore:
         while (self._pending or self._touched) and not self._closed:
             batch, self._pending = self._pending, []
             touched, self._touched = self._touched, []
+            saves = bool(batch)  # data, not only the marks of rows read
             if touched:
                 batch.append(partial(sql.write_touches, touched=touched))
             try:
-                await self._run(self._write, batch)
+                await self._run(self._write, batch, saves)
             except StoreUnavailable:
                 continue  # rebuilt or refused: what was queued is not kept
 
     def _write(
-        self, db: sqlite3.Connection, batch: list[Callable[[sqlite3.Connection], None]]
+        self,
+        db: sqlite3.Connection,
+        batch: list[Callable[[sqlite3.Connection], None]],
+        saves: bool = True,
     ) -> None:
-        """Run queued work in one transaction (worker thread), then keep within the limit."""
+        """Run queued work in one transaction (worker thread), then keep within the limit.
+
+        When it saves data the time is noted (`saved_at`: what an offline session shows);
+        the marks of rows read (which keep them from eviction) do not count as saving.
+        """
         started = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         try:
             for work in batch:
                 work(db)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('saved_at', ?)", (str(time.time()),))
+            if saves:
+                db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('saved_at', ?)", (str(time.time()),)
+                )
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
