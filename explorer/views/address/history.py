@@ -32,11 +32,10 @@ from explorer.views.address.balance_chart import BalanceChart
 from explorer.views.address.controls import bind_result, button
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label, tone_palette
+from explorer.views.widgets.columns import ColumnFitter
 from explorer.views.widgets.links import open_clicked_routes
 
 PROGRESS_STEPS = 1000
-WIDTHS = {Column.TIME: 180, Column.BLOCK: 65, Column.KIND: 125, Column.COUNTERPARTY: 190,
-          Column.AMOUNT: 200, Column.FEE: 150, Column.BALANCE: 225}  # fmt: skip
 
 
 class Notice(QFrame):
@@ -138,10 +137,8 @@ class HistoryTab(QWidget):
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         table.verticalHeader().setDefaultSectionSize(22)
         table.verticalHeader().setVisible(False)
-        for column, width in WIDTHS.items():
-            table.setColumnWidth(column, width)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        table.horizontalHeader().setStretchLastSection(True)
+        self.columns = ColumnFitter(table, (Column.COUNTERPARTY, Column.TX))
         open_clicked_routes(table, self.link_activated.emit)
         return table
 
