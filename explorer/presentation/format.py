@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 from typing import Any
 
@@ -9,6 +10,9 @@ from explorer.chain.checksum import to_checksum_address
 from explorer.chain.units import format_gwei, format_rbtc, readable_rbtc
 from explorer.presentation.document import Field, Kind, Tone, facts
 from explorer.services.routes import address_route, block_route, tx_route
+
+YEAR = 365 * 86_400
+DURATION_UNITS = ((86_400, "d"), (3_600, "h"), (60, "min"), (1, "s"))  # largest first
 
 
 def age(seconds: float) -> str:
@@ -157,12 +161,18 @@ def difficulty_text(difficulty: float) -> str:
 
 
 def duration_text(seconds: float) -> str:
-    """Return seconds as `0.4 s`, `42 s`, `3 min 5 s` or `2 h 10 min`."""
+    """Return seconds as `0.4 s`, `42 s`, `3 min 5 s`, `5 min`, `2 h 10 min`, `3 d 4 h`, `95 years`.
+
+    Two units at most; the second is left out when it is zero.
+    """
     if seconds < 9.95:
         return f"{seconds:.1f} s"
     whole = round(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60} s"
-    return f"{whole // 3600} h {whole % 3600 // 60} min"
+    if whole >= YEAR:
+        return f"{whole / YEAR:,.0f} years"
+    for (big, big_name), (small, small_name) in itertools.pairwise(DURATION_UNITS):
+        if whole >= big:
+            count, rest = divmod(whole, big)
+            rest //= small
+            return f"{count:,} {big_name}" + (f" {rest} {small_name}" if rest else "")
+    return f"{whole} s"
