@@ -39,6 +39,7 @@ WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", None, None)
 WIDEST_TX = (None, "999 days ago", None, None, "≈0.000123 tRBTC")
 CELL_PADDING = 12
 SIDE_MARGINS = 40  # the page's margins and the splitter's handle
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
 CHART_KINDS = (ChartKind.LINE, ChartKind.BARS, ChartKind.BARS, ChartKind.LINE)
 
 
@@ -299,6 +300,8 @@ class HomeView(QWidget):
         orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
         if self.splitter.orientation() is not orientation:
             self.splitter.setOrientation(orientation)
+            for chart in self.charts:  # stacked, the tables take the charts' spare height
+                chart.setMaximumHeight(QWIDGETSIZE_MAX if wide else chart.minimumHeight())
 
     def _on_split(self) -> None:
         """Tell the model whether the transactions list can be seen (shown, not collapsed)."""

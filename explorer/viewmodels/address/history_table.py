@@ -162,7 +162,7 @@ class HistoryTableModel(QStandardItemModel):
     def text(self, entry: HistoryEntry, column: Column) -> str:
         """Return the text of one cell."""
         if column is Column.TIME:
-            return time_text(entry.timestamp)
+            return time_text(entry.timestamp).removesuffix(" UTC")  # the title says UTC
         if column is Column.BLOCK:
             return f"{entry.block:,}"
         if column is Column.KIND:
