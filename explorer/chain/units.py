@@ -1,4 +1,4 @@
-"""Exact formatting and parsing of token amounts (wei, gwei, RBTC); no floats."""
+"""Formatting and parsing of token amounts (wei, gwei, RBTC), exact or readable; no floats."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 
 RBTC_DECIMALS = 18
 GWEI_DECIMALS = 9
+PLACES = 4  # decimals (or significant digits below one) an amount is shown with
 _AMOUNT = re.compile(r"(?P<sign>[-+]?)(?P<whole>\d[\d,_]*)?(?:\.(?P<fraction>\d*))?", re.ASCII)
 
 
@@ -17,6 +18,30 @@ def format_units(value: int, decimals: int, *, grouping: bool = True) -> str:
     text = f"{whole:,}" if grouping else str(whole)
     digits = str(fraction).rjust(decimals, "0").rstrip("0") if fraction else ""
     return ("-" if value < 0 else "") + text + (f".{digits}" if digits else "")
+
+
+def readable_units(value: int, decimals: int, *, places: int = PLACES) -> str:
+    """Format an amount as people read it: `places` decimals, or as many significant digits.
+
+    At or above one whole unit, `places` decimals (`1,019.3652`); below it, `places`
+    significant digits (`0.1833`, `0.00002104`), so nothing that is not zero shows as zero.
+    An amount with no more digits than that is exact (`0.5`); a rounded one keeps the
+    zeros it was rounded to (`5.0000`), so it never passes for an exact round number.
+    """
+    exact = format_units(value, decimals)
+    fraction = exact.partition(".")[2]
+    whole = abs(value) >= 10**decimals
+    keep = places if whole else len(fraction) - len(fraction.lstrip("0")) + places
+    if len(fraction) <= keep:
+        return exact
+    unit = 10 ** (decimals - keep)
+    units_kept, digits = divmod((abs(value) + unit // 2) // unit, 10**keep)
+    return f"{'-' if value < 0 else ''}{units_kept:,}.{str(digits).rjust(keep, '0')}"
+
+
+def readable_rbtc(wei: int, symbol: str = "RBTC") -> str:
+    """Format wei as RBTC as people read it (readable_units), e.g. `1,019.3652 RBTC`."""
+    return f"{readable_units(wei, RBTC_DECIMALS)} {symbol}".rstrip()
 
 
 def format_rbtc(wei: int, symbol: str = "RBTC") -> str:

@@ -141,7 +141,7 @@ async def history(options: argparse.Namespace) -> int:
             if cache is not None and cache.writable:  # the chain's saved data, now verified
                 store = SavedHistoryStore(cache.records)
             run = AddressHistory(session.reader, address, chain=str(session.network.chain_id),
-                                 store=store, scope=Scope(options.assets),
+                                 store=store, scope=Scope(options.assets), hold=True,
                                  inside=lambda: _tracer(session))  # fmt: skip
             return await _write(run, session, (first, last), options.format, options.yes)
 
@@ -184,6 +184,9 @@ async def _write(
         units |= update.units
         if update.note:
             note(f"note: {update.note}")
+        if update.over_limit:  # nobody to ask here: say so, and go on to the next limit
+            note(f"note: {update.over_limit}")
+            await run.go_on()
         verdict = update.old_state or verdict
     if verdict is not None:
         code = await _scan_instead(run, verdict, entries, lambda what: spend(session, *what, yes))

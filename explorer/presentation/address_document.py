@@ -8,7 +8,7 @@ from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import known_label
-from explorer.chain.units import format_units
+from explorer.chain.units import format_units, readable_units
 from explorer.presentation import format as fmt
 from explorer.presentation.contract_document import proxy_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, facts
@@ -64,17 +64,18 @@ def token_section(token: TokenInfo) -> Section:
         fields.append(fmt.quantity_field("Decimals", token.decimals))
     if token.total_supply is not None:
         supply = token.total_supply
-        text = format_units(supply, token.decimals) if token.decimals is not None else f"{supply:,}"
+        decimals = token.decimals or 0
         unit = f" {token.symbol}" if token.symbol else ""
         fields.append(
             Field(
                 "Total supply",
-                text + unit,
+                readable_units(supply, decimals) + unit,
                 Kind.AMOUNT,
                 supply,
                 f"{supply:,} base units",
                 unit="token",
                 facts=facts(decimals=token.decimals),
+                exact=format_units(supply, decimals) + unit,
             )
         )
     return Section("Token", tuple(fields))

@@ -68,7 +68,7 @@ def argument_field(
         decimals = facts(decimals=unit.decimals)
         return Field(
             label, unit.amount(value), Kind.AMOUNT, value, f"{value:,} (raw)", unit="token",
-            facts=decimals,
+            facts=decimals, exact=unit.exact(value),
         )  # fmt: skip
     return abi_field(label, param, chain_id)
 

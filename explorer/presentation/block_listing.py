@@ -13,7 +13,7 @@ from explorer.chain.abi import method_label
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import REMASC
 from explorer.chain.records import Block, Receipt, Transaction
-from explorer.chain.units import format_rbtc
+from explorer.chain.units import readable_rbtc
 from explorer.presentation.tx_text import address_text, method_text, status_text
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
@@ -46,7 +46,7 @@ def transaction_rows(
                 "receipt": receipt,
                 "from_text": address_text(tx.sender, network.chain_id),
                 "to_text": address_text(tx.to, network.chain_id),
-                "value_text": format_rbtc(tx.value, network.currency),
+                "value_text": readable_rbtc(tx.value, network.currency),
                 "method": method_text(tx),
                 "status": status_text(receipt) if receipt is not None else None,
             }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from explorer.chain.known import BRIDGE
 from explorer.chain.peg import BLOCK_SECONDS, LOCKED_SUPPLY_WEI, PegNetwork
-from explorer.chain.units import format_rbtc
+from explorer.chain.units import format_rbtc, readable_rbtc
 from explorer.presentation import format as fmt
 from explorer.presentation.btc_fields import SATOSHI, btc_address_field, btc_amount_field
 from explorer.presentation.document import Document, Field, Kind, Section, Tone, data_key, facts
@@ -133,10 +133,12 @@ def bridge_document(
     shown = f"block {at:,}" if isinstance(at, int) else str(at)
     headline = Field(
         "Locked",
-        f"{format_rbtc(locked, currency)} locked in the peg · read at {shown}",
+        f"{readable_rbtc(locked, currency)} locked in the peg · read at {shown}",
         Kind.AMOUNT,
         locked,
+        f"{locked:,} wei",
         facts=facts(block=at if isinstance(at, int) else None),
+        exact=format_rbtc(locked, currency),
     )
     raw = {name: _raw(read) for name, read in r.items()}
     raw["balance"] = str(overview.balance)

@@ -32,7 +32,7 @@ from explorer.chain.btc_address import btc_text, p2pkh_address
 from explorer.chain.btc_tx import BitcoinTxError, parse_tx
 from explorer.chain.peg import PegNetwork, peg_network
 from explorer.chain.remasc import RemascPayment
-from explorer.chain.units import format_rbtc
+from explorer.chain.units import format_rbtc, readable_rbtc
 from explorer.presentation import format as fmt
 from explorer.presentation.arguments import abi_field
 from explorer.presentation.btc_fields import (
@@ -87,8 +87,13 @@ def pegout_amount_field(
     peg = context.peg
     if pegout_amount_in_wei(event, context.block, peg, context.tx_value):
         sat = event.amount // 10**10
-        text = f"{format_rbtc(event.amount, context.currency)} = {btc_text(sat)} (in wei, RSKIP427)"
-        return Field("  amount", text, Kind.AMOUNT, event.amount, f"{event.amount:,} wei")
+        text = (
+            f"{readable_rbtc(event.amount, context.currency)} = {btc_text(sat)} (in wei, RSKIP427)"
+        )
+        exact = format_rbtc(event.amount, context.currency)
+        return Field(
+            "  amount", text, Kind.AMOUNT, event.amount, f"{event.amount:,} wei", exact=exact
+        )
     note = "in satoshis, before RSKIP427"
     return btc_amount_field("  amount", event.amount, note)
 
@@ -252,7 +257,7 @@ def remasc_fields(payment: RemascPayment, context: LogContext) -> list[Field]:
         else f"the block {maturity:,} before"
     )
     for_block = None if context.block is None else context.block - maturity
-    paid = f"{format_rbtc(payment.amount, context.currency)} to {payment.receiver} for {paid_for}"
+    paid = f"{readable_rbtc(payment.amount, context.currency)} to {payment.receiver} for {paid_for}"
     return [
         fmt.status_field("  Event", "mining_fee", "mining_fee — REMASC payment"),
         fmt.status_field(
@@ -260,7 +265,15 @@ def remasc_fields(payment: RemascPayment, context: LogContext) -> list[Field]:
             "rlp",
             "RLP [paid block hash, amount] under the ASCII topic mining_fee_topic",
         ),
-        Field("  paid", paid, Kind.AMOUNT, payment.amount, facts=facts(for_block=for_block)),
+        Field(
+            "  paid",
+            paid,
+            Kind.AMOUNT,
+            payment.amount,
+            f"{payment.amount:,} wei",
+            facts=facts(for_block=for_block),
+            exact=format_rbtc(payment.amount, context.currency),
+        ),
         fmt.address_field("  receiver", payment.receiver, context.chain_id),
         fmt.hash_field("  paid block", payment.paid_block_hash, Kind.BLOCK),
     ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.pooled import PRICE_BUMP_PERCENT
-from explorer.chain.units import format_gwei, format_rbtc
+from explorer.chain.units import format_gwei, format_rbtc, readable_rbtc
 from explorer.presentation import format as fmt
 from explorer.presentation.arguments import argument_fields
 from explorer.presentation.diagnosis_document import nonces_text
@@ -64,8 +64,8 @@ def issue_sentence(issue: Issue, check: BroadcastCheck, currency: str) -> str:
     if issue in (Issue.NONCE_USED, Issue.NONCE_REPLACES, Issue.NONCE_GAP):
         return _nonce_sentence(issue, check)
     if issue in (Issue.INSUFFICIENT_FUNDS, Issue.FUNDS_SHORT):
-        has = f"the sender has {format_rbtc(state.balance, currency)} but it may cost "
-        has += f"{format_rbtc(tx.max_cost, currency)} (value + gas × gas price)"
+        has = f"the sender has {readable_rbtc(state.balance, currency)} but it may cost "
+        has += f"{readable_rbtc(tx.max_cost, currency)} (value + gas × gas price)"
         if issue is Issue.FUNDS_SHORT:
             return has + ": the node queues it, and it cannot be mined until the sender can pay"
         return has + ": the node will refuse it (insufficient funds)"
@@ -220,7 +220,7 @@ def refusal_text(result: SendResult) -> str:
 
 
 def confirmation_text(tx: SignedTx, network: Network) -> str:
-    """Return the question asked before the one send: network, chain id, what it moves."""
+    """Return the question asked before the one send: network, chain id, what it moves (exact)."""
     chain = network.chain_id
     to = "a new contract" if tx.to is None else to_checksum_address(tx.to, chain)
     sender = to_checksum_address(tx.sender, chain)

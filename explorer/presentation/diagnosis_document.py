@@ -7,7 +7,7 @@ every number it rests on. The window's pages and `explorer report` print the sam
 from __future__ import annotations
 
 from explorer.chain.pooled import PRICE_BUMP_PERCENT
-from explorer.chain.units import format_gwei, format_rbtc
+from explorer.chain.units import format_gwei, readable_rbtc
 from explorer.presentation import format as fmt
 from explorer.presentation.document import Document, Field, Kind, Section, Tone, facts, iso_time
 from explorer.saved.seen import SeenTx
@@ -56,9 +56,9 @@ def hold_sentence(diagnosis: PendingDiagnosis, hold: Hold, currency: str) -> str
     tx, state = diagnosis.candidate, diagnosis.state
     if hold is Hold.INSUFFICIENT_FUNDS:
         return (
-            f"the sender cannot pay it: a balance of {format_rbtc(state.balance, currency)} "
-            f"against value + gas × gas price = {format_rbtc(tx.max_cost, currency)} (short by "
-            f"{format_rbtc(diagnosis.shortfall, currency)})"
+            f"the sender cannot pay it: a balance of {readable_rbtc(state.balance, currency)} "
+            f"against value + gas × gas price = {readable_rbtc(tx.max_cost, currency)} (short by "
+            f"{readable_rbtc(diagnosis.shortfall, currency)})"
         )
     if hold is Hold.PRICE_BELOW_MINIMUM:
         return (
@@ -125,8 +125,8 @@ def facts_fields(diagnosis: PendingDiagnosis, currency: str, now: float) -> list
     )
     price += f" · the node's gas price {format_gwei(state.gas_price)}"
     balance = (
-        f"{format_rbtc(state.balance, currency)} · it needs "
-        f"{format_rbtc(tx.max_cost, currency)} (value + gas × gas price)"
+        f"{readable_rbtc(state.balance, currency)} · it needs "
+        f"{readable_rbtc(tx.max_cost, currency)} (value + gas × gas price)"
     )
     replacement = (
         f"send nonce {tx.nonce} with a gas price of at least {format_gwei(tx.bump_price)} "

@@ -69,6 +69,7 @@ class Field:
     link: Route | None = None
     unit: str = ""  # an amount's (wei unless said) or a quantity's (ms, s, bytes)
     facts: Facts = ()
+    exact: str = ""  # what Copy gives when text rounds the value (an amount), else ''
 
     def to_data(self, chain_id: int | None) -> dict[str, Any]:
         """Return the field as data: key, label, type, value, its facts, and its words as text.

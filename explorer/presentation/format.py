@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.chain.units import RBTC_DECIMALS, format_gwei, format_rbtc
+from explorer.chain.units import format_gwei, format_rbtc, readable_rbtc
 from explorer.presentation.document import Field, Kind, Tone, facts
 from explorer.services.routes import address_route, block_route, tx_route
+
+YEAR = 365 * 86_400
+DURATION_UNITS = ((86_400, "d"), (3_600, "h"), (60, "min"), (1, "s"))  # largest first
 
 
 def age(seconds: float) -> str:
@@ -45,29 +49,19 @@ def time_field(label: str, timestamp: int, now: float) -> Field:
     return Field(label, text, Kind.TIME, timestamp, tooltip)
 
 
-def amount_field(label: str, wei: int, symbol: str) -> Field:
-    """Return an amount field: exact RBTC, exact wei on hover."""
-    return Field(label, format_rbtc(wei, symbol), Kind.AMOUNT, wei, f"{wei:,} wei")
+def amount_field(label: str, wei: int, symbol: str, **more: Any) -> Field:
+    """Return an amount field as people read it; the exact RBTC on hover and Copy, and wei."""
+    text, exact = readable_rbtc(wei, symbol), format_rbtc(wei, symbol)
+    return Field(label, text, Kind.AMOUNT, wei, f"{wei:,} wei", exact=exact, facts=facts(**more))
 
 
-def brief_amount(wei: int, symbol: str, places: int = 6) -> str:
-    """Return an amount for a narrow cell: exact up to `places` decimals, else rounded (≈).
-
-    `0.97127 RBTC`, `≈0.002104 RBTC`, `<0.000001 RBTC`; the exact one goes in its tooltip.
-    """
-    exact = format_rbtc(wei, symbol)
-    fraction = exact.partition(" ")[0].partition(".")[2]
-    if len(fraction) <= places:
-        return exact
-    unit = 10 ** (RBTC_DECIMALS - places)
-    if 0 < abs(wei) < unit:
-        return f"<0.{'0' * (places - 1)}1 {symbol}".rstrip()
-    rounded = (abs(wei) + unit // 2) // unit * unit * (1 if wei >= 0 else -1)
-    return "≈" + format_rbtc(rounded, symbol)
+def exact_tooltip(wei: int, symbol: str) -> str:
+    """Return a cell's tooltip for an amount: the exact RBTC and the wei."""
+    return f"{format_rbtc(wei, symbol)}\n{wei:,} wei"
 
 
 def price_field(label: str, wei: int, symbol: str) -> Field:
-    """Return a gas-price field in gwei and RBTC."""
+    """Return a gas-price field in gwei and RBTC (a price per gas: exact, it is small)."""
     return Field(
         label, f"{format_gwei(wei)} ({format_rbtc(wei, symbol)})", Kind.AMOUNT, wei, f"{wei:,} wei"
     )
@@ -167,12 +161,18 @@ def difficulty_text(difficulty: float) -> str:
 
 
 def duration_text(seconds: float) -> str:
-    """Return seconds as `0.4 s`, `42 s`, `3 min 5 s` or `2 h 10 min`."""
+    """Return seconds as `0.4 s`, `42 s`, `3 min 5 s`, `5 min`, `2 h 10 min`, `3 d 4 h`, `95 years`.
+
+    Two units at most; the second is left out when it is zero.
+    """
     if seconds < 9.95:
         return f"{seconds:.1f} s"
     whole = round(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60} s"
-    return f"{whole // 3600} h {whole % 3600 // 60} min"
+    if whole >= YEAR:
+        return f"{whole / YEAR:,.0f} years"
+    for (big, big_name), (small, small_name) in itertools.pairwise(DURATION_UNITS):
+        if whole >= big:
+            count, rest = divmod(whole, big)
+            rest //= small
+            return f"{count:,} {big_name}" + (f" {rest} {small_name}" if rest else "")
+    return f"{whole} s"

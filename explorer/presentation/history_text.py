@@ -15,7 +15,7 @@ from typing import Any
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
-from explorer.chain.units import RBTC_DECIMALS, format_units
+from explorer.chain.units import RBTC_DECIMALS, format_units, readable_units
 from explorer.presentation.document import iso_time
 from explorer.presentation.format import utc_text
 
@@ -99,14 +99,16 @@ def symbol_of(entry: HistoryEntry, units: Units, currency: str) -> str:
     return currency if entry.is_native else units.get(entry.asset, (0, ""))[1]
 
 
-def amount_text(entry: HistoryEntry, units: Units, currency: str, signed: bool = True) -> str:
-    """Return the amount in RBTC or the token's units, signed by direction, with its symbol."""
+def amount_text(
+    entry: HistoryEntry, units: Units, currency: str, signed: bool = True, exact: bool = False
+) -> str:
+    """Return the amount in RBTC or the token's units (readable, or exact), signed, with symbol."""
     if entry.token_id is not None:
         return f"#{entry.token_id} {symbol_of(entry, units, currency)}".strip()
     decimals = RBTC_DECIMALS if entry.is_native else units.get(entry.asset, (0, ""))[0]
     signs = {Direction.IN: "+", Direction.OUT: "−"}
     sign = signs.get(entry.direction, "") if signed and entry.amount else ""
-    text = sign + format_units(entry.amount, decimals)
+    text = sign + (format_units if exact else readable_units)(entry.amount, decimals)
     return f"{text} {symbol_of(entry, units, currency)}".strip()
 
 
@@ -122,9 +124,11 @@ def activity_text(entry: HistoryEntry, units: Units, currency: str) -> str:
     return f"{verb} {amount_text(entry, units, currency, signed=False)}{how}"
 
 
-def rbtc_text(wei: int | None, currency: str) -> str:
-    """Return wei in the network's currency, or '' for none."""
-    return "" if wei is None else f"{format_units(wei, RBTC_DECIMALS)} {currency}"
+def rbtc_text(wei: int | None, currency: str, exact: bool = False) -> str:
+    """Return wei in the network's currency (readable, or exact), or '' for none."""
+    if wei is None:
+        return ""
+    return f"{(format_units if exact else readable_units)(wei, RBTC_DECIMALS)} {currency}"
 
 
 def kind_text(entry: HistoryEntry) -> str:

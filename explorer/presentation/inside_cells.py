@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import known_label
-from explorer.chain.units import format_rbtc
-from explorer.presentation.format import brief_amount
+from explorer.chain.units import format_rbtc, readable_rbtc
 
 #: The user's own label of a lowercase address, or None (the app's labels view model).
 LabelOf = Callable[[str], str | None]
@@ -68,15 +67,15 @@ class Labels:
 
 
 def amount_cell(wei: int, currency: str, empty: str = "") -> Cell:
-    """Return an RBTC amount: significant digits shown, the exact amount and wei on hover."""
+    """Return an RBTC amount as people read it (readable_rbtc), the exact one on hover and copy."""
     if not wei and empty:
         return Cell(empty, sort=0)
     exact = format_rbtc(wei, currency)
-    return Cell(brief_amount(wei, currency), exact, sort=wei)
+    return Cell(readable_rbtc(wei, currency), exact, sort=wei)
 
 
 def signed_cell(wei: int, currency: str) -> Cell:
-    """Return a running total: signed, significant digits, the exact one on hover."""
+    """Return a running total: signed, as people read it, the exact one on hover."""
     cell = amount_cell(abs(wei), currency)
     sign = "+" if wei > 0 else "−" if wei < 0 else ""
     return Cell(sign + cell.text, sign + cell.exact, sort=wei)

@@ -118,8 +118,8 @@ def _not_registered(status: PeginStatus, peg: PegNetwork) -> Section:
         fields.append(
             fmt.text_field(
                 "Refusals searched",
-                f"blocks {first:,}–{last:,}: none (refusals without a refund are not marked as "
-                "processed since RSKIP551)",
+                f"blocks {first:,}–{last:,}: none (a peg-in refused without a refund is only "
+                "told by an event, so these blocks were searched for one)",
                 first_block=first,
                 last_block=last,
             )
@@ -127,9 +127,9 @@ def _not_registered(status: PeginStatus, peg: PegNetwork) -> Section:
     note = (
         "The Bridge has not registered this Bitcoin transaction. If it paid the federation's "
         "address, it is registered once it has enough confirmations and the Bridge's Bitcoin tip "
-        "passes them; until then the Bridge knows nothing of it. A Flyover peg-in is kept under "
-        "its derivation hash, not its txid: its Liquidity Bridge Contract has its status. It may "
-        "also not be a peg-in at all."
+        "passes them; until then the Bridge knows nothing of it. A Flyover (fast) peg-in is not "
+        "kept under its Bitcoin txid: the Flyover provider that made it can say its status. It "
+        "may also not be a peg-in at all."
     )
     return Section("Not registered", tuple(fields), note=note)
 

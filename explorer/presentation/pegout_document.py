@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from explorer.chain.bridge_events import REJECTED_PEGOUT_REASONS, reason_text
+from explorer.chain.bridge_events import (
+    REJECTED_PEGOUT_REASONS,
+    ReleaseRequestRejected,
+    reason_text,
+)
 from explorer.chain.btc_address import btc_text, p2pkh_address
 from explorer.chain.peg import BLOCK_SECONDS, PegNetwork
-from explorer.chain.units import format_rbtc
+from explorer.chain.records import Receipt, Transaction
+from explorer.chain.units import readable_rbtc
 from explorer.presentation import format as fmt
 from explorer.presentation.btc_fields import (
     bitcoin_tx_fields,
@@ -16,7 +22,7 @@ from explorer.presentation.btc_fields import (
     btc_tx_field,
 )
 from explorer.presentation.document import Document, Field, Kind, Section, Tone, facts
-from explorer.services.pegout import PegoutStatus
+from explorer.services.pegout import PegoutStatus, request_of
 
 
 def _eta(blocks: int) -> str:
@@ -24,10 +30,12 @@ def _eta(blocks: int) -> str:
     return "any moment" if blocks <= 0 else f"about {fmt.duration_text(blocks * BLOCK_SECONDS)}"
 
 
-def stage_text(status: PegoutStatus, peg: PegNetwork) -> tuple[str, str, Tone]:
+def stage_text(
+    status: PegoutStatus, peg: PegNetwork, currency: str = "RBTC"
+) -> tuple[str, str, Tone]:
     """Return where the peg-out is: a word (JSON's), one line, its tone."""
     if status.rejected is not None:
-        return "refused", "REFUSED — the value went back to the sender", Tone.BAD
+        return "refused", refusal_text(status.rejected, status.tx.value, currency), Tone.BAD
     if status.release is not None:
         tx = status.released.tx if status.released else None
         txid = f" as {tx.txid}" if tx is not None else ""
@@ -46,9 +54,42 @@ def stage_text(status: PegoutStatus, peg: PegNetwork) -> tuple[str, str, Tone]:
     return "requested", "REQUESTED", Tone.WAITING
 
 
+def refusal_text(rejected: ReleaseRequestRejected, value: int, currency: str) -> str:
+    """Return what became of a refused request's money, in one line."""
+    reason = REJECTED_PEGOUT_REASONS.get(rejected.reason, f"reason {rejected.reason}")
+    if rejected.reason == 2:
+        return f"REFUSED, NOT REFUNDED — {reason}; rskj keeps the value"
+    back = readable_rbtc(value, currency) if value else "the value"
+    return f"REFUSED, REFUNDED — {back} came back to the sender: {reason}"
+
+
+def request_headline(tx: Transaction, receipt: Receipt, currency: str, **more: Any) -> Field | None:
+    """Return a peg-out request's headline from its receipt alone (None: not a request).
+
+    The headline says what became of the user's money, not the EVM status (which succeeds
+    when the Bridge refuses): refused and refunded, or taken, its stages read next.
+    """
+    found = request_of(tx, receipt)
+    if found is None:
+        return None
+    event = found.decoded.event
+    if isinstance(event, ReleaseRequestRejected):
+        text = refusal_text(event, tx.value, currency)
+        return pegout_headline("refused", text, Tone.BAD, **more)
+    text = "REQUESTED — the Bridge took it; reading its stages…"
+    return pegout_headline("requested", text, Tone.WAITING, **more)
+
+
+def pegout_headline(stage: str, text: str, tone: Tone, **more: Any) -> Field:
+    """Return the headline of a peg-out's transaction: its stage (JSON: value pegout, stage)."""
+    confirmations = more.get("confirmations")
+    said = "" if confirmations is None else f" · {confirmations:,} confirmations"
+    return fmt.status_field("Status", "pegout", f"PEG-OUT {text}{said}", tone, stage=stage, **more)
+
+
 def _request(status: PegoutStatus, peg: PegNetwork, chain_id: int, currency: str) -> Section:
     """Return the request as the Bridge took it (or refused it)."""
-    word, text, tone = stage_text(status, peg)
+    word, text, tone = stage_text(status, peg, currency)
     fields = [fmt.status_field("Stage", word, text, tone)]
     if status.requested_sat is not None:
         fields.append(btc_amount_field("Requested", status.requested_sat))
@@ -62,7 +103,7 @@ def _request(status: PegoutStatus, peg: PegNetwork, chain_id: int, currency: str
     if rejected is not None:
         reason = reason_text(REJECTED_PEGOUT_REASONS, rejected.reason)
         fields.append(fmt.quantity_field("Refused because", rejected.reason, reason, Tone.BAD))
-        back = format_rbtc(status.tx.value, currency) if status.tx.value else "the value"
+        back = readable_rbtc(status.tx.value, currency) if status.tx.value else "the value"
         refund = f"{back} came back to the sender in this same transaction"
         refunded = rejected.reason != 2
         if not refunded:
@@ -196,12 +237,19 @@ def pegout_sections(
 def with_pegout(
     document: Document, status: PegoutStatus, peg: PegNetwork, currency: str
 ) -> Document:
-    """Return a transaction's document with its peg-out's stages first (what support asks)."""
+    """Return a transaction's document with its peg-out's stages first (what support asks).
+
+    The headline becomes the peg-out's stage (what became of the money), confirmations kept.
+    """
     chain_id = document.chain_id or 0
     stages = pegout_sections(status, peg, chain_id, currency)
     sections = (*stages, *document.sections)
-
-    return replace(document, sections=sections)
+    headline = document.headline
+    if headline.value in ("success", "pegout"):
+        word, text, tone = stage_text(status, peg, currency)
+        confirmations = dict(headline.facts).get("confirmations")
+        headline = pegout_headline(word, text, tone, confirmations=confirmations)
+    return replace(document, headline=headline, sections=sections)
 
 
 def searching_field(status: PegoutStatus) -> Field:

@@ -21,6 +21,7 @@ from explorer.presentation.bridge_fields import (
 from explorer.presentation.callee import Callee, callee_fields
 from explorer.presentation.diagnosis_document import BLOCKING, pending_section, pending_sentence
 from explorer.presentation.document import Document, Field, Kind, Section, Tone
+from explorer.presentation.pegout_document import request_headline
 from explorer.presentation.verification import CHECKING, PENDING, with_verdict
 from explorer.rpc.nodefailures import NodeFailure
 from explorer.services.diagnosis import PendingDiagnosis
@@ -73,6 +74,9 @@ def status_field(facts: TxFacts, currency: str = "RBTC") -> Field:
         text = "MINED — receipt has a state root, no status" + confirmations
         return fmt.status_field("Status", "mined", text, confirmations=count)
     if receipt.succeeded:
+        pegout = request_headline(tx, receipt, currency, confirmations=count)
+        if pegout is not None:  # what became of the money, not the EVM status
+            return pegout
         text = "SUCCESS" + confirmations
         return fmt.status_field("Status", "success", text, Tone.GOOD, confirmations=count)
     text = "FAILED" + failure_text(facts) + confirmations

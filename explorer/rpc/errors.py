@@ -23,6 +23,28 @@ class ErrorKind(enum.Enum):
     INVALID_INPUT = "invalid input"
     CHAIN_MISMATCH = "chain mismatch"
 
+    @property
+    def said(self) -> str:
+        """Return the kind in the window's words (the command line prints the value)."""
+        return KIND_SAID[self]
+
+    def explain(self, message: str) -> str:
+        """Return `what went wrong: message`, or the message alone when it says so already."""
+        said = self.said
+        return message if said.removeprefix("the node ") in message else f"{said}: {message}"
+
+
+KIND_SAID = {
+    ErrorKind.TRANSPORT: "the node cannot be reached",
+    ErrorKind.AUTH: "the node refused the API key",
+    ErrorKind.RATE_LIMITED: "the node is limiting requests",
+    ErrorKind.SERVER: "the node's web server failed",
+    ErrorKind.NODE: "the node answered with an error",
+    ErrorKind.MALFORMED: "the node's answer could not be read",
+    ErrorKind.INVALID_INPUT: "invalid input",
+    ErrorKind.CHAIN_MISMATCH: "chain mismatch",
+}
+
 
 class RpcError(Exception):
     """Base of every client error; `message` is one line and never holds the API key."""

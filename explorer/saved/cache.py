@@ -41,6 +41,7 @@ from explorer.saved.store import ChainIdentity, ChainStore
 __all__ = ["CacheMode", "DerivedRecords", "NotSaved", "Reorganised", "SessionCache", "records_of"]
 
 CHAIN_CHECK = ("eth_chainId", "net_version", "web3_clientVersion")  # offline, asked all the same
+HEAD_NOTE_SECONDS = 10.0  # at most this often the endpoint's head is written down
 UNDECIDED_KEEP = 512  # answers kept in memory until the head passes them by N blocks
 
 
@@ -85,6 +86,8 @@ class SessionCache:
         self._genesis: asyncio.Future[str] | None = None
         self._undecided: OrderedDict[str, tuple[rules.Placement, bytes]] = OrderedDict()
         self._settled_hashes: dict[str, int] = {}  # hash → height of settled blocks seen
+        self._head_noted = -HEAD_NOTE_SECONDS  # when this endpoint's head was last noted
+        self._noting: asyncio.Future[None] | None = None
 
     @property
     def mode(self) -> CacheMode:
@@ -144,6 +147,9 @@ class SessionCache:
             return
         self.state.set_mode(CacheMode.ONLINE, store)
         await self.directory.remember(self.endpoint, identity)
+        if self.state.head is not None:  # a head the node gave before it was verified
+            self._head_noted = time.monotonic()
+            await self.directory.note_head(self.endpoint, self.state.head)
 
     async def _own_store(self, identity: ChainIdentity) -> ChainStore | None:
         """Return this endpoint's store of a chain (what it said alone), None if unknowable."""
@@ -171,7 +177,9 @@ class SessionCache:
         saved = await store.state()
         if saved.saved_at is None:
             return False
-        self.saved_at, self.saved_head = saved.saved_at, saved.head
+        # this endpoint's own head and last answer, else what its file says
+        self.saved_at = served.answered if served.answered is not None else saved.saved_at
+        self.saved_head = served.head if served.head is not None else saved.head
         self.state.set_mode(CacheMode.OFFLINE, store)
         return True
 
@@ -245,6 +253,20 @@ class SessionCache:
         """Record a head the node reported; keep what it has settled."""
         if self.state.advance(number):
             self._promote()
+            self._note_endpoint()
+
+    def _note_endpoint(self) -> None:
+        """Note (at most every HEAD_NOTE_SECONDS) this endpoint's head and that it answered now.
+
+        Offline, its pages count from that head and say "saved data from" that time, not
+        whatever another session of the endpoint (a command line, another profile) saved last.
+        """
+        now, head = time.monotonic(), self.state.head
+        if self.state.mode is not CacheMode.ONLINE or head is None:
+            return
+        if now - self._head_noted > HEAD_NOTE_SECONDS:
+            self._head_noted = now
+            self._noting = asyncio.ensure_future(self.directory.note_head(self.endpoint, head))
 
     def _keep(self, where: rules.Placement, body: bytes) -> None:
         """Keep a settled answer now; hold an unsettled mined one until it settles."""
@@ -283,6 +305,7 @@ class SessionCache:
         store = self.state.store
         if rows and store is not None and self.state.writable:
             store.put(rows, self.state.head)
+            self._note_endpoint()
 
     def forget_from(self, number: int) -> None:
         """Forget what this session holds in memory from a replaced height up."""

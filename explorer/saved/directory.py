@@ -40,6 +40,13 @@ INDEX_FILE = FileSchema(
         Migration(
             "endpoint ids hashed with the file's salt", (salt_column("endpoints", "endpoint"),)
         ),
+        Migration(
+            "each endpoint's newest block and when it last answered",
+            (
+                "CREATE TABLE IF NOT EXISTS heads (endpoint TEXT PRIMARY KEY, "
+                "head INTEGER NOT NULL, seen REAL NOT NULL)",
+            ),
+        ),
     ),
 )
 
@@ -61,6 +68,8 @@ class Served:
 
     identity: ChainIdentity
     seen: float
+    head: int | None = None  # the newest block it reported (None: not known)
+    answered: float | None = None  # when it last answered (a head, or data saved)
 
 
 class CacheDirectory:
@@ -205,20 +214,34 @@ class CacheDirectory:
         except (OSError, sqlite3.Error, FileUnavailable):
             return  # offline browsing will not know this endpoint; nothing else depends on it
 
+    async def note_head(self, endpoint: Endpoint, head: int) -> None:
+        """Remember an endpoint's newest block and that it answered now (not another session's)."""
+
+        def write(db: sqlite3.Connection) -> None:
+            row = (_salted_id(db, endpoint), head, time.time())
+            db.execute("INSERT OR REPLACE INTO heads VALUES (?, ?, ?)", row)
+
+        with contextlib.suppress(OSError, sqlite3.Error, FileUnavailable):  # then no head known
+            await self._on_index(write)
+
     async def served(self, endpoint: Endpoint) -> Served | None:
-        """Return the chain an endpoint served when last verified, or None."""
+        """Return the chain an endpoint served when last verified (and its head), or None."""
 
         def read(db: sqlite3.Connection) -> Any:
-            query = "SELECT chain_id, genesis, seen FROM endpoints WHERE endpoint = ?"
+            query = (
+                "SELECT chain_id, genesis, endpoints.seen, head, heads.seen FROM endpoints "
+                "LEFT JOIN heads USING (endpoint) WHERE endpoint = ?"
+            )
             return db.execute(query, (_salted_id(db, endpoint),)).fetchone()
 
         try:
             row = await self._on_index(read)
         except (OSError, sqlite3.Error, FileUnavailable):
             return None
-        return (
-            None if row is None else Served(ChainIdentity(int(row[0]), str(row[1])), float(row[2]))
-        )
+        if row is None:
+            return None
+        head, answered = (None, None) if row[3] is None else (int(row[3]), float(row[4]))
+        return Served(ChainIdentity(int(row[0]), str(row[1])), float(row[2]), head, answered)
 
     async def aclose(self) -> None:
         """Write what is queued and close every file."""

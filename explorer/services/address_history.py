@@ -6,6 +6,9 @@ native changes as the search pins them (balance_search.py), each attributed (att
 and the token transfers (token_history.py). What was found is stored with the hash of the newest
 block searched, so the next visit asks only for newer blocks (and starts over if that block is
 no longer in the chain). Stop by closing `updates()` (cancelling the task that iterates it).
+Its requests are counted as the quota counts them, for its own tasks only; the run holds below
+its estimate's limit and pauses there (history_limit.py) until `go_on()`, when it is created
+with `hold=True` (the window and the command line; the watchlist's short runs go unheld).
 """
 
 from __future__ import annotations
@@ -19,14 +22,14 @@ from typing import TYPE_CHECKING
 from explorer.chain.history import HistoryEntry
 from explorer.chain.records import Log
 from explorer.rpc.errors import MalformedResponse
+from explorer.rpc.journal import Spending, counting
 from explorer.services.attribution import Attributor
 from explorer.services.balance_search import (
-    EXPRESS_PROBES,
     BalanceSearch,
     Change,
-    search_bound,
 )
 from explorer.services.history_inside import InsideExplainer
+from explorer.services.history_limit import Continuation, SearchLimit, continuation
 from explorer.services.history_parts import (
     CONTRACT_CAVEAT,
     NONCE_JUMP,
@@ -34,8 +37,8 @@ from explorer.services.history_parts import (
     HistoryProgress,
     HistoryUpdate,
     hash_of,
-    merged,
     newest_key,
+    next_record,
     provisional,
     usable,
 )
@@ -61,8 +64,8 @@ from explorer.services.tasks import cancel_all
 from explorer.services.token_history import (
     ProgressListener,
     TokenTransfers,
+    answered_transfers,
     logs_of,
-    transfer_entry,
 )
 
 if TYPE_CHECKING:
@@ -81,10 +84,12 @@ class AddressHistory:
         store: HistoryStore | None = None,
         scope: Scope = Scope.ALL,
         inside: Callable[[], Tracer] | None = None,
+        hold: bool = False,
     ) -> None:
         """Read address's history; inside makes the Tracers that name a contract's counterparty."""
         self.inside = inside
         self.reader = reader
+        self.hold = hold  # pause at the estimate's limit (else the limit is only said)
         self.address = address
         self.chain = chain
         self.store = store
@@ -99,7 +104,6 @@ class AddressHistory:
         self.times = BlockTimes(reader.client, self.counts)
         self._native_entries: list[HistoryEntry] = []
         self._token_entries: list[HistoryEntry] = []
-        self._requests_before = 0
         self._early_logs: list[Log] | None = None
         self._high_hash = self._known_hash = ""
         self._latest: tuple[int, str] | None = None  # the head read as a block (number, hash)
@@ -107,6 +111,9 @@ class AddressHistory:
         self._tokens_low = 0
         self._tokens_done = 0.0
         self._found = 0
+        self.spending = Spending()  # the requests of this run's own tasks
+        self.limit = SearchLimit(lambda: self.requests, None, self._on_pause)
+        self._queue: asyncio.Queue[HistoryUpdate | None] | None = None
 
     @property
     def span(self) -> tuple[int, int, int]:
@@ -121,14 +128,19 @@ class AddressHistory:
 
     @property
     def requests(self) -> int:
-        """Return the HTTP requests the history spent so far (through its client)."""
-        stats = getattr(self.reader.client, "stats", None)
-        return int(stats.total - self._requests_before) if stats is not None else 0
+        """Return the requests (calls, as the quota counts them) the history spent so far."""
+        return self.spending.requests
 
     async def prepare(self, first: int | None = None, last: int | None = None) -> Estimate:
         """Read the head (unless known), the stored history and the opening request."""
-        stats = getattr(self.reader.client, "stats", None)
-        self._requests_before = stats.total if stats is not None else 0
+        with counting(self.spending):
+            found = await self._prepare(first, last)
+        self.limit.limit = found.limit if self.hold else None
+        self.limit.receipts_left = found.changes if not found.changes_known else 0
+        return found
+
+    async def _prepare(self, first: int | None, last: int | None) -> Estimate:
+        """Prepare the run: the stored history, the opening, the estimate."""
         high = last if last is not None else await self._head()
         low = max(0, (first or 0) - 1)
         if self.store is not None:
@@ -148,7 +160,24 @@ class AddressHistory:
         opening = self.opening
         token_blocks = high - self._tokens_low
         blocks = high - opening.low
-        return estimate(blocks, opening.first, opening.last, self.scope, token_blocks=token_blocks)
+        return estimate(
+            blocks, opening.first, opening.last, self.scope, None, token_blocks, self.requests
+        )
+
+    def _on_pause(self) -> None:
+        """Say the run stopped at its limit, and what going on would cost."""
+        if self._queue is not None and self.search is not None:
+            self._queue.put_nowait(HistoryUpdate(over_limit=self.next_limit().text()))
+
+    def next_limit(self) -> Continuation:
+        """Return what going on from here would cost, from the changes found so far."""
+        assert self.search is not None
+        return continuation(self.search.progress(), self.requests, self.limit)
+
+    async def go_on(self) -> None:
+        """Go on past the limit the run stopped at, to the next one."""
+        if self.limit.paused:
+            await self.limit.raise_to(self.next_limit().limit)
 
     async def _head(self) -> int:
         """Return the head; unknown, read as the latest block: its number and hash in one read."""
@@ -199,11 +228,13 @@ class AddressHistory:
         if self.opening.has_code and self.scope.native:
             yield HistoryUpdate(note=CONTRACT_CAVEAT)
         queue: asyncio.Queue[HistoryUpdate | None] = asyncio.Queue()
+        self._queue = queue
         parts = []
-        if self.scope.native:
-            parts.append(asyncio.ensure_future(self._native(queue)))
-        if self.scope.tokens:
-            parts.append(asyncio.ensure_future(self._tokens(queue)))
+        with counting(self.spending):  # the parts' tasks count into this run's spending
+            if self.scope.native:
+                parts.append(asyncio.ensure_future(self._native(queue)))
+            if self.scope.tokens:
+                parts.append(asyncio.ensure_future(self._tokens(queue)))
         try:
             running = len(parts)
             while running:
@@ -251,7 +282,13 @@ class AddressHistory:
     ) -> None:
         """Run the search, attributing each batch of changes as it comes."""
         self.search = BalanceSearch(
-            self.probes, opening.low, opening.high, first, opening.last, express=self.express()
+            self.probes,
+            opening.low,
+            opening.high,
+            first,
+            opening.last,
+            express=opening.express_pays,
+            limit=self.limit,
         )
         self.search.on_progress = lambda _: queue.put_nowait(
             HistoryUpdate(progress=self._progress())
@@ -288,6 +325,7 @@ class AddressHistory:
     ) -> None:
         """Attribute a batch of changes and hand their entries over."""
         found = await asyncio.gather(*(attributor.attribute(change) for change in changes))
+        await self.limit.attributed(len(changes), sum(change.sent for change in changes))
         if any(attribution.nonce_unexplained for attribution in found):
             raise OldStateMissing(min(change.block for change in changes), NONCE_JUMP)
         for change, attribution in zip(changes, found, strict=True):
@@ -302,19 +340,6 @@ class AddressHistory:
         blocks = tuple(change.block for change in changes)
         ordered = tuple(sorted(entries, key=newest_key))
         queue.put_nowait(HistoryUpdate(ordered, self._progress(), explained=blocks))
-
-    def express(self) -> bool:
-        """Tell whether the express start pays for itself: a sender of many transactions.
-
-        Its cost (EXPRESS_PROBES) must fit in the slack the bound leaves (a fifth of it, less
-        a margin) for the changes its nonce promises; a receive-only account gets none.
-        """
-        opening = self.opening
-        if opening is None or opening.first is None or opening.has_code:
-            return False
-        promised = opening.last.nonce - opening.first.nonce
-        slack = 0.15 * search_bound(promised, opening.high - opening.low) / 2
-        return promised > 0 and slack >= EXPRESS_PROBES
 
     async def _stale_opening(self, first: AccountState) -> str:
         """Return why the oldest change looks like old state the node does not have ('' if not)."""
@@ -354,14 +379,7 @@ class AddressHistory:
         """Return the transfers' batches: from the opening's answers, or by scanning."""
         if self._early_logs is None:
             return transfers.scan(self._tokens_low + 1, high, on_progress)
-        entries = [e for log in self._early_logs if (e := transfer_entry(log, self.address))]
-
-        async def early() -> AsyncIterator[list[HistoryEntry]]:
-            on_progress(1, 1)
-            if entries:
-                yield sorted(entries, key=newest_key)
-
-        return early()
+        return answered_transfers(self._early_logs, self.address, on_progress)
 
     async def timed(self, entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
         """Return entries with their blocks' times (block headers read in batches)."""
@@ -369,27 +387,10 @@ class AddressHistory:
 
     async def _save(self) -> None:
         """Store what is settled, if the native search (and the token scan) ran to the end."""
-        opening = self.opening
-        if self.store is None or opening is None or opening.old_state is not None:
+        opening, tokens = self.opening, self.scope.tokens
+        if self.store is None or opening is None or not self.scope.native:
             return
-        if not self.scope.native or opening.first is None or not self._high_hash:
-            return
-        earlier = list(self.stored.entries) if self.stored else []
-        found = list(self._native_entries)
-        if self.scope.tokens:
-            found += self._token_entries
-            tokens_until = opening.high
-        else:
-            earlier = [e for e in earlier if e.is_native]
-            tokens_until = -1
-        record = StoredHistory(
-            first=self.stored.first if self.stored else opening.low + 1,
-            until=opening.high,
-            opening=self.stored.opening if self.stored else opening.first,
-            state=opening.last,
-            has_code=opening.has_code,
-            entries=tuple(merged(earlier, found)),
-            tokens_until=tokens_until,
-            until_hash=self._high_hash,
-        )
-        await self.store.save(self.chain, self.address, record)
+        found = self._native_entries + (self._token_entries if tokens else [])
+        record = next_record(self.stored, opening, found, tokens, self._high_hash)
+        if record is not None:
+            await self.store.save(self.chain, self.address, record)

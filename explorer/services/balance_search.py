@@ -25,9 +25,13 @@ import math
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from explorer.services.probes import AccountState, Contradiction, StateProbes
 from explorer.services.tasks import cancel_all
+
+if TYPE_CHECKING:
+    from explorer.services.history_limit import SearchLimit
 
 IN_FLIGHT = 8  # requests at once: the client's own cap
 DENSE = 24  # blocks probed at once to pin the newest change (48 reads: within a batch's 50)
@@ -68,6 +72,7 @@ class SearchProgress:
     reads: int
     requests: int
     elapsed: float
+    open_ranges: int = 0  # ranges still to split: each holds at least one change
 
     @property
     def fraction(self) -> float:
@@ -99,6 +104,7 @@ class BalanceSearch:
         in_flight: int = IN_FLIGHT,
         opening_round: int = 1,
         express: bool = False,
+        limit: SearchLimit | None = None,
     ) -> None:
         self.probes = probes
         self.low, self.high = low, high
@@ -106,10 +112,12 @@ class BalanceSearch:
         self.in_flight = max(1, in_flight)
         self.opening_round = opening_round
         self.express = express  # fan out from the newest block, then probe densely
+        self.limit = limit  # holds the probes below the run's limit (history_limit.py)
         self.probe_count = 0
         self.requests = 0  # probe requests sent (the witnesses ride along some)
         self.found = 0
         self._open: list[_Range] = []
+        self._splitting = 0  # ranges taken for a request not answered yet
         self._done_blocks = 0
         self._started = time.perf_counter()
         self.on_progress: Callable[[SearchProgress], None] | None = None
@@ -126,6 +134,7 @@ class BalanceSearch:
             counts.reads,
             counts.requests,
             elapsed,
+            len(self._open) + self._splitting,
         )
 
     def _settle(self, low: int, high: int, round_: int, found: list[Change]) -> None:
@@ -218,16 +227,28 @@ class BalanceSearch:
         block differ contradicts itself (Contradiction).
         """
         points = [point for _taken, inside in plan for point in inside]
-        self.probe_count += len(points)
+        may_pin = sum(  # pieces one block wide: a change there is pinned by this request
+            high - low == 1
+            for taken, inside in plan
+            for low, high in itertools.pairwise([taken.low, *sorted(inside), taken.high])
+        )
         self.requests += 1
         witness = self._witness(points) if witness_due(self.requests) else None
-        if witness is None:
-            states = await self.probes.at(points)
-        else:
-            states, again = await asyncio.gather(
-                self.probes.at(points), self.probes.reread(witness)
-            )
-            witnessed(self.states, witness, again)
+        reads = len(points) + (witness is not None)  # a witness is one more block's state
+        self._splitting += len(plan)
+        if self.limit is not None:
+            await self.limit.admit(reads, may_pin)
+        self.probe_count += len(points)
+        try:
+            if witness is None:
+                states = await self.probes.at(points)
+            else:
+                states, again = await asyncio.gather(
+                    self.probes.at(points), self.probes.reread(witness)
+                )
+                witnessed(self.states, witness, again)
+        finally:
+            self._splitting -= len(plan)
         for point, state in zip(points, states, strict=True):
             self.states[point] = state
         found: list[Change] = []
@@ -235,6 +256,8 @@ class BalanceSearch:
             edges = [taken.low, *sorted(inside), taken.high]
             for low, high in itertools.pairwise(edges):
                 self._settle(low, high, taken.round + 1, found)
+        if self.limit is not None:
+            await self.limit.answered(reads, may_pin, len(found))
         return found
 
 

@@ -22,10 +22,10 @@ from explorer.services.network_forms import (
 from explorer.services.networks import (
     BUILTIN,
     DEVNET,
-    GET_A_KEY,
     Network,
     NetworkKind,
     custom_network,
+    key_needed,
 )
 
 DEVNET_DOWN = "the Local devnet runs only while the app has started it"
@@ -210,7 +210,7 @@ class EndpointBook:
                 return network.endpoint(None if public else key, v2=v2), ""
         except InvalidInput as error:
             return None, error.message
-        return None, f"{network.name} needs an API key, or the public node. {GET_A_KEY}"
+        return None, key_needed(network.name)
 
     def form_endpoint(self, form: NetworkForm) -> Endpoint | None:
         """Return the endpoint a form describes, None when it needs a key; InvalidInput."""
@@ -234,7 +234,7 @@ class EndpointBook:
             return endpoint, ""
         if form.network_id == DEVNET.id:
             return None, DEVNET_DOWN
-        return None, f"{form.name} needs an API key, or the public node. {GET_A_KEY}"
+        return None, key_needed(form.name)
 
     def validate(self, form: NetworkForm, taken_names: Collection[str] | None = None) -> FormErrors:
         """Return a message per bad field; {} when valid.

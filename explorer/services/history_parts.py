@@ -11,7 +11,7 @@ from explorer.chain.history import NATIVE, Direction, EntryKind, HistoryEntry
 from explorer.chain.records import Block, RecordFormatError
 from explorer.rpc.client import RpcClient
 from explorer.services.balance_search import Change
-from explorer.services.history_plan import OldStateVerdict
+from explorer.services.history_plan import OldStateVerdict, Opening
 from explorer.services.history_store import StoredHistory
 from explorer.services.probes import ReadCounts, read_together
 
@@ -45,6 +45,7 @@ class HistoryUpdate:
     old_state: OldStateVerdict | None = None
     units: dict[str, tuple[int, str]] = field(default_factory=dict)  # token: (decimals, symbol)
     explained: tuple[int, ...] = ()
+    over_limit: str = ""  # the run paused at its limit: what going on would cost
 
 
 class BlockTimes:
@@ -129,3 +130,31 @@ def merged(earlier: Iterable[HistoryEntry], newer: Iterable[HistoryEntry]) -> li
     merged = {entry.identity: entry for entry in earlier}
     merged.update({entry.identity: entry for entry in newer})
     return sorted(merged.values(), key=newest_key)
+
+
+def next_record(
+    stored: StoredHistory | None,
+    opening: Opening,
+    found: list[HistoryEntry],
+    tokens: bool,
+    until_hash: str,
+) -> StoredHistory | None:
+    """Return the history to store after a complete run: the stored one and what was found.
+
+    None when nothing can be stored: the search did not run (no old state, no first state).
+    """
+    if opening.old_state is not None or opening.first is None or not until_hash:
+        return None
+    earlier = list(stored.entries) if stored else []
+    if not tokens:
+        earlier = [entry for entry in earlier if entry.is_native]
+    return StoredHistory(
+        first=stored.first if stored else opening.low + 1,
+        until=opening.high,
+        opening=stored.opening if stored else opening.first,
+        state=opening.last,
+        has_code=opening.has_code,
+        entries=tuple(merged(earlier, found)),
+        tokens_until=opening.high if tokens else -1,
+        until_hash=until_hash,
+    )

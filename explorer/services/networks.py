@@ -14,6 +14,15 @@ GET_A_KEY = (
 )
 
 
+def key_needed(name: str) -> str:
+    """Return why a hosted network without a key cannot be used, and the two ways out, once."""
+    return (
+        f"it needs an API key. Create an app for {name} in the Rootstock RPC API dashboard "
+        "and copy its key into Settings › Networks, or tick “Use the public node” there "
+        "(no key, rate-limited)."
+    )
+
+
 class NetworkKind(enum.Enum):
     """Where a network's node lives."""
 

@@ -148,18 +148,41 @@ def is_flyover(tx: Transaction | None, chain_id: int) -> bool:
     return tx.input[:4] == selector or tx.to == FLYOVER_LBC.get(chain_id)
 
 
+async def _first_round(
+    reader: ChainReader, txid: str
+) -> tuple[int | None, int, tuple[list[Log], tuple[int, int]] | None]:
+    """Ask the processed height and, with the head known, search for refusals (one round trip).
+
+    Return the height, the head, and the search (None when the head had to be asked first).
+    """
+    known = reader.head
+    if known is None:
+        height, head = await asyncio.gather(processed_height(reader, txid), reader.latest_number())
+        return height, head, None
+    height, unmarked = await asyncio.gather(
+        processed_height(reader, txid), _unmarked(reader, txid, known)
+    )
+    return height, known, unmarked
+
+
+async def is_pegin(reader: ChainReader, text: str) -> bool:
+    """Tell whether the Bridge took or refused a Bitcoin txid: by its mark, else by its events.
+
+    Since RSKIP551 a peg-in refused for good is not marked as processed: only its
+    `rejected_pegin` and `unrefundable_pegin` events name it.
+    """
+    txid = normalize_txid(text)
+    height, head, unmarked = await _first_round(reader, txid)
+    if height is not None:
+        return True
+    logs, _searched = unmarked if unmarked is not None else await _unmarked(reader, txid, head)
+    return bool(_about(logs, txid))
+
+
 async def pegin_status(reader: ChainReader, text: str, chain_id: int) -> PeginStatus:
     """Return what the Bridge did with a Bitcoin transaction (two round trips)."""
     txid = normalize_txid(text)
-    known = reader.head
-    unmarked: tuple[list[Log], tuple[int, int]] | None = None
-    if known is None:
-        height, head = await asyncio.gather(processed_height(reader, txid), reader.latest_number())
-    else:
-        head = known
-        height, unmarked = await asyncio.gather(
-            processed_height(reader, txid), _unmarked(reader, txid, head)
-        )
+    height, head, unmarked = await _first_round(reader, txid)
     if height is not None:
         logs, block = await _block_logs(reader, height)
         return _status(txid, height, _about(logs, txid), block, None, None, chain_id)

@@ -48,13 +48,14 @@ class ConnectionReport:
     @property
     def text(self) -> str:
         """Return the one-line result, e.g. `✓ chain 31 · RskJ/6.2.0/… · 120 ms`."""
-        problem = self.error_kind.value if self.error_kind else self.outcome.value
+        kind = self.error_kind
+        problem = kind.explain(self.message) if kind else f"{self.outcome.value}: {self.message}"
         if self.chain_id is None or self.latency_ms is None:
-            return f"✗ {problem}: {self.message}"
+            return f"✗ {problem}"
         facts = f"{self.client_version or 'no client version'} · {self.latency_ms:.0f}\u00a0ms"
         if self.ok:
             return f"✓ chain {self.chain_id} · {facts}"
-        return f"✗ {problem}: {self.message} · {facts}"
+        return f"✗ {problem} · {facts}"
 
 
 async def probe_form(

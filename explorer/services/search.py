@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from explorer.chain import query as q
 from explorer.chain.records import Block, Receipt, Transaction
 from explorer.saved.cache import NotSaved
-from explorer.services.pegin import processed_height
+from explorer.services.pegin import is_pegin
 from explorer.services.reader import ChainReader
 from explorer.services.rns import RnsError, resolve_name
 from explorer.services.routes import (
@@ -113,9 +113,9 @@ async def _resolve_hash(
         return Resolution(tx_route(value))
     if block is not None:
         return Resolution(block_route(value))
-    # Neither: a Bitcoin txid the Bridge processed (a peg-in) leads to its status; else the
-    # transaction page says what "not found" can mean and looks elsewhere.
-    if await processed_height(reader, value) is not None:
+    # Neither: a Bitcoin txid the Bridge took or refused (its mark, else its events) leads to
+    # the peg-in's status; else the transaction page says what "not found" can mean.
+    if await is_pegin(reader, value):
         return Resolution(pegin_route(value))
     note = "Nor is it the Bitcoin transaction of a peg-in the Bridge has registered."
     return Resolution(tx_route(value), warning=note)

@@ -9,7 +9,7 @@ Amounts are in the token's base units; `TokenUnits` reads each token's symbol an
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 
 from eth_utils.abi import event_signature_to_log_topic
@@ -73,6 +73,16 @@ def logs_of(answers: Iterable[object]) -> list[Log]:
         except (RecordFormatError, HexFormatError, TypeError) as exc:
             raise MalformedResponse(f"eth_getLogs answered an unexpected log: {exc}") from None
     return logs
+
+
+async def answered_transfers(
+    logs: Iterable[Log], holder: str, on_progress: ProgressListener
+) -> AsyncIterator[list[HistoryEntry]]:
+    """Yield the holder's transfers among logs already answered (one batch, newest first)."""
+    on_progress(1, 1)
+    entries = [entry for log in logs if (entry := transfer_entry(log, holder))]
+    if entries:
+        yield sorted(entries, key=lambda entry: entry.sort_key, reverse=True)
 
 
 def segments(first: int, last: int) -> list[tuple[int, int]]:

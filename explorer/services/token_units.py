@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from eth_utils.abi import event_signature_to_log_topic
 
 from explorer.chain.hexutil import parse_address
-from explorer.chain.units import format_units
+from explorer.chain.units import format_units, readable_units
 from explorer.rpc.errors import RpcError
 from explorer.rpc.wrappers import TypedCalls
 from explorer.saved.cache import DerivedRecords, records_of
@@ -58,7 +58,11 @@ class TokenUnit:
     fungible: bool = True  # it answers decimals(): its amounts are amounts, not ids
 
     def amount(self, value: int) -> str:
-        """Return an amount of base units in the token's units, e.g. `5,316 DVT`."""
+        """Return an amount of base units in the token's units as people read it: `5,316 DVT`."""
+        return f"{readable_units(value, self.decimals)} {self.symbol}".rstrip()
+
+    def exact(self, value: int) -> str:
+        """Return an amount of base units in the token's units, exactly."""
         return f"{format_units(value, self.decimals)} {self.symbol}".rstrip()
 
 

@@ -165,7 +165,7 @@ class BroadcastViewModel(QObject):
                 check_before_sending(reader, tx), reader.token_units.read(tokens)
             )
         except RpcError as error:
-            self.check_error = f"The checks could not be made ({error.kind.value}): {error.message}"
+            self.check_error = f"The checks could not be made: {error.kind.said} ({error.message})"
         self._move(Stage.READY)
 
     def on_send(self) -> None:

@@ -97,15 +97,16 @@ def check_text(connection: Connection) -> str:
     elif state is Verification.MISMATCH:
         text = f"chain id {check.chain_id} ✗ (expected {check.expected_chain_id})"
     elif state is Verification.UNREACHABLE:
-        kind = check.error_kind.value if check.error_kind else "error"
+        said = check.error_kind.said if check.error_kind else "no answer"
         wait = check.retry_in()
-        text = f"chain id not verified ({kind}" + (f"; next try in {wait:.0f} s)" if wait else ")")
+        again = f"; trying again in {wait:.0f} s" if wait is not None and wait >= 1 else ""
+        text = f"chain not verified: {said}{again}"
     elif state is Verification.STOPPED:
         text = "chain id not verified (you stopped checking)"
     else:
         text = "not connected"
     if connection.head_error is not None:
-        text += f" (head: {connection.head_error.value})"
+        text += f" (head: {connection.head_error.said})"
     return text
 
 

@@ -219,7 +219,7 @@ class HomeViewModel(QObject):
             head = await reader.head_number()
             await self.chain.load(head, FULL_BLOCKS if self._txs_visible else 0, LATEST)
         except RpcError as error:
-            self._failure = f"{error.message} ({error.kind.value})"
+            self._failure = f"{error.kind.said} ({error.message})"
             self._set_state(HomeState.ERROR)
             return
         self._last_good = time.time()
@@ -306,7 +306,7 @@ class HomeViewModel(QObject):
             return
         malformed = error.kind is ErrorKind.MALFORMED
         said = "gave an answer that cannot be used" if malformed else "did not answer"
-        self._failure = f"the node {said} ({error.kind.value}: {error.message})."
+        self._failure = f"the node {said}: {error.kind.said} ({error.message})."
         self._set_state(HomeState.STALE)
         self.summary_changed.emit()
 

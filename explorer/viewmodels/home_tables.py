@@ -12,12 +12,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.known import REMASC, known_label
 from explorer.chain.records import Block, Transaction
-from explorer.chain.units import format_rbtc
+from explorer.chain.units import format_rbtc, readable_rbtc
 from explorer.presentation.document import Tone
-from explorer.presentation.format import age, brief_amount
+from explorer.presentation.format import age, exact_tooltip
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.viewmodels.batched_table import Index
-from explorer.viewmodels.roles import ROUTE_ROLE, TONE_ROLE
+from explorer.viewmodels.roles import COPY_ROLE, ROUTE_ROLE, TONE_ROLE
 from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows
 
 R = TypeVar("R")
@@ -31,6 +31,7 @@ class Cell:
     route: Route | None = None
     tooltip: str | None = None
     tone: Tone = Tone.NORMAL
+    exact: str | None = None  # what Copy gives when the text rounds it (an amount)
 
 
 class RowsModel(QAbstractTableModel, Generic[R]):
@@ -121,6 +122,7 @@ READERS: dict[int, Callable[[Cell], Any]] = {
     Qt.ItemDataRole.ToolTipRole: lambda cell: cell.tooltip,
     ROUTE_ROLE: lambda cell: cell.route,
     TONE_ROLE: lambda cell: cell.tone,
+    COPY_ROLE: lambda cell: cell.exact,
 }
 
 
@@ -240,9 +242,11 @@ class LatestTransactionsModel(RowsModel[TxRow]):
             if tx.to is None:
                 return Cell("(contract creation)", tx_route(tx.hash))
             return self._address(tx.to)
-        exact = format_rbtc(tx.value, self._currency)
         return Cell(
-            brief_amount(tx.value, self._currency), tx_route(tx.hash), f"{exact}\n{tx.value:,} wei"
+            readable_rbtc(tx.value, self._currency),
+            tx_route(tx.hash),
+            exact_tooltip(tx.value, self._currency),
+            exact=format_rbtc(tx.value, self._currency),
         )
 
     def sort_key(self, row: TxRow, column: int) -> Key:

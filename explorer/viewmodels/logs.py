@@ -278,7 +278,7 @@ class LogsViewModel(QObject):
             self._set(ScanState.CANCELLED)
             raise
         except RpcError as error:
-            self._set_message(f"{error.kind.value}: {error.message}")
+            self._set_message(f"{error.kind.said} ({error.message})")
             self._set(ScanState.FAILED)
             return
         finally:

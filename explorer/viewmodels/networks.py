@@ -87,7 +87,7 @@ class NetworksViewModel(QObject):
                 f"{network.name} has no API key, so this is the Local devnet. {GET_A_KEY}",
             )
         reason = self.unavailable_reason(network)
-        return DEVNET, f"{network.name} cannot be used ({reason}), so this is the Local devnet."
+        return DEVNET, f"{network.name} cannot be used, so this is the Local devnet: {reason}"
 
     def set_devnet_endpoint(self, endpoint: Endpoint | None) -> None:
         """Tell where the Local devnet listens once the app has started it (None: stopped)."""
@@ -116,7 +116,7 @@ class NetworksViewModel(QObject):
     def where(self, network: Network) -> str:
         """Return where a network's requests go (key masked), or why they cannot go."""
         endpoint, reason = self.book.saved_endpoint(network.id)
-        return endpoint.redacted if endpoint else reason
+        return endpoint.redacted if endpoint else f"Not connected: {reason}"
 
     def form_for(self, network_id: str) -> NetworkForm:
         """Return the saved settings of a network as a form; KeyError when unknown."""

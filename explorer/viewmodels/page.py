@@ -114,7 +114,7 @@ class PageViewModel(QObject):
     @property
     def not_found_text(self) -> str:
         """Return the not-found message for this route."""
-        return not_found_text(self.route, self.session.network.name)
+        return not_found_text(self.route, self.session.network.name, self.session.reader.head)
 
     async def _receipt_counted(self, tx_hash: str) -> Receipt | None:
         """Read a receipt for the transactions table, counted in the page's cost."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from explorer.chain.peg import BLOCK_SECONDS
+from explorer.presentation.format import duration_text
 from explorer.rpc.retry import Attempt
 from explorer.services.networks import Network
 from explorer.services.routes import Page, Route
@@ -9,8 +11,17 @@ from explorer.services.routes import Page, Route
 NAMES = {Page.BLOCK: "block", Page.TX: "transaction", Page.ADDRESS: "address"}
 
 
-def not_found_text(route: Route, network_name: str) -> str:
-    """Return `No transaction 0x… on Rootstock Testnet.` for a route that found nothing."""
+def not_found_text(route: Route, network_name: str, head: int | None = None) -> str:
+    """Return `No transaction 0x… on Rootstock Testnet.`; a block after the head says when."""
+    if route.page is Page.BLOCK and route.target.isdigit() and head is not None:
+        number = int(route.target)
+        if number > head:
+            ahead = number - head
+            when = duration_text(ahead * BLOCK_SECONDS)
+            return (
+                f"Block {number:,} is not mined yet on {network_name}: the newest is #{head:,}, "
+                f"{ahead:,} blocks before it (about {when} at a block every {BLOCK_SECONDS} s)."
+            )
     return f"No {NAMES.get(route.page, 'page')} {route.target} on {network_name}."
 
 

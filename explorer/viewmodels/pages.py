@@ -44,6 +44,14 @@ class PageFactory:
         self.watchlist: WatchlistViewModel | None = None  # the app's (explorer/app)
         self.history_store: HistoryStore | None = None  # None: the session's saved data
 
+    @staticmethod
+    def create_unconnected(route: Route) -> ToolViewModel | None:
+        """Return a tool's view model without a node (it computes locally), else None."""
+        if route.page is not Page.TOOL:
+            return None
+        kind, text = tool_of(route)
+        return ToolViewModel(kind, None, text)
+
     def create(self, session: Session, route: Route) -> PageModel:
         """Return a route's page view model, already loading."""
         if route.page is Page.HOME:

@@ -236,8 +236,7 @@ class SearchViewModel(QObject):
             )
         except RpcError as error:
             if self._still_wanted(session):
-                kind = error.kind.value.replace("_", " ")
-                self._say(f"Search failed ({kind}): {error.message}")
+                self._say(f"Search failed: {error.kind.said} ({error.message})")
             return
         if not self._still_wanted(session):
             return

@@ -65,6 +65,7 @@ class ShellViewModel(QObject):
         self.pages = PageFactory(self.poller)
         self._status = "Not connected"
         self._network = "No network"
+        self._unconnected = ""  # the network chosen that cannot be used (no session)
         self._banner = Banner()
         self._notice = Banner()
         self._lasting: tuple[str, ...] = ()  # the app's start-up notices (first session only)
@@ -153,6 +154,7 @@ class ShellViewModel(QObject):
         self._close_session()
         self.session, self._head, self._progress = None, None, ""
         self._connection = Connection()
+        self._unconnected = network
         self._notice = Banner(f"{network} cannot be used: {reason}", Tone.BAD)
         self.show_network(f"{network} · not connected")
         self.session_changed.emit()
@@ -268,13 +270,21 @@ class ShellViewModel(QObject):
             self._budget = budget
             self.budget_changed.emit(budget)
 
-    @staticmethod
-    def idle_text(route: Route) -> str:
+    def idle_text(self, route: Route) -> str:
         """Return what a tab says while there is no session to show its page on."""
-        return HOME_TEXT if route.page is Page.HOME else "Not connected yet."
+        if route.page is Page.HOME:
+            return HOME_TEXT
+        network = self._unconnected or "No network"
+        return (
+            f"{network} is not connected, and this page needs its node (the banner says why).\n"
+            "The tools in the Tools menu work without one."
+        )
 
     def create_page(self, route: Route) -> PageModel | None:
-        """Return the view model of a route's page on the current session (None without one)."""
+        """Return the view model of a route's page on the current session.
+
+        Without one, only the tools that need no node (None for every other page).
+        """
         if self.session is None:
-            return None
+            return self.pages.create_unconnected(route)
         return self.pages.create(self.session, route)

@@ -121,6 +121,16 @@ class ToolViewModel(QObject):
         else:
             self.values[first] = text
 
+    def draft(self) -> dict[str, str]:
+        """Return what the user typed (kept when the page is rebuilt for another network)."""
+        return dict(self.values)
+
+    def restore(self, values: dict[str, str]) -> None:
+        """Take back what the user typed on the page this one replaces."""
+        self.values.update((key, text) for key, text in values.items() if key in self.values)
+        self._node_line = None
+        self._recompute()
+
     def set_value(self, key: str, text: str) -> None:
         """Change one input; the local result follows at once, the node's answer is dropped."""
         if self.values.get(key) == text:
@@ -161,7 +171,7 @@ class ToolViewModel(QObject):
         try:
             remote = await self.session.client.sha3(data)
         except RpcError as error:
-            self._node_line = ResultLine(NODE_HASH, f"failed ({error.kind.value}): {error}")
+            self._node_line = ResultLine(NODE_HASH, f"failed: {error.kind.said} ({error})")
         else:
             if remote == local:
                 self._node_line = ResultLine(NODE_HASH, f"{remote} — the same", Tone.GOOD)

@@ -11,14 +11,14 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 
 from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
-from explorer.chain.units import format_rbtc
-from explorer.presentation.format import brief_amount
+from explorer.chain.units import readable_rbtc
+from explorer.presentation.format import exact_tooltip
 from explorer.presentation.tx_text import address_text, method_text, status_text
 from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
 from explorer.services.routes import Route, address_route, tx_route
 from explorer.viewmodels.batched_table import BatchedTableModel, Index
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.roles import COPY_ROLE, ROUTE_ROLE
 from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
 BATCH = 200
@@ -157,6 +157,9 @@ class BlockTransactionsModel(BatchedTableModel):
             return self._tooltip(tx, column)
         if role == ROUTE_ROLE:
             return self._route(tx, column)
+        if role == COPY_ROLE and column in (Column.VALUE, Column.FEE):
+            tip = self._tooltip(tx, column)  # the exact amount, then its wei
+            return tip.partition("\n")[0] if tip else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (Column.VALUE, Column.FEE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -174,23 +177,22 @@ class BlockTransactionsModel(BatchedTableModel):
         if column is Column.TO:
             return self._address(tx.to)
         if column is Column.VALUE:
-            return brief_amount(tx.value, self._network.currency)
+            return readable_rbtc(tx.value, self._network.currency)
         if column is Column.METHOD:
             return method_text(tx)
         receipt = self._receipt(tx)
         if receipt is None:
             return "…"
         if column is Column.FEE:
-            return brief_amount(receipt.fee(tx.gas_price), self._network.currency)
+            return readable_rbtc(receipt.fee(tx.gas_price), self._network.currency)
         return status_text(receipt)
 
     def _tooltip(self, tx: Transaction, column: Column) -> str | None:
         """Return a cell's tooltip (exact wei for amounts, full hashes)."""
         if column is Column.VALUE:
-            return f"{format_rbtc(tx.value, self._network.currency)}\n{tx.value:,} wei"
+            return exact_tooltip(tx.value, self._network.currency)
         if column is Column.FEE and (receipt := self._receipts.get(tx.hash)) is not None:
-            fee = receipt.fee(tx.gas_price)
-            return f"{format_rbtc(fee, self._network.currency)}\n{fee:,} wei"
+            return exact_tooltip(receipt.fee(tx.gas_price), self._network.currency)
         if column in (Column.HASH, Column.FROM, Column.TO):
             return self._text(tx, column)
         return None

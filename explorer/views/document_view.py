@@ -19,7 +19,7 @@ from explorer.presentation.document import Document, Field, Kind, Tone
 from explorer.services.routes import Route
 from explorer.viewmodels.observable import TypedSignal
 from explorer.views.theme import monospace, plain_label, tone_palette
-from explorer.views.widgets import AddressLabel, HashLabel, HexViewer, LinkLabel
+from explorer.views.widgets import AddressLabel, ExactValueLabel, HashLabel, HexViewer, LinkLabel
 from explorer.views.widgets.bitcoin import BitcoinValue
 from explorer.views.widgets.hashlabel import HashKind
 from explorer.views.widgets.value import LinkedValue
@@ -172,6 +172,12 @@ class DocumentView(QWidget):
             linked.link_activated.connect(self.link_activated)
             self.value_labels.setdefault(item.label, linked.link)
             return linked
+        if item.exact and item.exact != item.text:  # a rounded amount: exact on hover, Copy
+            rounded = ExactValueLabel(item.text, item.exact, item.tooltip, str(item.value))
+            rounded.setWordWrap(True)
+            tone_palette(rounded, item.tone)
+            self.value_labels.setdefault(item.label, rounded)
+            return rounded
         if item.link:
             label: QLabel = LinkLabel(item.text, item.link)
             label.link_activated.connect(self.link_activated)  # type: ignore[attr-defined]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QHideEvent, QPalette, QShowEvent
+from PySide6.QtGui import QHideEvent, QPalette, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -29,6 +29,7 @@ from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import TONE_ROLE
 from explorer.views.charts import Chart, ChartKind
 from explorer.views.theme import plain_label, plain_tooltip, tone_colour
+from explorer.views.widgets.columns import needed_width
 from explorer.views.widgets.links import open_clicked_routes
 from explorer.views.widgets.sortable import make_sortable
 
@@ -39,6 +40,8 @@ CARD_COLUMNS = 4
 WIDEST_BLOCK = ("99,999,999", "23 h 59 min ago", "1,000", "100.0%", None, None)
 WIDEST_TX = (None, "999 days ago", None, None, "≈0.000123 tRBTC")
 CELL_PADDING = 12
+SIDE_MARGINS = 40  # the page's margins and the splitter's handle
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
 CHART_KINDS = (ChartKind.LINE, ChartKind.BARS, ChartKind.BARS, ChartKind.LINE)
 
 
@@ -189,6 +192,8 @@ class HomeView(QWidget):
         )
         self.splitter.addWidget(self.transactions_pane)
         self.splitter.splitterMoved.connect(self._on_split)
+        for rows in (model.blocks, model.transactions):  # after the columns fit their texts
+            rows.modelReset.connect(self._arrange_tables)
         layout.addWidget(self.splitter, 1)
         self.charts = [Chart(kind=kind, compact=True) for kind in CHART_KINDS]
         row = QHBoxLayout()
@@ -240,6 +245,7 @@ class HomeView(QWidget):
         """Show or hide the transactions list; the model reads full blocks only when shown."""
         self.transactions_pane.setVisible(shown)
         self.model.set_transactions_visible(shown)
+        self._arrange_tables()
 
     def _show_status(self) -> None:
         """Show the summary and the status line."""
@@ -280,6 +286,24 @@ class HomeView(QWidget):
         """Show the charts' series."""
         for chart, series in zip(self.charts, self.model.series, strict=True):
             chart.show_series(series)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Put the two tables side by side where both read whole, else one above the other."""
+        super().resizeEvent(event)
+        self._arrange_tables()
+
+    def _arrange_tables(self) -> None:
+        """Choose the tables' arrangement for the width the page has."""
+        needed = sum(
+            needed_width(view, [c for c, text in enumerate(widest) if text is None])
+            for view, widest in ((self.table, WIDEST_BLOCK), (self.transactions_table, WIDEST_TX))
+        )
+        wide = self.transactions_pane.isHidden() or self.width() >= needed + SIDE_MARGINS
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if self.splitter.orientation() is not orientation:
+            self.splitter.setOrientation(orientation)
+            for chart in self.charts:  # stacked, the tables take the charts' spare height
+                chart.setMaximumHeight(QWIDGETSIZE_MAX if wide else chart.minimumHeight())
 
     def _on_split(self) -> None:
         """Tell the model whether the transactions list can be seen (shown, not collapsed)."""

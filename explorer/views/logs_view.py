@@ -194,12 +194,13 @@ class LogsView(QWidget):
         rows.setMinimumWidth(rows.fontMetrics().horizontalAdvance(ROW_NUMBER_DIGITS))
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate(COLUMN_WIDTHS):
-            table.setColumnWidth(column, width)
+        table.setObjectName("log results")  # ten columns: it scrolls sideways, by design
         header.setStretchLastSection(True)
         open_clicked_routes(table, self.link_activated.emit)
         self.model.table.rowsInserted.connect(self._prepare_rows_in_sight)
         make_sortable(table)
+        for column, width in enumerate(COLUMN_WIDTHS):  # never narrower than the title
+            table.setColumnWidth(column, max(width, header.sectionSizeFromContents(column).width()))
         return table
 
     def _prepare_rows_in_sight(self) -> None:

@@ -185,8 +185,8 @@ class PageView(QStackedWidget):
             self.not_found_text.setText(model.not_found_text)
             self.setCurrentWidget(self.not_found)
         elif state is PageState.ERROR:
-            kind = model.error_kind.value if model.error_kind else "error"
-            self.error_title.setText(f"Could not load this page ({kind.replace('_', ' ')})")
+            said = model.error_kind.said if model.error_kind else "an error"
+            self.error_title.setText(f"Could not load this page: {said}")
             self.error_text.setText(model.error_message)
             self.setCurrentWidget(self.error)
         elif state is PageState.CANCELLED:

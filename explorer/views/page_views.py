@@ -53,5 +53,7 @@ def carry_draft(old: QWidget | None, new: PageModel | None) -> None:
     """Give a page rebuilt for a new network what the user typed on the old one."""
     if isinstance(old, LogsView) and isinstance(new, LogsViewModel):  # noqa: SIM114 (types)
         new.restore(old.model.draft())
-    elif isinstance(old, BroadcastView) and isinstance(new, BroadcastViewModel):
+    elif isinstance(old, BroadcastView) and isinstance(new, BroadcastViewModel):  # noqa: SIM114
+        new.restore(old.model.draft())
+    elif isinstance(old, ToolView) and isinstance(new, ToolViewModel):
         new.restore(old.model.draft())

@@ -24,8 +24,10 @@ from explorer.presentation.document import Tone
 from explorer.services.routes import Route
 from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.watchlist import WatchlistPageViewModel, WatchlistViewModel
+from explorer.viewmodels.watchlist_table import WatchColumn
 from explorer.views.address.controls import button
 from explorer.views.theme import plain_label, tone_palette
+from explorer.views.widgets.columns import ColumnFitter
 from explorer.views.widgets.links import open_clicked_routes
 
 if TYPE_CHECKING:
@@ -59,9 +61,9 @@ class WatchlistView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.columns = ColumnFitter(self.table, (WatchColumn.ADDRESS,))  # the rest read whole
         open_clicked_routes(self.table, self.link_activated.emit)
         self.keep_in_tray = QCheckBox(TRAY_TEXT)
         self.keep_in_tray.setChecked(model.keep_in_tray)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
 import pytest
 
+from explorer.chain.bridge_abi import bridge_topic
+from explorer.chain.known import BRIDGE
 from tests.helpers.cli import report
 from tests.helpers.devnet import PROFILES
 from tests.helpers.schemas import assert_follows
@@ -79,3 +82,64 @@ def test_report_delivered_pegout_prints_every_stage(devnet: Any) -> None:
     assert f"SENT TO BITCOIN as {facts['pegout_btc_txid']}" in out
     assert "Peg-out fee" in out
     assert "requested 0.00500000 BTC less received" in out
+
+
+def event_txids(devnet: Any, event: str, position: int) -> list[str]:
+    """Return the Bitcoin txids the devnet's Bridge names in one kind of peg-in event."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "eth_getLogs",
+        "params": [{"fromBlock": "0x0", "address": BRIDGE, "topics": [bridge_topic(event)]}],
+    }
+    logs = httpx.post(devnet.url(), json=body, timeout=60).json()["result"]
+    return [log["topics"][position][2:] for log in logs]
+
+
+@pytest.mark.parametrize(
+    ("event", "position", "verdicts"),
+    [
+        ("pegin_btc", 2, ("ACCEPTED",)),
+        ("rejected_pegin", 1, ("REFUSED, REFUNDED", "REFUSED, NOT REFUNDED")),
+        ("unrefundable_pegin", 1, ("REFUSED, NOT REFUNDED",)),
+    ],
+)
+def test_every_pegin_outcome_is_found_by_the_txid_in_its_event(
+    devnet: Any, event: str, position: int, verdicts: tuple[str, ...]
+) -> None:
+    """A search for the txid as the event has it opens its peg-in, never "not registered".
+
+    A peg-in refused for good is not marked as processed since RSKIP551: only its events
+    name it, so the search asks them as well as the processed height.
+    """
+    txids = event_txids(devnet, event, position)
+    assert txids
+    for txid in txids:
+        done = report(devnet, txid, "--format", "json")
+        assert done.returncode == 0, (txid, done.stderr)
+        page = json.loads(done.stdout)
+        assert page["page"] == "pegin", txid
+        assert page["headline"]["text"].startswith(verdicts), page["headline"]["text"]
+
+
+def test_a_refused_pegout_headline_says_what_became_of_the_money(devnet: Any) -> None:
+    """The EVM status succeeds when the Bridge refuses: the headline says refused, refunded."""
+    done = report(devnet, peg(devnet)["pegout_rejected"], "--format", "json")
+    assert done.returncode == 0, done.stderr
+    page = json.loads(done.stdout)
+    assert_follows(page, "report")
+    headline = page["headline"]
+    assert (headline["value"], headline["stage"]) == ("pegout", "refused")
+    assert headline["text"].startswith("PEG-OUT REFUSED, REFUNDED — ")
+    assert "came back to the sender: the amount is below the minimum" in headline["text"]
+    assert "SUCCESS" not in headline["text"]
+    assert isinstance(headline["confirmations"], int)
+
+
+def test_a_delivered_pegout_headline_is_its_stage(devnet: Any) -> None:
+    facts = peg(devnet)
+    done = report(devnet, facts["pegout_batch"][0], "--format", "json")
+    assert done.returncode == 0, done.stderr
+    headline = json.loads(done.stdout)["headline"]
+    assert (headline["value"], headline["stage"]) == ("pegout", "sent_to_bitcoin")
+    assert headline["text"].startswith(f"PEG-OUT SENT TO BITCOIN as {facts['pegout_btc_txid']}")

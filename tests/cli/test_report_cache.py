@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import time
+
+import httpx
 
 from tests.helpers.cache import CHECK, beyond_check, sent
 from tests.helpers.cli import explorer
 from tests.helpers.devnet import Devnet, shared_loop
 from tests.helpers.relay import Relay
 
+JSON = ("--format", "json")
 TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 
 
@@ -96,3 +101,65 @@ def test_offline_report_and_logs_answer_saved_data_with_a_first_line_and_fail_ot
     skipped = explorer("report", tx_hash, "--endpoint", url, "--no-cache")
     assert skipped.returncode == 3
     assert "error (transport)" in skipped.stderr
+
+
+def call(method: str) -> dict[str, object]:
+    """Return a JSON-RPC call without parameters."""
+    return {"jsonrpc": "2.0", "id": 1, "method": method, "params": []}
+
+
+def post(url: str, method: str) -> None:
+    """Send one call to the devnet (no parameters)."""
+    assert "error" not in httpx.post(url, json=call(method), timeout=30).json()
+
+
+def confirmations(done: subprocess.CompletedProcess[str]) -> int:
+    """Return the confirmations a `report --format json` headline gives."""
+    assert done.returncode == 0, done.stderr
+    count = json.loads(done.stdout)["headline"]["confirmations"]
+    assert isinstance(count, int)
+    return count
+
+
+def saved_from(done: subprocess.CompletedProcess[str]) -> str:
+    """Return the time an offline answer's first line gives (`YYYY-MM-DD HH:MM:SS`)."""
+    assert done.stderr.startswith("saved data from "), done.stderr
+    return done.stderr.removeprefix("saved data from ")[:19]
+
+
+def test_offline_counts_from_this_endpoints_head_and_the_time_data_was_saved(
+    stoppable: Devnet,
+) -> None:
+    """Another session's newer head, and reading the saved data later, change neither line.
+
+    Two endpoints reach the same chain (two relays: two profiles' nodes). Reading what is
+    saved (the other session's same page, this one's offline) saves nothing, so "saved data
+    from" stays the time this endpoint last answered; and when the other session saves pages
+    under a head 40 blocks newer, this endpoint's offline page still says that time and
+    counts from its own last head.
+    """
+    url = stoppable.url("testnet")
+    tx_hash = stoppable.manifest()["token_transfer"]
+    mine, other = Relay(url), Relay(url)
+    try:
+        online = confirmations(explorer("report", tx_hash, "--endpoint", mine.url, *JSON))
+        saved = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime())
+        time.sleep(2)
+        assert confirmations(explorer("report", tx_hash, "--endpoint", other.url, *JSON)) == online
+        mine.close()  # this endpoint can no longer be reached
+        first = explorer("report", tx_hash, "--endpoint", mine.url, *JSON)
+        assert saved_from(first) <= saved  # not when the saved page was read again
+        assert confirmations(first) == online
+        time.sleep(2)
+        again = explorer("report", tx_hash, "--endpoint", mine.url, *JSON)
+        assert saved_from(again) == saved_from(first)  # nor when it was read offline
+        head = int(httpx.post(url, json=call("eth_blockNumber"), timeout=30).json()["result"], 16)
+        for _ in range(40):
+            post(url, "evm_mine")
+        newer = explorer("report", str(head + 5), "--endpoint", other.url, *JSON)
+        assert newer.returncode == 0, newer.stderr  # a page saved under a head 40 blocks newer
+        second = explorer("report", tx_hash, "--endpoint", mine.url, *JSON)
+        assert saved_from(second) == saved_from(first)  # when this node last answered
+        assert confirmations(second) == online  # not the other session's 40 blocks more
+    finally:
+        other.close()

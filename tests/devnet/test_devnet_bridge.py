@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ from explorer.chain.bridge_events import ReleaseRequestReceived, ReleaseRequestR
 from explorer.chain.bridge_legacy import RELEASE_BTC_TOPIC, UPDATE_COLLECTIONS_TOPIC
 from explorer.chain.bridge_logs import decode_bridge_log
 from explorer.chain.btc_address import BTC_TEST, hash160, p2pkh_address
+from explorer.chain.btc_tx import parse_tx
 from explorer.chain.known import BRIDGE, REMASC
 from explorer.chain.peg import DEVNET_UPGRADE_HEIGHT
 from explorer.chain.remasc import MINING_FEE_TOPIC
@@ -175,3 +177,32 @@ def test_the_released_pegout_came_back_as_processed(devnet: Devnet) -> None:
     data = "0x" + (function.key + encode(["string"], [facts["pegout_btc_txid"]])).hex()
     answer = rpc(devnet, "eth_call", {"to": BRIDGE, "data": data}, "latest")
     assert decode(["int64"], bytes.fromhex(answer[2:]))[0] > facts["pegout_release_block"]
+
+
+def test_pegin_events_name_the_txid_in_display_order_as_rskj(devnet: Devnet) -> None:
+    """pegin_btc, rejected_pegin and unrefundable_pegin carry btcTx.getHash().getBytes().
+
+    rskj's BridgeEventLoggerImpl puts the txid in the order Bitcoin explorers display, so the
+    topic is the txid a user types: each event's topic is the txid of the Bitcoin transaction
+    its registerBtcTransaction call carried (double SHA-256, byte-reversed).
+    """
+    events = ("pegin_btc", "rejected_pegin", "unrefundable_pegin")
+    logs = rpc(
+        devnet,
+        "eth_getLogs",
+        {"fromBlock": "0x0", "address": BRIDGE, "topics": [[bridge_topic(e) for e in events]]},
+    )
+    register = bridge_function("registerBtcTransaction")
+    seen = set()
+    for log in logs:
+        event = next(e for e in events if bridge_topic(e) == log["topics"][0])
+        tx = rpc(devnet, "eth_getTransactionByHash", log["transactionHash"])
+        data = bytes.fromhex(tx["input"][2:])
+        assert data[:4] == register.key
+        raw, _height, _proof = decode(["bytes", "int256", "bytes"], data[4:])
+        txid = parse_tx(raw).txid
+        assert txid == hashlib.sha256(hashlib.sha256(raw).digest()).digest()[::-1].hex()
+        position = 2 if event == "pegin_btc" else 1  # pegin_btc: receiver, then the txid
+        assert log["topics"][position] == "0x" + txid, event
+        seen.add(event)
+    assert seen == set(events)

@@ -10,7 +10,7 @@ from PySide6.QtGui import QPalette
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.abi_input import ERC20_ABI, ERC721_ABI, parse_abi
-from explorer.chain.units import format_rbtc
+from explorer.chain.units import readable_rbtc
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
@@ -222,7 +222,7 @@ def test_account_page_matches_raw_rpc_and_lists_tokens(
     assert model.state is PageState.LOADED
     balance = int(raw_rpc(devnet, "eth_getBalance", holder, "latest"), 16)
     nonce = int(raw_rpc(devnet, "eth_getTransactionCount", holder, "latest"), 16)
-    assert field_text(view, "Balance") == format_rbtc(balance, "tRBTC")
+    assert field_text(view, "Balance") == readable_rbtc(balance, "tRBTC")  # the exact one on hover
     assert field_text(view, "Nonce (transactions sent)") == f"{nonce:,}"
     assert field_text(view, "Kind") == "Account (no code)"
     assert "Disassembly" not in tab_titles(view)

@@ -125,6 +125,12 @@ def test_pegin_not_processed_says_what_that_means(
     assert value(document, "Bridge's Bitcoin tip").startswith("block 2,800,")
     assert value(document, "Needs").startswith("10 Bitcoin confirmations")
     assert "none" in value(document, "Refusals searched")
+    words = " ".join(
+        [field.text for section in document.sections for field in section.fields]
+        + [section.note for section in document.sections]
+    )
+    for jargon in ("RSKIP", "derivation hash"):  # words a user cannot act on
+        assert jargon not in words
 
 
 @pytest.mark.parametrize("prefix", ["", "0x"])

@@ -31,8 +31,9 @@ COMPLETE_MS = 120_000
 
 
 def settled(qtbot: QtBot, view: AddressView) -> None:
-    """Wait until the history has run to its end, or waits for a go, or met old state."""
+    """Choose the History tab; wait until it has run to its end, waits for a go or met old state."""
     history = view.address_model.history
+    view.content.setCurrentWidget(view.history_tab)
     qtbot.waitUntil(
         lambda: (
             history.result.startswith("Complete")
@@ -55,12 +56,16 @@ def searched_to_old_state(qtbot: QtBot, session: Session, address: str) -> Addre
 
 
 def finished(qtbot: QtBot, view: AddressView) -> None:
-    """Run the history to its end (giving the go a costly search waits for)."""
+    """Run the history to its end (the go a costly search waits for, on past each pause)."""
     settled(qtbot, view)
     history = view.address_model.history
-    if history.estimate_text:
-        history.search_anyway()
-        qtbot.waitUntil(lambda: history.result.startswith("Complete"), timeout=COMPLETE_MS)
+    while not history.result.startswith("Complete"):
+        if history.estimate_text:
+            history.on_action()
+        qtbot.waitUntil(
+            lambda: history.result.startswith("Complete") or bool(history.estimate_text),
+            timeout=COMPLETE_MS,
+        )
 
 
 def cell(view: AddressView, row: int, column: Column) -> str:
@@ -75,12 +80,45 @@ def balance(devnet: Devnet, address: str, block: int) -> int:
     return int(httpx.post(devnet.url("testnet"), json=body).json()["result"], 16)
 
 
-def test_the_page_opens_on_its_history_newest_first(
+def top_buttons(view: AddressView) -> list[str]:
+    """Return the titles of the History tab's visible buttons above its filters."""
+    tab = view.history_tab
+    buttons = [tab.action_button, tab.estimate.action, tab.old_state.action, tab.caveat.action]
+    return [b.text() for b in buttons if b.isVisibleTo(view)]
+
+
+def test_the_page_opens_on_its_overview_and_searches_its_history_when_chosen(
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
+) -> None:
+    """Balance, nonce and tokens first; no search, no empty table, until History is chosen."""
+    view = open_address(qtbot, session, devnet_manifest["busy_account"],
+                        history_store=MemoryHistoryStore())  # fmt: skip
+    history = view.address_model.history
+    assert view.content.currentIndex() == 0
+    assert view.content.tabText(0) == "Overview"
+    qtbot.wait(300)
+    assert not history.started
+    assert history.result == ""
+    assert not view.history_tab.chart.isVisibleTo(view.history_tab)  # no "no change yet"
+    settled(qtbot, view)  # chosen: the search starts, and this one waits for the go
+    assert history.estimate_text
+    assert top_buttons(view) == ["Search"]  # one button, not "Search again" beside "Search"
+    view.history_tab.action_button.click()
+    qtbot.waitUntil(lambda: history.running, timeout=10_000)
+    assert top_buttons(view) == ["Stop"]
+    qtbot.waitUntil(lambda: history.result.startswith("Complete"), timeout=COMPLETE_MS)
+    assert top_buttons(view) == ["Search again"]
+    assert view.history_tab.chart.isVisibleTo(view.history_tab)
+    view.content.setCurrentIndex(0)
+    view.content.setCurrentWidget(view.history_tab)  # shown again: the result stays
+    assert history.result.startswith("Complete")
+
+
+def test_the_history_lists_newest_first(
     qtbot: QtBot, session: Session, devnet: Devnet, devnet_manifest: dict[str, Any]
 ) -> None:
     address = devnet_manifest["contract_paid"]
     view = open_address(qtbot, session, address, history_store=MemoryHistoryStore())
-    assert view.content.currentWidget() is view.history_tab
     finished(qtbot, view)
     model = view.address_model.history
     assert model.result.startswith("Complete")
@@ -157,7 +195,7 @@ def test_a_costly_search_waits_for_a_go(
     assert "requests" in model.estimate_text
     assert view.history_tab.estimate.isVisible()
     assert model.table.rowCount() == 0
-    view.history_tab.estimate.action.click()
+    view.history_tab.action_button.click()
     qtbot.waitUntil(lambda: model.result.startswith("Complete"), timeout=COMPLETE_MS)
     assert model.table.rowCount() > 400
     assert not view.history_tab.estimate.isVisible()
@@ -169,6 +207,7 @@ def test_a_contract_says_balance_alone_and_offers_the_scan(
     view = open_address(qtbot, session, devnet_manifest["payout"],
                         history_store=MemoryHistoryStore())  # fmt: skip
     model = view.address_model.history
+    view.content.setCurrentWidget(view.history_tab)
     qtbot.waitUntil(lambda: bool(model.note), timeout=COMPLETE_MS)
     assert "balances alone" in view.history_tab.caveat.text.text()
     view.history_tab.caveat.action.click()

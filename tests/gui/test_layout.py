@@ -18,22 +18,31 @@ from explorer.services.routes import (
     HOME,
     LOGS,
     NODE,
+    WATCHLIST,
     Route,
     address_route,
     block_route,
     tool_route,
     tx_route,
 )
+from explorer.tour.routes import screens as tour_screens
 from explorer.viewmodels.labels import LabelsViewModel
+from explorer.viewmodels.watchlist import MemoryListStore, WatchlistViewModel
 from explorer.views.address import AddressView
 from explorer.views.bookmarks_view import BookmarksView, install_labels
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
+from explorer.views.page_view import PageView
 from explorer.views.widgets.address import set_label_lookup
 from explorer.views.widgets.menus import set_entity_actions
+from tests.gui.test_watchlist import checked, fresh_address, head, send
+from tests.helpers.devnet import Devnet
+from tests.helpers.elision import cut_texts
 from tests.helpers.qt import run_in_qloop
 
 SIZE = (1200, 800)
+# Beside the bookmarks panel, History's text columns leave its addresses and hashes too little.
+KNOWN_MISS = ("History: QSplitter › Counterparty", "History: QSplitter › Tx")
 
 
 @pytest.fixture
@@ -63,6 +72,60 @@ def routes(manifest: dict[str, Any]) -> list[Route]:
         BROADCAST,
         tool_route("abi-decode"),
     ]
+
+
+def screen_tabs(qtbot: QtBot, window: MainWindow, route: Route) -> Iterator[str]:
+    """Open a route, loaded, and show each of its tabs in turn; yield each tab's title."""
+    window.navigator.go(route)
+    qtbot.wait(300)
+    page = window.tabs.currentWidget()
+    if not isinstance(page, AddressView):
+        document = window.current_page()
+        if document is not None:
+            qtbot.waitUntil(functools.partial(complete, document), timeout=20_000)
+            qtbot.wait(300)
+        yield ""
+        return
+    qtbot.waitUntil(functools.partial(loaded, page), timeout=20_000)
+    for index in range(page.content.count()):
+        page.content.setCurrentIndex(index)
+        qtbot.wait(150)
+        if page.content.tabText(index) == "History":  # it searches when chosen
+            run_history(qtbot, page)
+            qtbot.wait(300)
+        yield page.content.tabText(index)
+
+
+def watched_with_news(qtbot: QtBot, window: MainWindow, devnet: Devnet) -> WatchlistViewModel:
+    """Return a watchlist of two addresses, one of them just paid (its news in the table)."""
+    watched = WatchlistViewModel(MemoryListStore())
+    assert window.shell.session is not None
+    watched.bind(window.shell.session)
+    target = fresh_address()
+    for address in (devnet.manifest("testnet")["busy_account"], target):
+        watched.add(address)
+    checked(qtbot, watched, head(devnet))
+    checked(qtbot, watched, send(devnet, target, value=10**15))
+    return watched
+
+
+def run_history(qtbot: QtBot, page: AddressView) -> None:
+    """Run an address's History search to its end, giving the go each time it asks."""
+    history = page.address_model.history
+
+    def waiting_or_done() -> bool:
+        return bool(history.estimate_text) or history.result.startswith("Complete")
+
+    qtbot.waitUntil(waiting_or_done, timeout=120_000)
+    while history.estimate_text:
+        history.on_action()
+        qtbot.waitUntil(waiting_or_done, timeout=300_000)
+    qtbot.wait(300)
+
+
+def complete(page: PageView) -> bool:
+    """Tell whether a page has loaded and laid out its whole document."""
+    return not page.model.waiting and not page.model.busy and page.document_view.is_complete
 
 
 def loaded(page: AddressView) -> bool:
@@ -133,3 +196,35 @@ def test_every_screen_fits_1200_by_800(
         assert not table.horizontalScrollBar().isVisible(), (widths, table.viewport().width())
         for column in columns:  # ages and values whole
             assert table.columnWidth(column) >= table.sizeHintForColumn(column), column
+
+
+@pytest.mark.parametrize("with_panel", [False, True])
+def test_no_screen_cuts_its_text_at_1200_by_800(
+    qtbot: QtBot,
+    window: MainWindow,
+    panel: BookmarksView,
+    devnet_manifest: dict[str, Any],
+    devnet: Devnet,
+    with_panel: bool,
+) -> None:
+    """Every cell, column title and label reads whole, measured against its room.
+
+    Only an address or hash may be shortened, in the middle, keeping its first and last
+    four digits. Seen: History cut Tx and scrolled sideways, the panel hid "Balance after",
+    Home showed "0x6…46d" and "(con…ion)".
+    """
+    window.resize(*SIZE)
+    panel.setVisible(with_panel)
+    window.shell.pages.watchlist = watched_with_news(qtbot, window, devnet)
+    tour = [route for _, route in tour_screens(devnet_manifest)]
+    found: list[str] = []
+    busy = address_route(devnet_manifest["busy_account"])
+    for route in [*routes(devnet_manifest), busy, *tour, WATCHLIST]:
+        for tab in screen_tabs(qtbot, window, route):
+            cuts = cut_texts(window.tabs.currentWidget())
+            found += [f"{route} {tab}: {cut}" for cut in cuts]
+    if with_panel:  # not mended yet: it is reported, and this fails once it is mended
+        missed = [cut for cut in found if any(miss in cut for miss in KNOWN_MISS)]
+        assert missed, "History reads whole beside the panel now: empty KNOWN_MISS"
+        found = [cut for cut in found if cut not in missed]
+    assert not found, "\n".join(found)

@@ -517,9 +517,13 @@ def test_an_export_that_cannot_be_written_says_why(
         (9.96, "10 s"),
         (42.4, "42 s"),
         (185, "3 min 5 s"),
+        (300, "5 min"),  # not "5 min 0 s"
         (7_800, "2 h 10 min"),
+        (7_200, "2 h"),
+        (2 * 86_400 + 4 * 3_600 + 59, "2 d 4 h"),
+        (3_000_000_000, "95 years"),
     ],
 )
 def test_durations_read_naturally(seconds: float, text: str) -> None:
-    """A fast scan says how long it took in tenths, a long one in minutes or hours."""
+    """A fast scan says how long it took in tenths, a long wait in two units at most."""
     assert duration_text(seconds) == text

@@ -201,6 +201,19 @@ def test_not_found_is_not_an_error(qtbot: QtBot, window: MainWindow) -> None:
     assert MISSING in page.not_found_text.text()
 
 
+def test_a_block_after_the_head_says_how_far_it_is(qtbot: QtBot, window: MainWindow) -> None:
+    """A block not mined yet gives the head, the blocks between and about when (not "No block")."""
+    page = open_route(qtbot, window, block_route(99_999_999))
+    assert page.model.state is PageState.NOT_FOUND
+    head = page.model.session.reader.head
+    assert head is not None
+    ahead = 99_999_999 - head
+    assert page.not_found_text.text() == (
+        f"Block 99,999,999 is not mined yet on Local devnet: the newest is #{head:,}, "
+        f"{ahead:,} blocks before it (about 95 years at a block every 30 s)."
+    )
+
+
 def test_error_state_has_kind_message_and_retry(
     qtbot: QtBot, window: MainWindow, devnet: Any
 ) -> None:

@@ -193,15 +193,15 @@ def test_hash_elides_in_the_middle(qtbot: QtBot) -> None:
     assert clipboard() == TX_HASH
 
 
-def test_amount_is_exact_with_wei_on_hover(qtbot: QtBot) -> None:
-    """The RBTC amount is exact to the last wei; the tooltip gives the wei."""
+def test_amount_reads_rounded_with_the_exact_one_on_hover_and_copy(qtbot: QtBot) -> None:
+    """Four decimals shown; the tooltip gives the exact RBTC and the wei; Copy the exact."""
     wei = 1_234_567_890_123_456_789_012
     label = AmountLabel(wei, "tRBTC")
     qtbot.addWidget(label)
-    assert label.text() == format_rbtc(wei, "tRBTC")
-    assert "567890123456789012" in label.text()
-    assert label.text().endswith("tRBTC")
-    assert label.toolTip() == "1,234,567,890,123,456,789,012 wei"
+    assert label.text() == "1,234.5679 tRBTC"
+    assert label.toolTip() == f"{format_rbtc(wei, 'tRBTC')}\n1,234,567,890,123,456,789,012 wei"
+    trigger(label, COPY)
+    assert clipboard() == "1,234.567890123456789012 tRBTC"
     trigger(label, COPY_JSON)
     assert json.loads(clipboard()) == {"wei": str(wei), "symbol": "tRBTC"}
 

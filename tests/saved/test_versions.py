@@ -23,7 +23,7 @@ import pytest
 from explorer.chain.pooled import PooledTx
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.stats import utc_today
-from explorer.saved.directory import CacheDirectory, endpoint_id
+from explorer.saved.directory import INDEX_FILE, CacheDirectory, endpoint_id
 from explorer.saved.rules import block_key
 from explorer.saved.schema import CHAIN_FILE
 from explorer.saved.seen import SEEN_FILE, SeenStore, SeenTx
@@ -141,8 +141,9 @@ def test_the_index_of_endpoints_keeps_which_chain_each_served_under_salted_ids(
     found = run(served)
     assert found is not None
     assert (found.identity, found.seen) == (ChainIdentity(31, GENESIS), 1700000000.0)
+    assert (found.head, found.answered) == (None, None)  # no head noted before the heads table
     assert bare.encode() not in every_value(tmp_path / "endpoints.sqlite3")
-    assert version_of(tmp_path / "endpoints.sqlite3") == 2
+    assert version_of(tmp_path / "endpoints.sqlite3") == INDEX_FILE.version == 3
 
 
 def test_the_request_counts_keep_every_day_and_quota_under_salted_ids(tmp_path: Path) -> None:

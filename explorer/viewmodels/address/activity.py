@@ -8,7 +8,8 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from explorer.chain.checksum import to_checksum_address
-from explorer.chain.units import format_rbtc
+from explorer.chain.units import readable_rbtc
+from explorer.presentation.format import exact_tooltip
 from explorer.rpc.errors import RpcError
 from explorer.services.activity import (
     ActivityCache,
@@ -27,7 +28,7 @@ from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.observable import TypedSignal, qproperty
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.roles import COPY_ROLE, ROUTE_ROLE
 from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
 BATCH = 500
@@ -109,9 +110,22 @@ class ActivityTableModel(BatchedTableModel):
         column = index.column()
         if role == ROUTE_ROLE:
             return self._route(item, column)
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.DisplayRole:
             return self._text(item, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._exact(item) if column == 5 else self._text(item, column)
+        if role == COPY_ROLE and column == 5:
+            return self._exact(item).partition("\n")[0]
         return None
+
+    def _exact(self, item: ActivityItem) -> str:
+        """Return the detail's exact amount (its tooltip)."""
+        if item.value:
+            return exact_tooltip(item.value, self._currency)
+        unit = self.units.get(item.contract or "")
+        if item.amount is None or unit is None:
+            return self._detail(item)
+        return unit.exact(item.amount)
 
     def _checksummed(self, address: str | None) -> str:
         """Return an address in the network's checksum case, or ""."""
@@ -132,7 +146,7 @@ class ActivityTableModel(BatchedTableModel):
     def _detail(self, item: ActivityItem) -> str:
         """Return the detail: a value in the network's currency, an amount in the token's."""
         if item.value is not None:
-            return format_rbtc(item.value, self._currency) if item.value else "no value"
+            return readable_rbtc(item.value, self._currency) if item.value else "no value"
         unit = self.units.get(item.contract or "")
         if item.amount is None or unit is None:
             return item.detail

@@ -1,4 +1,4 @@
-"""The History tab: an address's whole history, searched when the page opens, streamed in.
+"""The History tab: an address's whole history, searched when the tab is chosen, streamed in.
 
 The search (services/address_history.py) costs one request to open; when it would cost more
 than a few hundred it waits for the user's go, with the estimate shown. A node without old
@@ -8,6 +8,7 @@ state is said plainly, with the block scan and its cost offered instead.
 from __future__ import annotations
 
 import asyncio
+import enum
 import time
 from pathlib import Path
 
@@ -32,6 +33,16 @@ from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.cost_gate import CostGate
 from explorer.viewmodels.observable import TypedSignal, qproperty
 
+
+class HistoryAction(enum.Enum):
+    """The one action the History tab offers, titled by value."""
+
+    SEARCH = "Search"
+    GO_ON = "Search on"
+    STOP = "Stop"
+    SEARCH_AGAIN = "Search again"
+
+
 SLICE = 10  # rows inserted per event-loop turn (each placed by the sorting model)
 CHART_EVERY = 0.3  # seconds between redraws of the chart while entries stream in
 
@@ -39,7 +50,12 @@ CHART_EVERY = 0.3  # seconds between redraws of the chart while entries stream i
 class HistoryViewModel(Tool):
     """Runs an address's history into `table` (sorted and filtered by `rows`).
 
+    One action button drives it (`action`, `on_action`): Search before the first run and
+    while a costly one waits for the go, Stop while it runs, Search on when it paused at its
+    estimate's limit, Search again after.
+
     Signals (besides Tool's: the result is the status line):
+        action_changed(HistoryAction): the one action offered changed.
         progress_changed(float): the share done changed (1.0 once complete).
         estimate_changed(str): a costly search waits for a go, with its cost ('' when none).
         old_state_changed(str): the node keeps no old state: what it said, the scan's cost.
@@ -48,6 +64,7 @@ class HistoryViewModel(Tool):
         assets_changed(list[str]): the assets found changed ("native", then tokens).
     """
 
+    action_changed = TypedSignal[HistoryAction]()
     progress_changed = TypedSignal[float]()
     estimate_changed = TypedSignal[str]()
     old_state_changed = TypedSignal[str]()
@@ -75,7 +92,10 @@ class HistoryViewModel(Tool):
         self._steps = BalanceSteps(0, 0, 0)
         self._assets: list[str] = []
         self._exporting: asyncio.Future[None] | None = None
+        self._going_on: asyncio.Future[None] | None = None
         self._charted = 0.0  # when the chart was last drawn anew
+        self._action = HistoryAction.SEARCH
+        self.running_changed.connect(self._on_running)
 
     fraction = qproperty(lambda self: self._fraction, progress_changed)
     estimate_text = qproperty(lambda self: self._estimate_text, estimate_changed)
@@ -83,6 +103,43 @@ class HistoryViewModel(Tool):
     note = qproperty(lambda self: self._note, note_changed)
     steps = qproperty(lambda self: self._steps, balance_changed)
     assets = qproperty(lambda self: self._assets, assets_changed)
+    action = qproperty(lambda self: self._action, action_changed)
+
+    @property
+    def started(self) -> bool:
+        """Tell whether a search was started (it may have ended)."""
+        return self.history is not None or self.running
+
+    def open_once(self) -> None:
+        """Start the history the first time the tab is shown; later showings keep its result."""
+        if not self.started:
+            self.open()
+
+    def on_action(self) -> None:
+        """Do what the one button offers: search, give the go, stop, or search again."""
+        if self.running and self._estimate_text and self.history is not None:
+            self._set_estimate("")  # paused at its limit: go on to the next one
+            self._going_on = asyncio.ensure_future(self.history.go_on())
+        elif self.running:
+            self.stop()
+        elif self._estimate_text:
+            self.search_anyway()
+        else:
+            self.open()
+
+    def _on_running(self, _running: bool) -> None:
+        """Offer the action that fits the state."""
+        if self.running and self._estimate_text:
+            action = HistoryAction.GO_ON
+        elif self.running:
+            action = HistoryAction.STOP
+        elif self._estimate_text or not self.started:
+            action = HistoryAction.SEARCH
+        else:
+            action = HistoryAction.SEARCH_AGAIN
+        if action is not self._action:
+            self._action = action
+            self.action_changed.emit(action)
 
     def open(self, first: int | None = None, last: int | None = None) -> None:
         """Start the history (from the newest block known): at once unless it costs a lot."""
@@ -144,6 +201,7 @@ class HistoryViewModel(Tool):
             store=self.store,
             scope=Scope.ALL,
             inside=lambda: tracer_of(self.session),
+            hold=True,
         )
         self.history = history
         try:
@@ -186,6 +244,9 @@ class HistoryViewModel(Tool):
         if update.note:
             self._note = update.note
             self.note_changed.emit(update.note)
+        if update.over_limit:  # paused at the estimate's limit: the button goes on
+            self._set_estimate(update.over_limit)
+            self._publish("Paused before spending more than the estimate said.")
         if update.units:
             self.table.set_units(update.units)
         entries = list(update.entries)
@@ -263,6 +324,7 @@ class HistoryViewModel(Tool):
         """Set the estimate waiting for a go."""
         self._estimate_text = text
         self.estimate_changed.emit(text)
+        self._on_running(self.running)
 
     def _set_old_state(self, text: str) -> None:
         """Set the old-state verdict."""

@@ -25,7 +25,7 @@ from explorer.presentation.history_text import (
     time_text,
 )
 from explorer.services.routes import Route, address_route, block_route, tx_route
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.roles import COPY_ROLE, ROUTE_ROLE
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 10
@@ -138,6 +138,8 @@ class HistoryTableModel(QStandardItemModel):
         item.setText(self.text(entry, column))
         item.setData(self.sort_key(entry, column), SORT_ROLE)
         item.setToolTip(self.tooltip(entry, column))
+        if column in (Column.AMOUNT, Column.FEE, Column.BALANCE):
+            item.setData(self.tooltip(entry, column).partition("\n")[0], COPY_ROLE)
         route = self.route(entry, column)
         if route is not None:
             item.setData(route, ROUTE_ROLE)
@@ -166,7 +168,7 @@ class HistoryTableModel(QStandardItemModel):
     def text(self, entry: HistoryEntry, column: Column) -> str:
         """Return the text of one cell."""
         if column is Column.TIME:
-            return time_text(entry.timestamp)
+            return time_text(entry.timestamp).removesuffix(" UTC")  # the title says UTC
         if column is Column.BLOCK:
             return f"{entry.block:,}"
         if column is Column.KIND:
@@ -203,11 +205,18 @@ class HistoryTableModel(QStandardItemModel):
         return entry.tx_hash or ""
 
     def tooltip(self, entry: HistoryEntry, column: Column) -> str:
-        """Return a cell's tooltip: the whole address or hash, the asset."""
+        """Return a cell's tooltip: the whole address or hash, exact amounts, the asset."""
         if column is Column.COUNTERPARTY and entry.counterparty:
             return to_checksum_address(entry.counterparty, self.chain_id)
-        if column is Column.AMOUNT and not entry.is_native:
-            return f"token {to_checksum_address(entry.asset, self.chain_id)}"
+        if column is Column.AMOUNT:
+            exact = amount_text(entry, self.units, self.currency, exact=True)
+            if entry.is_native:
+                return f"{exact}\n{entry.amount:,} wei"
+            return f"{exact}\ntoken {to_checksum_address(entry.asset, self.chain_id)}"
+        if column is Column.FEE:
+            return rbtc_text(entry.fee, self.currency, exact=True)
+        if column is Column.BALANCE:
+            return rbtc_text(entry.balance_after, self.currency, exact=True)
         if column is Column.KIND and entry.kind is EntryKind.CONTRACT:
             found = inside_text(entry, self.currency, self.chain_id, self.label(entry.counterparty))
             return (

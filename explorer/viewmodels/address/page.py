@@ -44,9 +44,9 @@ class AddressTab(enum.Enum):
 class AddressPageViewModel(PageViewModel):
     """The address page: the summary at a block, and tools that each own and cancel a task.
 
-    The tools are attributes: `overview` (the block and facts), `history` (opened with the
-    page), `tokens`, `storage`, `read_contract`, `simulation` (the Contract tab), `activity`
-    and `charts`.
+    The tools are attributes: `overview` (the block and facts), `history` (searched when its
+    tab is first chosen: the page opens on the overview), `tokens`, `storage`, `read_contract`,
+    `simulation` (the Contract tab), `activity` and `charts`.
 
     Signals (besides PageViewModel's):
         tabs_changed(tuple[AddressTab, ...]): the tabs to show changed.
@@ -121,8 +121,6 @@ class AddressPageViewModel(PageViewModel):
         """
         document = await self.overview.load()
         self.tokens.load(self.overview.block)
-        if self.history.history is None:  # the page opens on its history, searched once
-            self.history.open()
         yield document, False
         facts = self.overview.facts
         if facts is None or not facts.code:
@@ -130,6 +128,11 @@ class AddressPageViewModel(PageViewModel):
         found = await self.contract.load(facts, self.overview.block)
         if found is not None and found.since is not None:
             yield self.overview.document(found.since), False
+
+    def on_tab_chosen(self, tab: AddressTab | None) -> None:
+        """Start what a tab shows when it is first chosen (the history's search)."""
+        if tab is AddressTab.HISTORY:
+            self.history.open_once()
 
     def on_block_changed(self, _block: BlockSelector) -> None:
         """Load the summary at the newly chosen block from scratch, as a retry does."""

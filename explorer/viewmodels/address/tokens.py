@@ -12,7 +12,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.hexutil import HexFormatError, parse_address
 from explorer.chain.known import known_label
-from explorer.chain.units import format_units
+from explorer.chain.units import format_units, readable_units
 from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.routes import address_route
@@ -28,7 +28,7 @@ from explorer.services.tokens import (
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.batched_table import BatchedTableModel
 from explorer.viewmodels.observable import TypedSignal, qproperty
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.roles import COPY_ROLE, ROUTE_ROLE
 from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
 Index = QModelIndex | QPersistentModelIndex
@@ -70,16 +70,13 @@ def token_name(entry: TokenBalance, chain_id: int) -> str:
     return known_label(info.address, chain_id) or info.address
 
 
-def balance_text(entry: TokenBalance) -> str:
-    """Return a token balance with its decimals and symbol, or why it is missing."""
+def balance_text(entry: TokenBalance, exact: bool = False) -> str:
+    """Return a token balance (readable, or exact) with its symbol, or why it is missing."""
     if entry.balance is None:
         return f"— ({entry.error})"
     info = entry.token
-    amount = (
-        format_units(entry.balance, info.decimals)
-        if info.decimals is not None
-        else f"{entry.balance:,}"
-    )
+    shown = format_units if exact else readable_units
+    amount = shown(entry.balance, info.decimals or 0)
     return f"{amount} {info.symbol or ''}".rstrip()
 
 
@@ -141,6 +138,8 @@ class TokenTableModel(BatchedTableModel):
             return address_route(entry.token.address) if column is TokenColumn.CONTRACT else None
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(entry, column)
+        if role in (Qt.ItemDataRole.ToolTipRole, COPY_ROLE) and column is TokenColumn.BALANCE:
+            return balance_text(entry, exact=True)  # the exact balance on hover
         return None
 
     def _text(self, entry: TokenBalance, column: TokenColumn) -> str:

@@ -21,11 +21,13 @@ from explorer.viewmodels.observable import TypedSignal
 from explorer.views.address.controls import bind_result, block_field, button
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label
+from explorer.views.widgets.columns import ColumnFitter
 from explorer.views.widgets.links import open_clicked_routes
 from explorer.views.widgets.progress import set_progress
 from explorer.views.widgets.sortable import make_sortable
 
 PROGRESS_STEPS = 1000
+SHARED_COLUMNS = (1, 3, 4)  # the transaction, counterparty and contract: hashes, addresses
 
 
 class ActivityTab(QWidget):
@@ -81,11 +83,9 @@ class ActivityTab(QWidget):
         table.setWordWrap(False)
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         table.verticalHeader().setDefaultSectionSize(22)
-        for column, width in enumerate((80, 170, 70, 170, 170)):
-            table.setColumnWidth(column, width)
-        table.horizontalHeader().setStretchLastSection(True)
         open_clicked_routes(table, self.link_activated.emit)
         make_sortable(table)
+        self.columns = ColumnFitter(table, SHARED_COLUMNS)
         return table
 
     def offer_transaction_scan(self, first: str) -> None:

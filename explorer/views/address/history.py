@@ -23,37 +23,38 @@ from PySide6.QtWidgets import (
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import NATIVE, EntryKind
 from explorer.chain.units import format_rbtc
+from explorer.presentation.balance_steps import BalanceSteps
 from explorer.presentation.document import Tone
 from explorer.presentation.history_text import KIND_TEXT
 from explorer.services.routes import Route
-from explorer.viewmodels.address.history import HistoryViewModel
+from explorer.viewmodels.address.history import HistoryAction, HistoryViewModel
 from explorer.viewmodels.address.history_table import Column
 from explorer.viewmodels.observable import TypedSignal
 from explorer.views.address.balance_chart import BalanceChart
 from explorer.views.address.controls import bind_result, button
 from explorer.views.cost_question import bind_cost_gate
 from explorer.views.theme import plain_label, tone_palette
+from explorer.views.widgets.columns import ColumnFitter
 from explorer.views.widgets.links import open_clicked_routes
 from explorer.views.widgets.progress import set_progress
 
 PROGRESS_STEPS = 1000
-WIDTHS = {Column.TIME: 180, Column.BLOCK: 65, Column.KIND: 125, Column.COUNTERPARTY: 190,
-          Column.AMOUNT: 200, Column.FEE: 150, Column.BALANCE: 225}  # fmt: skip
 
 
 class Notice(QFrame):
-    """A framed sentence with an action button (hidden while the sentence is empty)."""
+    """A framed sentence, with an action button when given one (hidden while it is empty)."""
 
-    def __init__(self, action: str, tone: Tone, parent: QWidget | None = None) -> None:
+    def __init__(self, action: str | None, tone: Tone, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
         self.text = plain_label(wrap=True)
         tone_palette(self.text, tone)
-        self.action = QPushButton(action)
+        self.action = QPushButton(action or "")
         row.addWidget(self.text, 1)
         row.addWidget(self.action, 0, Qt.AlignmentFlag.AlignTop)
+        self.action.setHidden(action is None)
         self.setVisible(False)
 
     def show_text(self, text: str) -> None:
@@ -81,14 +82,11 @@ class HistoryTab(QWidget):
         self.progress.setRange(0, PROGRESS_STEPS)
         self.progress.setMaximumHeight(10)
         self.progress.setTextVisible(False)
-        self.stop_button = button("Stop", history.stop)
-        self.search_button = button("Search again", lambda: history.open())
+        self.action_button = button(history.action.value, history.on_action)
         top = QHBoxLayout()
         top.addWidget(self.status, 1)
-        top.addWidget(self.stop_button)
-        top.addWidget(self.search_button)
-        self.estimate = Notice("Search", Tone.WAITING)
-        self.estimate.action.clicked.connect(history.search_anyway)
+        top.addWidget(self.action_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.estimate = Notice(None, Tone.WAITING)  # the go is the one button: Search
         self.old_state = Notice("Scan every block", Tone.BAD)
         self.old_state.action.clicked.connect(history.scan_blocks)
         self.caveat = Notice("Scan transactions", Tone.MUTED)
@@ -142,10 +140,8 @@ class HistoryTab(QWidget):
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         table.verticalHeader().setDefaultSectionSize(22)
         table.verticalHeader().setVisible(False)
-        for column, width in WIDTHS.items():
-            table.setColumnWidth(column, width)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        table.horizontalHeader().setStretchLastSection(True)
+        self.columns = ColumnFitter(table, (Column.COUNTERPARTY, Column.TX))
         open_clicked_routes(table, self.link_activated.emit)
         return table
 
@@ -153,14 +149,14 @@ class HistoryTab(QWidget):
         """Follow the view model."""
         history = self.history
         history.progress_changed.connect(self.on_progress)
-        history.running_changed.connect(self.on_running)
+        history.action_changed.connect(self.on_action_changed)
         history.estimate_changed.connect(self.estimate.show_text)
         history.old_state_changed.connect(self.old_state.show_text)
         history.note_changed.connect(self.caveat.show_text)
-        history.balance_changed.connect(self.chart.show_steps)
+        history.balance_changed.connect(self.on_steps)
         history.assets_changed.connect(self.on_assets)
         self.on_progress(history.fraction)
-        self.on_running(history.running)
+        self.on_steps(history.steps)
         self.estimate.show_text(history.estimate_text)
         self.old_state.show_text(history.old_state)
         self.caveat.show_text(history.note)
@@ -174,10 +170,14 @@ class HistoryTab(QWidget):
         ):
             set_progress(self.progress, value)
 
-    def on_running(self, running: bool) -> None:
-        """Offer Stop while searching, Search again when not."""
-        self.stop_button.setEnabled(running)
-        self.search_button.setEnabled(not running)
+    def on_action_changed(self, action: HistoryAction) -> None:
+        """Title the one button by what it does now."""
+        self.action_button.setText(action.value)
+
+    def on_steps(self, steps: BalanceSteps) -> None:
+        """Draw the balance's change points; no chart while there is none to draw."""
+        self.chart.show_steps(steps)
+        self.chart.setVisible(bool(steps.steps))
 
     def on_assets(self, assets: list[str]) -> None:
         """List the assets found in the asset filter."""

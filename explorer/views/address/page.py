@@ -56,13 +56,19 @@ class AddressView(PageView):
             self.star = None
         row.addWidget(self.block_picker)
         self.content.setCornerWidget(corner, Qt.Corner.TopRightCorner)
+        self.content.currentChanged.connect(self.on_tab_changed)
 
     def _show_content(self) -> None:
         """Show the document, then the page's tabs before the raw JSON."""
         super()._show_content()
         for position, tab in enumerate(self.address_model.tabs, start=1):
             self.content.insertTab(position, self.tab_widgets[tab], tab.value)
-        self.content.setCurrentWidget(self.history_tab)  # the page opens on its history
+
+    def on_tab_changed(self, _index: int) -> None:
+        """Tell the view model which of its tabs is shown (History searches when chosen)."""
+        shown = self.content.currentWidget()
+        chosen = next((tab for tab, widget in self.tab_widgets.items() if widget is shown), None)
+        self.address_model.on_tab_chosen(chosen)
 
     def on_scan_transactions(self) -> None:
         """Offer the transaction scan over the history's range in the Activity tab."""

@@ -2,7 +2,7 @@
 
 from explorer.views.widgets.address import AddressLabel
 from explorer.views.widgets.age import AgeLabel, AgeTicker, age_text
-from explorer.views.widgets.amount import AmountLabel
+from explorer.views.widgets.amount import AmountLabel, ExactValueLabel
 from explorer.views.widgets.hashlabel import HashLabel
 from explorer.views.widgets.hexview import HexViewer
 from explorer.views.widgets.links import ElidedLinkLabel, LinkLabel
@@ -14,6 +14,7 @@ __all__ = [
     "AgeTicker",
     "AmountLabel",
     "ElidedLinkLabel",
+    "ExactValueLabel",
     "HashLabel",
     "HexViewer",
     "LinkLabel",

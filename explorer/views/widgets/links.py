@@ -4,29 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, QSize, Qt
 from PySide6.QtGui import (
     QEnterEvent,
     QFontMetrics,
     QGuiApplication,
     QKeyEvent,
+    QKeySequence,
     QMouseEvent,
     QPalette,
     QResizeEvent,
+    QShortcut,
 )
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QMenu, QSizePolicy, QToolButton, QWidget
 
 from explorer.services.routes import Route
 from explorer.viewmodels.observable import TypedSignal
-from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.viewmodels.roles import COPY_ROLE, ROUTE_ROLE
 from explorer.views.icons import action_icon
-from explorer.views.widgets.menus import copy_to_clipboard
+from explorer.views.widgets.menus import COPY, copy_to_clipboard
 
 RouteHandler = Callable[[Route, bool], None]
 
 
 def open_clicked_routes(table: QAbstractItemView, handler: RouteHandler) -> None:
-    """Open the route of a clicked cell (ROUTE_ROLE) through handler; Ctrl+click: new tab."""
+    """Open the route of a clicked cell (ROUTE_ROLE) through handler; Ctrl+click: new tab.
+
+    Cells copy too (Ctrl+C, or Copy in their menu): the exact value (COPY_ROLE) where the
+    cell rounds it, else the text shown.
+    """
 
     def on_click(index: QModelIndex) -> None:
         route = index.data(ROUTE_ROLE)
@@ -35,6 +41,35 @@ def open_clicked_routes(table: QAbstractItemView, handler: RouteHandler) -> None
             handler(route, bool(modifiers & Qt.KeyboardModifier.ControlModifier))
 
     table.clicked.connect(on_click)
+    copy_cells(table)
+
+
+def cell_copy_text(index: QModelIndex) -> str:
+    """Return what Copy gives for a cell: its exact value (COPY_ROLE), else its text."""
+    exact = index.data(COPY_ROLE)
+    return str(exact if exact is not None else index.data(Qt.ItemDataRole.DisplayRole) or "")
+
+
+def copy_cells(table: QAbstractItemView) -> None:
+    """Let Ctrl+C and a cell's context menu copy it (see cell_copy_text)."""
+
+    def copy(index: QModelIndex) -> None:
+        if index.isValid():
+            copy_to_clipboard(cell_copy_text(index))
+
+    shortcut = QShortcut(QKeySequence.StandardKey.Copy, table)
+    shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    shortcut.activated.connect(lambda: copy(table.currentIndex()))
+
+    def on_menu(position: QPoint) -> None:
+        index = table.indexAt(position)
+        if index.isValid():
+            menu = QMenu(table)
+            menu.addAction(COPY).triggered.connect(lambda: copy(index))
+            menu.popup(table.viewport().mapToGlobal(position))
+
+    table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+    table.customContextMenuRequested.connect(on_menu)
 
 
 class LinkLabel(QLabel):

@@ -128,19 +128,21 @@ def test_an_unreachable_node_shows_why_everywhere_then_recovers(
 
         wait(qtbot, failed_for_its_reason)
         app.window.tabs.setCurrentWidget(view)
-        assert view.error_title.text() == f"Could not load this page ({kind.value})"
+        assert view.error_title.text() == f"Could not load this page: {kind.said}"
         assert view.retry_button.isVisible()
     assert app.window.banner.isVisible()
     assert app.window.banner.text().startswith(UNVERIFIED_CAUSES[kind])
     assert ("was reached" in app.window.banner.text()) is (kind is not ErrorKind.TRANSPORT)
     assert app.window.banner_retry.isVisible()
-    assert f"chain id not verified ({kind.value}" in app.window.status_label.text()
+    assert f"chain not verified: {kind.said}" in app.window.status_label.text()
     home = app.home()
     assert home.model.blocks.rowCount() == 0
     assert home.message.text() == UNCHECKED_MESSAGES[Verification.UNREACHABLE]
     assert screens.logs.model.state is ScanState.RUNNING
     assert "confirm its chain id" in screens.logs.status.text()
-    wait(qtbot, lambda: screens.test_result.startswith(f"✗ {kind.value}"))
+    wait(qtbot, lambda: screens.test_result.startswith("✗ "))
+    said = kind.said.removeprefix("the node ")
+    assert said in screens.test_result, screens.test_result  # in words, not "transport"
     assert untrustworthy(app.window, app.watch) == []
     node.switch(Mode.GOOD)
     recover(app, screens, qtbot)

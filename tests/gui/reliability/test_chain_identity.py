@@ -71,9 +71,10 @@ def test_a_network_that_cannot_be_used_closes_the_old_session(
     assert app.shell.session is None
     assert app.settings.current_network() == TESTNET.id
     assert combo.currentData() == TESTNET.id
-    assert app.window.banner.text().startswith(
-        "Rootstock Testnet cannot be used: Rootstock Testnet needs an API key"
-    )
+    banner = app.window.banner.text()
+    assert banner.startswith("Rootstock Testnet cannot be used: it needs an API key. ")
+    assert banner.count("API key") == 1  # said once, then where to put the key
+    assert "Mainnet" not in banner
     assert app.window.network_label.text() == "Rootstock Testnet · not connected"
     assert app.window.status_label.text() == "Not connected"
     for index in range(app.window.tabs.count()):

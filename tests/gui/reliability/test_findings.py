@@ -164,7 +164,8 @@ def test_a_successful_retry_clears_the_old_head_error(
     qtbot.waitUntil(lambda: view.model.state is PageState.LOADED, timeout=WAIT)
     head = app.shell.head
     node.switch(Mode.AUTH)
-    qtbot.waitUntil(lambda: "(head: auth)" in app.window.status_label.text(), timeout=WAIT)
+    said = "(head: the node refused the API key)"
+    qtbot.waitUntil(lambda: said in app.window.status_label.text(), timeout=WAIT)
     view.model.reload()
     qtbot.waitUntil(lambda: view.model.state is PageState.ERROR, timeout=WAIT)
     node.switch(Mode.GOOD)

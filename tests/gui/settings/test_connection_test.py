@@ -68,7 +68,7 @@ def test_connection_refused_by_auth_never_shows_the_key(
     report = probe(qtbot, model, custom_form(f"{node.url('auth')}/{KEY}"))
     assert report.error_kind is ErrorKind.AUTH
     assert not report.ok
-    assert report.text == "✗ auth: 127.0.0.1 refused the API key (HTTP 401 Unauthorized)"
+    assert report.text == "✗ 127.0.0.1 refused the API key (HTTP 401 Unauthorized)"
     assert KEY not in repr(report)
     assert KEY[-4:] in report.endpoint
     assert f"/auth/{KEY}" in node.paths
@@ -82,7 +82,7 @@ def test_connection_to_a_closed_port_is_a_transport_error(
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     report = probe(qtbot, model, custom_form(f"http://127.0.0.1:{port}"))
-    assert report.text == f"✗ transport: cannot connect to 127.0.0.1:{port}"
+    assert report.text == f"✗ the node cannot be reached: cannot connect to 127.0.0.1:{port}"
 
 
 def test_connection_with_an_unfinished_form_costs_no_request(

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.endpoints import EndpointBook
 from explorer.services.network_forms import FormField, parse_chain_id
-from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET
+from explorer.services.networks import DEVNET, GET_A_KEY, MAINNET, TESTNET, key_needed
 from explorer.settings.store import USE_PUBLIC_NODE, Settings
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
@@ -28,7 +28,7 @@ def test_nothing_configured_opens_the_devnet_with_the_key_hint(model: NetworksVi
     assert model.current_id == DEVNET.id
     assert model.startup() == (DEVNET, GET_A_KEY)
     assert model.endpoint_for(MAINNET) is None
-    assert GET_A_KEY in model.unavailable_reason(MAINNET)
+    assert model.unavailable_reason(MAINNET) == key_needed(MAINNET.name)
 
 
 def test_hosted_network_without_key_falls_back_to_devnet_at_start(
@@ -56,7 +56,9 @@ def test_a_broken_custom_endpoint_falls_back_to_devnet_at_start(settings: Settin
     assert [c.name for c in model.customs()] == ["Gone"]
     network, info = model.startup()
     assert network is DEVNET
-    assert info.startswith("Gone cannot be used (the endpoint URL must start with https://")
+    assert info.startswith(
+        "Gone cannot be used, so this is the Local devnet: the endpoint URL must start with https://"
+    )
 
 
 def test_the_old_global_public_node_choice_still_counts(settings: Settings) -> None:
