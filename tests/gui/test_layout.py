@@ -35,10 +35,10 @@ from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from explorer.views.widgets.address import set_label_lookup
 from explorer.views.widgets.menus import set_entity_actions
-from tests.gui.test_watchlist import checked, fresh_address, head, send
 from tests.helpers.devnet import Devnet
 from tests.helpers.elision import cut_texts
 from tests.helpers.qt import run_in_qloop
+from tests.helpers.watching import checked, fresh_address, head, send
 
 SIZE = (1200, 800)
 # Beside the bookmarks panel, History's text columns leave its addresses and hashes too little.

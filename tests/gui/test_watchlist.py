@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from eth_account import Account
-from eth_utils.address import to_checksum_address
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
@@ -32,35 +29,9 @@ from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc
 from tests.helpers.pruned import OldState, PrunedNode
 from tests.helpers.qt import run_in_qloop
+from tests.helpers.watching import checked, fresh_address, head, send
 
-SENDER_INDEX = 4  # a seeded account no other test sends from
 TRANSFER = "0xa9059cbb"  # transfer(address,uint256)
-
-
-def send(devnet: Devnet, to: str, value: int = 0, data: str = "0x") -> int:
-    """Send from the test's own account (mined at once); return the block it landed in."""
-    manifest = devnet.manifest("testnet")
-    sender = Account.from_key(manifest["private_keys"][SENDER_INDEX])
-    with httpx.Client(timeout=60) as http:
-        rpc = RawRpc(http, devnet.url("testnet"))
-        fields = {
-            "nonce": int(rpc("eth_getTransactionCount", sender.address, "pending"), 16),
-            "gasPrice": int(rpc("eth_gasPrice"), 16),
-            "gas": 100_000,
-            "to": to_checksum_address(to),
-            "value": value,
-            "data": data,
-            "chainId": manifest["chain_id"],
-        }
-        raw = sender.sign_transaction(fields).raw_transaction
-        tx_hash = rpc("eth_sendRawTransaction", "0x" + raw.hex())
-        return int(rpc("eth_getTransactionReceipt", tx_hash)["blockNumber"], 16)
-
-
-def head(devnet: Devnet) -> int:
-    """Return the devnet's head."""
-    with httpx.Client(timeout=60) as http:
-        return int(RawRpc(http, devnet.url("testnet"))("eth_blockNumber"), 16)
 
 
 def mine(devnet: Devnet) -> int:
@@ -68,11 +39,6 @@ def mine(devnet: Devnet) -> int:
     with httpx.Client(timeout=60) as http:
         RawRpc(http, devnet.url("testnet"))("evm_mine")
     return head(devnet)
-
-
-def fresh_address() -> str:
-    """Return an address nobody has used."""
-    return "0x" + secrets.token_hex(20)
 
 
 @pytest.fixture
@@ -83,14 +49,6 @@ def relayed(qloop: Any, qtbot: QtBot, devnet: Devnet) -> Any:
     yield session, node
     run_in_qloop(qtbot, session.aclose())
     node.close()
-
-
-def checked(qtbot: QtBot, watchlist: WatchlistViewModel, number: int) -> None:
-    """Check a head and wait until the check is done."""
-    before = watchlist.checks
-    watchlist.on_head(number)
-    qtbot.waitUntil(lambda: watchlist.checks > before, timeout=60_000)
-    qtbot.waitUntil(lambda: watchlist._task is None or watchlist._task.done(), timeout=60_000)
 
 
 def test_the_star_adds_and_the_screen_lists(
