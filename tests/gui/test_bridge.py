@@ -183,7 +183,7 @@ def test_pegout_delivered_has_its_real_bitcoin_txid_and_fee(
         ("pegout_signing", "CONFIRMED — waiting for the federators' signatures"),
         ("pegout_confirming", "IN A BATCH — waiting for confirmations"),
         ("pegout_queued", "QUEUED — waiting for the next batched peg-out"),
-        ("pegout_rejected", "REFUSED — the value went back to the sender"),
+        ("pegout_rejected", "REFUSED, REFUNDED — 0.001 tRBTC came back to the sender"),
     ],
 )
 def test_pegout_at_each_stage(

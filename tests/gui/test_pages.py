@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.presentation.home_cards import CardId
 from explorer.rpc.endpoint import Endpoint
+from explorer.rpc.errors import ErrorKind
 from explorer.services.networks import DEVNET
 from explorer.services.routes import Route, address_route, block_route, tx_route
 from explorer.services.session import Session
@@ -226,7 +227,8 @@ def test_error_state_has_kind_message_and_retry(
     qtbot.addWidget(page)
     qtbot.waitUntil(lambda: model.state is PageState.ERROR, timeout=20_000)
     assert page.currentWidget() is page.error
-    assert "auth" in page.error_title.text()
+    assert model.error_kind is ErrorKind.AUTH
+    assert page.error_title.text() == f"Could not load this page: {ErrorKind.AUTH.said}"
     assert "not-the-right-key-123" not in page.error_text.text()
     qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: model.state is PageState.ERROR, timeout=20_000)
