@@ -113,9 +113,15 @@ def test_recovered_functions_match_every_devnet_abi() -> None:
     Argument types are compared where evmole can tell them apart (it reads bytes32 as
     uint256, and some dynamic types as bytes); the counts are the issue's closing numbers.
     """
-    functions = types_right = 0
+    functions = types_right = deployed = 0
     for name, contract in _contracts().items():
         code = bytes.fromhex(contract["deployedBytecode"][2:])
+        if not code:
+            # An interface (IBridge, IPayer, IToken: issue 28's inside stories) compiles to
+            # no runtime code, so there is nothing to recover its functions from; every
+            # contract with code is still checked (and counted below).
+            continue
+        deployed += 1
         found = {f.selector_hex: f for f in recover_functions(code)}
         for function in parse_abi(json.dumps(contract["abi"])):
             selector = "0x" + function.selector.hex()
@@ -126,8 +132,9 @@ def test_recovered_functions_match_every_devnet_abi() -> None:
             expected = tuple(p.type for p in function.inputs)
             types_right += recovered.arguments == expected
             assert _alike(recovered.arguments) == _alike(expected), function.canonical
-    assert functions == 87  # every function of the 22 contracts the devnet deploys
-    assert types_right >= 77  # the rest differ only where the code cannot tell (see _alike)
+    assert deployed == 26  # the contracts with code: 7 plain, 8 inside stories, 11 proxies
+    assert functions == 98  # every function of those contracts
+    assert types_right >= 87  # the rest differ only where the code cannot tell (see _alike)
 
 
 def test_recovered_functions_are_named_from_the_bundled_list() -> None:
