@@ -8,7 +8,7 @@ import functools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt
 
 from explorer.chain.records import Block, Receipt, RecordFormatError, Transaction
 from explorer.chain.units import readable_rbtc
@@ -18,6 +18,7 @@ from explorer.rpc.errors import RpcError
 from explorer.services.networks import Network
 from explorer.services.routes import Route, address_route, tx_route
 from explorer.viewmodels.batched_table import BatchedTableModel, Index
+from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import COPY_ROLE, ROUTE_ROLE
 from explorer.viewmodels.sorting import Key, SortOrder, sorted_rows, text_key
 
@@ -47,7 +48,7 @@ class BlockTransactionsModel(BatchedTableModel):
         receipts_completed(): every transaction's receipt has been read (see `receipts`).
     """
 
-    receipts_completed = Signal()
+    receipts_completed = TypedSignal[()]()
 
     headers = HEADERS
     batch = BATCH

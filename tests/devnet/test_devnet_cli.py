@@ -154,7 +154,7 @@ def test_bad_arguments_exit_2() -> None:
 
 
 def test_verbose_access_log_redacts_the_key() -> None:
-    """--verbose logs each request with the key redacted, never in full (the URL is on stdout)."""
+    """--verbose logs each request with the key redacted, no part of it (the URL is on stdout)."""
     key = "verbose-key-0123456789abcdef"
     args = ("--network", "test", "--testnet-port", "0", "--key", key, "--verbose")
     with subprocess.Popen(
@@ -170,8 +170,8 @@ def test_verbose_access_log_redacts_the_key() -> None:
             _, stderr = process.communicate(timeout=30)
         finally:
             process.kill()
-    assert f"POST /v2/{key[:4]}… -> 200" in stderr
-    assert key not in stderr
+    assert "POST /v2/<key> -> 200" in stderr
+    assert key[:4] not in stderr  # logs keep no part of a key (issue 29 item 8)
 
 
 def test_stdin_eof_while_building_exits_at_once(tmp_path: Path) -> None:
