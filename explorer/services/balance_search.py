@@ -196,9 +196,14 @@ class BalanceSearch:
             await cancel_all(running)
 
     def _witness(self, points: Sequence[int]) -> int | None:
-        """Return the block probed last before this request that no reorganisation may touch."""
-        probing, deep = set(points), self.high - WITNESS_DEPTH
-        candidates = (block for block in reversed(self.states) if block not in probing)
+        """Return the block probed last before this request that no reorganisation may touch.
+
+        Only a block whose state the node itself gave in this run: one the saved data answered
+        (a revisit's settled blocks, told by this node before) has no answer of this run's to
+        contradict, so it is not asked again.
+        """
+        probing, deep, asked = set(points), self.high - WITNESS_DEPTH, self.probes.asked
+        candidates = (b for b in reversed(self.states) if b not in probing and b in asked)
         return next((block for block in candidates if block <= deep), None)
 
     def _take(self, share: int) -> list[_Range]:

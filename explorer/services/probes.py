@@ -68,6 +68,18 @@ def takes_batches(client: RpcClient | None) -> bool:
 
 async def read_together(client: RpcClient, calls: Sequence[Call], counts: ReadCounts) -> list[Any]:
     """Send calls in one batch (or concurrently one by one); return results or RpcErrors."""
+    results, _asked = await read_asking(client, calls, counts)
+    return results
+
+
+async def read_asking(
+    client: RpcClient, calls: Sequence[Call], counts: ReadCounts
+) -> tuple[list[Any], int]:
+    """Read as read_together does; also return how many of the calls reached the node.
+
+    Calls sent one by one are all taken as asked of the node (the saved data may have
+    answered some, unseen here).
+    """
     if client.takes_batches and len(calls) > 1:
         sent: list[int] = []
         try:
@@ -76,13 +88,12 @@ async def read_together(client: RpcClient, calls: Sequence[Call], counts: ReadCo
             counts.add(sum(sent), 1)  # spent, though refused
         else:
             counts.add(sum(sent), 1 if sum(sent) else 0)  # the saved data may answer them all
-            return results
+            return results, sum(sent)
     counts.add(len(calls), len(calls))  # at most: the saved data may answer some
-    return list(
-        await asyncio.gather(
-            *(client.request(method, *args) for method, args in calls), return_exceptions=True
-        )
+    gathered = await asyncio.gather(
+        *(client.request(method, *args) for method, args in calls), return_exceptions=True
     )
+    return list(gathered), len(calls)
 
 
 def state_calls(address: str, block: int | str) -> list[Call]:
@@ -126,18 +137,23 @@ class StateProbes:
         self.address = address
         self.per_batch = max(1, per_batch)
         self.counts = ReadCounts()
+        self.asked: set[int] = set()  # blocks whose state was asked of the node in this run
 
     async def at(self, blocks: Sequence[int]) -> list[AccountState]:
         """Return the state after each block (at most per_batch blocks: one request).
 
         These are blocks older than one whose state the node gave, so a node error for one
-        means the node keeps no state that old: OldStateMissing.
+        means the node keeps no state that old: OldStateMissing. The blocks go into `asked`
+        unless the saved data answered the whole request (a revisit's settled blocks).
         """
         calls = [call for block in blocks for call in state_calls(self.address, block)]
-        results = await read_together(self.client, calls, self.counts)
+        results, sent = await read_asking(self.client, calls, self.counts)
         for index, block in enumerate(blocks):
             old_state_error(block, results[2 * index : 2 * index + 2])
-        return states_of(results)
+        states = states_of(results)
+        if sent:
+            self.asked.update(blocks)
+        return states
 
     async def reread(self, block: int) -> AccountState:
         """Return the state after a block asked of the node itself again (never saved data)."""
@@ -156,11 +172,14 @@ class StateProbes:
         """Return the opening states, the code and extra answers, all in one request.
 
         That is the state after low (or why the node cannot tell it), after high, the code at
-        high and the answers of extra calls (results or errors).
+        high and the answers of extra calls (results or errors). Both ends go into `asked` only
+        when every call reached the node (the saved data may answer the state after low).
         """
         calls: list[Call] = [("eth_getCode", (self.address, hex(high)))]
         calls += state_calls(self.address, high) + state_calls(self.address, low) + list(extra)
-        results = await read_together(self.client, calls, self.counts)
+        results, sent = await read_asking(self.client, calls, self.counts)
+        if sent == len(calls):
+            self.asked.update((low, high))
         code = raise_first(results[:1])[0]
         (last,) = states_of(results[1:3])  # the newest state: any error here is the node's own
         first: AccountState | OldStateMissing

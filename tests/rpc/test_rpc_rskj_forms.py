@@ -79,6 +79,8 @@ def calls(manifest: dict[str, Any], facts: dict[str, Any]) -> dict[str, list[Use
         ],
         "get_uncle_count_by_block_hash": [lambda c: c.get_uncle_count_by_block_hash(block_hash)],
         "get_uncle_count_by_block_number": [lambda c: c.get_uncle_count_by_block_number(1)],
+        # rskj's Web3RskModule: rsk_getRawBlockHeaderByHash(String blockHash), one parameter
+        "get_raw_block_header_by_hash": [lambda c: c.get_raw_block_header_by_hash(block_hash)],
         "protocol_version": [lambda c: c.protocol_version()],
         "send_raw_transaction": [lambda c: c.send_raw_transaction(facts["signed"])],
         "net_version": [lambda c: c.net_version()],
