@@ -76,8 +76,9 @@ class ChainWatch:
             if isinstance(answer, RpcError):
                 raise answer
         self._chain_id_at = self.clock()
-        self._compare(_number(chain_id, "eth_chainId"))
-        number = _number(head, "eth_blockNumber")
+        node = self.reader.client.node_name
+        self._compare(_number(chain_id, "eth_chainId", node))
+        number = _number(head, "eth_blockNumber", node)
         self.reader.note_head(number)
         return number
 
@@ -202,9 +203,9 @@ class ChainWatch:
             self._task = None
 
 
-def _number(value: Any, method: str) -> int:
-    """Parse a quantity a poll read, or raise MalformedResponse."""
+def _number(value: Any, method: str, node: str) -> int:
+    """Parse a quantity a poll read, or raise MalformedResponse naming the node, as calls do."""
     try:
         return bounds.BLOCK_NUMBER.parse(value)
     except (HexFormatError, TypeError) as error:
-        raise MalformedResponse(f"{method} returned an unexpected answer: {error}") from None
+        raise MalformedResponse(f"{node} sent an impossible {method} answer: {error}") from None

@@ -41,7 +41,7 @@ def test_history_takes_the_names_report_takes(devnet: Devnet, tmp_path: Path) ->
     name, address = devnet.manifest()["rns_names"][0]
     by_report = report(devnet, name, "--format", "json")
     assert by_report.returncode == 0, by_report.stderr
-    window = ("--endpoint", devnet.url(), "--insecure-http", "--from", "0", "--to", "400")
+    window = ("--endpoint", devnet.url(), "--insecure-http", "--from", "0", "--to", "400", "--yes")
     by_name = explorer_history(devnet.key, tmp_path, name, *window, "--format", "json")
     assert by_name.returncode == 0, by_name.stderr
     assert f"{name} → {address}" in by_name.stderr

@@ -13,6 +13,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QAbstractScrollArea, QPushButton, QTableView, QWidget
 from pytestqt.qtbot import QtBot
 
+from explorer.devnet.process import DevnetOptions
 from explorer.services.routes import (
     BROADCAST,
     HOME,
@@ -35,7 +36,7 @@ from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from explorer.views.widgets.address import set_label_lookup
 from explorer.views.widgets.menus import set_entity_actions
-from tests.helpers.devnet import Devnet
+from tests.helpers.devnet import Devnet, devnet_cache_dir, shared_loop, start_devnet
 from tests.helpers.elision import cut_texts
 from tests.helpers.qt import run_in_qloop
 from tests.helpers.watching import checked, fresh_address, head, send
@@ -43,6 +44,20 @@ from tests.helpers.watching import checked, fresh_address, head, send
 SIZE = (1200, 800)
 # Beside the bookmarks panel, History's text columns leave its addresses and hashes too little.
 KNOWN_MISS = ("History: QSplitter › Counterparty", "History: QSplitter › Tx")
+
+
+@pytest.fixture(scope="module")
+def devnet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Devnet]:
+    """Yield a devnet of this module's own, as the tour has: no other test's transfers.
+
+    (A 1-wei transfer another test sends reads 0.000000000000000001 tRBTC: a wider Value
+    column than the tour's screens ever show.)
+    """
+    workdir = tmp_path_factory.mktemp("layout-devnet")
+    options = DevnetOptions(cache_dir=devnet_cache_dir(), profile="service")
+    running = start_devnet(shared_loop(), workdir, options)
+    yield running
+    shared_loop().run(running.process.stop())
 
 
 @pytest.fixture

@@ -75,8 +75,9 @@ def test_insufficient_funds_say_how_much_is_missing() -> None:
     holds, sentence = judged(balance=10**14)
     assert holds[0] is Hold.INSUFFICIENT_FUNDS
     assert "a balance of 0.0001 tRBTC" in sentence
-    assert "value + gas × gas price = 0.001001386 tRBTC" in sentence
-    assert "short by 0.000901386 tRBTC" in sentence
+    # amounts as people read them (issue 31 item 5): four significant digits
+    assert "value + gas × gas price = 0.001001 tRBTC" in sentence
+    assert "short by 0.0009014 tRBTC" in sentence
 
 
 def test_a_gap_and_no_funds_are_both_said() -> None:

@@ -43,7 +43,7 @@ def test_an_impossible_head_is_an_invalid_answer_in_the_banner(
         assert app.window.banner_retry.isVisible()
         status = app.window.status_label.text()
         assert "head #3,065,528" in status  # the last head that could be right, never "#-1"
-        assert "(head: malformed response)" in status
+        assert "(head: the node's answer could not be read)" in status  # in words
 
     qtbot.waitUntil(says_the_head_cannot_be_right, timeout=WAIT)  # banner and status: both
     assert banner.textFormat() is Qt.TextFormat.PlainText
