@@ -153,8 +153,10 @@ screenshots() {
 }
 screenshots frozen "$EXE"
 screenshots source "$SOURCE"
+# The source tour also shoots a contract matched to the Hardhat project under tests/fixtures;
+# the bundle ships no tests, so its tour skips that screen (explorer/tour/contracts.py).
 (cd "$SMOKE/frozen" && ls) > "$SMOKE/frozen.names"
-(cd "$SMOKE/source" && ls) > "$SMOKE/source.names"
+(cd "$SMOKE/source" && ls | grep -v '^contract-matched-') > "$SMOKE/source.names"
 [ -s "$SMOKE/frozen.names" ] || fail "the frozen build wrote no screenshots"
 diff "$SMOKE/source.names" "$SMOKE/frozen.names" || fail "screenshot names differ from source"
 [ -z "$(find "$SMOKE/frozen" -name '*.png' -size -2k)" ] || fail "an empty-looking screenshot"
