@@ -7,6 +7,7 @@ timed as the window's start (the screenshot tour's modules load every page).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -42,5 +43,6 @@ async def until_home(app: StartedWindow, started: float, timeout: float) -> None
     loop = asyncio.get_running_loop()
     print(
         f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
+        f" (the window's process used {time.process_time():.1f} s of CPU time)"
     )
     app.window.close()
