@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -71,8 +72,16 @@ def environment(devnet_cache: bool = False) -> Iterator[dict[str, str]]:
         yield env
 
 
-def timed(command: list[str], marks: tuple[str, ...], env: dict[str, str]) -> dict[str, float]:
-    """Run a command; return the seconds until each mark appeared on stdout, and until exit."""
+def timed(
+    command: list[str],
+    marks: tuple[str, ...],
+    env: dict[str, str],
+    lines: dict[str, str] | None = None,
+) -> dict[str, float]:
+    """Run a command; return the seconds until each mark appeared on stdout, and until exit.
+
+    lines, when given, receives each mark's whole line.
+    """
     seen: dict[str, float] = {}
     began = time.perf_counter()
     with subprocess.Popen(
@@ -83,6 +92,8 @@ def timed(command: list[str], marks: tuple[str, ...], env: dict[str, str]) -> di
             for mark in marks:
                 if mark in line and mark not in seen:
                     seen[mark] = time.perf_counter() - began
+                    if lines is not None:
+                        lines[mark] = line.strip()
         process.wait()
     seen["exit"] = time.perf_counter() - began
     if process.returncode:
@@ -126,6 +137,7 @@ def first_frames(runs: int) -> None:
 
 
 HOME_MARK = "home page shows blocks"
+CPU_USED = re.compile(r"used ([0-9.]+) s of CPU time")  # what --until-home says of its process
 
 
 def verdict(seconds: float, goal: float) -> str:
@@ -140,14 +152,17 @@ def first_run(name: str, executable: Path, goal: float, spinning: int = 0) -> No
         return
     with environment(devnet_cache=True) as env, busy_machine(spinning, seconds=900):
         load = os.getloadavg()[0]
-        seen = timed([str(executable), "--until-home"], (HOME_MARK,), env)
+        said: dict[str, str] = {}
+        seen = timed([str(executable), "--until-home"], (HOME_MARK,), env, said)
     beside = f"{spinning} busy processes beside it" if spinning else "nothing more beside it"
     where = f"{beside}, load average {load:.1f} on {os.cpu_count()} cores at the start"
     if HOME_MARK in seen:
         took, goal_text = seen[HOME_MARK], f"goal {goal:.0f} s: {verdict(seen[HOME_MARK], goal)}"
+        cpu = CPU_USED.search(said[HOME_MARK])
+        used = f"; the window's process used {cpu.group(1)} s of CPU time" if cpu else ""
         print(
             f"first run, {name}, empty profile and devnet cache ({where}): blocks after "
-            f"{took:.1f} s ({goal_text})"
+            f"{took:.1f} s ({goal_text}{used})"
         )
     else:
         print(f"first run, {name} ({where}): the home page never listed blocks")

@@ -251,8 +251,8 @@ class Application:
             sample_crash_dialog,
             sample_progress_view,
             take_screenshots,
-            wait_for,
         )
+        from explorer.tour.until_home import wait_for
 
         ready = await wait_for(lambda: self.shell.head is not None, timeout=600)
         manifest = self.devnet_manifest()

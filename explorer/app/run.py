@@ -123,7 +123,7 @@ def run(
         if options.screenshot is not None:
             pictures_taken = await app.screenshots(options.screenshot)
         elif options.until_home:
-            from explorer.tour.screens import until_home  # benchmarks only: loaded then
+            from explorer.tour.until_home import until_home  # benchmarks only: loaded then
 
             await until_home(app, started, DEVNET_START_TIMEOUT)
         await closed.wait()

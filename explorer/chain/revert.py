@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from eth_abi.abi import decode
-from eth_abi.exceptions import DecodingError
-
 ERROR_SELECTOR = bytes.fromhex("08c379a0")
 PANIC_SELECTOR = bytes.fromhex("4e487b71")
 
@@ -31,6 +28,11 @@ def describe_panic(code: int) -> str:
 def decode_revert_reason(data: bytes) -> str | None:
     """Return the reason of `Error(string)` or `Panic(uint256)` revert data, else None."""
     selector, payload = data[:4], data[4:]
+    if selector not in (ERROR_SELECTOR, PANIC_SELECTOR):
+        return None
+    from eth_abi.abi import decode  # on first revert: the window's start loads no ABI codec
+    from eth_abi.exceptions import DecodingError
+
     try:
         if selector == ERROR_SELECTOR:
             (raw,) = decode(["bytes"], payload)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from explorer.chain.recovered import (
 )
 from explorer.chain.signature_file import SignatureList, parse_signature_list
 from explorer.chain.signatures import Param, Signature, SignatureTable
+from explorer.presentation.signature_choice import CHOICE
 from explorer.rpc.params import BlockSelector
 from explorer.rpc.wrappers import TypedCalls
 from explorer.services.artifact_files import (
@@ -39,6 +41,8 @@ from explorer.services.artifact_files import (
 )
 from explorer.services.proxies import ProxyInfo, Upgrade, detect_proxy, history_or_reason, since
 
+log = logging.getLogger(__name__)
+
 RECOVERED_KEPT = 64  # codes whose recovered functions stay in memory
 #: The user's own signature list (the contract tab's choice), for every contract read here.
 USER_TABLES: list[SignatureTable] = []
@@ -48,7 +52,20 @@ def use_signature_list(path: Path) -> SignatureList:
     """Read a user's signature list and name selectors from it from now on (OSError: unread)."""
     found = parse_signature_list(path.read_text(encoding="utf-8", errors="replace"))
     USER_TABLES[:] = [found.table]
+    CHOICE.unread = None  # this choice replaces the earlier one
     return found
+
+
+def user_tables() -> tuple[SignatureTable, ...]:
+    """Return the user's signature tables, reading first the list chosen in an earlier session."""
+    unread = CHOICE.unread
+    if unread is not None:
+        CHOICE.unread = None
+        try:
+            use_signature_list(unread)
+        except OSError as error:  # moved or deleted since: said in the log, the choice kept
+            log.warning("the signature list %s could not be read: %s", unread, error.strerror)
+    return tuple(USER_TABLES)
 
 
 @dataclass(frozen=True)
@@ -150,7 +167,7 @@ async def code_facts(
     named_by = (abi_table(source_functions(source)), *tables) if source else tuple(tables)
     note = ""
     try:
-        functions = await recovered(code, (*named_by, *USER_TABLES))
+        functions = await recovered(code, (*named_by, *user_tables()))
     except RecoveryError as error:
         functions, note = (), str(error)
     return CodeFacts(address, code, read_metadata(code), functions, source, note)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGroupBox
 
 from explorer.services.routes import address_route
 from explorer.tour.passes import Helpers, Settle
-from explorer.views.address import AddressView
+from explorer.views.address.page import AddressView
 from explorer.views.main_window import MainWindow
 
 PROXY_SCREENS = (

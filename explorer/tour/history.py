@@ -16,7 +16,7 @@ from explorer.services.history_store import MemoryHistoryStore
 from explorer.services.routes import WATCHLIST, address_route
 from explorer.tour.passes import Helpers
 from explorer.viewmodels.watchlist import MemoryListStore
-from explorer.views.address import AddressView
+from explorer.views.address.page import AddressView
 from explorer.views.main_window import MainWindow
 from explorer.views.watchlist_view import WatchlistView
 

@@ -8,7 +8,7 @@ import functools
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
@@ -35,12 +35,13 @@ from explorer.tour.passes import Helpers, ScreenPass
 from explorer.tour.routes import MISSING_HASH, TOOL_SCREENS, screens
 from explorer.tour.saved import take_saved_data_screenshots
 from explorer.tour.support import take_support_screenshots
+from explorer.tour.until_home import wait_for
 from explorer.viewmodels.devnet_start import DevnetStartViewModel
 from explorer.viewmodels.home import HomeState
 from explorer.viewmodels.keyring_option import KeyringState
 from explorer.viewmodels.logs import ScanState
 from explorer.viewmodels.page import PageViewModel
-from explorer.views.address import AddressView
+from explorer.views.address.page import AddressView
 from explorer.views.crash_dialog import CrashDialog
 from explorer.views.devnet_progress import DevnetProgressView
 from explorer.views.home_view import HomeView
@@ -60,16 +61,6 @@ PASSES: tuple[ScreenPass, ...] = (
     take_contract_screenshots,
     take_inside_screenshots,
 )
-
-
-async def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> bool:
-    """Wait on the running loop until condition holds or timeout passes."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            return False
-        await asyncio.sleep(0.05)
-    return True
 
 
 async def settle(window: QWidget) -> None:
@@ -354,26 +345,3 @@ def sample_crash_dialog(found: Diagnostics, parent: QWidget) -> QWidget:
     except ValueError as error:
         report = found.report("A sample error: ValueError", describe(error))
     return CrashDialog("An unexpected error occurred (a sample)", report, None, parent)
-
-
-class StartedWindow(Protocol):
-    """What the start-up benchmark needs of the app: its window, and whether Home shows blocks."""
-
-    @property
-    def window(self) -> QWidget:
-        """Return the main window."""
-        ...
-
-    def home_shows_blocks(self) -> bool:
-        """Return whether the home page lists blocks."""
-        ...
-
-
-async def until_home(app: StartedWindow, started: float, timeout: float) -> None:
-    """Wait until the home page lists blocks, say after how long, and close (for benchmarks)."""
-    ready = await wait_for(app.home_shows_blocks, timeout=timeout)
-    loop = asyncio.get_running_loop()
-    print(
-        f"home page {'shows blocks' if ready else 'timed out'} after {loop.time() - started:.1f} s"
-    )
-    app.window.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.presentation.tool_results import TOOLS
-from explorer.services.routes import BROADCAST, LOGS, NODE, WATCHLIST, Route, tool_route
+from explorer.services.routes import BROADCAST, LOGS, NODE, WATCHLIST, Page, Route, tool_route
 from explorer.viewmodels.budget import Budget
 from explorer.viewmodels.navigator import Navigator, tab_title
 from explorer.viewmodels.networks import NetworksViewModel
@@ -27,7 +28,6 @@ from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import Banner, ShellViewModel
 from explorer.views.bridge_action import add_bridge_action
-from explorer.views.broadcast_view import BroadcastView
 from explorer.views.help_dialog import (
     OTHER_SHORTCUTS,
     GuideDialog,
@@ -37,11 +37,13 @@ from explorer.views.help_dialog import (
 from explorer.views.icons import PAGE_ICONS, palette_icons
 from explorer.views.main_menus import THEMES, add_help, build_menus
 from explorer.views.network_combo import network_combo
-from explorer.views.page_view import PageView
-from explorer.views.page_views import PAGE_VIEWS, carry_draft, page_view
+from explorer.views.page_views import carry_draft, dispose_page, page_view
 from explorer.views.search_bar import search_bar
 from explorer.views.search_message import SearchMessage
 from explorer.views.theme import plain_label, tone_palette
+
+if TYPE_CHECKING:
+    from explorer.views.page_view import PageView
 
 TITLE = "Rootstock Explorer"
 MOUSE_BUTTON_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
@@ -312,8 +314,11 @@ class MainWindow(QMainWindow):
         view = page_view(model)
         model.setParent(view)
         view.link_activated.connect(self.open_route)
-        if isinstance(view, BroadcastView):  # a sent transaction's page opens in front
-            view.model.tracking_started.connect(self.navigator.open_tab)
+        if route.page is Page.BROADCAST:  # a sent transaction's page opens in front
+            from explorer.views.broadcast_view import BroadcastView
+
+            if isinstance(view, BroadcastView):
+                view.model.tracking_started.connect(self.navigator.open_tab)
         return view
 
     def _on_tab_opened(self, index: int, route: Route) -> None:
@@ -347,8 +352,7 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _dispose(widget: QWidget | None) -> None:
         """Cancel a page's work and delete its widget (and with it the page's view model)."""
-        if isinstance(widget, PAGE_VIEWS):
-            widget.model.dispose()
+        dispose_page(widget)
         if widget is not None:
             widget.deleteLater()
 
@@ -368,14 +372,14 @@ class MainWindow(QMainWindow):
             self.hide()
             return
         for index in range(self.tabs.count()):
-            widget = self.tabs.widget(index)
-            if isinstance(widget, PAGE_VIEWS):
-                widget.model.dispose()
+            dispose_page(self.tabs.widget(index))
         self.shell.poller.stop()
         super().closeEvent(event)
 
     def current_page(self) -> PageView | None:
         """Return the page view of the current tab, if it shows one."""
+        from explorer.views.page_view import PageView  # not for the first screen (home)
+
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, PageView) else None
 

@@ -49,3 +49,34 @@ def test_the_window_process_never_imports_the_devnet_server() -> None:
     assert "explorer.devnet.process" in listed  # the window starts the devnet as a child
     assert "explorer.devnet.server" not in listed
     assert "explorer.devnet.node" not in listed
+
+
+#: What Home, the first screen, does without: py-evm and Rootstock's VM (History, the Inside
+#: tab), code analysis and the contract tab's machinery, the traces, the pages other than Home
+#: (their modules load when such a page first opens), the screenshot tour. (The ABI codec stays:
+#: Home reads token units with it.)
+NOT_FOR_HOME = (
+    "eth",
+    "py_ecc",
+    "explorer.vm",
+    "evmole",
+    "explorer.presentation.contract_facts",
+    "explorer.services.trace",
+    "explorer.viewmodels.page",
+    "explorer.viewmodels.address.page",
+    "explorer.views.address.page",
+    "explorer.viewmodels.tx_page",
+    "explorer.tour.screens",
+)
+
+
+def test_the_window_imports_only_what_home_needs() -> None:
+    probe = (
+        "import sys, explorer.app.run\n"
+        f"print(sorted(m for m in {NOT_FOR_HOME!r} if m in sys.modules))"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    listed = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert listed.strip() == "[]"

@@ -18,7 +18,7 @@ from explorer.services.contracts import PROXY_SLOTS, read_contract, read_slot
 from explorer.services.estimate import SPEC_RULE, preflight
 from explorer.services.session import Session
 from explorer.services.tokens import TokenReader, selector
-from explorer.viewmodels.address import MemoryTokenStore
+from explorer.viewmodels.address.tokens import MemoryTokenStore
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.charts import Chart, ChartKind

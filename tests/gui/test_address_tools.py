@@ -18,8 +18,9 @@ from explorer.services.activity import DEFAULT_RANGE, ActivityKind
 from explorer.services.routes import address_route
 from explorer.services.session import Session
 from explorer.services.tokens import selector
-from explorer.viewmodels.address import AbiChoice, AddressTab
 from explorer.viewmodels.address.blocks import parse_block_text, resolve_range
+from explorer.viewmodels.address.page import AddressTab
+from explorer.viewmodels.address.read_contract import AbiChoice
 from explorer.viewmodels.address.tokens import TokenColumn
 from explorer.viewmodels.roles import ROUTE_ROLE
 from tests.helpers.address import holder_of, open_address, raw_rpc, token_cell, token_rows

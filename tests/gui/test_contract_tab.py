@@ -12,11 +12,12 @@ from pytestqt.qtbot import QtBot
 from explorer.chain.checksum import to_checksum_address
 from explorer.presentation.contract_facts import USER_TABLES
 from explorer.presentation.document import Document
+from explorer.presentation.signature_choice import CHOICE
 from explorer.services.proxies import SEEN_PROXIES
 from explorer.services.routes import address_route, tx_route
 from explorer.services.session import Session
-from explorer.viewmodels.address import AbiChoice, contract_info
-from explorer.views.address import AddressView
+from explorer.viewmodels.address.read_contract import AbiChoice
+from explorer.views.address.page import AddressView
 from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from tests.helpers.address import open_address
@@ -167,7 +168,7 @@ def test_a_signature_list_is_read_and_remembered(
 ) -> None:
     """A chosen list is read (its bad lines counted) and handed to the app to keep."""
     kept: list[str] = []
-    contract_info.remember_signature_list = kept.append
+    CHOICE.remember = kept.append
     mine = tmp_path / "mine.txt"
     mine.write_text("store(uint256)\nnot a signature(\n")
     try:
@@ -183,5 +184,5 @@ def test_a_signature_list_is_read_and_remembered(
         assert "1 line(s) skipped" in info.result
         assert kept == [str(mine)]
     finally:
-        contract_info.remember_signature_list = None
+        CHOICE.remember = None
         USER_TABLES.clear()

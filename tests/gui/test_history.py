@@ -19,7 +19,7 @@ from explorer.services.history_store import MemoryHistoryStore
 from explorer.services.networks import DEVNET
 from explorer.services.session import Session
 from explorer.viewmodels.address.history_table import Column
-from explorer.views.address import AddressView
+from explorer.views.address.page import AddressView
 from tests.helpers.address import open_address
 from tests.helpers.devnet import Devnet
 from tests.helpers.lying import Lie, LyingNode

@@ -29,7 +29,7 @@ from explorer.services.routes import (
 from explorer.tour.routes import screens as tour_screens
 from explorer.viewmodels.labels import LabelsViewModel
 from explorer.viewmodels.watchlist import MemoryListStore, WatchlistViewModel
-from explorer.views.address import AddressView
+from explorer.views.address.page import AddressView
 from explorer.views.bookmarks_view import BookmarksView, install_labels
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow

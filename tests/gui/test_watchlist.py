@@ -16,14 +16,14 @@ from explorer.services.networks import DEVNET
 from explorer.services.routes import address_route
 from explorer.services.session import Session
 from explorer.settings.store import KEEP_IN_TRAY, Settings
-from explorer.viewmodels.address import AddressPageViewModel
+from explorer.viewmodels.address.page import AddressPageViewModel
 from explorer.viewmodels.watchlist import (
     MemoryListStore,
     WatchlistPageViewModel,
     WatchlistViewModel,
 )
 from explorer.viewmodels.watchlist_table import WatchColumn
-from explorer.views.address import AddressView
+from explorer.views.address.page import AddressView
 from explorer.views.watchlist_view import WatchlistView
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc

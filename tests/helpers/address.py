@@ -9,8 +9,8 @@ from pytestqt.qtbot import QtBot
 
 from explorer.services.routes import address_route
 from explorer.services.session import Session
-from explorer.viewmodels.address import AddressPageViewModel
-from explorer.views.address import AddressView
+from explorer.viewmodels.address.page import AddressPageViewModel
+from explorer.views.address.page import AddressView
 from tests.helpers.devnet import Devnet
 
 

@@ -7,7 +7,6 @@ project's artifacts (matched, then kept in the chain's saved data) and at a sign
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
@@ -18,14 +17,12 @@ from explorer.presentation.address_document import AddressFacts
 from explorer.presentation.contract_document import contract_document
 from explorer.presentation.contract_facts import ContractFacts, load_contract, use_signature_list
 from explorer.presentation.document import Document
+from explorer.presentation.signature_choice import CHOICE
 from explorer.rpc.errors import RpcError
 from explorer.rpc.params import BlockSelector
 from explorer.services.session import Session
 from explorer.viewmodels.address.tool import Tool
 from explorer.viewmodels.observable import TypedSignal, qproperty
-
-#: Where the app keeps the signature list the user chose (app/ sets it to a settings write).
-remember_signature_list: Callable[[str], None] | None = None
 
 
 class ContractInfoViewModel(Tool):
@@ -122,8 +119,8 @@ class ContractInfoViewModel(Tool):
         except OSError as error:
             self._set_status(f"The signature list could not be read: {error.strerror or error}")
             return
-        if remember_signature_list is not None:
-            remember_signature_list(file)
+        if CHOICE.remember is not None:  # the app keeps it in its settings
+            CHOICE.remember(file)
         problems = f"; {len(found.problems)} line(s) skipped" if found.problems else ""
         await self.reload()
         self._set_status(f"{found.count:,} signature(s) read from {Path(file).name}{problems}.")

@@ -1,5 +1,4 @@
-"""The address page's widgets: the page, and one module per tab."""
+"""The address page's widgets: the page (page.py), and one module per tab.
 
-from explorer.views.address.page import AddressView
-
-__all__ = ["AddressView"]
+Nothing is imported here: the watchlist borrows a control without loading the address page.
+"""
