@@ -146,6 +146,20 @@ class ChainStore:
         self._touch("answers", rowid)
         return body
 
+    async def anchored(self, key: str) -> sql.Anchored | None:
+        """Return an answer with the block it rests on, or None (the shared data's reads)."""
+        try:
+            return await self._run(sql.anchored, key)
+        except FileUnavailable:
+            return None
+
+    async def anchored_block_at(self, number: int, full: bool) -> sql.Anchored | None:
+        """Return the settled block at a height with its hash, or None."""
+        try:
+            return await self._run(sql.anchored_block_at, number, full)
+        except FileUnavailable:
+            return None
+
     async def contradicted(self, sighted: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
         """Return the saved (height, hash) pairs that sighted ones contradict (a reorganisation)."""
         if not sighted:
