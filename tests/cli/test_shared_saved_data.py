@@ -9,7 +9,8 @@ and it still asks for that header, never taking another endpoint's word alone (i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -74,3 +75,73 @@ def test_verified_transactions_are_reused_by_another_endpoint_of_the_chain(
     fresh = spent(second, transactions[0])
     assert "eth_getTransactionByHash" not in fresh, fresh
     assert "eth_getTransactionReceipt" not in fresh, fresh
+
+
+class Tampering(PrunedNode):
+    """An endpoint of the devnet's test network that tampers with one kind of answer."""
+
+    def __init__(self, target: str, method: str, tamper: Callable[[Any], Any]) -> None:
+        super().__init__(target, OldState.KEPT)
+        self.method = method
+        self.tamper = tamper
+
+    def _pruned(self, call: dict[str, Any]) -> dict[str, Any] | None:
+        """Forward every call; change the result of the tampered method."""
+        if call.get("method") != self.method:
+            return None
+        answer = self._forward(call)
+        if isinstance(answer, dict) and answer.get("result") is not None:
+            answer = {**answer, "result": self.tamper(answer["result"])}
+        return answer
+
+
+def failed(receipt: dict[str, Any]) -> dict[str, Any]:
+    """Return a receipt turned into a failure."""
+    return {**receipt, "status": "0x0"}
+
+
+def test_receipts_that_do_not_recompute_are_never_shared(
+    devnet: Devnet, endpoints: tuple[PrunedNode, PrunedNode]
+) -> None:
+    """Receipts forged under an honest block are not taken by another endpoint: it asks its own."""
+    _first, honest = endpoints
+    number, transactions = busy_block(devnet)
+    forger = Tampering(devnet.url("testnet"), "eth_getTransactionReceipt", failed)
+    try:
+        spent(forger, str(number))
+    finally:
+        forger.close()
+    shared = spent(honest, transactions[0])
+    assert "eth_getTransactionReceipt" in shared  # the forged receipt was not shared
+    assert "eth_getTransactionByHash" not in shared  # the honest block's transactions were
+
+
+def test_another_endpoint_serving_another_block_there_never_takes_the_shared_one(
+    devnet: Devnet, endpoints: tuple[PrunedNode, PrunedNode]
+) -> None:
+    """An endpoint whose block at that height has another hash shows its own, never the saved."""
+    first, _second = endpoints
+    number, _transactions = busy_block(devnet)
+    spent(first, str(number))
+    other = Tampering(devnet.url("testnet"), "eth_getBlockByNumber", other_branch(number))
+    try:
+        asked = spent(other, str(number))
+        shown = explorer("report", str(number), "--endpoint", other.url, "--chain-id", "31")
+    finally:
+        other.close()
+    assert asked.count("eth_getBlockByNumber") >= 3  # its genesis, the check, its own block
+    assert OTHER_HASH[2:14] in shown.stdout.lower(), shown.stdout
+
+
+OTHER_HASH = "0x" + "0b" * 32
+
+
+def other_branch(number: int) -> Callable[[Any], Any]:
+    """Return a tamper that gives the block at number another hash (a block of another branch)."""
+
+    def tamper(block: Any) -> Any:
+        if isinstance(block, dict) and block.get("number") == hex(number):
+            return {**block, "hash": OTHER_HASH}
+        return block
+
+    return tamper
