@@ -89,8 +89,8 @@ class Tampering(PrunedNode):
         """Forward every call; change the result of the tampered method."""
         if call.get("method") != self.method:
             return None
-        answer = self._forward(call)
-        if isinstance(answer, dict) and answer.get("result") is not None:
+        answer: dict[str, Any] = self._forward(call)
+        if answer.get("result") is not None:
             answer = {**answer, "result": self.tamper(answer["result"])}
         return answer
 
