@@ -401,6 +401,13 @@ GUARDS: tuple[Guard, ...] = (
         f"{POISONED}::test_a_block_its_child_contradicts_is_dropped",
     ),
     Guard(
+        "saved data: parent links walked down the saved run find a forged block deep in it",
+        "explorer/saved/reorg.py",
+        "            broken = await store.broken_link(number, parent_hash)",
+        "            broken = None",
+        f"{POISONED}::test_a_forged_block_deep_in_a_saved_run_is_dropped",
+    ),
+    Guard(
         "shared saved data: taken only when this endpoint serves the same hash at that height",
         "explorer/saved/sharing.py",
         "return self._served[number] == block_hash",
