@@ -87,7 +87,7 @@ async def main() -> None:
                 numbers = await busy_blocks(probe, await probe.reader.latest_number())
             finally:
                 await probe.aclose()
-            shared_root, alone_root = Path(scratch) / "shared", Path(scratch) / "alone"
+            shared_root, alone_root = Path(scratch).joinpath("a"), Path(scratch).joinpath("b")
             a_requests, _ = await spent(first, shared_root, numbers)
             alone, _ = await spent(second, alone_root, numbers)
             shared, from_saved = await spent(second, shared_root, numbers)

@@ -34,7 +34,7 @@ from explorer.saved.sql import Anchored
 from explorer.saved.store import ChainStore
 
 SHARED_SCOPE = "verified"  # the file name's scope of a chain's shared, verified data
-KEPT_BLOCKS = 256  # verified blocks whose transactions and receipts may still be shared
+KEPT_BLOCKS = 32  # verified blocks (parsed, in memory) whose receipts may still be shared
 RECEIPT = "eth_getTransactionReceipt"
 TRANSACTION = "eth_getTransactionByHash"
 Kept = tuple[rules.Placement, bytes]
@@ -71,6 +71,11 @@ def _result(body: bytes) -> Any:
     except ValueError:
         return None
     return value.get("result") if isinstance(value, dict) else None
+
+
+def _method(item: Kept) -> str:
+    """Return the method of a kept answer (its key begins with it)."""
+    return item[0].key.split(" ", 1)[0]
 
 
 def _compact(value: Any) -> str:
@@ -140,11 +145,11 @@ class SharedData:
     def _verified_rows(self, items: list[Kept]) -> list[Row]:
         """Return the rows of items that verify (worker thread; batches never overlap)."""
         rows: list[Row] = []
-        for where, body in sorted(items, key=lambda item: not item[0].key.startswith("eth_getB")):
+        for where, body in sorted(items, key=lambda item: _method(item) not in rules.BLOCK_READS):
             number, block_hash = where.anchor.number, where.anchor.block_hash
             if number is None or block_hash is None:
                 continue
-            method = where.key.split(" ", 1)[0]
+            method = _method((where, body))
             if method in rules.BLOCK_READS:
                 shared = self._block_verifies(block_hash, body)
                 rows += self._derived_rows(number, block_hash) if shared else []

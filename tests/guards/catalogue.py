@@ -408,6 +408,14 @@ GUARDS: tuple[Guard, ...] = (
         f"{POISONED}::test_a_forged_block_deep_in_a_saved_run_is_dropped",
     ),
     Guard(
+        "transactions seen: what one endpoint saw pending is never found for another",
+        "explorer/saved/seen.py",
+        '"AND (endpoint = ? OR sent_here = 1)',
+        '"AND (endpoint = ? OR 1)',
+        "tests/services/test_seen_store.py::"
+        "test_what_one_endpoint_saw_pending_is_never_found_for_another",
+    ),
+    Guard(
         "shared saved data: taken only when this endpoint serves the same hash at that height",
         "explorer/saved/sharing.py",
         "return self._served[number] == block_hash",
