@@ -34,7 +34,7 @@ from explorer.presentation.broadcast_document import (
 )
 from explorer.presentation.diagnosis_document import fate_sentence
 from explorer.presentation.document import Document, Field
-from explorer.saved.seen import SeenStore, SeenStoreError
+from explorer.saved.seen import SeenStore, SeenStoreError, seen_by
 from explorer.services.broadcast import Answer, check_before_sending, remember_sent, send_once
 from explorer.services.fate import diagnose_missing
 from explorer.services.networks import custom_network
@@ -126,7 +126,7 @@ async def _send(
             return EXIT_INPUT
     result = await send_once(session.reader, tx)
     try:
-        await remember_sent(store, result, network.chain_id, check.state.head)
+        await remember_sent(store, result, network.chain_id, check.state.head, session.endpoint)
     except SeenStoreError as error:
         out(f"note: not kept for later diagnosis: {error}")
     show(Document("", Field("", ""), (answer_section(result),)), out)
@@ -156,7 +156,7 @@ async def _follow(
             return EXIT_FAILED if receipt.succeeded is False else EXIT_OK
         looks += 1
         if looks % 5 == 0 and await reader.transaction(tx.hash) is None:
-            seen = await store.find(network.chain_id, tx.hash)
+            seen = await store.find(network.chain_id, tx.hash, seen_by(session.endpoint))
             if seen is not None:
                 missing = await diagnose_missing(reader, seen, time.time())
                 if not missing.fate.still_open:

@@ -20,7 +20,7 @@ from explorer.presentation.missing import Missing, TxSupport, missing_stages
 from explorer.presentation.tx_document import TxFacts, tx_document
 from explorer.presentation.verification import with_verdict
 from explorer.rpc.endpoint import Endpoint
-from explorer.saved.seen import SeenStore, SeenTx
+from explorer.saved.seen import SeenStore, SeenTx, seen_by
 from explorer.services.diagnosis import PendingDiagnosis, diagnose_pending, wait_since
 from explorer.services.networks import Network
 from explorer.services.reader import ChainReader
@@ -126,8 +126,10 @@ async def load_tx_stages(
                 units=reader.token_units.known(tokens),  # read so far; the rest comes complete
             )
             if bundle.tx.is_pending:
-                async for pending in _pending_stages(reader, network, facts, support.store, memory):
-                    yield pending
+                store = support.store
+                pending = _pending_stages(reader, network, endpoint, facts, store, memory)
+                async for stage in pending:
+                    yield stage
                 return
             if bundle.complete:
                 facts = await _completed(reader, facts, units)
@@ -183,6 +185,7 @@ async def _no_units() -> dict[str, TokenUnit]:
 async def _pending_stages(
     reader: ChainReader,
     network: Network,
+    endpoint: Endpoint | None,
     facts: TxFacts,
     store: SeenStore | None,
     memory: TxMemory,
@@ -190,9 +193,9 @@ async def _pending_stages(
     """Yield a pending transaction, then why it waits (read again only when the head moved)."""
     now = time.time()
     candidate = PooledTx.of_tx(facts.tx)
-    seen_at = reader.head
+    seen_at, by = reader.head, seen_by(endpoint)
     noting = (
-        store.note(SeenTx(network.chain_id, candidate, now, seen_at, now, seen_at))
+        store.note(SeenTx(network.chain_id, candidate, now, seen_at, now, seen_at, False, by))
         if store is not None
         else None
     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from explorer.presentation.diagnosis_document import missing_document
 from explorer.presentation.document import Document
 from explorer.rpc.endpoint import Endpoint
-from explorer.saved.seen import SeenStore, SeenTx
+from explorer.saved.seen import SeenStore, SeenTx, seen_by
 from explorer.services.elsewhere import OtherNetworks, Sighting
 from explorer.services.fate import MissingDiagnosis, diagnose_missing
 from explorer.services.networks import Network
@@ -92,7 +92,8 @@ async def missing_stages(
 
     A previous diagnosis made at the same head is shown again without asking the node.
     """
-    seen = await support.store.find(network.chain_id, tx_hash) if support.store else None
+    store = support.store
+    seen = await store.find(network.chain_id, tx_hash, seen_by(endpoint)) if store else None
     if seen is None:
         yield Missing(tx_hash)
         sightings: list[Sighting] = []

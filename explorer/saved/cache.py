@@ -35,6 +35,7 @@ from explorer.saved.logs import LogCoverage
 from explorer.saved.records import DerivedRecords
 from explorer.saved.reorg import Reorganised, ReorgWatch
 from explorer.saved.schema import Row
+from explorer.saved.sharing import SHARED_SCOPE, SharedData
 from explorer.saved.state import CacheMode, NotSaved, SessionState
 from explorer.saved.store import ChainIdentity, ChainStore
 
@@ -83,6 +84,7 @@ class SessionCache:
         self.reorg_listeners: list[Callable[[Reorganised], None]] = self.reorgs.listeners
         self.logs = LogCoverage(self.state, self.reorgs)
         self.records = DerivedRecords(self.state)
+        self.shared = SharedData()  # the chain's verified data, shared by its endpoints
         self._genesis: asyncio.Future[str] | None = None
         self._undecided: OrderedDict[str, tuple[rules.Placement, bytes]] = OrderedDict()
         self._settled_hashes: dict[str, int] = {}  # hash → height of settled blocks seen
@@ -145,6 +147,7 @@ class SessionCache:
         if store is None:
             self.state.set_mode(CacheMode.OFF, None)  # never another endpoint's file instead
             return
+        self.shared.use(self.directory.store(identity, SHARED_SCOPE), chain_id, genesis)
         self.state.set_mode(CacheMode.ONLINE, store)
         await self.directory.remember(self.endpoint, identity)
         if self.state.head is not None:  # a head the node gave before it was verified
@@ -185,7 +188,12 @@ class SessionCache:
 
     def go_off(self) -> None:
         """Stop using saved data (another chain, or the user turned it off)."""
+        self.shared.store = None
         self.state.set_mode(CacheMode.OFF, None)
+
+    async def settle(self) -> None:
+        """Wait until what was offered to the shared data is verified and queued (closing)."""
+        await self.shared.offered()
 
     # --- answering ----------------------------------------------------------------------------
 
@@ -201,6 +209,12 @@ class SessionCache:
             found, result = await self._from_file(store, read, noted)
             if found:
                 return result
+            if self.state.mode is CacheMode.ONLINE:
+                taken = await self.shared.answer(read, ask, noted)
+                if taken is not None and not self.reorgs.stale(taken.row.number):
+                    self.reorgs.note(taken.row.number, taken.row.block_hash)
+                    store.put([taken.row], self.state.head)  # this endpoint served it too
+                    return taken.result
         if self.state.offline and method not in CHAIN_CHECK:
             raise NotSaved.of(method)  # no wait for a node known to be away
         fresh = await ask(method, params)
@@ -305,6 +319,7 @@ class SessionCache:
         store = self.state.store
         if rows and store is not None and self.state.writable:
             store.put(rows, self.state.head)
+            self.shared.offer(items)
             self._note_endpoint()
 
     def forget_from(self, number: int) -> None:
@@ -314,4 +329,5 @@ class SessionCache:
         ]:
             del self._undecided[key]
         self._settled_hashes = {h: n for h, n in self._settled_hashes.items() if n < number}
+        self.shared.forget_from(number)
         self.records.forget_from(number)

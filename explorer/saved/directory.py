@@ -19,6 +19,7 @@ from explorer.rpc.endpoint import Endpoint
 from explorer.saved.files import PRIVATE_FILE, private_directory
 from explorer.saved.guarded import FileUnavailable, GuardedFile, NoticeListener
 from explorer.saved.salt import salt_column, salt_of, salted
+from explorer.saved.sharing import SHARED_SCOPE
 from explorer.saved.sql import clear_file
 from explorer.saved.sqlite_file import BUSY_TIMEOUT_SECONDS, FileSchema, Migration, open_database
 from explorer.saved.store import RETRY_SECONDS, ChainIdentity, ChainStore
@@ -26,6 +27,7 @@ from explorer.saved.store import RETRY_SECONDS, ChainIdentity, ChainStore
 T = TypeVar("T")
 DEFAULT_SIZE_LIMIT = 500 * 1024 * 1024  # bytes (issue 21 §1)
 DIRECTORY_VARIABLE = "EXPLORER_CACHE_DIR"  # tests and benchmarks keep their own
+SHARED_FILE = f"-{SHARED_SCOPE}.sqlite3"  # the end of a chain's shared file's name
 SCOPE_CHARS = 16  # hex characters of an endpoint's salted id in a file name
 INDEX_FILE = FileSchema(
     "the index of the saved data",
@@ -121,10 +123,14 @@ class CacheDirectory:
             listener(message)
 
     def _others_size(self, path: Path) -> int:
-        """Return the bytes of the other chains' files (worker thread)."""
+        """Return the bytes of the other files (worker thread); an endpoint's leaves shared out.
+
+        A chain's shared file gives way to the endpoints' own: it keeps what they leave.
+        """
         total = 0
         for other in self.root.glob("chain-*.sqlite3*"):
-            if not other.name.startswith(path.name):
+            shared = SHARED_FILE in other.name and not path.name.endswith(SHARED_FILE)
+            if not other.name.startswith(path.name) and not shared:
                 try:
                     total += other.stat().st_size
                 except OSError:

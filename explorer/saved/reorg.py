@@ -2,9 +2,11 @@
 
 Every answer's heights and hashes (a block and its parent, a transaction's, receipt's or
 log's block) are compared with what this session knows of the settled chain: at once for the
-heights it has seen, on the store's worker for the others. A contradiction drops everything
-resting on that height or above, in memory and in the file; until the file has dropped it,
-nothing saved at or above that height is answered.
+heights it has seen, on the store's worker for the others. A new block's parent link is then
+walked down the saved run below it (`links.py`: each saved block's parent hash against the
+saved block under it), so a forged block deep in the run is found too, without a request. A
+contradiction drops everything resting on that height or above, in memory and in the file;
+until the file has dropped it, nothing saved at or above that height is answered.
 """
 
 from __future__ import annotations
@@ -68,16 +70,27 @@ class ReorgWatch:
                 return
         store = state.store
         if unknown and store is not None and state.writable:
-            checking = asyncio.ensure_future(self._check(store, unknown))
+            checking = asyncio.ensure_future(self._check(store, unknown, rules.parents(result)))
             self._checks.add(checking)
             checking.add_done_callback(self._checks.discard)
 
-    async def _check(self, store: ChainStore, sighted: list[tuple[int, str]]) -> None:
-        """Compare heights with the saved map (worker thread), then drop from the lowest."""
+    async def _check(
+        self, store: ChainStore, sighted: list[tuple[int, str]], parents: list[tuple[int, str]]
+    ) -> None:
+        """Compare heights with the saved map, then walk each block's saved ancestors down.
+
+        Both on the store's worker thread; a contradiction drops from its height up.
+        """
         contradicted = await store.contradicted(sighted)
         if contradicted:
             number, old_hash = min(contradicted)
             self._replaced(number, old_hash, dict(sighted)[number])
+            return
+        for number, parent_hash in parents:
+            broken = await store.broken_link(number, parent_hash)
+            if broken is not None:
+                self._replaced(broken.number, broken.saved_hash, broken.named_hash)
+                return
 
     def _replaced(self, number: int, old_hash: str, new_hash: str) -> None:
         """Drop everything from a replaced height: memory at once, the file on its worker."""

@@ -208,3 +208,18 @@ def sightings(result: Any) -> list[tuple[int, str]]:
             except HexFormatError:
                 continue
     return sorted(seen.items())
+
+
+def parents(result: Any) -> list[tuple[int, str]]:
+    """Return the (height, parent hash) of each block an answer holds."""
+    items: Iterable[Any] = result if isinstance(result, list) else (result,)
+    found: list[tuple[int, str]] = []
+    for item in items:
+        anchor = answer_anchor(item)
+        if anchor is None or anchor.number is None or "parentHash" not in item:
+            continue
+        try:
+            found.append((anchor.number, parse_hash(item["parentHash"], "parent hash")))
+        except HexFormatError:
+            continue
+    return found

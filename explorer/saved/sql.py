@@ -56,6 +56,28 @@ def write_touches(db: sqlite3.Connection, touched: list[tuple[str, int]]) -> Non
         db.executemany(f"UPDATE {table} SET used = ? WHERE rowid = ?", rowids)
 
 
+@dataclass(frozen=True)
+class Anchored:
+    """A kept answer with the block it rests on (height and hash, either possibly unknown)."""
+
+    number: int | None
+    block_hash: str | None
+    body: bytes
+
+
+def anchored(db: sqlite3.Connection, key: str) -> Anchored | None:
+    """Read one answer with the block it rests on (worker thread)."""
+    query = "SELECT number, block_hash, body FROM answers WHERE key = ?"
+    row = db.execute(query, (key,)).fetchone()
+    return None if row is None else Anchored(row[0], row[1], zlib.decompress(row[2]))
+
+
+def anchored_block_at(db: sqlite3.Connection, number: int, full: bool) -> Anchored | None:
+    """Read the settled block at a height with its hash, through the map (worker thread)."""
+    row = db.execute("SELECT hash FROM canon WHERE number = ?", (number,)).fetchone()
+    return None if row is None else anchored(db, block_key(str(row[0]), full))
+
+
 def block_at(db: sqlite3.Connection, number: int, full: bool) -> tuple[int, bytes] | None:
     """Read the settled block at a height through the map (worker thread)."""
     row = db.execute("SELECT hash FROM canon WHERE number = ?", (number,)).fetchone()

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from explorer.saved import sql
 from explorer.saved.bodies import dump_result
 from explorer.saved.guarded import FileLocked, FileUnavailable, GuardedFile, NoticeListener
+from explorer.saved.links import BrokenLink, RunMemo, broken_link
 from explorer.saved.schema import (
     CHAIN_FILE,
     Row,
@@ -81,6 +82,7 @@ class ChainStore:
         self._flushing: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()  # ends the wait between retries of a locked file
         self._closing = False
+        self._run_memo = RunMemo()  # saved runs walked (touched on the worker thread only)
 
     @property
     def moved_aside(self) -> list[Path]:
@@ -146,6 +148,20 @@ class ChainStore:
         self._touch("answers", rowid)
         return body
 
+    async def anchored(self, key: str) -> sql.Anchored | None:
+        """Return an answer with the block it rests on, or None (the shared data's reads)."""
+        try:
+            return await self._run(sql.anchored, key)
+        except FileUnavailable:
+            return None
+
+    async def anchored_block_at(self, number: int, full: bool) -> sql.Anchored | None:
+        """Return the settled block at a height with its hash, or None."""
+        try:
+            return await self._run(sql.anchored_block_at, number, full)
+        except FileUnavailable:
+            return None
+
     async def contradicted(self, sighted: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
         """Return the saved (height, hash) pairs that sighted ones contradict (a reorganisation)."""
         if not sighted:
@@ -154,6 +170,13 @@ class ChainStore:
             return await self._run(sql.contradicted, list(sighted))
         except FileUnavailable:
             return []
+
+    async def broken_link(self, number: int, parent_hash: str) -> BrokenLink | None:
+        """Return where the saved run under a block breaks its parent links, or None."""
+        try:
+            return await self._run(broken_link, number, parent_hash, self._run_memo)
+        except FileUnavailable:
+            return None
 
     async def segments(self, filter_key: str, first: int, last: int) -> list[Segment]:
         """Return the saved log segments of a filter that overlap first..last."""

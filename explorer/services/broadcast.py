@@ -15,6 +15,7 @@ import enum
 import time
 from dataclasses import dataclass
 
+from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import (
     AuthError,
     InvalidInput,
@@ -24,7 +25,7 @@ from explorer.rpc.errors import (
     RpcError,
     TransportError,
 )
-from explorer.saved.seen import SeenStore, SeenTx
+from explorer.saved.seen import SeenStore, SeenTx, seen_by
 from explorer.services.diagnosis import SenderState, read_sender_state
 from explorer.services.estimate import Preflight, preflight
 from explorer.services.rawtx import SignedTx
@@ -180,15 +181,21 @@ async def send_once(reader: ChainReader, tx: SignedTx) -> SendResult:
     return SendResult(tx, Answer.ACCEPTED, answered)
 
 
-def sent_record(tx: SignedTx, chain_id: int, head: int | None, now: float | None = None) -> SeenTx:
-    """Return the local record of a transaction sent from here."""
+def sent_record(
+    tx: SignedTx, chain_id: int, head: int | None, endpoint: str, now: float | None = None
+) -> SeenTx:
+    """Return the local record of a transaction sent from here through an endpoint (`seen_by`)."""
     when = time.time() if now is None else now
-    return SeenTx(chain_id, tx.pooled, when, head, when, head, sent_here=True)
+    return SeenTx(chain_id, tx.pooled, when, head, when, head, sent_here=True, seen_by=endpoint)
 
 
 async def remember_sent(
-    store: SeenStore | None, result: SendResult, chain_id: int, head: int | None
+    store: SeenStore | None,
+    result: SendResult,
+    chain_id: int,
+    head: int | None,
+    endpoint: Endpoint | None,
 ) -> None:
     """Keep a sent transaction that the node may have, so a later page can explain it."""
     if store is not None and result.in_flight:
-        await store.note(sent_record(result.tx, chain_id, head))
+        await store.note(sent_record(result.tx, chain_id, head, seen_by(endpoint)))

@@ -353,4 +353,6 @@ class Session:
             follower.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await follower
+        if self.cache is not None:
+            await self.cache.settle()
         await self.client.aclose()

@@ -200,7 +200,9 @@ class BroadcastViewModel(QObject):
             result.answer, Stage.UNCERTAIN if result.answer is Answer.UNKNOWN else Stage.SENT
         )
         try:
-            await remember_sent(self.support.store, result, self.session.network.chain_id, head)
+            session = self.session
+            chain_id = session.network.chain_id
+            await remember_sent(self.support.store, result, chain_id, head, session.endpoint)
         except SeenStoreError as error:
             self.notice = f"Not kept for a later diagnosis: {error}"
         self._move(stage)

@@ -56,3 +56,22 @@ def test_a_block_its_child_contradicts_is_dropped(hostile: ForgingNode) -> None:
     assert not poisoned(block_report(hostile.url, FORGED_AT + 1))
     again = block_report(hostile.url)
     assert not poisoned(again), again
+
+
+def test_a_forged_block_deep_in_a_saved_run_is_dropped(hostile: ForgingNode) -> None:
+    """Honest 101 saved, then the forgery at 100 under it: 102's saved ancestors reach it.
+
+    Block 102 names 101 as its parent, which is saved and right; the saved 101 names a block
+    100 that is not the one saved. Walking the run down finds it with no request, and drops it
+    with everything above it.
+    """
+    hostile.forging = False
+    block_report(hostile.url, FORGED_AT + 1)
+    hostile.forging = True
+    assert poisoned(block_report(hostile.url))  # saved under the honest block 101
+    hostile.forging = False
+    before = len(hostile.calls)
+    assert not poisoned(block_report(hostile.url, FORGED_AT + 2))
+    assert hostile.calls[before:].count("eth_getBlockByNumber") <= 2  # its genesis, block 102
+    again = block_report(hostile.url)
+    assert not poisoned(again), again

@@ -20,7 +20,7 @@ import pytest
 
 from explorer.rpc.endpoint import Endpoint
 from explorer.saved.directory import endpoint_id
-from tests.helpers.cache import locked_file
+from tests.helpers.cache import endpoint_files, locked_file
 from tests.helpers.cli import REPO, explorer
 from tests.helpers.scripted_server import ScriptedServer, scripted_server
 from tests.helpers.testnet_node import TX_HASH, serve_testnet
@@ -129,7 +129,7 @@ def test_a_locked_saved_data_file_is_waited_for_and_never_discarded(
     both answered from it afterwards.
     """
     report(node, BLOCK)
-    (chain_file,) = saved_folder().glob("chain-31-*.sqlite3")
+    (chain_file,) = endpoint_files(saved_folder(), 31)
     with locked_file(chain_file) as release:
         running = subprocess.Popen(
             [sys.executable, "-m", "explorer", "report", TX_HASH, "--endpoint", url_of(node)],
@@ -158,7 +158,7 @@ def test_a_damaged_saved_data_file_is_moved_aside_and_said_on_stderr(
 ) -> None:
     """Garbage in the chain's file: the report is right, stderr says where the file went."""
     cold = report(node, BLOCK)
-    (chain_file,) = saved_folder().glob("chain-31-*.sqlite3")
+    (chain_file,) = endpoint_files(saved_folder(), 31)
     chain_file.write_bytes(b"not a database, " * 4096)
     done = report(node, BLOCK)
     (aside,) = saved_folder().glob("chain-31-*.sqlite3.broken-*")

@@ -12,6 +12,7 @@ RELIABILITY = "tests/gui/reliability"
 CONTRADICTIONS = "tests/services/test_contradictions.py"
 POISONED = "tests/cli/test_poisoned_saved_data.py"
 SAVED_FILES = "tests/cli/test_saved_files.py"
+SHARED = "tests/cli/test_shared_saved_data.py"
 
 
 @dataclass(frozen=True)
@@ -342,6 +343,14 @@ GUARDS: tuple[Guard, ...] = (
         "test_a_node_that_relabels_its_chain_is_caught_by_the_next_polls",
     ),
     Guard(
+        "chain identity watched: a new head's parent link against the head seen before",
+        "explorer/services/chainwatch.py",
+        "if child is None or child.parent_hash != tip[1]:",
+        "if False:",
+        "tests/services/test_chain_watch_link.py::"
+        "test_a_new_head_whose_parent_is_not_the_last_head_is_read_back",
+    ),
+    Guard(
         "history contradiction: a nonce that goes down",
         "explorer/services/balance_search.py",
         "if after.nonce < before.nonce:",
@@ -390,5 +399,34 @@ GUARDS: tuple[Guard, ...] = (
         "for number, block_hash in rules.sightings(result):",
         "for number, block_hash in [s for s in rules.sightings(result) if state.settled(s[0])]:",
         f"{POISONED}::test_a_block_its_child_contradicts_is_dropped",
+    ),
+    Guard(
+        "saved data: parent links walked down the saved run find a forged block deep in it",
+        "explorer/saved/reorg.py",
+        "            broken = await store.broken_link(number, parent_hash)",
+        "            broken = None",
+        f"{POISONED}::test_a_forged_block_deep_in_a_saved_run_is_dropped",
+    ),
+    Guard(
+        "transactions seen: what one endpoint saw pending is never found for another",
+        "explorer/saved/seen.py",
+        '"AND (endpoint = ? OR sent_here = 1)',
+        '"AND (endpoint = ? OR 1)',
+        "tests/services/test_seen_store.py::"
+        "test_what_one_endpoint_saw_pending_is_never_found_for_another",
+    ),
+    Guard(
+        "shared saved data: taken only when this endpoint serves the same hash at that height",
+        "explorer/saved/sharing.py",
+        "return self._served[number] == block_hash",
+        "return True",
+        f"{SHARED}::test_another_endpoint_serving_another_block_there_never_takes_the_shared_one",
+    ),
+    Guard(
+        "shared saved data: receipts only when they recompute to their block's receipts root",
+        "explorer/saved/sharing.py",
+        "if not verdict.verified or not receipts_bound:",
+        "if False:",
+        f"{SHARED}::test_receipts_that_do_not_recompute_are_never_shared",
     ),
 )

@@ -19,6 +19,7 @@ from explorer.presentation.loaders import load_tx
 from explorer.presentation.tx_document import TxFacts
 from explorer.rpc.endpoint import Endpoint
 from explorer.saved.directory import CacheDirectory
+from explorer.saved.sharing import SHARED_SCOPE
 from explorer.services.networks import DEVNET, Network
 from explorer.services.session import Session
 from tests.helpers.devnet import Devnet, devnet_cache_dir, shared_loop, start_devnet
@@ -166,3 +167,9 @@ def tx_page(tx_hash: str) -> Callable[[Session], Awaitable[TxFacts]]:
         return facts
 
     return page
+
+
+def endpoint_files(folder: Path, chain_id: int) -> list[Path]:
+    """Return the endpoints' own files of a chain in a folder (not its shared, verified file)."""
+    shared = f"-{SHARED_SCOPE}.sqlite3"
+    return [p for p in folder.glob(f"chain-{chain_id}-*.sqlite3") if not p.name.endswith(shared)]

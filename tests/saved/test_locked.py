@@ -8,7 +8,7 @@ from pathlib import Path
 from explorer.saved.store import RETRY_SECONDS
 from explorer.services.networks import custom_network
 from explorer.services.session import Session
-from tests.helpers.cache import locked_file, with_saved_session
+from tests.helpers.cache import endpoint_files, locked_file, with_saved_session
 from tests.helpers.scripted_server import scripted_server
 from tests.helpers.testnet_node import TX_HASH, serve_testnet
 
@@ -43,7 +43,7 @@ def test_what_is_read_while_the_file_is_locked_is_written_once_it_is_free(
     with scripted_server(serve_testnet) as node:
         url = f"{node.url}/locked-key-0001"
         with_saved_session(url, tmp_path, block, network=SAMPLES)  # the file exists
-        (chain_file,) = tmp_path.glob("chain-31-*.sqlite3")
+        (chain_file,) = endpoint_files(tmp_path, 31)
         with locked_file(chain_file) as release:
             with_saved_session(url, tmp_path, receipt_then_wait, SAMPLES, busy_timeout=0.5)
         before = len(node.requests)

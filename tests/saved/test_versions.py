@@ -26,7 +26,7 @@ from explorer.rpc.stats import utc_today
 from explorer.saved.directory import INDEX_FILE, CacheDirectory, endpoint_id
 from explorer.saved.rules import block_key
 from explorer.saved.schema import CHAIN_FILE
-from explorer.saved.seen import SEEN_FILE, SeenStore, SeenTx
+from explorer.saved.seen import SEEN_FILE, SeenStore, SeenTx, seen_by
 from explorer.saved.sqlite_file import FileSchema, Migration, NewerSchema, open_database
 from explorer.saved.store import ChainIdentity, ChainStore
 from explorer.saved.usage import USAGE_FILE, UsageStore
@@ -184,12 +184,41 @@ def test_the_transactions_seen_are_found_again(tmp_path: Path) -> None:
     async def find() -> SeenTx | None:
         store = SeenStore(path)
         try:
-            return await store.find(31, pooled.hash)
+            return await store.find(31, pooled.hash, "")
         finally:
             await store.aclose()
 
     assert run(find) == SeenTx(31, pooled, now, 10, now, 12, sent_here=True)
-    assert version_of(path) == SEEN_FILE.version == 1
+    assert version_of(path) == SEEN_FILE.version == 2
+
+
+def test_transactions_seen_before_endpoints_were_told_apart_stay_only_when_sent_here(
+    tmp_path: Path,
+) -> None:
+    """Rows of the first release name no endpoint: only those sent from here are found."""
+    path = tmp_path / "seen-transactions.sqlite3"
+    now = time.time()
+    sent = PooledTx("0x" + "ef" * 32, ALICE, 4, 66_000_000, 21_000, 1)
+    sighted = PooledTx("0x" + "cd" * 32, ALICE, 5, 66_000_000, 21_000, 1)
+    rows = [
+        (31, sent.hash, ALICE, 4, "66000000", 21_000, "1", now, 10, now, 12, 1),
+        (31, sighted.hash, ALICE, 5, "66000000", 21_000, "1", now, 10, now, 12, 0),
+    ]
+    with old_file(path, "seen-v0") as db:
+        db.executemany(f"INSERT INTO seen VALUES ({', '.join('?' * 12)})", rows)
+    endpoint = seen_by(Endpoint.parse("https://public-node.testnet.rsk.co"))
+
+    async def find() -> tuple[SeenTx | None, SeenTx | None]:
+        store = SeenStore(path)
+        try:
+            return await store.find(31, sent.hash, endpoint), await store.find(
+                31, sighted.hash, endpoint
+            )
+        finally:
+            await store.aclose()
+
+    assert run(find) == (SeenTx(31, sent, now, 10, now, 12, sent_here=True), None)
+    assert version_of(path) == 2
 
 
 def test_labels_and_bookmarks_of_the_first_release_read_back(tmp_path: Path) -> None:

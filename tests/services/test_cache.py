@@ -17,6 +17,7 @@ from explorer.services.session import Session
 from explorer.services.tokens import TokenInfo, TokenReader
 from tests.helpers.cache import (
     beyond_check,
+    endpoint_files,
     locked_file,
     offline_answers,
     sent,
@@ -102,7 +103,7 @@ def test_a_damaged_file_is_moved_aside_and_rebuilt_with_a_message(
     """Garbage in the chain's file: a message, the file aside, right answers, warm again later."""
     page = tx_page(devnet.manifest()["token_transfer"])
     cold = with_saved_session(relay.url, tmp_path, page)
-    (chain_file,) = tmp_path.glob("chain-31-*.sqlite3")
+    (chain_file,) = endpoint_files(tmp_path, 31)
     chain_file.write_bytes(b"not a database, " * 4096)
     notices: list[str] = []
     rebuilt = with_saved_session(relay.url, tmp_path, page, notices=notices)
@@ -125,7 +126,7 @@ def test_a_locked_file_is_skipped_waited_for_and_never_discarded(
     tx_hash = devnet.manifest()["token_transfer"]
     page = tx_page(tx_hash)
     with_saved_session(relay.url, tmp_path, page)
-    (chain_file,) = tmp_path.glob("chain-31-*.sqlite3")
+    (chain_file,) = endpoint_files(tmp_path, 31)
     with locked_file(chain_file):
         notices: list[str] = []
         before = len(relay.server.requests)
@@ -240,7 +241,7 @@ def test_another_chain_on_the_same_endpoint_never_reads_this_chains_data(
     asked = beyond_check(relay, before)
     assert asked["eth_getTransactionByHash"] == 1
     assert asked["eth_getBlockByNumber"] == 1  # block 5 of chain 30, not chain 31's saved one
-    assert len(list(tmp_path.glob("chain-30-*.sqlite3"))) == 1
+    assert len(list(endpoint_files(tmp_path, 30))) == 1
 
     relay.failing = True
     assert offline_answers(relay.url, tmp_path, test_net) is False  # it last served chain 30

@@ -119,7 +119,7 @@ def test_a_short_key_is_moved_redacted_and_kept_out_of_reports_and_files(
     assert "has no API key in it" in reporter.dialog.explanation.text()
     store = app.app.shell.pages.support.store  # what was seen: opened on its first use
     assert store is not None
-    run_in_qloop(qtbot, store.find(31, "0x" + "00" * 32))
+    run_in_qloop(qtbot, store.find(31, "0x" + "00" * 32, ""))
     reports = list(logged.directory.glob(f"{diagnostics.REPORT_PREFIX}*.txt"))
     assert len(reports) == 1
     assert [text for text in every_text() if SHORT in text] == []
