@@ -29,6 +29,7 @@ from explorer.cli.devnet_start import (
     open_shipped,
     prepare,
     serving,
+    snapshot_places,
     stop_filling,
 )
 from explorer.cli.keysafe import KeySafeParser
@@ -199,6 +200,8 @@ async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subpro
     flags = ["--prebuild-only", "--stop-on-stdin-eof", "--cache-dir", str(cache_dir)]
     flags += ["--network", NETWORK_FLAGS[name]]
     flags += ["--json-lines"] if args.json_lines else []
+    for folder in args.also_read:  # a snapshot there is loaded, never built again
+        flags += ["--also-read", str(folder)]
     return await asyncio.create_subprocess_exec(
         *devnet_command(),
         *flags,
@@ -206,6 +209,11 @@ async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subpro
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
     )
+
+
+def _has_snapshot(name: str, args: argparse.Namespace) -> bool:
+    """Tell whether a network's whole chain is saved where this start can load it from."""
+    return any(place.exists() for place in snapshot_places(args, CHAIN_IDS[name]))
 
 
 async def _open_all(options: Options) -> dict[str, Any]:
@@ -224,7 +232,7 @@ async def _open_all(options: Options) -> dict[str, Any]:
     first, *others = rest
     opening = asyncio.ensure_future(_open(first, options))
     helper = None
-    if others:
+    if others and not _has_snapshot(others[-1], options.args):  # a snapshot loads quickly
         done, _ = await asyncio.wait({opening}, timeout=PREBUILD_AFTER_SECONDS)
         helper = None if done else await _start_prebuild(others[-1], options.args)
     relay = asyncio.create_task(_relay_lines(helper.stdout)) if helper and helper.stdout else None
