@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from eth_utils import to_checksum_address
 
+from explorer.chain.checksum import to_checksum_address
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc
 
