@@ -64,7 +64,7 @@ class Pool:
         }
         values.update(fields)
         if isinstance(values["to"], str):
-            values["to"] = to_checksum_address(values["to"])
+            values["to"] = to_checksum_address(values["to"], None)  # EIP-55, as eth-account wants
         raw = self.account(sender).sign_transaction(values).raw_transaction
         return "0x" + bytes(raw).hex()
 
