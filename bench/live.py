@@ -1,7 +1,7 @@
 """The live home page: requests per hour against the floor, and GUI-thread stalls while following.
 
-Run: .venv/bin/python bench/live.py [--quick]  (starts its own devnets; Qt offscreen; ~10 min,
---quick ~1 min).
+Run: .venv/bin/python bench/live.py [--quick]  (starts its own devnets; Qt offscreen; ~10 min;
+--quick: a few seconds of each measurement, to show it runs).
 
 1. Requests: the home page left open on a chain with 30 s blocks. The floor is one
    eth_blockNumber per block time plus one block read per new block (2 a block, 240 an
@@ -150,7 +150,7 @@ async def follow(model: HomeViewModel, session: Session, blocks: int, timeout: f
 
 async def requests_per_hour(quick: bool) -> None:
     """Measure the requests of the home page left open, at 30 s blocks and at 3 s blocks."""
-    real_minutes = 0.5 if quick else 5.0
+    real_minutes = 0.1 if quick else 5.0
     async with living_devnet(REAL_SECONDS_PER_BLOCK, latency=0.05) as url:
         opened = time.perf_counter()
         window, session, model = await home_window(url)
@@ -169,10 +169,10 @@ async def requests_per_hour(quick: bool) -> None:
         f"{spent.blocks} new blocks = {spent.ratio:.2f}x the floor (goal <= {LEFT_OPEN_GOAL}x) "
         f"({spent.line()})"
     )
-    scaled = 60 if quick else 150
+    scaled = 2 if quick else 150
     async with living_devnet(REAL_SECONDS_PER_BLOCK / 10, latency=0.05) as url:
         window, session, model = await home_window(url)
-        await follow(model, session, blocks=4, timeout=120)  # the pace settles
+        await follow(model, session, blocks=1 if quick else 4, timeout=120)  # the pace settles
         steady = await follow(model, session, blocks=scaled, timeout=scaled * 6.0)
         window.close()
         await session.aclose()
@@ -206,17 +206,18 @@ async def empty_loop_gap(seconds: float) -> float:
 
 async def stalls(quick: bool) -> None:
     """Measure the longest GUI-thread stall following 1 s blocks: as is, then made busy."""
-    seconds = 30 if quick else 90
+    seconds = 4 if quick else 90  # quick: until the first new block, within 30 s
     async with living_devnet(1.0) as url:
         window, session, model = await home_window(url)
         for name, spinning in (("this machine", 0), ("busy: 2 more spinning", 2)):
-            with busy_machine(spinning, seconds * 1.5 + 5):
+            with busy_machine(spinning, seconds * 1.5 + 5):  # quick: spinners end by 11 s
                 model.set_live(False)  # the page idle: the loop's own gaps, the baseline
                 empty = await empty_loop_gap(seconds / 2)
                 model.set_live(True)
                 beat = CpuHeartbeat()
                 beat.start()
-                spent = await follow(model, session, blocks=10_000, timeout=seconds)
+                blocks, timeout = (1, 30) if quick else (10_000, seconds)
+                spent = await follow(model, session, blocks=blocks, timeout=timeout)
                 worst = beat.stop()
             print(
                 f"Baseline, {name}: the same event loop with the page paused: longest gap "

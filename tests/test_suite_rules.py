@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ast
+import time
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.devnet import timer_paused
 
 TESTS = Path(__file__).resolve().parent
 
@@ -32,3 +35,10 @@ def test_no_test_module_borrows_from_another() -> None:
         and node.module.rsplit(".", 1)[-1].startswith("test_")
     ]
     assert borrowed == []
+
+
+@pytest.mark.timeout(1)
+def test_a_devnet_start_does_not_count_against_the_tests_timeout() -> None:
+    """A start waits as long as a loaded machine makes it (tests/helpers/devnet.py)."""
+    with timer_paused():
+        time.sleep(1.5)  # past the test's timeout: a start on a busy machine

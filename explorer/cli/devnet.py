@@ -29,6 +29,7 @@ from explorer.cli.devnet_start import (
     open_shipped,
     prepare,
     serving,
+    snapshot_places,
     stop_filling,
 )
 from explorer.cli.keysafe import KeySafeParser
@@ -217,6 +218,11 @@ async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subpro
     )
 
 
+def _has_snapshot(name: str, args: argparse.Namespace) -> bool:
+    """Tell whether a network's whole chain is saved where this start can load it from."""
+    return any(place.exists() for place in snapshot_places(args, CHAIN_IDS[name]))
+
+
 async def _open_all(options: Options) -> dict[str, Any]:
     """Open the networks; while a slow (cold) first one builds, a helper builds the other."""
     chain_ids = {name: CHAIN_IDS[name] for name in options.ports()}
@@ -233,7 +239,7 @@ async def _open_all(options: Options) -> dict[str, Any]:
     first, *others = rest
     opening = asyncio.ensure_future(_open(first, options))
     helper = None
-    if others:
+    if others and not _has_snapshot(others[-1], options.args):  # a snapshot loads quickly
         done, _ = await asyncio.wait({opening}, timeout=PREBUILD_AFTER_SECONDS)
         helper = None if done else await _start_prebuild(others[-1], options.args)
     relay = asyncio.create_task(_relay_lines(helper.stdout)) if helper and helper.stdout else None

@@ -21,7 +21,7 @@ from explorer.devnet.process import (
     DevnetStartError,
     default_cache_dir,
 )
-from tests.helpers.devnet import LoopThread, devnet_cache_dir
+from tests.helpers.devnet import START_TIMEOUT, LoopThread, devnet_cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -177,3 +177,24 @@ def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.delenv(CACHE_VARIABLE)
     assert default_cache_dir().name == "devnet"
     assert default_cache_dir() != tmp_path
+
+
+def test_a_start_from_another_cache_builds_nothing_again(
+    devnet_loop: LoopThread, tmp_path: Path
+) -> None:
+    """The tour's devnet: an empty cache of its own, the warm one read (--also-read).
+
+    Whichever network loads slower than a helper's start, no history is built again: a
+    helper once built the other network's 12,000 blocks into the empty cache (minutes).
+    """
+    stages: list[tuple[str, str]] = []
+    options = DevnetOptions(
+        cache_dir=tmp_path / "empty-cache", extra_arguments=("--also-read", str(devnet_cache_dir()))
+    )
+    process = DevnetProcess(
+        options, on_progress=lambda name, stage, _: stages.append((name, stage))
+    )
+    devnet_loop.run(process.start(START_TIMEOUT))
+    devnet_loop.run(process.stop())
+    assert set(process.base_urls) == {"testnet", "mainnet"}
+    assert not [stage for stage in stages if "build" in stage[1]], stages

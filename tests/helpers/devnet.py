@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import faulthandler
 import json
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+import pytest_timeout
 
 from explorer.devnet.process import DevnetOptions, DevnetProcess, default_cache_dir
 
 T = TypeVar("T")
-START_TIMEOUT = 280.0
+#: A start waits for the child's READY line, or fails at once when the child exits; this cap
+#: only catches a child that hangs. Started from a test, the test's own timeout stands aside
+#: meanwhile (`timer_paused`): on a loaded machine a start takes minutes, and is not the test.
+START_TIMEOUT = 900.0
 #: The devnet's faces; `@pytest.mark.parametrize("devnet", PROFILES, indirect=True)` runs a
 #: test against each (the hosted service of the spec, and a bare rskj 9 node).
 PROFILES = ("service", "rskj")
@@ -79,8 +84,40 @@ def start_devnet(
     """Start a devnet child on the loop thread, wait until ready, read its manifests."""
     manifest_file = workdir / "manifest.json"
     process = DevnetProcess(replace(options, manifest_file=manifest_file), key=key)
-    loop.run(process.start(START_TIMEOUT))
+    with timer_paused():
+        loop.run(process.start(START_TIMEOUT))
     return Devnet(process, json.loads(manifest_file.read_text()), options.profile)
+
+
+_RUNNING_TEST: list[pytest.Item] = []  # the test being run, while it runs
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Note the test being run, for `timer_paused`."""
+    _RUNNING_TEST.append(item)
+    try:
+        return (yield)
+    finally:
+        _RUNNING_TEST.remove(item)
+
+
+@contextmanager
+def timer_paused() -> Iterator[None]:
+    """Stop the running test's timeout meanwhile; give it its whole timeout again afterwards."""
+    if not _RUNNING_TEST:
+        yield
+        return
+    item = _RUNNING_TEST[-1]
+    hooks = item.config.hook
+    hooks.pytest_timeout_cancel_timer(item=item)
+    faulthandler.cancel_dump_traceback_later()  # no stacks printed at 280 s: a start, not a hang
+    try:
+        yield
+    finally:
+        settings = pytest_timeout._get_item_settings(item)
+        if settings.timeout and not settings.func_only:
+            hooks.pytest_timeout_set_timer(item=item, settings=settings)
 
 
 _SHARED_LOOP: list[LoopThread] = []

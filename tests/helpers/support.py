@@ -11,9 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from eth_account import Account
-from web3 import Web3
 
+from explorer.chain.checksum import to_checksum_address
 from tests.helpers.devnet import Devnet
 from tests.helpers.devnet_client import RawRpc
 
@@ -22,6 +21,13 @@ from tests.helpers.devnet_client import RawRpc
 SENDERS = {"pending": 7, "gap": 8, "funds": 9, "dropped": 10, "replaced": 11, "broadcast": 12}
 SENDERS |= {"cli": 13, "cli-report": 14, "search": 6, "web3": 2, "eth-account": 3}
 PRICE = 66_000_000  # the devnet's eth_gasPrice (its minimum gas price is 60,000,000)
+
+
+def seeded_account(private_key: str) -> Any:
+    """Return the eth-account account of a key (imported here: it costs every pytest a second)."""
+    from eth_account import Account
+
+    return Account.from_key(private_key)
 
 
 class Pool:
@@ -35,7 +41,7 @@ class Pool:
 
     def account(self, sender: str) -> Any:
         """Return the eth-account account of a named sender."""
-        return Account.from_key(self.manifest["private_keys"][SENDERS[sender]])
+        return seeded_account(self.manifest["private_keys"][SENDERS[sender]])
 
     def next_nonce(self, sender: str) -> int:
         """Return the sender's next nonce, its pending transactions counted."""
@@ -51,14 +57,14 @@ class Pool:
             "nonce": self.next_nonce(sender) + ahead,
             "gasPrice": PRICE,
             "gas": 21_000,
-            "to": Account.from_key(self.manifest["private_keys"][0]).address,
+            "to": seeded_account(self.manifest["private_keys"][0]).address,
             "value": 1,
             "data": b"",
             "chainId": self.manifest["chain_id"],
         }
         values.update(fields)
         if isinstance(values["to"], str):
-            values["to"] = Web3.to_checksum_address(values["to"])
+            values["to"] = to_checksum_address(values["to"], None)  # EIP-55, as eth-account wants
         raw = self.account(sender).sign_transaction(values).raw_transaction
         return "0x" + bytes(raw).hex()
 
