@@ -31,12 +31,16 @@ class Connection:
 
 @dataclass(frozen=True)
 class Banner:
-    """The warning strip above the tabs ('' text hides it); retry checks again, cancel stops."""
+    """The warning strip above the tabs ('' text hides it); retry checks again, cancel stops.
+
+    dismiss: the user may close it (the app's own notices; never the chain check's verdict).
+    """
 
     text: str = ""
     tone: Tone = Tone.WAITING
     retry: bool = False
     cancel: bool = False
+    dismiss: bool = False
 
 
 def head_text(
