@@ -50,8 +50,8 @@ def head_text(
 
     It is old when no read came for two poll intervals (the poll stopped, or fails).
     """
-    if head is None:
-        return "head —"
+    if head is None:  # in words: a dash ran on into the status bar's next text
+        return "head not read yet"
     now = time.time() if now is None else now
     if read_at is None or (interval is not None and now - read_at <= 2 * interval + 1):
         return f"head #{head:,}"

@@ -112,6 +112,15 @@ class LabelsViewModel(QObject):
         """Return how many addresses have a label."""
         return len(self._labels)
 
+    @staticmethod
+    def can_bookmark(route: Route) -> bool:
+        """Tell whether a route's page can be bookmarked (a block, transaction or address)."""
+        try:
+            canonical_route(route)
+        except ValueError:
+            return False
+        return True
+
     def is_bookmarked(self, route: Route) -> bool:
         """Tell whether a route is bookmarked."""
         try:

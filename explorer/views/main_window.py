@@ -127,12 +127,11 @@ class MainWindow(QMainWindow):
         self.node_action = self._page_action(
             "Node", NODE, "What the node says about itself (new tab)", after_logs
         )
-        self.watchlist_action = self._page_action(
+        self.watchlist_action = self._page_action(  # named: the star bookmarks the page
             "Watchlist",
             WATCHLIST,
             "Watched addresses: balances and new activity (new tab)",
             after_logs,
-            with_text=False,
         )
         self.tools_menu.addSeparator()
         for kind, spec in TOOLS.items():
@@ -140,16 +139,14 @@ class MainWindow(QMainWindow):
         self.bridge_action = add_bridge_action(self, self.tools_menu, self.icons)
         self.name_button(self.bridge_action, with_text=True)
 
-    def _page_action(
-        self, text: str, route: Route, tip: str, before: QAction, with_text: bool = True
-    ) -> QAction:
+    def _page_action(self, text: str, route: Route, tip: str, before: QAction) -> QAction:
         """Add a toolbar button and a Tools menu entry that open route in a new tab."""
         action = QAction(text, self)
         action.triggered.connect(self._opener(route))
         action.setToolTip(tip)
         self.toolbar.insertAction(before, action)
         self.icons.set_icon(action, route.page.value)
-        self.name_button(action, with_text=with_text)
+        self.name_button(action, with_text=True)
         self.tools_menu.addAction(action)
         return action
 
@@ -198,9 +195,10 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.network_label)
         self.statusBar().addWidget(self.status_label, 1)
         self.budget_label = plain_label(self.shell.budget.text, selectable=False)
+        self.budget_label.setIndent(24)  # clear of the status text, however long that runs
         self.budget_label.setToolTip(
-            "Requests this key spent today (UTC) by every window and command line, against the "
-            "network's daily quota (Settings › Saved data and requests)"
+            "Requests this key spent today (UTC) by every window and command line, against "
+            "the network's daily quota (Settings › Saved data and requests)"
         )
         self.statusBar().addPermanentWidget(self.budget_label)
 
