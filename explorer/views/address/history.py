@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import NATIVE, EntryKind
-from explorer.chain.units import format_rbtc
 from explorer.presentation.balance_steps import BalanceSteps
 from explorer.presentation.document import Tone
+from explorer.presentation.format import chart_amount
 from explorer.presentation.history_text import KIND_TEXT
 from explorer.services.routes import Route
 from explorer.viewmodels.address.history import HistoryAction, HistoryViewModel
@@ -94,7 +94,7 @@ class HistoryTab(QWidget):
         self.chart = BalanceChart()
         self.chart.link_activated.connect(self.link_activated)
         currency = history.session.network.currency
-        self.chart.format_value = lambda wei: format_rbtc(wei - wei % 10**12, currency)
+        self.chart.format_value = lambda wei: chart_amount(wei, currency)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.progress)
