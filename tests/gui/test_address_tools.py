@@ -205,8 +205,9 @@ def test_simulation_fields_build_the_call_object(
     box = view.contract_tab.simulation_box
     form = box.layout()
     assert isinstance(form, QFormLayout)
-    labels = [form.labelForField(edit).text() for edit in box.edits.values()]
-    assert labels == ["to:", "from:", "gas:", "gasPrice, gwei:", "value, tRBTC:", "data:"]
+    labels = [form.labelForField(edit) for edit in box.edits.values()]
+    texts = [label.text() if isinstance(label, QLabel) else "" for label in labels]
+    assert texts == ["to:", "from:", "gas:", "gasPrice, gwei:", "value, tRBTC:", "data:"]
     box.edits["from"].setText("nonsense")
     box.on_simulate()
     assert box.result.text().startswith("Invalid input")
