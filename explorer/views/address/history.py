@@ -171,8 +171,10 @@ class HistoryTab(QWidget):
             set_progress(self.progress, value)
 
     def on_action_changed(self, action: HistoryAction) -> None:
-        """Title the one button by what it does now."""
+        """Title the one button by what it does now; a search ended: its columns fit afresh."""
         self.action_button.setText(action.value)
+        if action is not HistoryAction.STOP:  # (streaming only widened them: "balance change…")
+            self.columns.settle()
 
     def on_steps(self, steps: BalanceSteps) -> None:
         """Draw the balance's change points; no chart while there is none to draw."""
