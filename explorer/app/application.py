@@ -245,8 +245,8 @@ class Application:
         else:
             self.shell.show_progress(self.devnet_start.status)
 
-    async def screenshots(self, directory: Path) -> None:
-        """Wait for the devnet session and its head, then render every screen to PNG."""
+    async def screenshots(self, directory: Path) -> bool:
+        """Wait for the devnet session and its head, render every screen to PNG; say if done."""
         from explorer.tour.screens import (
             sample_crash_dialog,
             sample_progress_view,
@@ -259,7 +259,7 @@ class Application:
         if not ready or not manifest:
             print("screenshots: the devnet did not become ready", file=sys.stderr)
             self.window.close()
-            return
+            return False
         dialogs: dict[str, Callable[[], QWidget]] = {
             "settings": self._settings_dialog,
             "about": self.about_dialog,
@@ -274,6 +274,7 @@ class Application:
             main = (Endpoint.parse(self.devnet.url("mainnet")), self.devnet_manifest("mainnet"))
         written = await take_screenshots(self.window, manifest, directory, dialogs, main)
         print(f"screenshots: {len(written)} PNG files in {directory}")
+        return True
 
     async def aclose(self) -> None:
         """Close the session and stop the devnet."""

@@ -115,10 +115,13 @@ def run(
 
     stop_on_signals(loop, stop)
 
+    pictures_taken = True
+
     async def main() -> None:
+        nonlocal pictures_taken
         starting = asyncio.ensure_future(app.start())
         if options.screenshot is not None:
-            await app.screenshots(options.screenshot)
+            pictures_taken = await app.screenshots(options.screenshot)
         elif options.until_home:
             from explorer.tour.screens import until_home  # benchmarks only: loaded then
 
@@ -132,4 +135,4 @@ def run(
     collector.stop()
     reporter.uninstall()
     found.mark_clean_exit()
-    return 0
+    return 0 if pictures_taken else 1  # a tour that took no pictures has failed

@@ -175,10 +175,13 @@ def _watch_stdin(stop: Callable[[], None]) -> None:
     loop = asyncio.get_running_loop()
 
     def wait_for_eof() -> None:
+        # The file descriptor, not sys.stdin: a daemon thread blocked in a buffered read holds
+        # its lock, and the interpreter aborts at exit (SIGABRT) when the process ends first.
         with contextlib.suppress(OSError, ValueError):
-            while sys.stdin.buffer.read(4096):
+            while os.read(sys.stdin.fileno(), 4096):
                 pass
-        loop.call_soon_threadsafe(stop)
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing to stop
+            loop.call_soon_threadsafe(stop)
 
     threading.Thread(target=wait_for_eof, name="stdin-eof", daemon=True).start()
 
@@ -190,18 +193,24 @@ async def _relay_lines(stream: asyncio.StreamReader) -> None:
         sys.stdout.flush()
 
 
+def prebuild_flags(name: str, args: argparse.Namespace) -> list[str]:
+    """Return the `explorer devnet` flags of the helper that loads or builds one network."""
+    cache_dir = args.cache_dir or default_cache_dir()
+    flags = ["--prebuild-only", "--stop-on-stdin-eof", "--cache-dir", str(cache_dir)]
+    for folder in args.also_read:  # a snapshot there is loaded, never built again
+        flags += ["--also-read", str(folder)]
+    flags += ["--network", NETWORK_FLAGS[name]]
+    return flags + (["--json-lines"] if args.json_lines else [])
+
+
 async def _start_prebuild(name: str, args: argparse.Namespace) -> asyncio.subprocess.Process:
     """Load or build a network's snapshot in a helper process, on another core, meanwhile.
 
     It reports its progress as this process does (sentences, or JSON lines), copied to ours.
     """
-    cache_dir = args.cache_dir or default_cache_dir()
-    flags = ["--prebuild-only", "--stop-on-stdin-eof", "--cache-dir", str(cache_dir)]
-    flags += ["--network", NETWORK_FLAGS[name]]
-    flags += ["--json-lines"] if args.json_lines else []
     return await asyncio.create_subprocess_exec(
         *devnet_command(),
-        *flags,
+        *prebuild_flags(name, args),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,

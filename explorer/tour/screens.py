@@ -104,7 +104,15 @@ async def shoot_page(window: MainWindow, route: Route, path: Path) -> None:
     window.grab().save(str(path))
 
 
-async def shoot_home(window: MainWindow, path: Path) -> Path:
+#: The home page is shot at the seeded history's head plus this many live blocks (40 s of
+#: mining: the window has loaded Home by then, even on a busy machine), so that every run shows
+#: the same blocks: the README's picture is compared with it.
+LIVE_BLOCKS_SHOWN = 8
+#: Seconds to wait for them: the devnet mines only once its whole history is built.
+HOME_TIMEOUT = 180
+
+
+async def shoot_home(window: MainWindow, path: Path, seeded_head: int) -> Path:
     """Shoot the home page once it has followed a few new blocks of the living devnet."""
     window.navigator.go(HOME)
     await settle(window)
@@ -114,10 +122,11 @@ async def shoot_home(window: MainWindow, path: Path) -> Path:
         await wait_for(
             lambda: (
                 model.state is HomeState.LIVE
-                and (model.chain.newest or 0) >= (model.chain.loaded_head or 0) + 2
+                and (model.chain.newest or 0) > (model.chain.loaded_head or 0)  # it follows
+                and (model.chain.newest or 0) >= seeded_head + LIVE_BLOCKS_SHOWN
                 and len(model.chain.blocks) >= KEEP
             ),
-            timeout=60,
+            timeout=HOME_TIMEOUT,
         )
         await settle(window)
     window.grab().save(str(path))
@@ -284,7 +293,8 @@ async def take_screenshots(
         if panel is not None:
             panel.setVisible(with_panel)
         mode = f"{theme}-bookmarks" if with_panel else theme
-        written.append(await shoot_home(window, directory / f"home-{mode}.png"))
+        seeded_head = int(manifest.get("head_at_build", 0))
+        written.append(await shoot_home(window, directory / f"home-{mode}.png", seeded_head))
         written += await shoot_node_and_tools(window, directory, mode)
         for stem, route in screens(manifest):
             path = directory / f"{stem}-{mode}.png"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 
+from explorer.cli.devnet import build_parser, prebuild_flags
 from tests.helpers.devnet import Devnet, devnet_cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -211,3 +212,29 @@ def test_prebuild_only_prepares_the_snapshot_and_exits() -> None:
     assert {entry["network"] for entry in progress} == {"mainnet"}
     assert progress[-1]["fraction"] == 1.0
     assert "READY" not in result.stdout
+
+
+def test_the_prebuild_helper_reads_the_folders_its_devnet_reads(tmp_path: Path) -> None:
+    """A devnet on a throwaway cache that also reads the shared one: so does its helper.
+
+    Else the helper builds the other network's whole history again (minutes), and the devnet
+    waits for it before it serves (the screenshot tour timed out so on a busy machine).
+    """
+    empty = tmp_path / "throwaway-cache"
+    args = build_parser().parse_args(
+        ["--network", "both", "--cache-dir", str(empty), "--also-read", str(devnet_cache_dir())]
+    )
+    flags = prebuild_flags("mainnet", args)
+    with subprocess.Popen(  # its stdin open, as its devnet keeps it: EOF stops it
+        [sys.executable, "-m", "explorer", "devnet", *flags, "--json-lines"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    ) as helper:
+        assert helper.wait(280) == 0, helper.stderr.read() if helper.stderr else ""
+        output = helper.stdout.read() if helper.stdout else ""
+    stages = [json.loads(line.split(" ", 1)[1])["stage"] for line in output.splitlines()]
+    assert stages == ["loaded the snapshot"]  # nothing built
+    assert not empty.exists() or not any(empty.iterdir())
