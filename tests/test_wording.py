@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,16 +40,20 @@ def spoken_strings(path: Path) -> list[tuple[int, str]]:
     return literals + formatted
 
 
-def test_no_section_numbers_or_rules_of_our_documents_on_screen() -> None:
-    """`service rule §4.3.1` was on the Contract tab; such references belong in comments."""
-    found = [
+def said_where(matches: Callable[[str], bool]) -> list[str]:
+    """Return `path:line: text` of every text the app shows that matches."""
+    return [
         f"{path.relative_to(REPO)}:{line}: {text!r}"
         for layer in SPEAKING
         for path in sorted((REPO / "explorer" / layer).rglob("*.py"))
         for line, text in spoken_strings(path)
-        if any(word in text for word in JARGON)
+        if matches(text)
     ]
-    assert found == []
+
+
+def test_no_section_numbers_or_rules_of_our_documents_on_screen() -> None:
+    """`service rule §4.3.1` was on the Contract tab; such references belong in comments."""
+    assert said_where(lambda text: any(word in text for word in JARGON)) == []
 
 
 def test_the_check_sees_a_string_but_not_a_docstring(tmp_path: Path) -> None:
@@ -59,14 +64,7 @@ def test_the_check_sees_a_string_but_not_a_docstring(tmp_path: Path) -> None:
 
 def test_a_percent_sign_never_wraps_away_from_its_number() -> None:
     """Settings › Saved data wrapped "80 %" over two lines; "4.9%" elsewhere had no space."""
-    found = [
-        f"{path.relative_to(REPO)}:{line}: {text!r}"
-        for layer in SPEAKING
-        for path in sorted((REPO / "explorer" / layer).rglob("*.py"))
-        for line, text in spoken_strings(path)
-        if SPLIT_PERCENT.search(text)
-    ]
-    assert found == []
+    assert said_where(lambda text: SPLIT_PERCENT.search(text) is not None) == []
 
 
 def test_the_percent_check_sees_a_literal_and_an_f_string(tmp_path: Path) -> None:
