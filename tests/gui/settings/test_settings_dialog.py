@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+import qasync
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QLineEdit
 from pytestqt.qtbot import QtBot
@@ -177,7 +178,11 @@ def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: QtBot
 
 @pytest.mark.parametrize("network", [MAINNET, TESTNET, DEVNET])
 def test_every_networks_page_reads_whole_in_the_full_dialog(
-    model: NetworksViewModel, settings: Settings, qtbot: QtBot, network: Network
+    qloop: qasync.QEventLoop,
+    model: NetworksViewModel,
+    settings: Settings,
+    qtbot: QtBot,
+    network: Network,
 ) -> None:
     """As the app builds it (Bitcoin links, call timeout): Testnet's key hint was cut below."""
     dialog = SettingsDialog(
