@@ -85,14 +85,16 @@ def bridge_document(
     peg_section = Section(
         "The peg",
         (
-            fmt.amount_field("RBTC locked in the peg", locked, currency),
-            fmt.address_field("Bridge account", BRIDGE, chain_id, "balance: RBTC not pegged in"),
+            fmt.amount_field(f"{currency} locked in the peg", locked, currency),
+            fmt.address_field(
+                "Bridge account", BRIDGE, chain_id, f"balance: {currency} not pegged in"
+            ),
             fmt.amount_field("Bridge balance", overview.balance, currency),
             _sat("Locking cap", r["getLockingCap"]),
             _sat("Minimum peg-in", r["getMinimumLockTxValue"], "less is not refunded"),
             _sat("Fee per kB", r["getFeePerKb"], "for peg-out transactions, per 1,000 bytes"),
         ),
-        note="RBTC locked = 21,000,000 RBTC less the Bridge's balance.",
+        note=f"{currency} locked = 21,000,000 {currency} less the Bridge's balance.",
     )
     pegouts = Section(
         "Peg-outs",

@@ -111,17 +111,19 @@ def bridge_log_fields(decoded: DecodedBridgeLog, context: LogContext) -> list[Fi
     event = decoded.event
     form = LEGACY if decoded.legacy else "Solidity ABI"
     fields = [
-        fmt.status_field("  Event", decoded.name, f"{decoded.name} — {_title(decoded)}"),
+        fmt.status_field(
+            "  Event", decoded.name, f"{decoded.name} — {_title(decoded, context.currency)}"
+        ),
         fmt.status_field("  Format", "rlp" if decoded.legacy else "abi", form),
     ]
     return fields + _event_fields(event, context)
 
 
-def _title(decoded: DecodedBridgeLog) -> str:
-    """Return what an event means, in a few words."""
+def _title(decoded: DecodedBridgeLog, currency: str) -> str:
+    """Return what an event means, in a few words (in the chain's own coin)."""
     titles = {
         "lock_btc": "peg-in accepted (before RSKIP170)",
-        "pegin_btc": "peg-in accepted: RBTC credited",
+        "pegin_btc": f"peg-in accepted: {currency} credited",
         "rejected_pegin": "peg-in refused",
         "unrefundable_pegin": "peg-in refused, no refund: the funds stay with the PowPeg",
         "release_request_received": "peg-out request queued",

@@ -104,7 +104,7 @@ def _nonce_sentence(issue: Issue, check: BroadcastCheck) -> str:
     if issue is Issue.NONCE_REPLACES:
         return (
             f"nonce {tx.nonce} is taken by a pending transaction: this replaces it only if it "
-            f"pays {PRICE_BUMP_PERCENT} % more gas price"
+            f"pays {PRICE_BUMP_PERCENT}% more gas price"
         )
     missing = nonces_text(range(state.pending_nonce, tx.nonce))
     return (

@@ -116,8 +116,10 @@ def eviction_text(wait: Wait | None) -> str:
     return f"{rule}: at most {blocks}{fmt.duration_text(wait.seconds_left)} left"
 
 
-def facts_fields(diagnosis: PendingDiagnosis, currency: str, now: float) -> list[Field]:
-    """Return every number the verdict rests on."""
+def facts_fields(
+    diagnosis: PendingDiagnosis, currency: str, now: float, *, in_pool: bool = True
+) -> list[Field]:
+    """Return every number the verdict rests on; its eviction and replacement while in the pool."""
     tx, state = diagnosis.candidate, diagnosis.state
     minimum = state.minimum_gas_price
     price = f"{format_gwei(tx.gas_price)} · the latest block's minimum " + (
@@ -130,9 +132,9 @@ def facts_fields(diagnosis: PendingDiagnosis, currency: str, now: float) -> list
     )
     replacement = (
         f"send nonce {tx.nonce} with a gas price of at least {format_gwei(tx.bump_price)} "
-        f"({PRICE_BUMP_PERCENT} % more) to replace it"
+        f"({PRICE_BUMP_PERCENT}% more) to replace it"
     )
-    return [
+    fields = [
         fmt.quantity_field(
             "Nonce",
             tx.nonce,
@@ -161,6 +163,11 @@ def facts_fields(diagnosis: PendingDiagnosis, currency: str, now: float) -> list
             facts=facts(needs=str(tx.max_cost)),
         ),
         wait_field(diagnosis.wait, now),
+    ]
+    if not in_pool:  # gone from the pool: no eviction to count down, nothing left to replace
+        return fields
+    return [
+        *fields,
         eviction_field(diagnosis.wait),
         Field("Replacement", replacement, Kind.AMOUNT, tx.bump_price, facts=facts(nonce=tx.nonce)),
     ]
@@ -357,13 +364,16 @@ def missing_document(
             fields.append(fmt.hash_field("Replaced by", missing.replacement.hash, Kind.TX_HASH))
         if (searching := search_field(progress)) is not None:
             fields.append(searching)
-        if missing is not None and (missing.fate.still_open or missing.fate is Fate.DROPPED):
+        if missing is not None and missing.fate in (Fate.QUEUED, Fate.NOT_YET_AVAILABLE):
             fields += facts_fields(missing.pending, currency, now)
+        elif missing is not None and missing.fate is Fate.DROPPED:  # why it left the pool
+            fields += facts_fields(missing.pending, currency, now, in_pool=False)
         sections.append(Section("What happened to it", tuple(fields)))
         sections.append(Section("Seen by this app", tuple(seen_fields(seen, now))))
     else:
         sections.append(sightings_section(sightings))
-    meanings = tuple(fmt.text_field(label, text) for label, text in NOT_FOUND_MEANINGS)
-    sections.append(Section("What not found can mean", meanings))
+    if seen is None and not found:  # no verdict of its own: what it can mean, in general
+        meanings = tuple(fmt.text_field(label, text) for label, text in NOT_FOUND_MEANINGS)
+        sections.append(Section("What not found can mean", meanings))
     title = f"Transaction {tx_hash}"
     return Document(title, headline, tuple(sections), {}, chain_id, "transaction")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from datetime import UTC, datetime
 from typing import Any
 
@@ -176,3 +177,13 @@ def duration_text(seconds: float) -> str:
             rest //= small
             return f"{count:,} {big_name}" + (f" {rest} {small_name}" if rest else "")
     return f"{whole} s"
+
+
+FLOAT_DIGITS = 15  # the significant digits a float keeps exactly
+
+
+def chart_amount(wei: float, currency: str) -> str:
+    """Return a chart's balance (a float) as people read it, its float noise rounded away."""
+    places = int(math.log10(abs(wei))) - FLOAT_DIGITS if wei else 0
+    unit = 10 ** max(0, places)
+    return readable_rbtc(round(wei / unit) * unit, currency)

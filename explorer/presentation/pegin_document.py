@@ -72,14 +72,14 @@ def _registration(status: PeginStatus, chain_id: int, now: float) -> list[Field]
     return fields
 
 
-def _outcome(status: PeginStatus, chain_id: int) -> list[Field]:
+def _outcome(status: PeginStatus, chain_id: int, currency: str) -> list[Field]:
     """Return the receiver and amount, or the reasons of a refusal."""
     accepted = status.first(PeginBtc) or status.first(LockBtc)
     fields: list[Field] = []
     if accepted is not None:
         fields += [
             fmt.address_field("Receiver", accepted.receiver, chain_id),
-            btc_amount_field("Amount", accepted.amount_sat, "credited 1:1 as RBTC"),
+            btc_amount_field("Amount", accepted.amount_sat, f"credited 1:1 as {currency}"),
         ]
         if isinstance(accepted, PeginBtc):
             number = accepted.protocol_version
@@ -147,7 +147,7 @@ def pegin_document(
     overview = [btc_tx_field("Bitcoin txid", status.btc_txid), _headline(status, currency)]
     sections = []
     if status.found:
-        overview += _outcome(status, chain_id) + _registration(status, chain_id, now)
+        overview += _outcome(status, chain_id, currency) + _registration(status, chain_id, now)
         sections.append(Section("Peg-in", tuple(overview)))
         request = status.refund
         if request is not None:

@@ -2,36 +2,45 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from explorer.chain.abi_input import parse_input
-from explorer.chain.units import parse_rbtc
+from explorer.chain.units import GWEI_DECIMALS, parse_rbtc, parse_units
 from explorer.services.estimate import Preflight
 
-# The call object's fields (docs/service.md §2.2), each with the hint shown in its empty field.
-CALL_FIELDS = {
-    "to": "this address (or another contract)",
-    "from": "sender address (optional)",
-    "gas": "gas limit (optional)",
-    "gasPrice": "wei (optional)",
-    "value": "amount in RBTC, e.g. 0.001 (optional)",
-    "data": "0x calldata",
-}
+
+def call_fields(currency: str) -> dict[str, tuple[str, str]]:
+    """Return the call object's fields (§2.2): label with its unit, and empty-field hint.
+
+    Amounts read as on every page: the gas price in gwei, the value in the chain's coin.
+    """
+    return {
+        "to": ("to", "this address (or another contract)"),
+        "from": ("from", "sender address (optional)"),
+        "gas": ("gas", "gas limit (optional)"),
+        "gasPrice": ("gasPrice, gwei", "e.g. 0.06 (optional)"),
+        "value": (f"value, {currency}", "e.g. 0.001 (optional)"),
+        "data": ("data", "0x calldata"),
+    }
 
 
 def call_object(fields: Mapping[str, str], default_to: str) -> dict[str, Any]:
     """Build the §2.2 call object from typed fields; ValueError when one is not valid.
 
-    `value` is in RBTC; `gas` and `gasPrice` are hex or decimal; `to` defaults to default_to.
+    `value` is in RBTC and `gasPrice` in gwei (each may end in its unit); `gas` is hex or
+    decimal; `to` defaults to default_to.
     """
-    typed = {name: fields.get(name, "").strip() for name in CALL_FIELDS}
+    typed = {name: fields.get(name, "").strip() for name in call_fields("")}
     call: dict[str, Any] = {"to": parse_input("address", typed["to"] or default_to)}
     if typed["from"]:
         call["from"] = parse_input("address", typed["from"])
-    for name in ("gas", "gasPrice"):
-        if typed[name]:
-            call[name] = hex(parse_input("uint64", typed[name]))
+    if typed["gas"]:
+        call["gas"] = hex(parse_input("uint64", typed["gas"]))
+    if typed["gasPrice"]:
+        price = re.sub(r"\s*gwei\s*$", "", typed["gasPrice"], flags=re.IGNORECASE)
+        call["gasPrice"] = hex(parse_units(price, GWEI_DECIMALS))
     if typed["value"]:
         call["value"] = hex(parse_rbtc(typed["value"]))
     if typed["data"]:

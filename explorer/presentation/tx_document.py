@@ -248,7 +248,8 @@ def _input(tx: Transaction, units: Units, chain_id: int, callee: Callee | None =
         selector = "0x" + tx.input[:4].hex()
         unknown = f"unknown selector {selector}"
         fields.append(fmt.text_field("Method", unknown, Tone.MUTED, selector=selector))
-    fields.append(fmt.hex_field("Raw input", tx.input))
+    # Creation sends init code, not a call: no selector to pick out of its first four bytes.
+    fields.append(fmt.hex_field("Init code" if tx.is_contract_creation else "Raw input", tx.input))
     return Section("Input", tuple(fields))
 
 

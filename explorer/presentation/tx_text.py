@@ -25,9 +25,13 @@ def status_text(receipt: Receipt) -> str:
 
 
 def method_text(tx: Transaction) -> str:
-    """Return the method column: decoded name, selector, transfer or creation."""
+    """Return the method column: decoded name or selector; what it is, bracketed, without one.
+
+    The brackets keep a call with no method ("(value transfer)") apart from a token's
+    `transfer` method, which reads as a name as written in the contract's ABI.
+    """
     if tx.to == REMASC:
         return "REMASC"
     if tx.is_contract_creation:
-        return "Contract creation"
-    return method_label(tx.input) or "Value transfer"
+        return "(contract creation)"
+    return method_label(tx.input) or "(value transfer)"

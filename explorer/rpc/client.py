@@ -18,6 +18,7 @@ from explorer.rpc.calltime import DEFAULT_CALL_TIMEOUT
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.envelope import encode_params, encode_request
 from explorer.rpc.errors import AuthError, RpcError, TransportError
+from explorer.rpc.failure_log import log_unreached
 from explorer.rpc.journal import JournalEntry, RequestJournal, note_cached, note_sent, redact
 from explorer.rpc.methods import METHODS, method_spec
 from explorer.rpc.node_answers import (
@@ -254,6 +255,8 @@ class RpcClient(TypedCalls):
             error = TransportError(
                 f"{self.endpoint.host} did not answer within {self.call_timeout:g} s"
             )
+            waited = self.waits.get(serial, attempt)
+            log_unreached(self.endpoint, method, waited.number, waited.of, error)
             self.stats.record_failure(error.kind.value)
             for listener in self.failure_listeners:
                 listener(error)
@@ -277,6 +280,7 @@ class RpcClient(TypedCalls):
                     return await once()
             except RpcError as error:
                 error.redact(self.endpoint.api_key)
+                log_unreached(self.endpoint, method, attempt.number, attempt.of, error)
                 self.stats.record_failure(error.kind.value)
                 self.pause.note(error)
                 delay = self.retry.delay(retry, error, resendable)

@@ -221,10 +221,10 @@ class AddressHistory:
     async def updates(self) -> AsyncGenerator[HistoryUpdate, None]:
         """Yield what is found as it is found; the stored history first."""
         assert self.opening is not None, "prepare() first"
-        if self.stored is not None:
-            yield HistoryUpdate(
-                tuple(sorted(self.stored.entries, key=newest_key)), self._progress()
-            )
+        if self.stored is not None:  # with its tokens' units: amounts read as on the first run
+            stored = tuple(sorted(self.stored.entries, key=newest_key))
+            units = await self._units({e.asset for e in stored if not e.is_native})
+            yield HistoryUpdate(stored, self._progress(), units=units)
         if self.opening.has_code and self.scope.native:
             yield HistoryUpdate(note=CONTRACT_CAVEAT)
         queue: asyncio.Queue[HistoryUpdate | None] = asyncio.Queue()
@@ -361,10 +361,7 @@ class AddressHistory:
                 queue.put_nowait(HistoryUpdate(progress=self._progress()))
 
             async for entries in self._transfers(transfers, opening.high, on_progress):
-                new_tokens = {e.asset for e in entries} - set(units)
-                if new_tokens:
-                    read = await self.reader.token_units.read(new_tokens, every_kind=True)
-                    units |= {token: (u.decimals, u.symbol) for token, u in read.items()}
+                units |= await self._units({e.asset for e in entries} - set(units))
                 timed = await self.timed(entries)
                 self._token_entries += timed
                 self._found += len(timed)
@@ -372,6 +369,13 @@ class AddressHistory:
             self.token_requests = transfers.requests
         finally:
             queue.put_nowait(None)
+
+    async def _units(self, tokens: set[str]) -> dict[str, tuple[int, str]]:
+        """Return tokens' decimals and symbols (none asked for no token)."""
+        if not tokens:
+            return {}
+        read = await self.reader.token_units.read(tokens, every_kind=True)
+        return {token: (u.decimals, u.symbol) for token, u in read.items()}
 
     def _transfers(
         self, transfers: TokenTransfers, high: int, on_progress: ProgressListener

@@ -31,12 +31,16 @@ class Connection:
 
 @dataclass(frozen=True)
 class Banner:
-    """The warning strip above the tabs ('' text hides it); retry checks again, cancel stops."""
+    """The warning strip above the tabs ('' text hides it); retry checks again, cancel stops.
+
+    dismiss: the user may close it (the app's own notices; never the chain check's verdict).
+    """
 
     text: str = ""
     tone: Tone = Tone.WAITING
     retry: bool = False
     cancel: bool = False
+    dismiss: bool = False
 
 
 def head_text(
@@ -46,8 +50,8 @@ def head_text(
 
     It is old when no read came for two poll intervals (the poll stopped, or fails).
     """
-    if head is None:
-        return "head —"
+    if head is None:  # in words: a dash ran on into the status bar's next text
+        return "head not read yet"
     now = time.time() if now is None else now
     if read_at is None or (interval is not None and now - read_at <= 2 * interval + 1):
         return f"head #{head:,}"

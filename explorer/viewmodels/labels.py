@@ -112,13 +112,17 @@ class LabelsViewModel(QObject):
         """Return how many addresses have a label."""
         return len(self._labels)
 
+    @staticmethod
+    def can_bookmark(route: Route) -> bool:
+        """Tell whether a route's page can be bookmarked (a block, transaction or address)."""
+        return bookmarkable(route) is not None
+
     def is_bookmarked(self, route: Route) -> bool:
         """Tell whether a route is bookmarked."""
-        try:
-            canonical = canonical_route(route)
-        except ValueError:
-            return False
-        return any(b.route == canonical for b in self.bookmarks.bookmarks())
+        canonical = bookmarkable(route)
+        return canonical is not None and any(
+            b.route == canonical for b in self.bookmarks.bookmarks()
+        )
 
     # commands
 
@@ -302,3 +306,11 @@ class LabelsViewModel(QObject):
         """Publish a message for the user."""
         self._message = text
         self.message_changed.emit(text)
+
+
+def bookmarkable(route: Route) -> Route | None:
+    """Return a route's bookmarkable form, or None when its page cannot be bookmarked."""
+    try:
+        return canonical_route(route)
+    except ValueError:
+        return None

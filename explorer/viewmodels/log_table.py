@@ -311,8 +311,8 @@ class LogTableModel(BatchedTableModel):
         topics = [*log.topics, "", "", "", ""][:4]
         data = "0x" + log.data.hex()
         tx = log.transaction_hash or ""
-        block = "" if log.block_number is None else str(log.block_number)
-        index = "" if log.log_index is None else str(log.log_index)
+        block = "" if log.block_number is None else f"{log.block_number:,}"  # as on every page
+        index = "" if log.log_index is None else f"{log.log_index:,}"
         address = to_checksum_address(log.address, self.chain_id)
         cells = (
             block,

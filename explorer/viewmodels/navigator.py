@@ -165,6 +165,8 @@ def tab_title(route: Route) -> str:
     if route.page in TARGETLESS:
         return str(route.page.value).capitalize()
     target = route.target
+    if target.isascii() and target.isdecimal():  # a block number reads as everywhere: 11,950
+        target = f"{int(target):,}"
     short = target if len(target) <= 14 else target[:8] + "…" + target[-4:]
     name = "Peg-in" if route.page is Page.PEGIN else route.page.value.capitalize()
     return f"{name} {short}"

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.endpoints import CustomEndpoint, EndpointBook, EndpointStore
 from explorer.services.network_forms import FormErrors, NetworkForm
-from explorer.services.networks import BUILTIN, DEVNET, GET_A_KEY, Network, NetworkKind
+from explorer.services.networks import DEVNET, GET_A_KEY, Network, NetworkKind
 from explorer.services.probe import ConnectionReport, probe_form
 from explorer.viewmodels.observable import TypedSignal, qproperty
 
@@ -51,15 +51,9 @@ class NetworksViewModel(QObject):
         """Return the current network."""
         return self.book.network(self.book.current_id()) or DEVNET
 
-    def _get_hint(self) -> str:
-        """Return how to get a key when no hosted network can be used, else ''."""
-        hosted = [n for n in BUILTIN if n.kind is NetworkKind.HOSTED]
-        return "" if any(self.endpoint_for(n) for n in hosted) else GET_A_KEY
-
     networks = qproperty(_get_networks, networks_changed)
     current_id = qproperty(_get_current_id, current_changed)
     current = qproperty(_get_current, current_changed)
-    hint = qproperty(_get_hint, networks_changed)
 
     def customs(self) -> list[CustomEndpoint]:
         """Return the stored custom endpoints, skipping malformed and duplicate entries."""
@@ -75,10 +69,13 @@ class NetworksViewModel(QObject):
             self.current_changed.emit(network_id)
 
     def startup(self) -> tuple[Network, str]:
-        """Return the network to open at start and a line to show: the devnet when needed."""
+        """Return the network to open at start and a line to show: the devnet when needed.
+
+        The devnet chosen needs no key, so its start shows no advice on getting one.
+        """
         network = self.current
         if network is DEVNET:
-            return DEVNET, self.hint
+            return DEVNET, ""
         if self.endpoint_for(network) is not None:
             return network, ""
         if network.kind is NetworkKind.HOSTED:

@@ -122,7 +122,12 @@ class ShellViewModel(QObject):
 
     def show_notice(self, text: str, tone: Tone = Tone.WAITING) -> None:
         """Show a message of the app's own in the banner (shown when the chain check is fine)."""
-        self._notice = Banner(text, tone)
+        self._notice = Banner(text, tone, dismiss=True)
+        self._refresh_banner()
+
+    def dismiss_notice(self) -> None:
+        """Close the app's own notices (the banner's ×); a chain check's verdict stays."""
+        self._notice, self._lasting = Banner(), ()
         self._refresh_banner()
 
     def show_startup_notices(self, notices: list[str]) -> None:
@@ -136,7 +141,7 @@ class ShellViewModel(QObject):
         self.session, self._head, self._progress = session, None, ""
         self._verified_once = False
         self.requests.follow(session)
-        self._notice = Banner(notice)
+        self._notice = Banner(notice, dismiss=True)
         self.show_network(f"{session.network.name} · {session.endpoint.redacted}")
         self.session_changed.emit()
         self._status_timer.start()
@@ -233,7 +238,9 @@ class ShellViewModel(QObject):
         if self._lasting:
             text = "\n".join((banner.text, *self._lasting)).strip()
             tone = banner.tone if banner.text else Tone.WAITING
-            banner = Banner(text, tone, banner.retry, banner.cancel)
+            banner = Banner(
+                text, tone, banner.retry, banner.cancel, banner.dismiss or not banner.text
+            )
         if banner != self._banner:
             self._banner = banner
             self.banner_changed.emit(banner)

@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
 
 from explorer.services.label_entries import MAX_LABEL
 from explorer.services.labels_file import ImportReport
-from explorer.services.routes import Page, Route, route_words
+from explorer.services.routes import Page, Route
 from explorer.viewmodels.labels import LabelsViewModel, Overwrite
 from explorer.viewmodels.observable import TypedSignal
 from explorer.viewmodels.roles import ROUTE_ROLE
+from explorer.views.star_action import install_star
 from explorer.views.theme import plain_label
 from explorer.views.widgets.address import USER_LABELS, set_label_lookup
 from explorer.views.widgets.menus import set_entity_actions
@@ -297,7 +298,7 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
 
     User labels appear on every AddressLabel, value menus gain Edit label…/Bookmark, a
     hidden Bookmarks dock is toggled from the toolbar (Ctrl+Shift+B), Ctrl+D bookmarks the
-    current page, and the labels follow the session's network.
+    current page (the toolbar's star), and the labels follow the session's network.
     """
     set_label_lookup(model)
     model.labels_changed.connect(USER_LABELS.changed)
@@ -312,21 +313,10 @@ def install_labels(window: MainWindow, model: LabelsViewModel) -> BookmarksView:
     toggle.setShortcut(QKeySequence("Ctrl+Shift+B"))
     toggle.setToolTip("Show or hide your bookmarks and address labels (Ctrl+Shift+B)")
     window.icons.set_icon(toggle, "bookmark")
+    dock.bookmark_page_action = install_star(window, model)  # the star, before the list's button
     window.toolbar.addAction(toggle)
     window.name_button(toggle, with_text=True)
     window.menus.view.addAction(toggle)
-
-    def bookmark_current() -> None:
-        """Bookmark the current tab's page."""
-        route = navigator.route()
-        if route.page is not Page.HOME:
-            model.add_bookmark(route)
-            window.statusBar().showMessage(f"Bookmarked {route_words(route)}", 4000)
-
-    dock.bookmark_page_action = QAction("Bookmark this page", window)
-    dock.bookmark_page_action.setShortcut(QKeySequence("Ctrl+D"))
-    dock.bookmark_page_action.triggered.connect(bookmark_current)
-    window.menus.view.addAction(dock.bookmark_page_action)
 
     def follow_session() -> None:
         """Open the labels of the session's network."""

@@ -8,6 +8,7 @@ need neither, so these charts are one small QPainter widget, tested like any oth
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
@@ -27,6 +28,27 @@ DOT_SPACING = 6  # pixels between values for a dot at each
 def axis_text(value: float) -> str:
     """Return an axis value: whole with separators when large, four figures when small."""
     return f"{value:,.0f}" if abs(value) >= 1000 or value == int(value) else f"{value:.4g}"
+
+
+def round_step(span: float) -> float:
+    """Return a round step (1, 2 or 5 × 10^k) of about a tenth of a span (positive)."""
+    rough = span / 10
+    power = 10.0 ** math.floor(math.log10(rough))
+    return next(f * power for f in (1, 2, 5, 10) if f * power >= rough * (1 - 1e-12))
+
+
+def axis_bounds(low: float, high: float) -> tuple[float, float]:
+    """Return round bounds around low..high (high > low), e.g. 9,993,158.4–9,993,160."""
+    step = round_step(high - low)
+    if step >= 1:  # whole steps in exact integers: 1e25 wei keeps its round digits
+        whole = int(step)
+        return float(math.floor(low) // whole * whole), float(-(-math.ceil(high) // whole) * whole)
+    return math.floor(low / step) * step, math.ceil(high / step) * step
+
+
+def is_flat(low: float, high: float) -> bool:
+    """Tell whether a series' range is one value (its axis then shows that value alone)."""
+    return high - low <= abs(high) * 1e-9
 
 
 def draw_title(painter: QPainter, title: str, width: int, top: int) -> None:
@@ -74,6 +96,7 @@ class Chart(QWidget):
         self.empty_text = "No data yet."
         self.zero_based = kind is ChartKind.BARS
         self.format_value: Callable[[float], str] = axis_text
+        self.y_labels: list[str] = []  # the values written on the y axis (last painted)
         self.series: Series | None = None
         self.hovered: int | None = None
         self.margin_left = COMPACT_MARGIN_LEFT if compact else MARGIN_LEFT
@@ -167,11 +190,14 @@ class Chart(QWidget):
         low, high = min(known), max(known)
         if self.zero_based:
             low = min(0.0, low)
-        if high - low <= abs(high) * 1e-9:  # flat: give the line room (±1 is lost on 1e24)
-            pad = abs(high) * 0.05 or 1.0  # and ±1 would dwarf 0.06
-            low, high = low - pad, high + pad
+        flat = is_flat(low, high)
+        if flat:  # one value: the line in the middle, its value alone on the axis
+            pad = abs(high) * 0.05 or 1.0  # (±1 is lost on 1e24, and would dwarf 0.06)
+            low, high = high - pad, high + pad
+        else:
+            low, high = axis_bounds(low, high)
         span = high - low
-        self._axis_labels(painter, plot, low, high)
+        self._axis_labels(painter, plot, low, high, flat)
         colour = palette.color(QPalette.ColorRole.Highlight)
         if self.kind is ChartKind.BARS:
             self._bars(painter, plot, low, span, colour)
@@ -191,12 +217,20 @@ class Chart(QWidget):
         painter.setPen(QPen(self.palette().color(QPalette.ColorRole.WindowText), 1))
         painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
 
-    def _axis_labels(self, painter: QPainter, plot: QRectF, low: float, high: float) -> None:
-        """Write the y range and the x range's ends."""
+    def _axis_labels(
+        self, painter: QPainter, plot: QRectF, low: float, high: float, flat: bool
+    ) -> None:
+        """Write the y range (a flat series' one value, in the middle) and the x range's ends."""
+        top, bottom = self.format_value(high), self.format_value(low)
+        flat = flat or top == bottom  # (a format may round both ends alike: never "0–0")
+        self.y_labels = [self.format_value((low + high) / 2)] if flat else [top, bottom]
         left = QRectF(0, plot.top() - 8, self.margin_left - 6, 16)
-        painter.drawText(left, Qt.AlignmentFlag.AlignRight, self.format_value(high))
-        left.moveTop(plot.bottom() - 8)
-        painter.drawText(left, Qt.AlignmentFlag.AlignRight, self.format_value(low))
+        if flat:
+            left.moveTop(plot.center().y() - 8)
+        painter.drawText(left, Qt.AlignmentFlag.AlignRight, self.y_labels[0])
+        if not flat:
+            left.moveTop(plot.bottom() - 8)
+            painter.drawText(left, Qt.AlignmentFlag.AlignRight, bottom)
         below = QRectF(plot.left(), plot.bottom() + 4, plot.width(), 20)
         painter.drawText(below, Qt.AlignmentFlag.AlignLeft, self.x_labels[0])
         painter.drawText(below, Qt.AlignmentFlag.AlignRight, self.x_labels[1])

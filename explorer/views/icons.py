@@ -21,7 +21,7 @@ APP_ICON_SVG = f"icons/hicolor/scalable/apps/{APP_ICON_NAME}.svg"
 ACTION_ICONS = (
     *("back", "forward", "home", "logs", "settings", "bookmark", "search", "copy"),
     *("block", "transaction", "address", "node", "tools", "broadcast", "bridge"),
-    "watchlist",
+    *("watchlist", "star", "starred"),
 )
 PAGE_ICONS: dict[Page, str] = {
     Page.HOME: "home",

@@ -129,12 +129,11 @@ class MainWindow(QMainWindow):
         self.node_action = self._page_action(
             "Node", NODE, "What the node says about itself (new tab)", after_logs
         )
-        self.watchlist_action = self._page_action(
+        self.watchlist_action = self._page_action(  # named: the star bookmarks the page
             "Watchlist",
             WATCHLIST,
             "Watched addresses: balances and new activity (new tab)",
             after_logs,
-            with_text=False,
         )
         self.tools_menu.addSeparator()
         for kind, spec in TOOLS.items():
@@ -142,16 +141,14 @@ class MainWindow(QMainWindow):
         self.bridge_action = add_bridge_action(self, self.tools_menu, self.icons)
         self.name_button(self.bridge_action, with_text=True)
 
-    def _page_action(
-        self, text: str, route: Route, tip: str, before: QAction, with_text: bool = True
-    ) -> QAction:
+    def _page_action(self, text: str, route: Route, tip: str, before: QAction) -> QAction:
         """Add a toolbar button and a Tools menu entry that open route in a new tab."""
         action = QAction(text, self)
         action.triggered.connect(self._opener(route))
         action.setToolTip(tip)
         self.toolbar.insertAction(before, action)
         self.icons.set_icon(action, route.page.value)
-        self.name_button(action, with_text=with_text)
+        self.name_button(action, with_text=True)
         self.tools_menu.addAction(action)
         return action
 
@@ -166,17 +163,21 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(6, 4, 6, 4)
         self.banner = plain_label("")
         self.banner.setWordWrap(True)
-        self.banner.setVisible(False)
         self.banner_retry = QPushButton("Retry")
         self.banner_retry.setToolTip("Ask the node for its chain id again now")
         self.banner_cancel = QPushButton("Cancel")
         self.banner_cancel.setToolTip("Stop checking the node (Retry starts again)")
+        self.banner_close = QToolButton()
+        self.banner_close.setText("×")
+        self.banner_close.setAutoRaise(True)
+        self.banner_close.setToolTip("Close this notice")
         self.banner_bar = QWidget()
         banner_row = QHBoxLayout(self.banner_bar)
         banner_row.setContentsMargins(0, 0, 0, 0)
         banner_row.addWidget(self.banner, 1)
         banner_row.addWidget(self.banner_retry, 0, Qt.AlignmentFlag.AlignTop)
         banner_row.addWidget(self.banner_cancel, 0, Qt.AlignmentFlag.AlignTop)
+        banner_row.addWidget(self.banner_close, 0, Qt.AlignmentFlag.AlignTop)
         self.banner_bar.setVisible(False)
         self.search_message = plain_label("", wrap=True)
         self.search_message.setVisible(False)
@@ -196,9 +197,10 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.network_label)
         self.statusBar().addWidget(self.status_label, 1)
         self.budget_label = plain_label(self.shell.budget.text, selectable=False)
+        self.budget_label.setIndent(24)  # clear of the status text, however long that runs
         self.budget_label.setToolTip(
-            "Requests this key spent today (UTC) by every window and command line, against the "
-            "network's daily quota (Settings › Saved data and requests)"
+            "Requests this key spent today (UTC) by every window and command line, against "
+            "the network's daily quota (Settings › Saved data and requests)"
         )
         self.statusBar().addPermanentWidget(self.budget_label)
 
@@ -221,6 +223,7 @@ class MainWindow(QMainWindow):
         escape.activated.connect(self.search.on_escape)
         self.banner_retry.clicked.connect(self.shell.recheck)
         self.banner_cancel.clicked.connect(self.shell.cancel_check)
+        self.banner_close.clicked.connect(self.shell.dismiss_notice)
         self.help.guide.triggered.connect(lambda: GuideDialog(self).show())
         self.help.shortcuts.triggered.connect(self.show_shortcuts)
         for name, action in self.menus.themes.items():
@@ -282,6 +285,7 @@ class MainWindow(QMainWindow):
         self.banner_bar.setVisible(bool(banner.text))
         self.banner_retry.setVisible(banner.retry)
         self.banner_cancel.setVisible(banner.cancel)
+        self.banner_close.setVisible(banner.dismiss)
         tone_palette(self.banner, banner.tone)
 
     def _show_budget(self, budget: Budget) -> None:

@@ -69,7 +69,7 @@ class SavedDataDialog(QDialog):
             "Pages already read open from the data saved on this computer: a settled block, "
             "transaction or log range costs no request the second time, and opens when the node "
             "cannot be reached. Requests are counted per key and day (UTC) by every window and "
-            "command line; the status bar warns at 80 % of the quota, and long scans say what "
+            "command line; the status bar warns at 80% of the quota, and long scans say what "
             "they will cost before they start.",
             selectable=False,
             wrap=True,

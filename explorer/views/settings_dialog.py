@@ -86,7 +86,7 @@ class SettingsDialog(QDialog):
         self.bitcoin = BitcoinLinksOption(bitcoin) if bitcoin is not None else None
         self.call_timeout = call_timeout
         self.setWindowTitle("Settings — Networks")
-        self.resize(860, 540)
+        self.resize(860, 640)  # room for Testnet's key hint under the Bitcoin links
         self.list_panel = NetworkListPanel(model)
         self.form_panel = NetworkFormPanel(model)
         self.keyring_option = KeyringOption(model.keyring)

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.chain.abi_input import ERC20_ABI, ERC721_ABI, parse_abi
 from explorer.chain.units import readable_rbtc
+from explorer.presentation.format import chart_amount
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.activity import ActivityCache, ActivityKind, ActivityScanner
@@ -21,7 +22,7 @@ from explorer.services.tokens import TokenReader, selector
 from explorer.viewmodels.address.tokens import MemoryTokenStore
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.roles import ROUTE_ROLE
-from explorer.views.charts import Chart, ChartKind
+from explorer.views.charts import Chart, ChartKind, axis_text
 from tests.helpers.address import (
     holder_of,
     open_address,
@@ -375,6 +376,35 @@ def test_charts_draw_lines_with_gaps_and_bars(qtbot: QtBot) -> None:
     chart.kind = ChartKind.LINE
     chart.set_data([1e24] * 5)  # a balance that never moved: floats this large ignore +-1
     assert painted() > 0
+
+
+def test_chart_axes_read_round_and_a_flat_series_shows_its_one_value(qtbot: QtBot) -> None:
+    """Axes round outward; a flat series shows its one value; never "0–0".
+
+    Seen: 9,993,159.996938–9,993,158.557907 tRBTC, 9,494,071.997621–10,493,447.997419
+    around a flat balance, and 0–0 on a chart of zeros.
+    """
+    chart = Chart("Balance", kind=ChartKind.LINE)
+    qtbot.addWidget(chart)
+    chart.resize(600, 220)
+    chart.format_value = lambda wei: chart_amount(wei, "tRBTC")
+
+    def axis(values: list[float]) -> list[str]:
+        chart.set_data(values)
+        chart.grab()  # paints
+        return chart.y_labels
+
+    moved = [9_993_159.996938e18] * 20 + [9_993_158.557907e18]
+    assert axis(moved) == ["9,993,160 tRBTC", "9,993,158.4 tRBTC"]
+    assert axis([9_993_159.996938e18] * 20) == ["9,993,159.9969 tRBTC"]  # one value, once
+    assert axis([0.0, 1e11, 2e11]) == ["0.0000002 tRBTC", "0 tRBTC"]
+    chart.format_value = lambda value: f"{value:.0f}"
+    assert axis([0.1, 0.2, 0.3]) == ["0"]  # both ends read alike: said once
+    chart.kind, chart.zero_based = ChartKind.BARS, True
+    chart.format_value = axis_text
+    assert axis([0.0] * 10) == ["0"]  # not 0–0
+    assert axis([0.0, 264_107.0, 5.0]) == ["300,000", "0"]
+    assert axis([4.0] * 10) == ["4", "0"]  # bars stand on zero
 
 
 def test_activity_finds_transactions_and_emitted_events(

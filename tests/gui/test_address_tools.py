@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QFormLayout, QLabel
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
@@ -187,19 +187,28 @@ def test_a_new_run_cancels_the_one_before(
 def test_simulation_fields_build_the_call_object(
     qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
-    """RBTC values become wei, numbers hex; `to` defaults to the page; bad fields say why."""
+    """Amounts as on every page (gas price in gwei, value in tRBTC), each field saying its unit.
+
+    The tab asked the gas price in wei but the value in RBTC, neither said on its field.
+    """
     token, sender = devnet_manifest["token"], devnet_manifest["accounts"][0]
-    fields = {"from": sender, "gas": "21000", "gasPrice": "0x10", "value": "0.001", "data": "0xab"}
+    fields = {"from": sender, "gas": "21000", "gasPrice": "0.06", "value": "0.001", "data": "0xab"}
     assert call_object(fields, token) == {
         "to": token,
         "from": sender,
         "gas": hex(21_000),
-        "gasPrice": "0x10",
+        "gasPrice": hex(60_000_000),
         "value": hex(10**15),
         "data": "0xab",
     }
+    assert call_object({"gasPrice": "0.06 gwei", "value": "1 tRBTC"}, token)["value"] == hex(10**18)
     view = open_address(qtbot, session, token)
     box = view.contract_tab.simulation_box
+    form = box.layout()
+    assert isinstance(form, QFormLayout)
+    labels = [form.labelForField(edit) for edit in box.edits.values()]
+    texts = [label.text() if isinstance(label, QLabel) else "" for label in labels]
+    assert texts == ["to:", "from:", "gas:", "gasPrice, gwei:", "value, tRBTC:", "data:"]
     box.edits["from"].setText("nonsense")
     box.on_simulate()
     assert box.result.text().startswith("Invalid input")
@@ -311,7 +320,7 @@ def test_charts_follow_the_samples_and_the_last_scan(
     balance = int(raw_rpc(devnet, "eth_getBalance", holder, hex(last)), 16)
     assert len(values) == 24
     assert values[-1] == float(balance)
-    assert tab.balance_chart.format_value(1_234_567_890_123_456_789.0) == "1.234567 tRBTC"
+    assert tab.balance_chart.format_value(1_234_567_890_123_456_789.0) == "1.2346 tRBTC"  # as read
     model.activity.start(ActivityKind.TRANSFERS, "0", "")
     qtbot.waitUntil(lambda: model.activity.complete, timeout=60_000)
     chart = tab.activity_chart

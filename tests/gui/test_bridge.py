@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -61,6 +62,10 @@ def test_bridge_page_reads_the_bridge(qtbot: QtBot, window: MainWindow) -> None:
     assert "BTC" in value(document, "Minimum peg-in")
     assert value(document, "Bridge's Bitcoin tip").startswith("block 2,800,")
     assert "not on this network" not in str(document.to_text() if document else "")
+    text = document.to_text() if document else ""
+    # The chain's coin by its name here (tRBTC), BTC where it is Bitcoin: never a bare RBTC.
+    assert re.findall(r"(?<![t\w])RBTC", text) == []
+    assert "tRBTC locked in the peg" in text
 
 
 def test_the_bridges_address_page_is_the_bridge_page(qtbot: QtBot, window: MainWindow) -> None:

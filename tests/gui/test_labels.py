@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QToolButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from explorer.chain.checksum import to_checksum_address
@@ -291,6 +292,7 @@ def test_install_labels_wires_the_window(qtbot: QtBot, model: LabelsViewModel) -
     with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
         action.trigger()
     assert model.is_bookmarked(Route.parse("block/12"))
+    assert action.isChecked()  # the star shows the page is bookmarked
     wait(qtbot, model.add_bookmark(Route.parse("block/3")))
     dock.link_activated.emit(Route.parse("block/3"), True)
     assert str(window.navigator.route(1)) == "block/3"
@@ -432,3 +434,46 @@ def test_the_import_flow_needs_no_widgets(
     assert report.updated == 1
     assert model.get(ALICE) == "Theirs"
     assert model.message.startswith("Imported: 0 added, 1 updated")
+
+
+def test_the_star_bookmarks_the_page_and_the_watchlist_has_its_own_button(
+    qtbot: QtBot, model: LabelsViewModel
+) -> None:
+    """The toolbar's star opened the Watchlist: now it stars the page, and shows that it did."""
+    window = MainWindow(ShellViewModel())
+    qtbot.addWidget(window)
+    install_labels(window, model)
+    window.show()
+    watchlist = menu_action(window.toolbar, "Watchlist")
+    assert watchlist is not None
+    assert button_text(window, watchlist) == "Watchlist"  # named, not a bare star
+    star = menu_action(window.toolbar, "Bookmark this page")
+    assert star is not None
+    assert not star.isEnabled()  # Home cannot be bookmarked
+    route = Route.parse(f"tx/{TX}")
+    window.navigator.go(route)
+    assert star.isEnabled()
+    assert not star.isChecked()
+    tabs_before = window.navigator.count
+    with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
+        star.trigger()
+    assert model.is_bookmarked(route)
+    assert star.isChecked()
+    assert "Remove" in star.toolTip()
+    assert window.navigator.count == tabs_before  # no Watchlist tab opened
+    window.navigator.go(Route.parse("block/7"))
+    assert not star.isChecked()  # another page: not bookmarked
+    window.navigator.back()
+    assert star.isChecked()
+    with qtbot.waitSignal(model.bookmarks.modelReset, timeout=5000):
+        star.trigger()
+    assert not model.is_bookmarked(route)
+    assert not star.isChecked()
+
+
+def button_text(window: MainWindow, action: QAction) -> str:
+    """Return the text the toolbar's button of an action shows (empty when icon only)."""
+    button = window.toolbar.widgetForAction(action)
+    assert isinstance(button, QToolButton)
+    shown = button.toolButtonStyle() != Qt.ToolButtonStyle.ToolButtonIconOnly
+    return button.text() if shown else ""

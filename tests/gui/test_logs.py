@@ -34,6 +34,7 @@ from explorer.viewmodels.log_table import (
     short_hash,
 )
 from explorer.viewmodels.logs import LogsViewModel, ScanState
+from explorer.viewmodels.navigator import tab_title
 from explorer.viewmodels.roles import ROUTE_ROLE
 from explorer.views.logs_view import LogsView
 from explorer.views.widgets.sortable import make_sortable
@@ -141,7 +142,7 @@ def test_table_of_100000_rows_fetches_lazily_and_formats_on_demand(qtbot: QtBot)
     view.scrollToBottom()
     QApplication.processEvents()
     last = table.index(ROWS - 1, Column.BLOCK)
-    assert table.data(last) == str((ROWS - 1) // 10)
+    assert table.data(last) == f"{(ROWS - 1) // 10:,}"
     assert str(table.data(last, ROUTE_ROLE)) == f"block/{(ROWS - 1) // 10}"
     assert table.data(table.index(5, Column.EVENT)) == "Transfer"
     assert "value: 5" in table.data(table.index(5, Column.ARGS))
@@ -176,7 +177,7 @@ def test_newest_rows_stream_in_on_top_and_the_rest_waits_to_be_fetched(
         table.add_compact([synthetic(r) for r in rows], [r // 10 for r in rows])
     assert table.total == 5 * BATCH
     assert table.rowCount() == BATCH
-    assert table.data(table.index(0, Column.BLOCK)) == str((5 * BATCH - 1) // 10)
+    assert table.data(table.index(0, Column.BLOCK)) == f"{(5 * BATCH - 1) // 10:,}"
     assert table.canFetchMore(QModelIndex())
 
 
@@ -527,3 +528,13 @@ def test_an_export_that_cannot_be_written_says_why(
 def test_durations_read_naturally(seconds: float, text: str) -> None:
     """A fast scan says how long it took in tenths, a long wait in two units at most."""
     assert duration_text(seconds) == text
+
+
+def test_block_numbers_read_as_on_every_page(qapp: QApplication) -> None:
+    """Logs showed "12006" while pages said "12,006" and tabs "Block 11950": one format now."""
+    table = LogTableModel(31)
+    table.add_compact([synthetic(120_061)], [12_006])
+    assert table.data(table.index(0, Column.BLOCK)) == "12,006"
+    assert str(table.data(table.index(0, Column.BLOCK), ROUTE_ROLE)) == "block/12006"
+    assert tab_title(Route.parse("block/11950")) == "Block 11,950"
+    assert tab_title(Route.parse("block/latest")) == "Block latest"

@@ -81,3 +81,19 @@ def test_mouse_back_and_forward_buttons(qtbot: QtBot) -> None:
     assert str(window.navigator.route()) == "block/2"
     click_over_page(Qt.MouseButton.LeftButton)
     assert str(window.navigator.route()) == "block/2"
+
+
+def test_a_notice_can_be_closed(qtbot: QtBot) -> None:
+    """The app's own notice (a key to get, a start-up fix) closes with ×; it could not before."""
+    shell = ShellViewModel()
+    window = MainWindow(shell)
+    qtbot.addWidget(window)
+    window.show()
+    shell.show_startup_notices(["Your settings file was damaged: it was moved aside."])
+    shell.show_notice("Rootstock Testnet has no API key, so this is the Local devnet.")
+    assert window.banner_bar.isVisible()
+    assert window.banner_close.isVisible()
+    assert window.banner.text().startswith("Rootstock Testnet has no API key")
+    qtbot.mouseClick(window.banner_close, Qt.MouseButton.LeftButton)
+    assert not window.banner_bar.isVisible()
+    assert shell.banner.text == ""

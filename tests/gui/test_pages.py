@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from explorer.presentation.home_cards import CardId
@@ -25,6 +25,7 @@ from explorer.views.main_window import MainWindow
 from explorer.views.page_view import PageView
 from explorer.views.widgets.address import AddressLabel
 from explorer.views.widgets.hashlabel import HashLabel
+from explorer.views.widgets.hexview import HexViewer
 from tests.helpers.devnet import PROFILES, Devnet
 from tests.helpers.gui import field_text, wait_loaded
 from tests.helpers.pool import pending_transfer
@@ -189,10 +190,16 @@ def test_queued_transaction_is_not_found(
 def test_contract_creation_links_created_address(
     qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
 ) -> None:
-    """A contract creation links the created contract."""
+    """A contract creation links the created contract; its init code has no "selector" line."""
     page = open_route(qtbot, window, tx_route(devnet_manifest["contract_creation"]))
     created = page.document_view.value_labels["Contract created"]
     assert str(created.route()).startswith("address/0x")  # type: ignore[attr-defined]
+    viewers = page.document_view.findChildren(HexViewer)
+    assert viewers
+    assert not any(viewer.text().startswith("selector") for viewer in viewers)
+    labels = {label.text() for label in page.document_view.findChildren(QLabel)}
+    assert "Init code" in labels
+    assert "Raw input" not in labels
 
 
 def test_not_found_is_not_an_error(qtbot: QtBot, window: MainWindow) -> None:

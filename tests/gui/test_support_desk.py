@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGroupBox
 from pytestqt.qtbot import QtBot
 
 from explorer.presentation.diagnosis_document import short
@@ -78,6 +79,11 @@ def detail(page: TxPageView, label: str) -> str:
     return str(page.details_view.value_labels[label].text())
 
 
+def section_titles(page: TxPageView) -> list[str]:
+    """Return the titles of a not-found page's detail sections."""
+    return [box.title() for box in page.details_view.findChildren(QGroupBox)]
+
+
 def session_of(window: MainWindow) -> Session:
     """Return the window's session."""
     session = window.shell.session
@@ -116,7 +122,7 @@ def test_a_pending_transaction_says_what_holds_it_with_few_requests(
         assert field_text(page, "Verdict") == headline.removeprefix("PENDING — ")
         assert "since this app first saw it" in field_text(page, "Waiting")
         assert "at most 10 blocks or" in field_text(page, "Eviction")
-        assert "at least 0.0924 gwei (40 % more)" in field_text(page, "Replacement")
+        assert "at least 0.0924 gwei (40% more)" in field_text(page, "Replacement")
         assert spent == 5  # two nonces, the balance, the latest block, the gas price: at once
         second = pool.send(pool.sign("pending"))
         behind = open_tx(qtbot, window, tx_route(second))
@@ -188,6 +194,9 @@ def test_a_replaced_transaction_links_its_replacement(
             f"NOT FOUND — replaced in the pool by {short(replacement)} (gas price 0.1 gwei) with "
             f"the same nonce {nonce}, not mined yet"
         )
+        # It is out of the pool: no countdown to its eviction, no advice on replacing it.
+        assert not {"Eviction", "Replacement"} & set(in_pool.details_view.value_labels)
+        assert "What not found can mean" not in section_titles(in_pool)  # the verdict says
     page = open_tx(qtbot, window, tx_route(original))
     assert details_headline(page).startswith(
         f"NOT FOUND — replaced by {short(replacement)} with the same nonce {nonce}, mined in block "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -434,3 +435,28 @@ def test_a_pause_asked_with_retry_after_holds_every_new_call(
     assert "asked for a pause (Retry-After): nothing is sent for" in second.message
     assert first.message.startswith("127.0.0.1 is rate limiting requests (HTTP 429)")
     assert len(server.requests) == 2
+
+
+def test_each_failed_connection_is_logged_once_without_the_key(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The log file said nothing of failed connections: now one line an attempt, no key."""
+    with scripted_server() as gone:
+        endpoint = Endpoint.parse(f"{gone.url}/{API_KEY}")
+    with caplog.at_level(logging.WARNING, logger="explorer.rpc"):
+        failure(endpoint, retry=RetryPolicy(attempts=3, base_delay=0.01))
+    lines = [record.getMessage() for record in caplog.records if record.name == "explorer.rpc"]
+    assert [line.split(" (")[0] for line in lines] == [f"could not reach {gone.url}"] * 3
+    assert [f"attempt {n} of 3" in line for n, line in enumerate(lines, 1)] == [True] * 3
+    assert all("cannot connect" in line for line in lines)
+    assert not [line for line in caplog.text.splitlines() if API_KEY in line]
+
+
+def test_an_answered_call_logs_no_failed_connection(
+    server: ScriptedServer, endpoint: Endpoint, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A node's error is an answer, not a failed connection: nothing is logged for it."""
+    server.script(rpc_error(-32000, "boom"))
+    with caplog.at_level(logging.WARNING, logger="explorer.rpc"):
+        failure(endpoint, retry=RetryPolicy(attempts=1))
+    assert [r for r in caplog.records if r.name == "explorer.rpc"] == []

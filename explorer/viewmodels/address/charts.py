@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from explorer.chain.units import format_rbtc
+from explorer.presentation.format import chart_amount
 from explorer.presentation.series import Series
 from explorer.rpc.errors import RpcError
 from explorer.services.activity import DEFAULT_RANGE, BalanceSample, balance_history
@@ -87,9 +87,8 @@ class ChartsViewModel(Tool):
     activity = qproperty(_get_activity, activity_changed)
 
     def format_balance(self, wei: float) -> str:
-        """Return a balance in the network's currency, rounded to 6 decimals (chart axes)."""
-        amount = int(wei)
-        return format_rbtc(amount - amount % 10**12, self.session.network.currency)
+        """Return a balance as people read it (chart axes)."""
+        return chart_amount(wei, self.session.network.currency)
 
     def sample_balance(
         self, samples: int = SAMPLES, start_text: str = "", end_text: str = ""

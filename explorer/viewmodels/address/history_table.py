@@ -71,7 +71,9 @@ class HistoryTableModel(QStandardItemModel):
 
     def __init__(self, chain_id: int, currency: str, parent: QObject | None = None) -> None:
         super().__init__(0, len(HEADERS), parent)
-        self.setHorizontalHeaderLabels(list(HEADERS))
+        headers = dict(enumerate(HEADERS))
+        headers[Column.FEE] = f"Fee ({currency})"  # always the chain's coin: said once, above
+        self.setHorizontalHeaderLabels(list(headers.values()))
         self.chain_id = chain_id
         self.currency = currency
         self.entries: list[HistoryEntry] = []
@@ -180,8 +182,8 @@ class HistoryTableModel(QStandardItemModel):
             return f"{label} · {shown}" if label else shown
         if column is Column.AMOUNT:
             return amount_text(entry, self.units, self.currency)
-        if column is Column.FEE:
-            return rbtc_text(entry.fee, self.currency)
+        if column is Column.FEE:  # its unit in the title leaves the addresses their room
+            return rbtc_text(entry.fee, self.currency).removesuffix(f" {self.currency}")
         if column is Column.BALANCE:
             return rbtc_text(entry.balance_after, self.currency)
         return entry.tx_hash or ""

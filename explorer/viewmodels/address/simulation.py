@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from explorer.presentation.simulation import CALL_FIELDS, call_object, describe_simulation
+from explorer.presentation.simulation import call_fields, call_object, describe_simulation
 from explorer.services.estimate import SPEC_RULE, preflight
 from explorer.viewmodels.address.tool import Tool
 
@@ -14,7 +14,11 @@ class SimulationViewModel(Tool):
     """Simulates a call object typed by the user against the address (result: both answers)."""
 
     spec_rule = SPEC_RULE
-    fields = CALL_FIELDS
+
+    @property
+    def fields(self) -> dict[str, tuple[str, str]]:
+        """Return the call object's fields: label (with its unit) and hint, by name."""
+        return call_fields(self.session.network.currency)
 
     def run(self, fields: Mapping[str, str]) -> None:
         """Simulate the call object of the typed fields."""

@@ -17,7 +17,7 @@ from explorer.presentation.balance_steps import BalanceStep, BalanceSteps
 from explorer.presentation.format import utc_text
 from explorer.services.routes import Route, block_route
 from explorer.viewmodels.observable import TypedSignal
-from explorer.views.charts import draw_title
+from explorer.views.charts import axis_bounds, draw_title
 from explorer.views.theme import plain_tooltip
 
 LEFT, RIGHT, TOP, BOTTOM = 150, 16, 26, 24
@@ -36,7 +36,7 @@ class BalanceChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.steps = BalanceSteps(0, 0, 0)
-        self._top = 1  # the highest balance drawn (computed once per new steps)
+        self._top = 0  # the axis' top, round, above the highest balance (once per new steps)
         self.title = "Balance over time (every change)"
         self.empty_text = "No balance change yet."
         self.format_value: Callable[[int], str] = str
@@ -51,7 +51,8 @@ class BalanceChart(QWidget):
     def show_steps(self, steps: BalanceSteps) -> None:
         """Draw new change points."""
         self.steps = steps
-        self._top = max(1, steps.highest())
+        highest = steps.highest()  # its axis rounded up; a balance always zero: 0 at the bottom
+        self._top = int(axis_bounds(0, highest)[1]) if highest > 0 else 0
         self.update()
 
     def plot(self) -> QRectF:
@@ -69,7 +70,7 @@ class BalanceChart(QWidget):
     def y_of(self, balance: int) -> float:
         """Return the y of a balance (zero at the bottom)."""
         plot = self.plot()
-        return plot.bottom() - balance / self._top * plot.height()
+        return plot.bottom() - balance / max(1, self._top) * plot.height()
 
     def step_at(self, x: float) -> BalanceStep | None:
         """Return the change point drawn within a few pixels of x, if any."""
@@ -113,7 +114,7 @@ class BalanceChart(QWidget):
             return
         painter.setPen(text)
         left = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-        for value in (self._top, 0):
+        for value in (self._top, 0) if self._top else (0,):
             y = self.y_of(value)
             painter.drawText(QRectF(0, y - 9, LEFT - 6, 18), left, self.format_value(value))
         below = QRectF(plot.left(), plot.bottom() + 2, plot.width(), BOTTOM - 2)

@@ -165,10 +165,10 @@ class SimulationBox(QGroupBox):
         form = QFormLayout(self)
         form.addRow(plain_label(simulation.spec_rule, wrap=True))
         self.edits: dict[str, QLineEdit] = {}
-        for name, hint in simulation.fields.items():
+        for name, (label, hint) in simulation.fields.items():
             self.edits[name] = edit = QLineEdit()
             edit.setPlaceholderText(hint)
-            form.addRow(f"{name}:", edit)
+            form.addRow(f"{label}:", edit)
         form.addRow(button("Simulate", self.on_simulate))
         self.result = result_label(simulation)
         form.addRow(self.result)

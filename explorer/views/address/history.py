@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
 
 from explorer.chain.checksum import to_checksum_address
 from explorer.chain.history import NATIVE, EntryKind
-from explorer.chain.units import format_rbtc
 from explorer.presentation.balance_steps import BalanceSteps
 from explorer.presentation.document import Tone
+from explorer.presentation.format import chart_amount
 from explorer.presentation.history_text import KIND_TEXT
 from explorer.services.routes import Route
 from explorer.viewmodels.address.history import HistoryAction, HistoryViewModel
@@ -94,7 +94,7 @@ class HistoryTab(QWidget):
         self.chart = BalanceChart()
         self.chart.link_activated.connect(self.link_activated)
         currency = history.session.network.currency
-        self.chart.format_value = lambda wei: format_rbtc(wei - wei % 10**12, currency)
+        self.chart.format_value = lambda wei: chart_amount(wei, currency)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.progress)
@@ -171,8 +171,10 @@ class HistoryTab(QWidget):
             set_progress(self.progress, value)
 
     def on_action_changed(self, action: HistoryAction) -> None:
-        """Title the one button by what it does now."""
+        """Title the one button by what it does now; a search ended: its columns fit afresh."""
         self.action_button.setText(action.value)
+        if action is not HistoryAction.STOP:  # (streaming only widened them: "balance change…")
+            self.columns.settle()
 
     def on_steps(self, steps: BalanceSteps) -> None:
         """Draw the balance's change points; no chart while there is none to draw."""

@@ -33,7 +33,7 @@ class ColumnFitter(QObject):
     """Keeps a table's text columns as wide as their texts; the shared columns stretch.
 
     A reset measures afresh; rows added only widen (a column never jumps narrower while rows
-    stream in), measured once they pause.
+    stream in), measured once they pause; once the stream ends (settle), afresh again.
     """
 
     def __init__(self, view: QTableView, shared: Collection[int]) -> None:
@@ -43,14 +43,25 @@ class ColumnFitter(QObject):
         header.setStretchLastSection(False)
         for column in self.shared:
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        self._settling = False  # the next pause fits afresh (a stream of rows ended)
         self._timer = QTimer(self, singleShot=True, interval=FIT_AFTER_MS)
-        self._timer.timeout.connect(lambda: self.fit(widen_only=True))
+        self._timer.timeout.connect(self._on_pause)
         model = view.model()
         model.modelReset.connect(self.fit)
         model.layoutChanged.connect(self._timer.start)
         model.rowsInserted.connect(self._timer.start)
         model.dataChanged.connect(self._timer.start)
         self.fit()
+
+    def settle(self) -> None:
+        """Fit afresh once rows pause: a stream ended, and its columns may narrow now."""
+        self._settling = True
+        self._timer.start()
+
+    def _on_pause(self) -> None:
+        """Fit the columns after rows paused: only wider while streaming, afresh once settled."""
+        settled, self._settling = self._settling, False
+        self.fit(widen_only=not settled)
 
     def fit(self, widen_only: bool = False) -> None:
         """Size every text column to its widest text (only wider when widen_only)."""

@@ -98,6 +98,10 @@ def test_a_silent_nodes_check_always_offers_retry_and_cancel(
         samples.append((app.session.check.verification, banner_offers_retry_and_cancel(app)))
     assert seen_both()
     assert [sample for sample in samples if not sample[1]] == []
+    assert not app.window.banner_close.isVisible()  # the check's verdict is not closed away
+    status, budget = app.window.status_label, app.window.budget_label
+    assert status.text().endswith("· head not read yet")  # "head —" ran into the budget
+    assert budget.x() + budget.indent() >= status.geometry().right() + 20
     checking = app.window.banner.text()
     assert "Retry" in checking
     assert "Cancel" in checking

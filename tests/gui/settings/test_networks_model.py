@@ -18,15 +18,17 @@ from tests.helpers.settings import KEY, custom_form, reread
 from tests.helpers.timing import WAIT
 
 
-def test_nothing_configured_opens_the_devnet_with_the_key_hint(model: NetworksViewModel) -> None:
-    """Fresh settings: devnet is current; the hint says how to get a key."""
+def test_nothing_configured_opens_the_devnet_without_a_key_banner(
+    model: NetworksViewModel,
+) -> None:
+    """Fresh settings: devnet is current, and nothing nags about a key it does not need."""
     assert [n.name for n in model.networks] == [
         "Rootstock Mainnet",
         "Rootstock Testnet",
         "Local devnet",
     ]
     assert model.current_id == DEVNET.id
-    assert model.startup() == (DEVNET, GET_A_KEY)
+    assert model.startup() == (DEVNET, "")
     assert model.endpoint_for(MAINNET) is None
     assert model.unavailable_reason(MAINNET) == key_needed(MAINNET.name)
 
@@ -44,7 +46,6 @@ def test_hosted_network_without_key_falls_back_to_devnet_at_start(
     endpoint = model.endpoint_for(TESTNET)
     assert endpoint is not None
     assert endpoint.url == "https://public-node.testnet.rsk.co"
-    assert model.hint == ""
 
 
 def test_a_broken_custom_endpoint_falls_back_to_devnet_at_start(settings: Settings) -> None:

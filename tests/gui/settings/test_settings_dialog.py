@@ -5,17 +5,22 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+import qasync
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDialog, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from explorer.services.network_forms import FormField
-from explorer.services.networks import DEVNET, MAINNET, TESTNET
+from explorer.services.networks import DEVNET, MAINNET, TESTNET, Network
+from explorer.settings import store as keys
 from explorer.settings.store import Settings
+from explorer.viewmodels.bitcoin_links import BitcoinLinksViewModel
 from explorer.viewmodels.network_settings import NetworkSettingsViewModel
 from explorer.viewmodels.networks import NetworksViewModel
+from explorer.viewmodels.wait_option import CallTimeoutOption
 from explorer.views.network_combo import network_combo
 from explorer.views.settings_dialog import SettingsDialog
+from tests.helpers.elision import cut_texts
 from tests.helpers.settings import KEY, choose, custom_form, reread, type_into
 from tests.helpers.timing import WAIT
 
@@ -169,3 +174,24 @@ def test_network_combo_lists_and_switches(model: NetworksViewModel, qtbot: QtBot
     tip = combo.itemData(combo.findData(MAINNET.id), Qt.ItemDataRole.ToolTipRole)
     combo.hidePopup()
     assert "needs an API key" in tip
+
+
+@pytest.mark.parametrize("network", [MAINNET, TESTNET, DEVNET])
+def test_every_networks_page_reads_whole_in_the_full_dialog(
+    qloop: qasync.QEventLoop,
+    model: NetworksViewModel,
+    settings: Settings,
+    qtbot: QtBot,
+    network: Network,
+) -> None:
+    """As the app builds it (Bitcoin links, call timeout): Testnet's key hint was cut below."""
+    dialog = SettingsDialog(
+        NetworkSettingsViewModel(model, safe=settings),
+        bitcoin=BitcoinLinksViewModel(settings, keys.BTC_EXPLORERS),
+        call_timeout=CallTimeoutOption(settings),
+    )
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.model.select(network.id)
+    qtbot.wait(50)
+    assert cut_texts(dialog) == []
