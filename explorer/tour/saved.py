@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import socket
+import contextlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from explorer.rpc.endpoint import Endpoint
 from explorer.services.routes import tx_route
 from explorer.services.session import Session
 from explorer.tour.passes import Helpers, Settle
@@ -21,34 +22,76 @@ from explorer.views.requests_view import RequestsView
 from explorer.views.saved_data_dialog import SavedDataDialog
 
 
-def closed_port() -> int:
-    """Return a local port nothing listens on (a node that is gone)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+class Relay:
+    """A local TCP relay to a node: pages are read through it, then it closes (the node is gone)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._target = (host, port)
+        self._server: asyncio.Server | None = None
+        self._writers: list[asyncio.StreamWriter] = []
+
+    async def start(self) -> int:
+        """Listen on a free local port and return it."""
+        self._server = await asyncio.start_server(self._pipe, "127.0.0.1", 0)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Copy one connection's bytes both ways until either side closes."""
+        node_reader, node_writer = await asyncio.open_connection(*self._target)
+        self._writers += [writer, node_writer]
+
+        async def copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError):
+                while chunk := await source.read(65536):
+                    sink.write(chunk)
+                    await sink.drain()
+            sink.close()
+
+        await asyncio.gather(copy(reader, node_writer), copy(node_reader, writer))
+
+    async def close(self) -> None:
+        """Stop listening and drop every connection."""
+        if self._server is not None:
+            self._server.close()
+        for writer in self._writers:
+            writer.close()
+        if self._server is not None:
+            await self._server.wait_closed()
 
 
 async def shoot_offline(
     window: MainWindow, tx_hash: str, path: Path, helpers: Helpers
 ) -> Path | None:
-    """Shoot a second window on the chain whose node is gone: the bar over a saved page."""
+    """Shoot a window whose node went away after a page was read: the bar over a saved page.
+
+    Saved data is kept per endpoint: the page is read through a relay (an endpoint of its own)
+    first, then the relay closes and a new session on the same endpoint finds the node gone.
+    """
     shoot, _settle, wait_for = helpers
     session = window.shell.session
     cache = session.cache if session is not None else None
     if session is None or cache is None or cache.store is None:
         return None
-    await cache.store.flush()
-    gone = Endpoint.parse(f"http://127.0.0.1:{closed_port()}")
-    await cache.directory.remember(gone, cache.store.identity)
-    offline = Session(session.network, gone, saved=cache.directory)
+    node = urlsplit(session.endpoint.base_url)
+    relay = Relay(node.hostname or "127.0.0.1", node.port or 80)
+    through = replace(session.endpoint, base_url=f"http://127.0.0.1:{await relay.start()}")
     shell = ShellViewModel()
     other = MainWindow(shell, Navigator(), SearchViewModel())
     other.resize(window.size())
     attached = getattr(window, "attached", None)
     if attached is not None:  # the network menu and Settings, as the user's window has them
         other.attach_networks(*attached)
-    shell.set_session(offline)
+    online = Session(session.network, through, saved=cache.directory)
+    shell.set_session(online)
     other.show()
+    await wait_for(lambda: online.readable, timeout=30)
+    await shoot(other, tx_route(tx_hash), path)  # read (and saved), then shot again offline
+    if online.cache is not None and online.cache.store is not None:
+        await online.cache.store.flush()
+    await relay.close()
+    await online.aclose()
+    offline = Session(session.network, through, saved=cache.directory)
+    shell.set_session(offline)
     await wait_for(lambda: offline.offline, timeout=30)
     await shoot(other, tx_route(tx_hash), path)
     other.close()
