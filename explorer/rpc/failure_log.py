@@ -7,7 +7,10 @@ import logging
 from explorer.rpc.endpoint import Endpoint
 from explorer.rpc.errors import ErrorKind, RpcError
 
-LOG = logging.getLogger("explorer.rpc")
+LOG = logging.getLogger("explorer.rpc.unreached")
+#: For the window's log file (the root's handlers), never Python's last-resort handler: on the
+#: command line the error says it once, on stderr, and its lines are the command's output.
+LOG.addHandler(logging.NullHandler())
 
 
 def log_unreached(endpoint: Endpoint, method: str, number: int, of: int, error: RpcError) -> None:

@@ -445,7 +445,8 @@ def test_each_failed_connection_is_logged_once_without_the_key(
         endpoint = Endpoint.parse(f"{gone.url}/{API_KEY}")
     with caplog.at_level(logging.WARNING, logger="explorer.rpc"):
         failure(endpoint, retry=RetryPolicy(attempts=3, base_delay=0.01))
-    lines = [record.getMessage() for record in caplog.records if record.name == "explorer.rpc"]
+    unreached = [r for r in caplog.records if r.name == "explorer.rpc.unreached"]
+    lines = [record.getMessage() for record in unreached]
     assert [line.split(" (")[0] for line in lines] == [f"could not reach {gone.url}"] * 3
     assert [f"attempt {n} of 3" in line for n, line in enumerate(lines, 1)] == [True] * 3
     assert all("cannot connect" in line for line in lines)
@@ -459,4 +460,4 @@ def test_an_answered_call_logs_no_failed_connection(
     server.script(rpc_error(-32000, "boom"))
     with caplog.at_level(logging.WARNING, logger="explorer.rpc"):
         failure(endpoint, retry=RetryPolicy(attempts=1))
-    assert [r for r in caplog.records if r.name == "explorer.rpc"] == []
+    assert [r for r in caplog.records if r.name == "explorer.rpc.unreached"] == []
