@@ -61,7 +61,9 @@ def test_a_block_page_on_a_replaced_block_is_read_again_with_a_note(
     run_in_qloop(qtbot, store.flush())
     assert run_in_qloop(qtbot, store.block_at(target, True)) is not None  # saved as settled
     window.tabs.setCurrentIndex(0)  # the home page follows the head again (the page waits)
-    depth = int(post(url, "eth_blockNumber"), 16) - target + 1
+    # Two blocks deeper than the head read here: a block mined (every second) before the
+    # reorganisation is asked for must not leave the target on the winning branch.
+    depth = int(post(url, "eth_blockNumber"), 16) - target + 3
     post(url, "devnet_reorganise", hex(depth))
     qtbot.waitUntil(lambda: any(event.number <= target for event in events), timeout=60_000)
     qtbot.waitUntil(lambda: page.notice.text().startswith("The chain reorganised"), timeout=30_000)
