@@ -135,16 +135,39 @@ def test_a_node_moved_to_another_chain_ahead_is_caught_at_its_first_block(
     )
 
 
+def test_a_same_id_chain_ahead_is_caught_by_its_first_block_s_parent_hash(
+    app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
+) -> None:
+    """Another genesis, chain id 31 too, one block ahead: its block's parent hash gives it away.
+
+    The chain id riding each poll is unchanged, so only the broken parent link has the chain
+    checked again; no block of the other chain is listed meanwhile.
+    """
+    node = nodes(Mode.GOOD)
+    app = app_on({"Mine": (node, 31)})
+    home, _page = live_home_and_a_page(app, qtbot)
+    listed: set[str] = set()
+    home.model.blocks.modelReset.connect(lambda: listed.update(shown_hashes(home)))
+    polls = swap_then_wait_for_the_verdict(app, node, qtbot, Mode.OTHER_GENESIS, HEAD + 1)
+    assert polls <= 2
+    assert listed <= {block_hash(0, n) for n in range(HEAD + 2)}  # only our chain's blocks
+    assert home.model.blocks.rowCount() == 0
+
+
 def test_a_head_that_goes_back_is_checked_before_it_is_shown(
     app_on: AppFactory, nodes: NodeFactory, qtbot: QtBot
 ) -> None:
-    """Chain 30 behind at the same URL: caught by the poll that saw the head go back."""
+    """Another chain with the same id behind at the same URL: caught by the poll that saw it.
+
+    The chain id riding each poll is unchanged: only the head going back has the genesis read
+    again (the chain 30 this test used first was caught by the chain id alone).
+    """
     node = nodes(Mode.GOOD)
     app = app_on({"Mine": (node, 31)})
     home, page = live_home_and_a_page(app, qtbot)
     heads: list[int] = []
     app.shell.head_changed.connect(heads.append)
-    polls = swap_then_wait_for_the_verdict(app, node, qtbot, Mode.OTHER_CHAIN, HEAD - 5)
+    polls = swap_then_wait_for_the_verdict(app, node, qtbot, Mode.OTHER_GENESIS, HEAD - 5)
     assert polls <= 2
     assert heads == []  # the lower head was never shown
     assert home.model.blocks.rowCount() == 0
