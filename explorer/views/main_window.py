@@ -37,7 +37,7 @@ from explorer.views.help_dialog import (
 from explorer.views.icons import PAGE_ICONS, palette_icons
 from explorer.views.main_menus import THEMES, add_help, build_menus
 from explorer.views.network_combo import network_combo
-from explorer.views.page_views import carry_draft, dispose_page, page_view
+from explorer.views.page_views import carry_draft, discard_page, dispose_page, page_view
 from explorer.views.search_bar import search_bar
 from explorer.views.search_message import SearchMessage
 from explorer.views.theme import plain_label, tone_palette
@@ -334,7 +334,7 @@ class MainWindow(QMainWindow):
         """Remove a tab's widget and stop its work."""
         widget = self.tabs.widget(index)
         self.tabs.removeTab(index)
-        self._dispose(widget)
+        discard_page(widget)
 
     def _on_route_changed(self, index: int, route: Route) -> None:
         """Replace a tab's page after navigation."""
@@ -345,20 +345,13 @@ class MainWindow(QMainWindow):
         self.icons.set_tab_icon(self.tabs, index, PAGE_ICONS[route.page])
         self.tabs.setCurrentIndex(index)
         self.tabs.blockSignals(False)
-        self._dispose(old)
+        discard_page(old)
 
     def reload_all(self) -> None:
         """Rebuild every tab for a new session."""
         for index in range(self.tabs.count()):
             self._on_route_changed(index, self.navigator.route(index))
         self.tabs.setCurrentIndex(max(self.navigator.current_index, 0))
-
-    @staticmethod
-    def _dispose(widget: QWidget | None) -> None:
-        """Cancel a page's work and delete its widget (and with it the page's view model)."""
-        dispose_page(widget)
-        if widget is not None:
-            widget.deleteLater()
 
     def changeEvent(self, event: QEvent) -> None:
         """Stop the head poll while the window is minimised."""

@@ -95,3 +95,10 @@ def dispose_page(widget: QWidget | None) -> None:
     model = getattr(widget, "model", None)
     if isinstance(model, Disposable):
         model.dispose()
+
+
+def discard_page(widget: QWidget | None) -> None:
+    """Cancel a page's work and delete its widget (and with it the page's view model)."""
+    dispose_page(widget)
+    if widget is not None:
+        widget.deleteLater()
