@@ -152,7 +152,7 @@ class ChainReader:
             self._waiters[reading] -= 1
             if not self._waiters[reading]:
                 del self._waiters[reading]
-                reading.cancel()  # the last caller stopped waiting: so do its retries
+                self._give_up(reading)
 
     def known_block(self, selector: BlockSelector | str) -> Block | None:
         """Return a block already read, with its transactions if it was read so (no request)."""
@@ -182,9 +182,18 @@ class ChainReader:
             reading.add_done_callback(lambda done: self._read_done(key, done))
         return reading
 
+    def _give_up(self, reading: asyncio.Future[Block | None]) -> None:
+        """Cancel a read its last caller left, so its retries stop; nobody joins it after."""
+        if reading.done():
+            return
+        for key in [key for key, shared in self._reading.items() if shared is reading]:
+            del self._reading[key]
+        reading.cancel()
+
     def _read_done(self, key: tuple[str, str, bool], done: asyncio.Future[Block | None]) -> None:
         """Forget a finished shared read; a failure nobody awaits is not reported."""
-        self._reading.pop(key, None)
+        if self._reading.get(key) is done:
+            del self._reading[key]
         if not done.cancelled():
             done.exception()
 

@@ -37,3 +37,26 @@ def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:
     assert sent == 1
     assert len(answers) > 2
     assert all(answer is not None and answer.hash == block_hash for answer in answers)
+
+
+def test_a_caller_arriving_as_the_last_one_leaves_gets_the_block_not_a_cancellation(
+    devnet: Devnet,
+) -> None:
+    """The read its last caller gave up is not joined: the next caller starts its own.
+
+    A caller asking in the same loop turn as the last waiter's cancellation used to join the
+    read being cancelled and got CancelledError though nobody cancelled it (a gathered scan
+    then stopped with it).
+    """
+
+    async def use(client: RpcClient) -> Block | None:
+        reader = ChainReader(client)
+        leaving = asyncio.ensure_future(reader.block(7, full=True))
+        await asyncio.sleep(0)  # its read is in flight
+        leaving.cancel()
+        await asyncio.sleep(0)  # it has left; the shared read is being cancelled
+        return await reader.block(7, full=True)
+
+    block = with_client(devnet.url(), use)
+    assert block is not None
+    assert block.number == 7
