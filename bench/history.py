@@ -203,11 +203,13 @@ async def stalls(url: str, address: str) -> None:
     beat.start()
     started = time.perf_counter()
     model.open(None, HEAD)
-    done = lambda: bool(model.estimate_text) or model.result.startswith("Complete")  # noqa: E731
+    done = lambda: bool(model.estimate_text) or not model.running  # noqa: E731
     await until(done, 300)
     while model.estimate_text:  # the go, then on past each pause at a limit
         model.on_action()
         await until(done, 600)
+    if not model.result.startswith("Complete"):
+        raise RuntimeError(f"the History tab's search did not complete: {model.result}")
     seconds = time.perf_counter() - started
     await asyncio.sleep(0.1)
     worst = beat.stop()
