@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from explorer.chain.records import Block
 from explorer.presentation import format as fmt
 from explorer.presentation.document import Document, Section, Tone
-from explorer.presentation.loaders import block_selector, load_block
+from explorer.presentation.loaders import block_selector, read_block, verified_block
 from explorer.rpc.errors import RpcError
 from explorer.rpc.wrappers import TypedCalls
 from explorer.services.networks import Network
@@ -77,8 +77,12 @@ async def load_block_stages(
     target: str,
     counts_after: float = COUNTS_AFTER_SECONDS,
 ) -> AsyncIterator[tuple[Document, Block] | tuple[Document, None] | None]:
-    """Yield the block's counts (only if the block is slow), then (document, block) or None."""
-    full = asyncio.ensure_future(load_block(reader, network, target))
+    """Yield the block's counts (only if the block is slow), then (document, block) or None.
+
+    The block comes first with its verification under way, then again with the verdict: a
+    thousand transactions take a while to hash, and the table need not wait for it.
+    """
+    full = asyncio.ensure_future(read_block(reader, network, target))
     counts: asyncio.Future[BlockCounts | None] | None = None
     try:
         await asyncio.wait([full], timeout=counts_after)
@@ -89,7 +93,10 @@ async def load_block_stages(
                 with contextlib.suppress(RpcError):
                     if (found := await counts) is not None and not full.done():
                         yield counts_document(target, found), None
-        yield await full
+        read = await full
+        yield read
+        if read is not None and reader.verifier is not None:
+            yield await verified_block(reader, *read), read[1]
     finally:
         for task in (full, counts):
             if task is not None:

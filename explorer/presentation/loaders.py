@@ -38,7 +38,15 @@ def block_selector(target: str) -> str | int:
 async def load_block(
     reader: ChainReader, network: Network, target: str
 ) -> tuple[Document, Block] | None:
-    """Load a block with full transactions and build its document; None when not found."""
+    """Load a block with full transactions and build its verified document; None: not found."""
+    read = await read_block(reader, network, target)
+    return None if read is None else (await verified_block(reader, *read), read[1])
+
+
+async def read_block(
+    reader: ChainReader, network: Network, target: str
+) -> tuple[Document, Block] | None:
+    """Read a block with full transactions; its document says it is being checked."""
     block = await reader.block(block_selector(target), full=True)
     if block is None:
         return None
@@ -48,10 +56,15 @@ async def load_block(
     document = block_document(
         block, chain_id=network.chain_id, currency=network.currency, head=head, now=time.time()
     )
-    if reader.verifier is not None:  # with the receipts already read, asking for none
-        receipts = reader.known_receipts(block.transaction_hashes)
-        document = with_verdict(document, await reader.verifier.block_off_thread(block, receipts))
-    return document, block
+    return (document if reader.verifier is None else with_verdict(document, None)), block
+
+
+async def verified_block(reader: ChainReader, document: Document, block: Block) -> Document:
+    """Return a block's document with its verdict (the receipts already read, asking for none)."""
+    if reader.verifier is None:
+        return document
+    receipts = reader.known_receipts(block.transaction_hashes)
+    return with_verdict(document, await reader.verifier.block_off_thread(block, receipts))
 
 
 @dataclass

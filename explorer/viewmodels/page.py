@@ -344,7 +344,7 @@ class PageViewModel(QObject):
                 yield None, False
                 return
             document, block = stage
-            if block is not None:
+            if block is not None and block is not self.transactions.block:  # not again: verdict
                 self._show_transactions(block)
             yield document, block is not None and block.is_pending
 

@@ -68,8 +68,9 @@ def test_block_page_shows_what_it_verified(
 ) -> None:
     """Hash, roots and work verified; the receipts root once the table read every receipt."""
     app = app_on({"Honest": (honest.url, 31)})
-    view = app.open_loaded(block_route(NUMBER))
-    assert badge(view).startswith("Verified: hash, transactions root, bound to Bitcoin work")
+    view = app.open_loaded(block_route(NUMBER))  # its table first, the verdict after
+    verified = "Verified: hash, transactions root, bound to Bitcoin work"
+    qtbot.waitUntil(lambda: badge(view).startswith(verified), timeout=WAIT)
     assert "eth_getTransactionReceipt" not in honest.methods()
     view.content.setCurrentIndex(1)  # the Transactions tab: its rows read their receipts
     qtbot.waitUntil(lambda: document_badge(view).startswith(VERIFIED_BLOCK), timeout=WAIT)
