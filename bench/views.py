@@ -34,6 +34,7 @@ from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
+from explorer.viewmodels.warm_up import warmed
 from explorer.views.collector import MainThreadCollector
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
@@ -133,7 +134,8 @@ async def new_window(url: str) -> tuple[MainWindow, Session]:
     await until(lambda: shell.head is not None)
     home = window.tabs.currentWidget()
     await until(lambda: not isinstance(home, HomeView) or home.model.blocks.rowCount() > 0)
-    await asyncio.sleep(0.2)  # the app at rest, as a user finds it before pasting a hash
+    await until(warmed.is_set)  # the app at rest, as a user finds it before pasting a hash:
+    await asyncio.sleep(0.2)  # its heavy imports done on their worker thread
     return window, session
 
 

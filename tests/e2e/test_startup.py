@@ -80,3 +80,36 @@ def test_the_window_imports_only_what_home_needs() -> None:
         [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
     ).stdout
     assert listed.strip() == "[]"
+
+
+WARM_UP_PROBE = """
+import sys, threading
+importers = {}
+class Spy:
+    def find_spec(self, name, path=None, target=None):
+        if name == "eth.vm.forks":
+            importers[name] = threading.current_thread().name
+sys.meta_path.insert(0, Spy())
+from PySide6.QtCore import QCoreApplication
+from explorer.viewmodels.shell import ShellViewModel
+from explorer.viewmodels.warm_up import warmed
+app = QCoreApplication([])
+shell = ShellViewModel()
+before = "eth.vm.forks" in sys.modules
+shell.poller.head_changed.emit(5)  # the first head: the window is up
+print(before, warmed.wait(60), importers)
+"""
+
+
+def test_the_replayer_s_imports_are_made_off_the_gui_thread_once_the_head_is_known() -> None:
+    """py-evm (about a second) is imported by a worker, not by the first transaction page."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    printed = subprocess.run(
+        [sys.executable, "-c", WARM_UP_PROBE],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=280,
+    ).stdout
+    assert printed.strip() == "False True {'eth.vm.forks': 'warm-up'}"
