@@ -34,10 +34,10 @@ from explorer.viewmodels.navigator import Navigator
 from explorer.viewmodels.page import PageState
 from explorer.viewmodels.search import SearchViewModel
 from explorer.viewmodels.shell import ShellViewModel
-from explorer.viewmodels.warm_up import warmed
 from explorer.views.collector import MainThreadCollector
 from explorer.views.home_view import HomeView
 from explorer.views.main_window import MainWindow
+from explorer.views.warm_pages import pages_warmed
 
 ROUNDS = rounds(7)
 LATENCIES = latencies((0.0, 0.1))  # seconds: here, and a node ~100 ms away like a hosted one
@@ -134,8 +134,8 @@ async def new_window(url: str) -> tuple[MainWindow, Session]:
     await until(lambda: shell.head is not None)
     home = window.tabs.currentWidget()
     await until(lambda: not isinstance(home, HomeView) or home.model.blocks.rowCount() > 0)
-    await until(warmed.is_set)  # the app at rest, as a user finds it before pasting a hash:
-    await asyncio.sleep(0.2)  # its heavy imports done on their worker thread
+    await until(pages_warmed.is_set)  # the app at rest, as a user finds it before pasting a
+    await asyncio.sleep(0.2)  # hash: its pages' modules imported ahead (views/warm_pages.py)
     return window, session
 
 

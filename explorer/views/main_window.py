@@ -41,6 +41,7 @@ from explorer.views.page_views import carry_draft, discard_page, dispose_page, p
 from explorer.views.search_bar import search_bar
 from explorer.views.search_message import SearchMessage
 from explorer.views.theme import plain_label, tone_palette
+from explorer.views.warm_pages import PageWarmer
 
 if TYPE_CHECKING:
     from explorer.views.page_view import PageView
@@ -211,6 +212,7 @@ class MainWindow(QMainWindow):
         self.shell.banner_changed.connect(self._show_banner)
         self.shell.budget_changed.connect(self._show_budget)
         self.shell.session_changed.connect(self.reload_all)
+        self.shell.head_changed.connect(PageWarmer(self).start)  # the window is up: at rest
         self.search_messages = SearchMessage(
             self.search, self.search_message, self.stop_search_action, self
         )
