@@ -27,7 +27,6 @@ from explorer.viewmodels.headpoll import HeadPoller
 from explorer.viewmodels.observable import TypedSignal, qproperty
 from explorer.viewmodels.pages import PageFactory, PageModel
 from explorer.viewmodels.request_count import RequestCount
-from explorer.viewmodels.warm_up import warm_up
 
 HOME_TEXT = "Paste a transaction hash, a block number, an address or a name.rsk above."
 HEAD_POLL_SECONDS = 60.0  # the head's heartbeat while no page follows it (home tab hidden)
@@ -203,8 +202,7 @@ class ShellViewModel(QObject):
             self._head = None
 
     def _on_head(self, number: int) -> None:
-        """Show a newer head block (the first: the window is up, so heavy imports start)."""
-        warm_up()
+        """Show a newer head block."""
         self._head = number
         self.head_changed.emit(number)
         self._refresh_status()
