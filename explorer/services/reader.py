@@ -187,8 +187,8 @@ class ChainReader:
         if reading.done():
             return
         for key in [key for key, shared in self._reading.items() if shared is reading]:
-            del self._reading[key]
-        reading.cancel()
+            self._reading.pop(key)  # nobody joins a read being cancelled
+        reading.cancel()  # the last caller stopped waiting: so do its retries
 
     def _read_done(self, key: tuple[str, str, bool], done: asyncio.Future[Block | None]) -> None:
         """Forget a finished shared read; a failure nobody awaits is not reported."""

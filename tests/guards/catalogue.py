@@ -200,6 +200,14 @@ GUARDS: tuple[Guard, ...] = (
         f"{RELIABILITY}/test_cancel.py::test_cancel_stops_the_request_and_its_retries",
     ),
     Guard(
+        "Cancel cancels only its own: a read being cancelled is not joined",
+        "explorer/services/reader.py",
+        "self._reading.pop(key)  # nobody joins a read being cancelled",
+        "pass  # nobody joins a read being cancelled",
+        "tests/services/test_reader.py::"
+        "test_a_caller_arriving_as_the_last_one_leaves_gets_the_block_not_a_cancellation",
+    ),
+    Guard(
         "bounded waits: a call gives up after the call timeout",
         "explorer/rpc/client.py",
         "async with asyncio.timeout(self.call_timeout):",
