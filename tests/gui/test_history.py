@@ -201,6 +201,23 @@ def test_a_costly_search_waits_for_a_go(
     assert not view.history_tab.estimate.isVisible()
 
 
+def test_a_go_given_the_moment_the_estimate_shows_starts_the_search(
+    qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
+) -> None:
+    """The estimate shows while its preparation is still ending: a go then is a go.
+
+    It used to be taken for "go on past a pause": the search never started and the tab said
+    "Waiting for your go" with no estimate left to answer (a bench waited on it for 600 s).
+    """
+    view = open_address(qtbot, session, devnet_manifest["busy_account"],
+                        history_store=MemoryHistoryStore())  # fmt: skip
+    model = view.address_model.history
+    model.estimate_changed.connect(lambda text: text and model.on_action())
+    view.content.setCurrentWidget(view.history_tab)
+    qtbot.waitUntil(lambda: model.result.startswith("Complete"), timeout=COMPLETE_MS)
+    assert model.table.rowCount() > 400
+
+
 def test_a_contract_says_balance_alone_and_offers_the_scan(
     qtbot: QtBot, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:

@@ -95,6 +95,7 @@ class HistoryViewModel(Tool):
         self._going_on: asyncio.Future[None] | None = None
         self._charted = 0.0  # when the chart was last drawn anew
         self._action = HistoryAction.SEARCH
+        self._awaiting_go = False  # the estimate is shown before any search: a go starts it
         self.running_changed.connect(self._on_running)
 
     fraction = qproperty(lambda self: self._fraction, progress_changed)
@@ -117,7 +118,9 @@ class HistoryViewModel(Tool):
 
     def on_action(self) -> None:
         """Do what the one button offers: search, give the go, stop, or search again."""
-        if self.running and self._estimate_text and self.history is not None:
+        if self._awaiting_go:  # even while the preparation that showed it is still ending
+            self.search_anyway()
+        elif self.running and self._estimate_text and self.history is not None:
             self._set_estimate("")  # paused at its limit: go on to the next one
             self._going_on = asyncio.ensure_future(self.history.go_on())
         elif self.running:
@@ -129,7 +132,9 @@ class HistoryViewModel(Tool):
 
     def _on_running(self, _running: bool) -> None:
         """Offer the action that fits the state."""
-        if self.running and self._estimate_text:
+        if self._awaiting_go:
+            action = HistoryAction.SEARCH
+        elif self.running and self._estimate_text:
             action = HistoryAction.GO_ON
         elif self.running:
             action = HistoryAction.STOP
@@ -148,6 +153,7 @@ class HistoryViewModel(Tool):
     def search_anyway(self) -> None:
         """Run the search whose estimate was shown."""
         if self.history is not None:
+            self._awaiting_go = False
             self._set_estimate("")
             self._start(self._run(self.history))
 
@@ -210,6 +216,7 @@ class HistoryViewModel(Tool):
             self._publish(f"The history could not start: {error.message}")
             return
         if estimate.needs_confirmation and history.stored is None:
+            self._awaiting_go = True
             self._set_estimate(estimate.text())
             self._publish("Waiting for your go: this search costs many requests.")
             return
@@ -291,6 +298,7 @@ class HistoryViewModel(Tool):
         """Forget the last run's results."""
         self.table.clear()
         self._set_fraction(0.0)
+        self._awaiting_go = False
         self._set_estimate("")
         self._set_old_state("")
 
