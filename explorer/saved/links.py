@@ -18,6 +18,8 @@ from explorer.chain.hexutil import HexFormatError, parse_hash
 from explorer.saved.rules import block_key
 
 WALK_LIMIT = 100_000  # saved blocks walked at most per new block (far beyond any file's run)
+#: Where a walk goes on below a saved block whose body is gone: nowhere (a memo's bottom at 0).
+RUN_ENDS = (-1, "")
 
 
 @dataclass
@@ -75,8 +77,9 @@ def broken_link(
             height, expected = bottom[0] - 1, bottom[1]  # walked before: on from its bottom
             continue
         parent = saved_parent(db, saved)
-        if parent is None:
-            break  # the map without its block (evicted): the run ends here
+        if parent is None:  # the map without its block (evicted): the run ends here
+            height, expected = RUN_ENDS
+            break
         height, expected = height - 1, parent
     end = (height + 1, expected)
     for block_hash in walked:

@@ -59,3 +59,21 @@ def test_a_walked_run_is_not_read_again_but_a_block_saved_below_it_is_checked(
     save(db, 89, mark=0xF0)
     found = broken_link(db, 111, hashed(0, 110), memo)
     assert found == BrokenLink(89, hashed(0xF0, 89), hashed(0, 89))
+
+
+def test_a_run_whose_bottom_body_was_evicted_ends_there_and_is_walked_once(
+    tmp_path: Path,
+) -> None:
+    """Block 95's body went (evicted), its height → hash kept: the walk stops at it, twice.
+
+    The memo once sent the second walk back to 95 itself: it went round for 100,000 steps
+    (about 2 s of the saved data's thread for every block read under a small size limit).
+    """
+    db = saved_run(tmp_path)
+    db.execute("DELETE FROM answers WHERE key = ?", (block_key(hashed(0, 95), False),))
+    memo = RunMemo()
+    assert broken_link(db, 111, hashed(0, 110), memo) is None
+    reads: list[str] = []
+    db.set_trace_callback(reads.append)
+    assert broken_link(db, 111, hashed(0, 110), memo) is None
+    assert len(reads) < 10
