@@ -51,11 +51,26 @@ worker_done = threading.Event()  # py-evm imported (or failed to: the page says 
 pages_warmed = threading.Event()  # every page module imported too
 
 
+def _import_keeping_the_recursion_limit(name: str) -> None:
+    """Import a module while py-evm's raising of the recursion limit does nothing.
+
+    py-evm raises it to 12,288 when imported; the app keeps the default so that a deeply
+    nested answer raises RecursionError instead of overflowing the C stack (explorer/vm).
+    Put back after the import, the raised limit would hold for a moment on every thread.
+    """
+    real = sys.setrecursionlimit
+    setattr(sys, "setrecursionlimit", lambda _limit: None)  # noqa: B010 - a module attribute
+    try:
+        importlib.import_module(name)
+    finally:
+        setattr(sys, "setrecursionlimit", real)  # noqa: B010
+
+
 def _import_on_worker() -> None:
     """Import py-evm and build the bundled signature table (the worker thread's work)."""
     try:
         for name in WORKER_MODULES:
-            importlib.import_module(name)
+            _import_keeping_the_recursion_limit(name)
         bundled_table()  # ~50 ms of hashing, else paid by the first call decoded
     except Exception as error:  # the page that needs them says so when opened
         _log.warning("could not import the replayer's modules ahead of time: %s", error)

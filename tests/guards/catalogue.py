@@ -208,6 +208,14 @@ GUARDS: tuple[Guard, ...] = (
         "test_a_caller_arriving_as_the_last_one_leaves_gets_the_block_not_a_cancellation",
     ),
     Guard(
+        "no crash on deep input: the warm-up keeps the default recursion limit",
+        "explorer/views/warm_pages.py",
+        "            _import_keeping_the_recursion_limit(name)",
+        "            importlib.import_module(name)",
+        "tests/e2e/test_startup.py::"
+        "test_the_pages_modules_are_imported_ahead_py_evm_off_the_gui_thread",
+    ),
+    Guard(
         "bounded waits: a call gives up after the call timeout",
         "explorer/rpc/client.py",
         "async with asyncio.timeout(self.call_timeout):",
