@@ -47,11 +47,13 @@ TOP_LEVEL = {"__init__.py", "__main__.py"}
 
 def imported_modules(path: Path, root: Path = PACKAGE.parent) -> list[str]:
     """Return every module name a file imports, absolute or relative to root."""
+    collecting = gc.isenabled()  # off in the test session: Qt garbage dies on the main thread
     gc.disable()  # a finalizer running mid-parse trips CPython 3.11's AST depth check
     try:
         tree = ast.parse(path.read_text(), filename=str(path))
     finally:
-        gc.enable()
+        if collecting:
+            gc.enable()
     names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
