@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import gc
 import re
 import textwrap
 from pathlib import Path
@@ -146,9 +147,12 @@ def test_mypy_catches_a_wrong_emit_and_a_mismatched_slot(tmp_path: Path) -> None
             """
         )
     )
-    report, _, status = mypy_api.run(
-        [str(module), "--strict", "--cache-dir", str(tmp_path / "cache")]
-    )
+    try:
+        report, _, status = mypy_api.run(
+            [str(module), "--strict", "--cache-dir", str(tmp_path / "cache")]
+        )
+    finally:
+        gc.disable()  # mypy turns automatic collection back on when it ends (tests/conftest.py)
     errors = [line for line in report.splitlines() if ": error:" in line]
     assert status == 1
     assert [line.split(":")[1] for line in errors] == ["21", "22", "23"]
