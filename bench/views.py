@@ -202,9 +202,9 @@ async def bench_tx(
     window.search_bar.returnPressed.emit()
     await until(lambda: loaded(window))
     gui = time.perf_counter() - started
+    spent = session.client.stats.total - before
     await asyncio.sleep(PAINTS_SECONDS)  # the paints the page asked for, in the loop as ever
     stall = beat.stop()
-    spent = session.client.stats.total - before
     tx = await session.client.get_transaction_by_hash(tx_hash)
     assert tx is not None
     assert tx.block_hash is not None
