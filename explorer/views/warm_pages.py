@@ -2,9 +2,10 @@
 
 The first transaction or address page imported py-evm (about a second, 2.5 s on a busy
 machine) and some 180 ms of the app's own modules before it could show: the window froze.
-py-evm is third-party and imports none of the app's modules, so a worker thread imports it;
-the app's own modules are imported here, on the GUI thread (two threads importing them could
-take their locks in two orders), one per tick and bottom-up so each step is short.
+py-evm imports none of the app's modules (nor does explorer.vm, which imports it), so a
+worker thread imports it; the app's own modules are imported here, on the GUI thread (two
+threads importing them could take their locks in two orders), one per tick and bottom-up so
+each step is short.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from PySide6.QtCore import QObject, QTimer
 
 from explorer.chain.signatures import bundled_table
 
-#: py-evm, which the replayer behind the Inside tab and History needs.
-WORKER_MODULES = ("eth.vm.forks", "eth.vm.spoof")
+#: py-evm, which the replayer behind the Inside tab and History needs; through explorer.vm,
+#: whose own import (py-evm alone) keeps Python's recursion limit where it is.
+WORKER_MODULES = ("explorer.vm", "eth.vm.forks", "eth.vm.spoof")
 #: The pages' own modules, bottom-up: each one's imports mostly done by the steps before it.
 PAGE_MODULES = (
     "explorer.vm.replay",
@@ -51,26 +53,11 @@ worker_done = threading.Event()  # py-evm imported (or failed to: the page says 
 pages_warmed = threading.Event()  # every page module imported too
 
 
-def _import_keeping_the_recursion_limit(name: str) -> None:
-    """Import a module while py-evm's raising of the recursion limit does nothing.
-
-    py-evm raises it to 12,288 when imported; the app keeps the default so that a deeply
-    nested answer raises RecursionError instead of overflowing the C stack (explorer/vm).
-    Put back after the import, the raised limit would hold for a moment on every thread.
-    """
-    real = sys.setrecursionlimit
-    setattr(sys, "setrecursionlimit", lambda _limit: None)  # noqa: B010 - a module attribute
-    try:
-        importlib.import_module(name)
-    finally:
-        setattr(sys, "setrecursionlimit", real)  # noqa: B010
-
-
 def _import_on_worker() -> None:
     """Import py-evm and build the bundled signature table (the worker thread's work)."""
     try:
         for name in WORKER_MODULES:
-            _import_keeping_the_recursion_limit(name)
+            importlib.import_module(name)
         bundled_table()  # ~50 ms of hashing, else paid by the first call decoded
     except Exception as error:  # the page that needs them says so when opened
         _log.warning("could not import the replayer's modules ahead of time: %s", error)
