@@ -41,7 +41,7 @@ def collect_on_main_thread() -> Iterator[None]:
     servers, SQLite workers); a QObject with timers destroyed there makes Qt warn or crash.
     """
     yield
-    if gc.isenabled():  # a library turned it back on (mypy's api does): off for the next test
+    if gc.isenabled():  # a test or a library turned it back on (mypy's api does when it ends)
         gc.disable()
     _collections.append(None)
     gc.collect(2 if len(_collections) % 25 == 0 else 0)
