@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -211,22 +211,31 @@ class ChainReader:
                 self._note_read(block_key(selector, full), block)
         return block
 
-    async def prefetch_block(self, selector: BlockSelector | str, *, full: bool = True) -> None:
+    async def prefetch_block(
+        self,
+        selector: BlockSelector | str,
+        *,
+        full: bool = True,
+        beside: Collection[asyncio.Future[Any]] = (),
+    ) -> None:
         """Start reading a block for a page about to open; return when its request left.
 
         The page then shares the read in flight or finds the answer just read, instead of
-        asking only after the page is built.
+        asking only after the page is built. Reads started `beside` it (a transaction's
+        tokens' units) are waited for too, each until it sent its request or ended: building
+        the page holds the loop, and a read still on its way to the socket would wait for it.
         """
-        if self._known_block(selector, full) is not None:
-            return
+        reads = list(beside)
+        if self._known_block(selector, full) is None:
+            reads.append(self._read(selector, full))
         stats = getattr(self.client, "stats", None)
-        method = "eth_getBlockByHash" if by_hash(selector) else "eth_getBlockByNumber"
-        sent_before = stats.by_method[method] if stats is not None else None
-        reading = self._read(selector, full)
+        sent_before = stats.total if stats is not None else 0
         deadline = asyncio.get_running_loop().time() + PREFETCH_WAIT_CAP_SECONDS
-        while not reading.done() and asyncio.get_running_loop().time() < deadline:
-            if stats is not None and stats.by_method[method] != sent_before:
-                return  # the request is on its way
+        while asyncio.get_running_loop().time() < deadline:
+            waiting = sum(not read.done() for read in reads)
+            sent = stats.total - sent_before if stats is not None else 0
+            if waiting == 0 or (stats is not None and sent >= waiting):
+                return  # each request is on its way, or answered already
             await asyncio.sleep(0)
 
     def _remember_block(self, block: Block, full: bool) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from explorer.chain import query as q
 from explorer.chain.records import Block, Receipt, Transaction
@@ -40,7 +41,8 @@ class Resolution:
     note: str = ""
 
 
-TxFound = Callable[[Transaction, Receipt | None], None]  # a mined transaction was found
+#: Hears a mined transaction found, before its page is built; returns the read it started.
+TxFound = Callable[[Transaction, Receipt | None], asyncio.Future[Any] | None]
 
 
 async def resolve(
@@ -105,11 +107,11 @@ async def _resolve_hash(
     if tx is None and block is None and any(isinstance(a, NotSaved) for a in answers):
         raise NotSaved(NOT_SAVED)
     if tx is not None:
-        if on_transaction is not None and tx.block_hash is not None:
+        if tx.block_hash is not None:  # the page shows its block's time, and its tokens' units
             receipt = answers[1] if isinstance(answers[1], Receipt) else None
-            on_transaction(tx, receipt)
-        if tx.block_hash is not None:
-            await reader.prefetch_block(tx.block_hash, full=False)  # the page shows its time
+            ahead = on_transaction(tx, receipt) if on_transaction is not None else None
+            beside = () if ahead is None else (ahead,)
+            await reader.prefetch_block(tx.block_hash, full=False, beside=beside)
         return Resolution(tx_route(value))
     if block is not None:
         return Resolution(block_route(value))

@@ -219,14 +219,18 @@ class SearchViewModel(QObject):
         self._task = asyncio.ensure_future(self._resolve(text, query, new_tab, self.session))
         self._task.add_done_callback(lambda _task: release())
 
-    def _read_units_ahead(self, tx: Transaction, receipt: Receipt | None) -> None:
+    def _read_units_ahead(
+        self, tx: Transaction, receipt: Receipt | None
+    ) -> asyncio.Future[Any] | None:
         """Ask a found transaction's tokens' units now: its page then joins the read."""
         session = self.session
         tokens = token_contracts(tx, receipt)
-        if session is not None and tokens:
-            reading = asyncio.ensure_future(session.reader.token_units.read(tokens))
-            self._ahead.add(reading)
-            reading.add_done_callback(self._ahead.discard)
+        if session is None or not tokens:
+            return None
+        reading = asyncio.ensure_future(session.reader.token_units.read(tokens))
+        self._ahead.add(reading)
+        reading.add_done_callback(self._ahead.discard)
+        return reading
 
     async def _resolve(self, text: str, query: q.Query, new_tab: bool, session: Session) -> None:
         """Resolve over the network, then navigate or explain (on the same session only)."""

@@ -13,6 +13,7 @@ from explorer.presentation.document import Tone
 from explorer.services.routes import address_route, tx_route
 from explorer.views.main_window import MainWindow
 from explorer.views.theme import tone_colour
+from tests.helpers.gui import wait_loaded
 
 CHAIN_ID = 31
 
@@ -93,3 +94,26 @@ def test_closing_the_first_tab_shows_the_next_ones_query(qtbot: QtBot, window: M
     window.navigator.close_tab(0)
     assert window.navigator.current_index == 0
     assert window.search_bar.text() == "0x" + "ab" * 32
+
+
+def test_a_found_tokens_units_leave_with_its_block_before_its_page_is_built(
+    qtbot: QtBot, window: MainWindow, devnet_manifest: dict[str, Any]
+) -> None:
+    """The units' read and the block's both leave before navigation builds the page.
+
+    Building the page holds the loop for tens of milliseconds: a read still on its way to
+    the socket then went out after it, and came back after the block (about 20 ms late).
+    """
+    session = window.shell.session
+    assert session is not None
+    methods = session.client.stats.by_method
+    sent_at_navigation: list[tuple[int, int]] = []
+    window.search.navigation_requested.connect(
+        lambda _route, _new_tab: sent_at_navigation.append(
+            (methods["eth_getBlockByHash"], methods["eth_call"])
+        )
+    )
+    submit(qtbot, window, devnet_manifest["token_transfer"])
+    page = wait_loaded(qtbot, window)
+    assert sent_at_navigation == [(1, 1)]
+    assert page.document_view.value_labels["  amount (uint256)"].text() == "1,000,000 DVT"
