@@ -23,6 +23,7 @@ from explorer.services.routes import Page, Route
 from explorer.services.session import Session
 from explorer.viewmodels.loop import live_loop
 from explorer.viewmodels.observable import TypedSignal, qproperty
+from explorer.viewmodels.pacing import ViewPacing
 from explorer.viewmodels.page_notes import OFFLINE_NOTICE, document_height, reorganised_notice
 from explorer.viewmodels.page_texts import (
     cancelled_text,
@@ -84,6 +85,7 @@ class PageViewModel(QObject):
         self.transactions = BlockTransactionsModel(session.network, self)
         self.transactions.fetch_receipt = self._receipt_counted
         self._task: asyncio.Task[None] | None = None
+        self.pacing = ViewPacing()  # the next stage waits for the view to show the last
         self._stop_listening: Callable[[], None] | None = None
         self.spending = Spending()  # every load of this page: requests and saved answers
         self.notice = ""  # a note above the page: offline, or a reorganisation
@@ -310,7 +312,9 @@ class PageViewModel(QObject):
                 self._document = document
                 self._set(PageState.NOT_FOUND if document is None else PageState.LOADED)
                 if document is not None:
+                    self.pacing.expect()
                     self.document_changed.emit()
+                    await self.pacing.until_shown()
                 self.cost_changed.emit()
                 if pending:
                     self._refresh.start(PENDING_REFRESH_MS)

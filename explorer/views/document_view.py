@@ -45,6 +45,7 @@ class DocumentView(QWidget):
 
     Signals:
         link_activated(Route, bool): the route, whether to open it in a new tab.
+        completed(): every section of the document given last is shown.
     """
 
     link_activated = TypedSignal[Route, bool]()
@@ -80,6 +81,8 @@ class DocumentView(QWidget):
         previous, self._document = self._document, document
         if previous is not None and same_shape(previous, document):
             self._update_values(previous)
+            if self.is_complete:  # else its last section, still to come, says so
+                self.completed.emit()
             return
         self._clear()
         self.value_labels = {}
@@ -99,11 +102,12 @@ class DocumentView(QWidget):
 
     def _add_next_section(self) -> None:
         """Build one waiting section; show the first at once, the others with the last."""
-        if self._document is None or self.is_complete:
+        if self._document is None:
             return
         sections = self._document.sections
-        section = sections[len(self._built)]
-        self._staged.append(self._section_box(section.title, section.note, section.fields))
+        if len(self._built) < len(sections):
+            section = sections[len(self._built)]
+            self._staged.append(self._section_box(section.title, section.note, section.fields))
         if len(self._built) == 1 or len(self._built) == len(sections):
             for box in self._staged:
                 self._layout.addWidget(box)

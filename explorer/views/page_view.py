@@ -114,6 +114,8 @@ class PageView(QStackedWidget):
         self.content = QTabWidget()
         self.document_view = DocumentView()
         self.document_view.link_activated.connect(self.link_activated)
+        self.document_view.completed.connect(model.pacing.shown)
+        model.pacing.follow_view(self.document_view)
         overview = QWidget()
         column = QVBoxLayout(overview)
         column.setContentsMargins(0, 0, 0, 0)
