@@ -11,6 +11,7 @@ Genesis blocks are compared with the hashes rskj ships, never recomputed.
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -134,7 +135,23 @@ def _listed_hashes(items: list[Any]) -> list[bytes]:
     return hashes
 
 
-def _transactions_root(obj: BlockJson, fields: HeaderFields, rules: NetworkRules) -> Finding:
+def give_way() -> None:
+    """Hand the interpreter to a thread waiting for it: a worker's long check, between items.
+
+    The GUI thread gives the interpreter up around its calls into Qt and waits to get it
+    back; held by a worker, it came back only at the 5 ms switch interval, so a page's
+    layout (dozens of such calls) stalled 50–60 ms while a thousand transactions hashed.
+    """
+    time.sleep(0)
+
+
+def _carry_on() -> None:
+    """Do nothing between items (a check on the only busy thread)."""
+
+
+def _transactions_root(
+    obj: BlockJson, fields: HeaderFields, rules: NetworkRules, between: Callable[[], None]
+) -> Finding:
     """Recompute the transactions root from full transaction objects."""
     items = obj.get("transactions") or []
     if items and not all(isinstance(item, Mapping) for item in items):
@@ -142,6 +159,7 @@ def _transactions_root(obj: BlockJson, fields: HeaderFields, rules: NetworkRules
         return _unchecked(Check.TRANSACTIONS_ROOT, why)
     encoded, hashes = [], []
     for index, item in enumerate(items):
+        between()
         tx = encode_transaction(item, rules.chain_id)
         if not tx.matches:
             detail = f"transaction {index}: its fields do not hash to its hash"
@@ -161,6 +179,7 @@ def _receipts_root(
     hashes: list[bytes],
     fields: HeaderFields,
     rules: NetworkRules,
+    between: Callable[[], None],
 ) -> Finding:
     """Recompute the receipts root from every receipt of the block, in order."""
     if receipts is None:
@@ -174,9 +193,11 @@ def _receipts_root(
         if str(receipt.get("transactionHash", "")).lower() != _short(tx_hash):
             detail = f"receipt {index} is another transaction's"
             return Finding(Check.RECEIPTS_ROOT, Outcome.MISMATCH, detail)
-    root = trie_root(
-        [encode_receipt(r) for r in receipts], unitrie=rules.unitrie_hashes(fields.number)
-    )
+    encoded = []
+    for receipt in receipts:
+        between()
+        encoded.append(encode_receipt(receipt))
+    root = trie_root(encoded, unitrie=rules.unitrie_hashes(fields.number))
     if root != fields.receipts_root:
         detail = f"recomputed {_short(root)}, the node says {_short(fields.receipts_root)}"
         return Finding(Check.RECEIPTS_ROOT, Outcome.MISMATCH, detail)
@@ -200,11 +221,13 @@ def verify_block(
     *,
     receipts: Sequence[BlockJson] | None = None,
     umm_root: bytes | None = None,
+    between: Callable[[], None] = _carry_on,
 ) -> BlockVerdict:
     """Check a block's JSON: hash, transactions root, receipts root and Bitcoin work.
 
     `receipts` are every receipt of the block in order (None: not all read); `umm_root` the
-    header's ummRoot when a raw header says it (the JSON does not carry it; usually empty).
+    header's ummRoot when a raw header says it (the JSON does not carry it; usually empty);
+    `between` runs between two transactions or receipts (`give_way` on a worker thread).
     Never raises on what a node sends: an unreadable field is a mismatch that names it.
     """
     claimed = obj.get("hash")
@@ -238,8 +261,13 @@ def verify_block(
         fields.difficulty,
         (
             Finding(Check.HASH, Outcome.VERIFIED, f"recomputed {block_hash}"),
-            readable(Check.TRANSACTIONS_ROOT, lambda: _transactions_root(obj, fields, rules)),
-            readable(Check.RECEIPTS_ROOT, lambda: _receipts_root(receipts, hashes, fields, rules)),
+            readable(
+                Check.TRANSACTIONS_ROOT, lambda: _transactions_root(obj, fields, rules, between)
+            ),
+            readable(
+                Check.RECEIPTS_ROOT,
+                lambda: _receipts_root(receipts, hashes, fields, rules, between),
+            ),
             _work(fields, rules, base),
         ),
     )

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from explorer.chain.blockverify import Check, Outcome, verify_block
+from explorer.chain.blockverify import Check, Outcome, give_way, verify_block
 from explorer.chain.hexutil import HexFormatError, parse_hash
 from explorer.chain.rskrules import NetworkRules, rules_for_chain
 from explorer.chain.rsktx import encode_transaction
@@ -169,7 +169,7 @@ class SharedData:
         raw = _result(body)
         if not isinstance(raw, dict) or _hash_of(raw.get("hash")) != block_hash:
             return False
-        verdict = verify_block(raw, self.rules)
+        verdict = verify_block(raw, self.rules, between=give_way)  # on a worker thread
         if not verdict.verified:
             return False
         listed = raw.get("transactions")
@@ -240,7 +240,8 @@ class SharedData:
         if len(block.receipts) < len(block.listed):
             return []
         ordered = [block.receipts[i] for i in range(len(block.listed))]
-        verdict = verify_block(block.raw, self.rules, receipts=[_result(b) for _w, b in ordered])
+        receipts = [_result(body) for _where, body in ordered]
+        verdict = verify_block(block.raw, self.rules, receipts=receipts, between=give_way)
         receipts_bound = any(
             f.check is Check.RECEIPTS_ROOT and f.outcome is Outcome.VERIFIED
             for f in verdict.findings

@@ -330,3 +330,23 @@ def test_unreadable_transactions_and_receipts_are_named_never_raised(value: Any)
         verdict = verify_block(data["block"], TESTNET_RULES, receipts=receipts)
         assert verdict.mismatch is not None, key
         assert verdict.mismatch.check is Check.RECEIPTS_ROOT, key
+
+
+@pytest.mark.parametrize(("network", "name"), BLOCKS)
+def test_a_worker_gives_way_between_every_transaction_and_receipt(network: str, name: str) -> None:
+    """`between` runs before each transaction and receipt is encoded; the verdict is the same.
+
+    A worker thread hands the interpreter to the GUI thread there (`give_way`).
+    """
+    data = load(name)
+    calls: list[None] = []
+    verdict = verify_block(
+        data["block"],
+        RULES[network],
+        receipts=data.get("receipts"),
+        between=lambda: calls.append(None),
+    )
+    assert verdict == _verdict(network, name)
+    full = all(isinstance(t, dict) for t in data["block"]["transactions"])
+    transactions = len(data["block"]["transactions"]) if full else 0
+    assert len(calls) == transactions + len(data.get("receipts") or [])
