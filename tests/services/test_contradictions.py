@@ -16,7 +16,7 @@ import pytest
 from explorer.rpc.client import RpcClient
 from explorer.rpc.endpoint import Endpoint
 from explorer.services.attribution import Attributor
-from explorer.services.balance_search import BalanceSearch, Change
+from explorer.services.balance_search import IN_FLIGHT, BalanceSearch, Change
 from explorer.services.probes import AccountState, Contradiction, StateProbes
 from explorer.services.reader import ChainReader
 from tests.helpers.rpc import run
@@ -96,7 +96,9 @@ def test_a_block_read_again_with_another_balance_is_a_contradiction() -> None:
     finally:
         server.close()
     assert "two different balances for block" in caught.value.reason
-    assert len(server.requests) <= 20  # the opening, 8 at once twice, the witness: not hundreds
+    # The opening, then waves of IN_FLIGHT probes until the 4th request's witness answers: two
+    # on a quiet machine (about 20 requests), a third when that answer comes late. Not hundreds.
+    assert len(server.requests) <= 1 + 3 * IN_FLIGHT + 1
 
 
 def test_an_honest_account_is_searched_with_few_witness_reads() -> None:
