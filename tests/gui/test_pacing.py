@@ -10,11 +10,11 @@ import pytest
 from PySide6.QtCore import QObject
 from pytestqt.qtbot import QtBot
 
+from explorer.chain.blockverify import BlockVerdict
 from explorer.chain.records import Block, Receipt
 from explorer.presentation.verification import LABEL
 from explorer.services.routes import block_route
 from explorer.services.session import Session
-from explorer.services.verification import BlockVerdict
 from explorer.viewmodels.pacing import ViewPacing
 from explorer.views.main_window import MainWindow
 from tests.helpers.gui import wait_loaded
@@ -23,9 +23,11 @@ from tests.helpers.gui import wait_loaded
 def test_a_big_blocks_check_starts_once_its_page_shows_every_section(
     qtbot: QtBot, window: MainWindow, session: Session, devnet_manifest: dict[str, Any]
 ) -> None:
-    """Hashing 1,001 transactions on a worker competes with the page's sections for the
-    interpreter: it starts only once the view has built them all, so the window never
-    waits on both at once (a stall of 80–100 ms before)."""
+    """A thousand transactions' hashing starts once the page has built every section.
+
+    On a worker it competes with the sections for the interpreter: after them, the window
+    never waits on both at once (a stall of 80–100 ms before).
+    """
     verifier = session.reader.verifier
     assert verifier is not None
     check = verifier.block_off_thread
@@ -40,16 +42,17 @@ def test_a_big_blocks_check_starts_once_its_page_shows_every_section(
     window.navigator.go(block_route(int(devnet_manifest["big_block"])))
     wait_loaded(qtbot, window, timeout=30_000)
     page = window.current_page()
-    assert page is not None and page.model.document is not None
+    assert page is not None
+    assert page.model.document is not None
     badge = [f.text for s in page.model.document.sections for f in s.fields if f.label == LABEL]
-    assert badge and badge[0].startswith("Verified"), badge
+    assert len(badge) == 1
+    assert badge[0].startswith("Verified"), badge
     assert shown_when_checked == [True]
 
 
 @pytest.mark.parametrize("how", ["cancelled as the view says shown", "view gone"])
 def test_a_page_taken_down_while_its_view_shows_a_stage_reads_nothing_more(how: str) -> None:
-    """A load stays cancelled when the page closes in the turn its view says "shown", and
-    is cancelled when its view is deleted while it waits.
+    """A load closed as its view says "shown", or whose view is deleted, stays cancelled.
 
     asyncio.wait_for lost the first kind of cancel: the load went on to ask a closed session.
     """
