@@ -208,6 +208,14 @@ GUARDS: tuple[Guard, ...] = (
         "test_a_caller_arriving_as_the_last_one_leaves_gets_the_block_not_a_cancellation",
     ),
     Guard(
+        "a page taken down reads nothing more: its view gone cancels the load",
+        "explorer/viewmodels/pacing.py",
+        "        if self._gone:\n            raise asyncio.CancelledError",
+        "        if self._gone:\n            return",
+        "tests/gui/test_pacing.py::"
+        "test_a_page_taken_down_while_its_view_shows_a_stage_reads_nothing_more",
+    ),
+    Guard(
         "no crash on deep input: the warm-up keeps the default recursion limit",
         "explorer/vm/__init__.py",
         "lambda _limit: None)  # noqa: B010 - py-evm's raise is a no-op",
