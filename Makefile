@@ -44,11 +44,10 @@ devnet-snapshots: $(STAMP)
 # The tiers (README, "For developers"): one pytest worker per core (pytest-xdist), a test
 # file's tests in one worker (its module fixtures are made once). WORKERS=0: one process.
 # A worker that dies ends the run, naming the test it ran: xdist 3.8 replacing it under
-# loadfile can wait forever (pytest-xdist issue 784). Files go out in collection order, the
-# longest first (tests/conftest.py), not xdist's most-tests-first: the tour no longer runs last.
+# loadfile can wait forever (pytest-xdist issue 784).
 WORKERS ?= $(shell nproc 2> /dev/null || echo 2)
 PYTEST = QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider -n $(WORKERS) \
-	--dist loadfile --no-loadscope-reorder --max-worker-restart 0
+	--dist loadfile --max-worker-restart 0
 
 # The inner loop: every test but the package build and the screenshot tour.
 test-fast: setup
