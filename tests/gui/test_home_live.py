@@ -74,8 +74,8 @@ def test_home_follows_new_heads_reading_each_block_once(
     stats = live_session.client.stats.by_method
     loaded = model.chain.loaded_head
     assert loaded is not None
-    qtbot.waitUntil(lambda: len(model.chain.blocks) == KEEP, timeout=30_000)  # charts filled
-    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= loaded + 5, timeout=30_000)
+    qtbot.waitUntil(lambda: len(model.chain.blocks) == KEEP, timeout=WAIT)  # charts filled
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= loaded + 5, timeout=WAIT)
     newest = model.chain.newest
     assert newest is not None
     assert model.blocks.rows[0].block.number == newest
@@ -107,7 +107,7 @@ def test_home_marks_a_reorganised_block_with_the_hash_it_replaced(
     home = home_view(window)
     model = home.model
     seeded = devnet_live.manifest()["head_at_build"]
-    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= seeded + 3, timeout=30_000)
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= seeded + 3, timeout=WAIT)
     home.live_button.setChecked(False)  # hold still while the devnet changes its chain
     shown = model.chain.newest
     assert shown is not None
@@ -115,7 +115,7 @@ def test_home_marks_a_reorganised_block_with_the_hash_it_replaced(
     depth = devnet_head(devnet_live) - shown + 2
     raw_rpc(devnet_live, "devnet_reorganise", hex(depth))
     home.live_button.setChecked(True)
-    qtbot.waitUntil(lambda: set(model.chain.replaced) >= set(old), timeout=30_000)
+    qtbot.waitUntil(lambda: set(model.chain.replaced) >= set(old), timeout=WAIT)
     for number, old_hash in old.items():
         assert model.chain.replaced[number] == old_hash
         assert model.chain.blocks[number].hash != old_hash
@@ -133,14 +133,14 @@ def test_a_failing_poll_shows_stale_data_as_stale(
     window = open_window(qtbot, relayed_session)
     home = home_view(window)
     relay.failing = True
-    qtbot.waitUntil(lambda: home.model.state is HomeState.STALE, timeout=30_000)
+    qtbot.waitUntil(lambda: home.model.state is HomeState.STALE, timeout=WAIT)
     assert home.message.text().startswith("Stale: the node did not answer")
     assert "Last good data at" in home.message.text()
     muted = home.palette().color(QPalette.ColorRole.PlaceholderText)
     value = home.cards[0].value
     assert value.palette().color(QPalette.ColorRole.WindowText) == muted
     relay.failing = False
-    qtbot.waitUntil(lambda: home.model.state is HomeState.LIVE, timeout=30_000)
+    qtbot.waitUntil(lambda: home.model.state is HomeState.LIVE, timeout=WAIT)
     assert value.palette().color(QPalette.ColorRole.WindowText) != muted
 
 
@@ -179,7 +179,7 @@ def test_blocks_are_read_without_transactions_while_their_list_is_hidden(
     home.transactions_button.setChecked(False)
     hidden_from = len(relay.server.requests)
     start = model.chain.newest or 0
-    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 2, timeout=30_000)
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 2, timeout=WAIT)
     reads = block_reads(relay, hidden_from)
     assert reads
     assert all(params[1] is False for params in reads)
@@ -188,7 +188,7 @@ def test_blocks_are_read_without_transactions_while_their_list_is_hidden(
     home.transactions_button.setChecked(True)
     shown_from = len(relay.server.requests)
     start = model.chain.newest or 0
-    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 1, timeout=30_000)
+    qtbot.waitUntil(lambda: (model.chain.newest or 0) >= start + 1, timeout=WAIT)
     reads = block_reads(relay, shown_from)
     assert reads
     assert reads[-1][1] is True  # (one read may have left before the list showed again)
