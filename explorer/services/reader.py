@@ -339,6 +339,8 @@ class ChainReader:
             block, reason = await rest
         finally:
             rest.cancel()
+            if rest.done() and not rest.cancelled():
+                rest.exception()  # failed while nobody waited (the page closed): not a report
         yield TxBundle(tx, receipt, block.timestamp if block else None, reason)
 
     async def _revert_reason(self, tx: Transaction, receipt: Receipt | None) -> str | None:

@@ -236,7 +236,6 @@ class HistoryViewModel(Tool):
         try:
             async for update in history.updates():
                 await self._apply(update)
-                await asyncio.sleep(0)  # updates ready together: each in its own loop turn
         except RpcError as error:
             self._publish(f"The search stopped: {error.message} ({self.table.rowCount():,} found)")
             return
