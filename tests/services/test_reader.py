@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import gc
+from collections.abc import AsyncGenerator
+from typing import cast
 
 from explorer.chain.records import Block
 from explorer.rpc.client import RpcClient
-from explorer.services.reader import ChainReader
+from explorer.rpc.endpoint import Endpoint
+from explorer.services.networks import DEVNET
+from explorer.services.reader import ChainReader, TxBundle
+from explorer.services.session import DEFAULT_BUDGET, Session
 from tests.helpers.devnet import Devnet
 from tests.helpers.logs_node import with_client
+from tests.helpers.relay import Relay
+from tests.helpers.rpc import FAST_RETRY
 
 
 def test_one_block_asked_at_every_turn_is_read_once(devnet: Devnet) -> None:
@@ -60,3 +69,41 @@ def test_a_caller_arriving_as_the_last_one_leaves_gets_the_block_not_a_cancellat
     block = with_client(devnet.url(), use)
     assert block is not None
     assert block.number == 7
+
+
+def test_a_block_read_that_fails_after_its_page_closed_is_not_reported(
+    devnet: Devnet, relay: Relay
+) -> None:
+    """A read failing after its page closed is the closed page's: asyncio reports nothing.
+
+    A paced page can close while its partial stage waits for the view, its block read still
+    under way (here the node answers 503 from then on).
+    """
+    tx_hash = str(devnet.manifest()["token_transfer"])
+    reported: list[str] = []
+
+    async def close_after_the_block_read_failed() -> None:
+        asyncio.get_running_loop().set_exception_handler(
+            lambda _loop, context: reported.append(str(context.get("message")))
+        )
+        budget = dataclasses.replace(DEFAULT_BUDGET, retry=FAST_RETRY)
+        session = Session(DEVNET, Endpoint.parse(relay.url), budget=budget)
+        try:
+            await session.settled_check()
+            reader = session.reader
+            reader.quick_answer_seconds = 0.0  # the partial stage comes first
+            await asyncio.gather(reader.transaction(tx_hash), reader.receipt(tx_hash))
+            relay.failing = True  # the block's read will fail
+            stages = cast(AsyncGenerator[TxBundle | None, None], reader.tx_stages(tx_hash))
+            partial = await anext(stages)
+            assert partial is not None
+            assert not partial.complete
+            await asyncio.sleep(1.0)  # its read fails meanwhile, nobody awaiting it
+            await stages.aclose()  # the page closes
+            gc.collect()
+            await asyncio.sleep(0)
+        finally:
+            await session.aclose()
+
+    asyncio.run(close_after_the_block_read_failed())
+    assert reported == []
