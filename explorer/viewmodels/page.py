@@ -314,7 +314,6 @@ class PageViewModel(QObject):
                 if document is not None:
                     self.pacing.expect()
                     self.document_changed.emit()
-                    await self.pacing.until_shown()
                 self.cost_changed.emit()
                 if pending:
                     self._refresh.start(PENDING_REFRESH_MS)
@@ -351,6 +350,7 @@ class PageViewModel(QObject):
             if block is not None and block is not self.transactions.block:  # not again: verdict
                 self._show_transactions(block)
             yield document, block is not None and block.is_pending
+            await self.pacing.until_shown()  # the verdict's hashing waits for the sections
 
     def _show_transactions(self, block: Block) -> None:
         """Hand the block's transactions to the lazy table model."""
