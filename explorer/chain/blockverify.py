@@ -138,6 +138,8 @@ def _listed_hashes(items: list[Any]) -> list[bytes]:
 def give_way() -> None:
     """Hand the interpreter to a thread waiting for it: a worker's long check, between items.
 
+    Only on worker threads (the verifier's, the shared saved data's): it sleeps no time.
+
     The GUI thread gives the interpreter up around its calls into Qt and waits to get it
     back; held by a worker, it came back only at the 5 ms switch interval, so a page's
     layout (dozens of such calls) stalled 50–60 ms while a thousand transactions hashed.

@@ -1,4 +1,4 @@
-"""A page's stages paced by its view: the next is read only once the last one is shown."""
+"""A page stage paced by its view: a block's verdict is computed once its rows are shown."""
 
 from __future__ import annotations
 

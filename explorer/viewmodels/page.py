@@ -85,7 +85,7 @@ class PageViewModel(QObject):
         self.transactions = BlockTransactionsModel(session.network, self)
         self.transactions.fetch_receipt = self._receipt_counted
         self._task: asyncio.Task[None] | None = None
-        self.pacing = ViewPacing()  # the next stage waits for the view to show the last
+        self.pacing = ViewPacing()  # a block's verdict waits for the view to show the block
         self._stop_listening: Callable[[], None] | None = None
         self.spending = Spending()  # every load of this page: requests and saved answers
         self.notice = ""  # a note above the page: offline, or a reorganisation
