@@ -27,6 +27,27 @@ pytest_plugins = [
 
 _collections: list[None] = []
 
+#: The test files that take minutes, longest first. make runs pytest-xdist without its reorder
+#: (most tests first), so these are handed out first and the short files fill the other workers
+#: beside them: handed out last by their few tests, the tour (5 min) ran alone at the end.
+LONGEST_FIRST = (
+    "tests/e2e/test_first_contact.py",
+    "tests/test_benches.py",
+    "tests/gui/test_layout.py",
+    "tests/gui/reliability/test_random_sequences.py",
+    "tests/cli/test_report_cache.py",
+    "tests/gui/test_home_live.py",
+    "tests/devnet/test_openrpc.py",
+    "tests/cli/test_history_cli.py",
+    "tests/cli/test_trace_cli.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the longest test files first; every other test keeps its place and order."""
+    rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Collect garbage only on the main thread (see collect_on_main_thread)."""

@@ -42,3 +42,15 @@ def test_a_devnet_start_does_not_count_against_the_tests_timeout() -> None:
     """A start waits as long as a loaded machine makes it (tests/helpers/devnet.py)."""
     with timer_paused():
         time.sleep(1.5)  # past the test's timeout: a start on a busy machine
+
+
+def test_the_longest_files_handed_out_first_still_exist(request: pytest.FixtureRequest) -> None:
+    """A file on conftest's longest-first list that moved would run last again, unseen."""
+    from tests.conftest import LONGEST_FIRST
+
+    missing = [path for path in LONGEST_FIRST if not (TESTS.parent / path).is_file()]
+    assert missing == []
+    first = request.session.items[0].nodeid.partition("::")[0]
+    assert first in LONGEST_FIRST or not any(
+        item.nodeid.startswith(LONGEST_FIRST) for item in request.session.items
+    )
