@@ -37,6 +37,16 @@ def block_key(selector: BlockSelector | str, full: bool) -> tuple[str, str, bool
     return ("block", str(selector).lower(), full)
 
 
+def _unreported(done: asyncio.Future[Any]) -> None:
+    """Take up the failure of a read nobody awaits any more, so that asyncio reports nothing.
+
+    A gather cancelled while its reads were under way ends with a CancelledError as its
+    exception, not cancelled: without this, its collection logs "exception was never retrieved".
+    """
+    if not done.cancelled():
+        done.exception()
+
+
 class LruCache:
     """A small least-recently-used map."""
 
@@ -194,8 +204,7 @@ class ChainReader:
         """Forget a finished shared read; a failure nobody awaits is not reported."""
         if self._reading.get(key) is done:
             del self._reading[key]
-        if not done.cancelled():
-            done.exception()
+        _unreported(done)
 
     async def _read_block(self, selector: BlockSelector | str, full: bool) -> Block | None:
         """Ask the node for a block and remember the answer."""
@@ -338,9 +347,8 @@ class ChainReader:
                 yield TxBundle(tx, receipt, None, None, complete=False)
             block, reason = await rest
         finally:
+            rest.add_done_callback(_unreported)  # it fails or is cancelled with its page closed
             rest.cancel()
-            if rest.done() and not rest.cancelled():
-                rest.exception()  # failed while nobody waited (the page closed): not a report
         yield TxBundle(tx, receipt, block.timestamp if block else None, reason)
 
     async def _revert_reason(self, tx: Transaction, receipt: Receipt | None) -> str | None:
