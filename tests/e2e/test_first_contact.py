@@ -6,6 +6,7 @@ the temporary folder.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import re
 import subprocess
@@ -82,6 +83,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Shots:
         (home / name).write_text(text)
     before = tree(home)
     folder = root / "shots"
+    faulthandler.cancel_dump_traceback_later()  # minutes, not a hang: no stacks at 280 s
     run = subprocess.run(
         [*EXPLORER, "--devnet", "--screenshot", str(folder)],
         env=env,
