@@ -80,7 +80,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy explorer tests bench
 
 # Each safety guard taken away in a scratch copy: its test must fail (tests/guards/catalogue.py),
-# one mutation per core at once.
+# as many mutations at once as pytest has workers.
 guards: setup
 	GUARDS_WORKERS=$(WORKERS) $(BIN)/python -m tests.guards $(ARGS)
 
