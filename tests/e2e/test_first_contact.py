@@ -6,7 +6,6 @@ the temporary folder.
 
 from __future__ import annotations
 
-import faulthandler
 import os
 import re
 import subprocess
@@ -17,6 +16,8 @@ from typing import cast
 
 import pytest
 from PySide6.QtGui import QImage
+
+from tests.helpers.devnet import timer_paused
 
 REPO = Path(__file__).resolve().parents[2]
 EXPLORER = [sys.executable, "-m", "explorer"]
@@ -83,14 +84,14 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Shots:
         (home / name).write_text(text)
     before = tree(home)
     folder = root / "shots"
-    faulthandler.cancel_dump_traceback_later()  # minutes, not a hang: no stacks at 280 s
-    run = subprocess.run(
-        [*EXPLORER, "--devnet", "--screenshot", str(folder)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TOUR_TIMEOUT,
-    )
+    with timer_paused():  # minutes, not a hang (no stacks at 280 s): bounded by its timeout
+        run = subprocess.run(
+            [*EXPLORER, "--devnet", "--screenshot", str(folder)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TOUR_TIMEOUT,
+        )
     assert run.returncode == 0, run.stderr[-2000:]
     return Shots(folder, before, tree(home), root / "tmp")
 
