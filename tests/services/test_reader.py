@@ -79,14 +79,14 @@ def test_a_block_read_that_fails_after_its_page_closed_is_not_reported(
 ) -> None:
     """A read failing after its page closed is the closed page's: asyncio reports nothing.
 
-    A paced page can close while its partial stage waits for the view, its block read still
-    under way (here the node answers 503 from then on): failed already (1 s), or still being
-    retried (0 s: cancelled with the page, it ends as a CancelledError nobody awaits).
+    A page can close while it shows its partial stage, its block read still under way (here
+    the node answers 503 from then on): failed already (1 s), or still being retried (0 s:
+    cancelled with the page, it ends as a CancelledError nobody awaits).
     """
     tx_hash = str(devnet.manifest()["token_transfer"])
     reported: list[str] = []
 
-    async def close_after_the_block_read_failed() -> None:
+    async def close_while_the_block_is_read() -> None:
         asyncio.get_running_loop().set_exception_handler(
             lambda _loop, context: reported.append(str(context.get("message")))
         )
@@ -102,7 +102,7 @@ def test_a_block_read_that_fails_after_its_page_closed_is_not_reported(
             partial = await anext(stages)
             assert partial is not None
             assert not partial.complete
-            await asyncio.sleep(failing_for)  # its read fails meanwhile, nobody awaiting it
+            await asyncio.sleep(failing_for)  # 1 s: its read fails, nobody awaiting it
             await stages.aclose()  # the page closes
             await asyncio.sleep(0.2)  # the read's retries are cancelled and end
             gc.collect()
@@ -110,5 +110,5 @@ def test_a_block_read_that_fails_after_its_page_closed_is_not_reported(
         finally:
             await session.aclose()
 
-    asyncio.run(close_after_the_block_read_failed())
+    asyncio.run(close_while_the_block_is_read())
     assert reported == []
